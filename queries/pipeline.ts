@@ -1,0 +1,62 @@
+// The query pipeline: parse -> plan -> compile -> run -> shape. Only `run` does I/O, so any request can
+// be compiled and explained without touching ClickHouse.
+import type { CompiledQuery } from './compiled'
+import type { RunOptions, RunResult, Runner } from './run'
+
+export interface Project {
+  id: string
+  name: string
+  timezone: string
+}
+
+/** What a request is evaluated against: its project and the clock. */
+export interface Scope {
+  project: Project
+  now: Date
+}
+
+export type PlanStep<Q> = (query: Q) => Q
+
+export interface Answer {
+  body: unknown
+  hasMore?: boolean
+}
+
+export interface Resource<Q> {
+  /** The route segment, e.g. `live`. */
+  name: string
+  /** JSON Schema of the query-string parameters: validates requests and feeds /openapi.json. */
+  schema: object
+  parse(raw: Record<string, unknown>, scope: Scope): Q
+  plan: PlanStep<Q>[]
+  compile(query: Q): CompiledQuery
+  shape(rows: Record<string, unknown>[], query: Q): Answer
+}
+
+export interface Prepared<Q> {
+  query: Q
+  compiled: CompiledQuery
+}
+
+export function prepare<Q>(resource: Resource<Q>, raw: Record<string, unknown>, scope: Scope): Prepared<Q> {
+  const parsed = resource.parse(raw, scope)
+  const query = resource.plan.reduce((current, step) => step(current), parsed)
+  return { query, compiled: resource.compile(query) }
+}
+
+export async function answer<Q>(
+  resource: Resource<Q>,
+  raw: Record<string, unknown>,
+  scope: Scope,
+  runner: Runner,
+  options: RunOptions = {},
+): Promise<Answer & { compiled: CompiledQuery; run: Omit<RunResult<unknown>, 'rows'> }> {
+  const { query, compiled } = prepare(resource, raw, scope)
+  const { rows, ...run } = await runner.run<Record<string, unknown>>(compiled, options)
+  return { ...resource.shape(rows, query), compiled, run }
+}
+
+/** `2024-03-01 12:00:00.000` (UTC), the text form bound to `DateTime64(3, 'UTC')` placeholders. */
+export function toClickHouseTime(date: Date): string {
+  return date.toISOString().replace('T', ' ').replace('Z', '')
+}

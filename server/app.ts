@@ -1,0 +1,108 @@
+// The Express app factory (no listen): ops endpoints, then every route of the routes table behind
+// auth -> rate limit -> concurrency cap -> project authorization -> the query pipeline.
+import crypto from 'node:crypto'
+import express, { type Request, type Response } from 'express'
+import type { Store } from 'express-rate-limit'
+import { answer, type Resource } from '../queries/pipeline'
+import type { Runner } from '../queries/run'
+import { authenticate, authorizeProject } from './auth'
+import type { Config } from './config'
+import type { Directory } from './directory'
+import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
+import { clientRateLimit, concurrencyCap, failedAuthLimit } from './limits'
+import type { Logger } from './logger'
+import { buildOpenApi } from './openapi'
+import { ROUTES } from './routes'
+
+export interface AppOptions {
+  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries'>
+  runner: Runner
+  directory: Directory
+  logger: Logger
+  clock?: () => Date
+  rateLimitStore?: Store
+}
+
+function nextPageLink(req: Request): string {
+  const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`)
+  const cursor = Number(url.searchParams.get('cursor') ?? '1')
+  url.searchParams.set('cursor', String(cursor + 1))
+  return `<${url.pathname}${url.search}>; rel="next"`
+}
+
+export function createApp(options: AppOptions): express.Express {
+  const { runner, directory, logger, config } = options
+  const clock = options.clock ?? (() => new Date())
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('query parser', 'simple')
+
+  app.use((req, res, next) => {
+    const requestId = crypto.randomUUID()
+    const started = performance.now()
+    res.locals.requestId = requestId
+    res.set('X-Request-Id', requestId)
+    res.on('finish', () => {
+      logger.info('request', {
+        requestId,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        clientId: res.locals.client?.id,
+        project: res.locals.projectId,
+        template: res.locals.template,
+        durationMs: Math.round(performance.now() - started),
+        queryMs: res.locals.queryMs,
+        readRows: res.locals.readRows,
+        readBytes: res.locals.readBytes,
+      })
+    })
+    next()
+  })
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' })
+  })
+  app.get('/ready', async (_req, res) => {
+    if (await runner.ping()) {
+      res.json({ status: 'ready' })
+      return
+    }
+    res.set('Retry-After', '5').status(503).json(errorBody(503, 'ClickHouse is not reachable', res.locals.requestId))
+  })
+  const openApi = buildOpenApi(ROUTES)
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openApi)
+  })
+
+  const guards = [
+    failedAuthLimit(config.rateLimit),
+    authenticate(directory),
+    clientRateLimit({ ...config.rateLimit, store: options.rateLimitStore }),
+    concurrencyCap(config.maxConcurrentQueries),
+  ]
+  for (const route of ROUTES) {
+    app.get(route.path, ...guards, (req: Request, res: Response) => serveResource(route.resource, req, res))
+  }
+
+  async function serveResource(resource: Resource<unknown>, req: Request, res: Response) {
+    const projectId = String(req.params.projectId)
+    res.locals.projectId = projectId
+    const project = await authorizeProject(directory, res.locals.client, projectId)
+    const abort = new AbortController()
+    res.once('close', () => {
+      if (!res.writableFinished) abort.abort()
+    })
+    const result = await answer(resource, { ...(req.query as Record<string, unknown>) }, { project, now: clock() }, runner, {
+      signal: abort.signal,
+      queryId: res.locals.requestId,
+    })
+    Object.assign(res.locals, { template: result.compiled.template, queryMs: Math.round(result.run.durationMs), ...result.run })
+    if (result.hasMore) res.set('Link', nextPageLink(req))
+    res.json(result.body)
+  }
+
+  app.use(notFoundHandler)
+  app.use(createErrorHandler(logger))
+  return app
+}

@@ -1,0 +1,8 @@
+-- @name insights.live
+-- @returns one row: visitors
+-- Live visitors (DESIGN 5): distinct profile_id with any event in the last five minutes.
+SELECT uniqExact(profile_id) AS visitors
+FROM events
+WHERE project_id = {projectId:String}
+  AND created_at >= {since:DateTime64(3, 'UTC')}
+  AND created_at <= {now:DateTime64(3, 'UTC')}

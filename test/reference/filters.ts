@@ -1,0 +1,175 @@
+// Reference model — the `filters` parameter: parsing/validation and matching of one text value.
+
+import { parseStrictNumber } from './exact';
+
+export const SESSION_ATTRIBUTE_NAMES = [
+  'referrer',
+  'referrer_name',
+  'referrer_type',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'country',
+  'region',
+  'city',
+  'device',
+  'brand',
+  'model',
+  'browser',
+  'browser_version',
+  'os',
+  'os_version',
+  'entry_origin',
+  'entry_path',
+] as const;
+
+export const EVENT_FIELD_NAMES = ['name', 'path', 'origin', 'title'] as const;
+export const PROPERTY_PREFIX = 'properties.';
+
+export const OPERATORS = [
+  'is',
+  'isNot',
+  'contains',
+  'doesNotContain',
+  'startsWith',
+  'endsWith',
+  'regex',
+  'isNull',
+  'isNotNull',
+  'gt',
+  'lt',
+  'gte',
+  'lte',
+] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+const NUMERIC_OPERATORS: readonly Operator[] = ['gt', 'lt', 'gte', 'lte'];
+const NO_VALUE_OPERATORS: readonly Operator[] = ['isNull', 'isNotNull'];
+
+export interface Filter {
+  /** The filter name as given: a session attribute, an event field, or `properties.<key>`. */
+  name: string;
+  /** 'session' = restricts sessions by their attributes; 'event' = an event-field filter. */
+  kind: 'session' | 'event';
+  operator: Operator;
+  /** Values as text (a JSON number is its decimal text, String(v)). */
+  values: string[];
+  /** For numeric operators: the values parsed as numbers. */
+  numbers: number[];
+  /** For `regex`: the compiled patterns. */
+  patterns: RegExp[];
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Parses and validates `filters`; null means the request is a 400. */
+export function parseFilters(text: string): Filter[] | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(parsed)) return null;
+  const out: Filter[] = [];
+  for (const item of parsed) {
+    const f = parseOne(item);
+    if (!f) return null;
+    out.push(f);
+  }
+  return out;
+}
+
+function parseOne(item: unknown): Filter | null {
+  if (!isPlainObject(item)) return null;
+  // Only the three documented keys; anything else is an unknown parameter (never silently dropped).
+  for (const key of Object.keys(item)) if (!['name', 'operator', 'value'].includes(key)) return null;
+  const { name, operator, value } = item;
+  if (typeof name !== 'string' || typeof operator !== 'string') return null;
+
+  let kind: 'session' | 'event';
+  if ((SESSION_ATTRIBUTE_NAMES as readonly string[]).includes(name)) kind = 'session';
+  else if ((EVENT_FIELD_NAMES as readonly string[]).includes(name)) kind = 'event';
+  else if (name.startsWith(PROPERTY_PREFIX) && name.length > PROPERTY_PREFIX.length) kind = 'event';
+  else return null;
+
+  if (!(OPERATORS as readonly string[]).includes(operator)) return null;
+  const op = operator as Operator;
+
+  let rawValues: unknown[];
+  if (value === undefined) rawValues = [];
+  else if (Array.isArray(value)) rawValues = value;
+  else return null;
+  const values: string[] = [];
+  for (const v of rawValues) {
+    if (typeof v === 'string') values.push(v);
+    else if (typeof v === 'number' && Number.isFinite(v)) values.push(String(v));
+    else return null;
+  }
+
+  if (NO_VALUE_OPERATORS.includes(op)) {
+    if (values.length !== 0) return null;
+  } else if (values.length === 0) return null;
+
+  const numbers: number[] = [];
+  if (NUMERIC_OPERATORS.includes(op)) {
+    if (!name.startsWith(PROPERTY_PREFIX)) return null;
+    for (const v of values) {
+      const n = parseStrictNumber(v);
+      if (n === null) return null;
+      numbers.push(n);
+    }
+  }
+
+  const patterns: RegExp[] = [];
+  if (op === 'regex') {
+    for (const v of values) {
+      try {
+        patterns.push(new RegExp(v));
+      } catch {
+        return null;
+      }
+    }
+  }
+
+  return { name, kind, operator: op, values, numbers, patterns };
+}
+
+/** Whether the text value `x` passes filter `f`. */
+export function matchValue(f: Filter, x: string): boolean {
+  const lx = x.toLowerCase();
+  switch (f.operator) {
+    case 'is':
+      return f.values.some((v) => x === v);
+    case 'isNot':
+      return f.values.every((v) => x !== v);
+    case 'contains':
+      return f.values.some((v) => lx.includes(v.toLowerCase()));
+    case 'doesNotContain':
+      return f.values.every((v) => !lx.includes(v.toLowerCase()));
+    case 'startsWith':
+      return f.values.some((v) => lx.startsWith(v.toLowerCase()));
+    case 'endsWith':
+      return f.values.some((v) => lx.endsWith(v.toLowerCase()));
+    case 'regex':
+      return f.patterns.some((re) => re.test(x));
+    case 'isNull':
+      return x === '';
+    case 'isNotNull':
+      return x !== '';
+    case 'gt':
+    case 'lt':
+    case 'gte':
+    case 'lte': {
+      const n = parseStrictNumber(x);
+      if (n === null) return false;
+      return f.numbers.some((v) =>
+        f.operator === 'gt' ? n > v : f.operator === 'lt' ? n < v : f.operator === 'gte' ? n >= v : n <= v,
+      );
+    }
+  }
+}
