@@ -34,19 +34,25 @@ function readSummary(headers: Record<string, unknown>): { readRows?: number; rea
   }
 }
 
-export function guardrailSettings(guardrails: Guardrails): ClickHouseSettings {
-  return {
-    // readonly=2: reads only, but the settings below may still be set per query.
-    readonly: '2',
+/** The guardrails as a statement's own `SETTINGS` clause. */
+export function guardrailClause(guardrails: Guardrails): string {
+  const settings: Record<string, string | number> = {
+    readonly: 2,
     max_execution_time: guardrails.maxExecutionSeconds,
-    max_result_rows: String(guardrails.maxResultRows),
-    result_overflow_mode: 'throw',
-    max_memory_usage: String(guardrails.maxMemoryBytes),
-    cancel_http_readonly_queries_on_client_close: 1,
+    max_result_rows: guardrails.maxResultRows,
+    result_overflow_mode: "'throw'",
+    max_memory_usage: guardrails.maxMemoryBytes,
     // TRICKY: the embedded engine prints 64-bit integers as numbers, a server as strings; pin it.
     output_format_json_quote_64bit_integers: 0,
   }
+  return `SETTINGS ${Object.entries(settings).map(([name, value]) => `${name} = ${value}`).join(', ')}`
 }
+
+// TRICKY: the embedded connection turns `clickhouse_settings` into session-wide `SET`s, so a
+// `readonly` sent that way would outlive the query and lock the whole process. The guardrails
+// therefore travel in each statement's own SETTINGS clause (scoped to it on both engines); only
+// HTTP-layer switches (cancel on disconnect, for a server) go as request settings.
+export const SERVER_REQUEST_SETTINGS: ClickHouseSettings = { cancel_http_readonly_queries_on_client_close: 1 }
 
 const TIMEOUT_CODES = new Set(['159', '160'])
 const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|socket hang up|Timeout error/i
@@ -61,23 +67,24 @@ export function toQueryError(error: unknown): unknown {
 }
 
 export class Runner {
-  private readonly settings: ClickHouseSettings
+  private readonly clause: string
 
   constructor(
     private readonly client: ClickHouseClient,
     guardrails: Guardrails,
+    private readonly requestSettings: ClickHouseSettings | undefined = undefined,
   ) {
-    this.settings = guardrailSettings(guardrails)
+    this.clause = guardrailClause(guardrails)
   }
 
   async run<T>(query: CompiledQuery, options: RunOptions = {}): Promise<RunResult<T>> {
     const started = performance.now()
     try {
       const result = await this.client.query({
-        query: query.sql,
+        query: `${query.sql}\n${this.clause}`,
         query_params: query.params,
         format: 'JSONEachRow',
-        clickhouse_settings: this.settings,
+        clickhouse_settings: this.requestSettings,
         abort_signal: options.signal,
         query_id: options.queryId,
       })

@@ -40,11 +40,11 @@ async function select<T>(engine: Engine, query: string, params: Record<string, u
 }
 
 export async function listProjects(engine: Engine): Promise<ProjectRow[]> {
-  return select<ProjectRow>(engine, 'SELECT id, name, timezone, toString(created_at) AS created_at FROM projects FINAL ORDER BY id')
+  return select<ProjectRow>(engine, 'SELECT id, name, timezone, created_at FROM projects FINAL ORDER BY id')
 }
 
 export async function findProject(engine: Engine, id: string): Promise<ProjectRow | undefined> {
-  const rows = await select<ProjectRow>(engine, 'SELECT id, name, timezone, toString(created_at) AS created_at FROM projects FINAL WHERE id = {id:String}', { id })
+  const rows = await select<ProjectRow>(engine, 'SELECT id, name, timezone, created_at FROM projects FINAL WHERE id = {id:String}', { id })
   return rows[0]
 }
 
@@ -88,7 +88,7 @@ export async function listApiClients(engine: Engine, projectId?: string): Promis
   const where = projectId === undefined ? '' : 'WHERE project_id = {projectId:String}'
   return select<ClientListing>(
     engine,
-    `SELECT toString(id) AS id, name, toString(type) AS type, project_id, toString(created_at) AS created_at, revoked FROM api_clients FINAL ${where} ORDER BY created_at, id`,
+    `SELECT id, name, type, project_id, created_at, revoked FROM api_clients FINAL ${where} ORDER BY created_at, id`,
     projectId === undefined ? {} : { projectId },
   )
 }

@@ -1,8 +1,10 @@
 // The one owner of the ClickHouse client: embedded (chDB in-process) or a ClickHouse server.
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { createClient, type ClickHouseClient } from '@clickhouse/client'
 
 type ClientOptions = NonNullable<Parameters<typeof createClient>[0]>
+import { Runner, SERVER_REQUEST_SETTINGS, type Guardrails } from '../queries/run'
 import type { EngineSettings } from './config'
 
 export interface Engine {
@@ -26,27 +28,68 @@ function isLockFailure(error: unknown): boolean {
   return (error as { code?: string })?.code === 'CHDB_CONNECTION' || /Cannot lock file|CANNOT_OPEN_FILE/.test(text)
 }
 
+type Call = (params: unknown) => Promise<{ stream?: NodeJS.ReadableStream }>
+const SERIALIZED_CALLS = new Set(['query', 'exec', 'command', 'insert'])
+
+/**
+ * TRICKY: libchdb keeps the partial output of a statement that fails mid-result (a timeout, a row cap)
+ * and prepends it to the *next* statement's output, which would hand one request another's rows. The
+ * engine runs one statement at a time anyway, so this wrapper queues calls itself and, after a failed
+ * one, runs a throwaway statement that swallows any leftover before the next call may start.
+ */
+export function isolateFailedOutput<T extends object>(connection: T): T {
+  let tail: Promise<unknown> = Promise.resolve()
+  const flush = async (call: Call) => {
+    const result = await call({ query: "SELECT 'flush' AS leftover", format: 'JSONEachRow', query_id: crypto.randomUUID() })
+    for await (const chunk of result.stream ?? []) void chunk
+  }
+  return new Proxy(connection, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver)
+      if (typeof value !== 'function') return value
+      // Private fields need the real object as `this`.
+      if (typeof property !== 'string' || !SERIALIZED_CALLS.has(property)) return value.bind(target)
+      const call = (value as Call).bind(target)
+      const query = (Reflect.get(target, 'query', receiver) as Call).bind(target)
+      return (params: unknown) => {
+        const run = tail.then(async () => {
+          try {
+            return await call(params)
+          } catch (error) {
+            await flush(query).catch(() => undefined)
+            throw error
+          }
+        })
+        tail = run.catch(() => undefined)
+        return run
+      }
+    },
+  })
+}
+
 async function openEmbedded(settings: EngineSettings): Promise<Engine> {
   // Loaded lazily: server mode never touches the 500 MB native engine.
   const { createChdbConnection } = await import('chdb/connection')
   const { drainPending } = await import('chdb')
   fs.mkdirSync(settings.dataDir, { recursive: true })
-  // TRICKY: chdb types its connection against its own copy of @clickhouse/client-common; the runtime
-  // contract is the same, so the cast only bridges the two declaration copies.
-  const connection = createChdbConnection({ path: settings.dataDir }) as unknown as ClientOptions['connection']
-  const client = createClient({ connection })
+  let client: ClickHouseClient | undefined
   try {
+    // TRICKY: chdb types its connection against its own copy of @clickhouse/client-common; the runtime
+    // contract is the same, so the cast only bridges the two declaration copies.
+    const connection = isolateFailedOutput(createChdbConnection({ path: settings.dataDir })) as unknown as ClientOptions['connection']
+    client = createClient({ connection })
     await client.query({ query: 'SELECT 1', format: 'JSONEachRow' }).then((rs) => rs.json())
   } catch (error) {
-    await client.close().catch(() => undefined)
+    await client?.close().catch(() => undefined)
     if (isLockFailure(error)) throw new EngineBusyError(settings.dataDir)
     throw error
   }
+  const opened = client
   return {
-    client,
+    client: opened,
     settings,
     async close() {
-      await client.close()
+      await opened.close()
       await drainPending()
     },
   }
@@ -65,4 +108,9 @@ function openServer(settings: EngineSettings): Engine {
 
 export async function openEngine(settings: EngineSettings): Promise<Engine> {
   return settings.mode === 'embedded' ? openEmbedded(settings) : openServer(settings)
+}
+
+/** The query runner over this engine, with the request settings its mode understands. */
+export function createRunner(engine: Engine, guardrails: Guardrails): Runner {
+  return new Runner(engine.client, guardrails, engine.settings.mode === 'server' ? SERVER_REQUEST_SETTINGS : undefined)
 }

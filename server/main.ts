@@ -1,11 +1,10 @@
 // Entry point: config -> engine -> migrations -> demo bootstrap -> listen; SIGTERM drains and closes.
 import type { Server } from 'node:http'
-import { Runner } from '../queries/run'
 import { createApp } from './app'
 import { ConfigError, loadConfig } from './config'
 import { ensureDemo, type DemoCredentials } from './demo'
 import { Directory } from './directory'
-import { EngineBusyError, openEngine } from './engine'
+import { EngineBusyError, createRunner, openEngine } from './engine'
 import { createLogger } from './logger'
 import { migrate } from './migrate'
 
@@ -31,7 +30,7 @@ async function main() {
   const applied = await migrate(engine)
   if (applied.length) logger.info('migrations applied', { applied })
   const credentials = config.engine.mode === 'embedded' ? await ensureDemo(engine, config.demoEvents, (line) => console.log(line)) : undefined
-  const runner = new Runner(engine.client, config)
+  const runner = createRunner(engine, config)
   const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs), logger })
   const server: Server = app.listen(config.port, '0.0.0.0', () => printWelcome(config.port, credentials))
 

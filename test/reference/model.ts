@@ -555,10 +555,12 @@ function metrics(
   const revEvents = revenueEvents(events, sessions, fs, w);
   const sumRevenue = (list: Ev[]): number => list.reduce((acc, e) => acc + e.revenue, 0);
 
+  // A session belongs to the bucket of its start; a revenue event to the bucket of its created_at.
+  const sessionBucket = new Map(kept.map((s) => [s, floorToUnit(tz, s.start, interval)] as const));
+  const eventBucket = new Map(revEvents.map((e) => [e, floorToUnit(tz, e.t, interval)] as const));
   const series = bucketStarts(tz, w.start, w.end, interval).map((b) => {
-    const inBucket = (t: number): boolean => floorToUnit(tz, t, interval) === b;
-    const bucketSessions = kept.filter((s) => inBucket(s.start));
-    const bucketRevenue = sumRevenue(revEvents.filter((e) => inBucket(e.t)));
+    const bucketSessions = kept.filter((s) => sessionBucket.get(s) === b);
+    const bucketRevenue = sumRevenue(revEvents.filter((e) => eventBucket.get(e) === b));
     return { date: formatInstant(tz, b), ...figures(bucketSessions, fs, bucketRevenue) };
   });
   return { metrics: figures(kept, fs, sumRevenue(revEvents)), series };

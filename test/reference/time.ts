@@ -162,9 +162,17 @@ export function isValidCivilDate(y: number, m: number, d: number): boolean {
   return m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);
 }
 
-/** First instant of the calendar day `c` in `tz`. */
+const startOfDayCache = new Map<string, number>();
+
+/** First instant of the calendar day `c` in `tz` (memoized: pure function of its arguments). */
 export function startOfDay(tz: string, c: CivilDate): number {
-  return wallToInstant(tz, { ...c, h: 0, mi: 0, s: 0, ms: 0 });
+  const key = `${tz} ${c.y}-${c.m}-${c.d}`;
+  let t = startOfDayCache.get(key);
+  if (t === undefined) {
+    t = wallToInstant(tz, { y: c.y, m: c.m, d: c.d, h: 0, mi: 0, s: 0, ms: 0 });
+    startOfDayCache.set(key, t);
+  }
+  return t;
 }
 
 export function localDate(tz: string, t: number): CivilDate {

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict'
+import { ConfigError, loadConfig } from '../../server/config'
+
+describe('config', () => {
+  it('defaults to the embedded engine on port 3000 with a 15 s query limit', () => {
+    const config = loadConfig({})
+    assert.equal(config.engine.mode, 'embedded')
+    assert.equal(config.port, 3000)
+    assert.equal(config.maxExecutionSeconds, 15)
+    assert.deepEqual(config.rateLimit, { requests: 100, windowMs: 10_000 })
+    assert.match(config.engine.dataDir, /\.data$/)
+  })
+
+  it('switches to server mode when CLICKHOUSE_URL is set', () => {
+    const config = loadConfig({ CLICKHOUSE_URL: 'http://127.0.0.1:8123', CLICKHOUSE_DATABASE: 'analytics', CLICKHOUSE_CLUSTER: 'main' })
+    assert.equal(config.engine.mode, 'server')
+    assert.equal(config.engine.database, 'analytics')
+    assert.equal(config.engine.cluster, 'main')
+  })
+
+  const bad: [string, string, RegExp][] = [
+    ['PORT', 'eighty', /PORT: expected a whole number/],
+    ['PORT', '70000', /PORT: must be between 0 and 65535/],
+    ['CLICKHOUSE_URL', 'not a url', /CLICKHOUSE_URL: not a URL/],
+    ['CLICKHOUSE_URL', 'ftp://x', /CLICKHOUSE_URL: must be an http/],
+    ['CLICKHOUSE_DATABASE', 'db; DROP', /CLICKHOUSE_DATABASE: must be a plain identifier/],
+    ['CLICKHOUSE_CLUSTER', "a'b", /CLICKHOUSE_CLUSTER: must be a plain identifier/],
+    ['QUARRY_MAX_EXECUTION_SECONDS', '0', /QUARRY_MAX_EXECUTION_SECONDS: must be between/],
+    ['QUARRY_RATE_LIMIT', '-5', /QUARRY_RATE_LIMIT: expected a whole number/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL: must be one of/],
+  ]
+  for (const [name, value, message] of bad) {
+    it(`stops on ${name}=${value} with a message naming the setting`, () => {
+      assert.throws(() => loadConfig({ [name]: value }), (error: unknown) => error instanceof ConfigError && error.setting === name && message.test(error.message))
+    })
+  }
+})

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict'
+import { listMigrations, renderMigration } from '../../server/migrate'
+
+const render = (name: string, cluster?: string) => {
+  const migration = listMigrations().find((m) => m.name === name)
+  assert.ok(migration, `migration ${name} exists`)
+  return renderMigration(migration.text, { cluster, database: 'analytics' })
+}
+
+describe('migrations rendering', () => {
+  it('lists the migrations in order', () => {
+    assert.deepEqual(
+      listMigrations().map((m) => m.name),
+      ['001_events', '002_sessions', '003_profiles', '004_projects_and_clients'],
+    )
+  })
+
+  it('renders plain MergeTree tables on a single node', () => {
+    const [events, ...rest] = render('001_events')
+    assert.equal(rest.length, 0, 'no Distributed table on a single node')
+    assert.match(events, /^CREATE TABLE IF NOT EXISTS events\s*\(/)
+    assert.match(events, /ENGINE = MergeTree\(\)\nPARTITION BY toYYYYMM\(created_at\)\nORDER BY \(project_id, toDate\(created_at\), created_at, id\)$/)
+    assert.doesNotMatch(events, /\{\{|ON CLUSTER|Replicated/)
+  })
+
+  it('renders Replicated local tables and a Distributed table ON CLUSTER', () => {
+    const [local, distributed] = render('001_events', 'main')
+    assert.match(local, /^CREATE TABLE IF NOT EXISTS events_local ON CLUSTER 'main'\s*\(/)
+    assert.match(local, /ENGINE = ReplicatedMergeTree\('\/clickhouse\/tables\/\{shard\}\/analytics\/events_local', '\{replica\}'\)/)
+    assert.equal(
+      distributed,
+      "CREATE TABLE IF NOT EXISTS events ON CLUSTER 'main' AS events_local ENGINE = Distributed('main', 'analytics', 'events_local', cityHash64(project_id, session_id))",
+    )
+  })
+
+  it('points the sessions view at the local tables on a cluster', () => {
+    const statements = render('002_sessions', 'main')
+    assert.equal(statements.length, 3)
+    const view = statements[2]
+    assert.match(view, /^CREATE MATERIALIZED VIEW IF NOT EXISTS sessions_mv ON CLUSTER 'main' TO sessions_local AS/)
+    assert.match(view, /FROM events_local\nGROUP BY project_id, session_id$/)
+  })
+
+  it('keeps version arguments of replacing engines after the replication arguments', () => {
+    const [profiles] = render('003_profiles', 'main')
+    assert.match(profiles, /ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/\{shard\}\/analytics\/profiles_local', '\{replica\}', last_seen_at\)/)
+    const [projects, clients] = render('004_projects_and_clients', 'main')
+    assert.match(projects, /^CREATE TABLE IF NOT EXISTS projects ON CLUSTER 'main'/)
+    assert.match(projects, /ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/all\/analytics\/projects', '\{replica\}', updated_at\)/)
+    assert.match(clients, /ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/all\/analytics\/api_clients', '\{replica\}', updated_at\)/)
+  })
+
+  it('rejects an unknown marker', () => {
+    assert.throws(() => renderMigration('CREATE TABLE {{bogus x}} (a UInt8) ENGINE = Log', { database: 'd' }), /Unknown migration marker/)
+  })
+})
