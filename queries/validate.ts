@@ -1,37 +1,51 @@
-// JSON-Schema validation of raw request parameters with ajv: every problem becomes an Issue.
+// JSON-Schema validation with ajv: every problem becomes an Issue. Query strings are coerced from
+// text ("10" -> 10); documents (NDJSON lines, JSON parameters) are checked exactly as written.
 import Ajv, { type ErrorObject, type JSONSchemaType, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import { invalid, type Issue } from './errors'
 
-const ajv = new Ajv({ allErrors: true, coerceTypes: 'array', useDefaults: true, strict: true, allowUnionTypes: true })
-addFormats(ajv)
+const coercing = addFormats(new Ajv({ allErrors: true, coerceTypes: 'array', useDefaults: true, strict: true, allowUnionTypes: true }))
+const exact = addFormats(new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }))
 
-function toIssue(error: ErrorObject): Issue {
-  const path = error.instancePath.split('/').filter(Boolean)
+export interface SchemaOptions {
+  /** Coerce text to the schema's types (query strings). */
+  coerce?: boolean
+  /** What an unknown key is called in messages. */
+  keyNoun?: string
+}
+
+export interface Validator<T> {
+  validate: ValidateFunction<T>
+  keyNoun: string
+}
+
+function toIssue(error: ErrorObject, keyNoun: string, basePath: (string | number)[]): Issue {
+  const path = [...basePath, ...error.instancePath.split('/').filter(Boolean).map((part) => (/^\d+$/.test(part) ? Number(part) : part))]
   if (error.keyword === 'additionalProperties') {
     const name = (error.params as { additionalProperty: string }).additionalProperty
-    return { path: [...path, name], message: `unknown parameter "${name}"` }
+    return { path: [...path, name], message: `unknown ${keyNoun} "${name}"` }
   }
   if (error.keyword === 'required') {
     const name = (error.params as { missingProperty: string }).missingProperty
-    return { path: [...path, name], message: `"${name}" is required` }
+    return { path: [...path, name], message: `"${[...path, name].join('.')}" is required` }
   }
-  const where = path.length ? `"${path.join('.')}"` : 'request'
+  const where = path.length ? `"${path.join('.')}"` : 'value'
   return { path, message: `${where} ${error.message ?? 'is invalid'}` }
 }
 
-export function compileSchema<T>(schema: JSONSchemaType<T> | object): ValidateFunction<T> {
-  return ajv.compile<T>(schema as JSONSchemaType<T>)
+export function compileSchema<T>(schema: JSONSchemaType<T> | object, options: SchemaOptions = {}): Validator<T> {
+  const ajv = options.coerce === false ? exact : coercing
+  return { validate: ajv.compile<T>(schema as JSONSchemaType<T>), keyNoun: options.keyNoun ?? 'parameter' }
 }
 
-/** Validates (and coerces, in place) `value`; returns the issues, empty when valid. */
-export function schemaIssues<T>(validate: ValidateFunction<T>, value: unknown): Issue[] {
-  if (validate(value)) return []
-  return (validate.errors ?? []).map(toIssue)
+/** Validates `value` (coercing in place where the validator does); returns the issues, empty when valid. */
+export function schemaIssues<T>(validator: Validator<T>, value: unknown, basePath: (string | number)[] = []): Issue[] {
+  if (validator.validate(value)) return []
+  return (validator.validate.errors ?? []).map((error) => toIssue(error, validator.keyNoun, basePath))
 }
 
-export function assertValid<T>(validate: ValidateFunction<T>, value: unknown): T {
-  const issues = schemaIssues(validate, value)
+export function assertValid<T>(validator: Validator<T>, value: unknown): T {
+  const issues = schemaIssues(validator, value)
   if (issues.length) throw invalid(issues)
   return value as T
 }

@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { runCli } from '../../server/cli'
+import { openEngine } from '../../server/engine'
+import { startHarness } from '../support/harness'
+
+const ROOT = path.join(__dirname, '..', '..')
+
+interface Outcome {
+  code: number
+  out: string
+  err: string
+}
+
+async function cli(dir: string, ...argv: string[]): Promise<Outcome> {
+  const saved = { log: console.log, error: console.error, env: process.env.QUARRY_DATA_DIR }
+  let out = ''
+  let err = ''
+  console.log = (...parts: unknown[]) => void (out += `${parts.join(' ')}\n`)
+  console.error = (...parts: unknown[]) => void (err += `${parts.join(' ')}\n`)
+  process.env.QUARRY_DATA_DIR = dir
+  try {
+    return { code: await runCli(argv), out, err }
+  } finally {
+    Object.assign(console, { log: saved.log, error: saved.error })
+    if (saved.env === undefined) delete process.env.QUARRY_DATA_DIR
+    else process.env.QUARRY_DATA_DIR = saved.env
+  }
+}
+
+const event = (overrides: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    id: '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0001',
+    name: 'screen_view',
+    device_id: 'dev-1',
+    session_id: 'sess-1',
+    created_at: '2024-03-01T10:00:00.000Z',
+    path: '/',
+    ...overrides,
+  })
+
+describe('CLI', function () {
+  let dir: string
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-cli-'))
+  })
+  after(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+  it('creates and lists projects, validating the id and the IANA timezone', async () => {
+    const created = await cli(dir, 'project', 'create', 'shop', '--name', 'Shop', '--timezone', 'Europe/Berlin')
+    assert.equal(created.code, 0, created.err)
+    assert.equal(JSON.parse(created.out).timezone, 'Europe/Berlin')
+    const badZone = await cli(dir, 'project', 'create', 'blog', '--timezone', 'Europe/Atlantis')
+    assert.equal(badZone.code, 1)
+    assert.match(badZone.err, /"Europe\/Atlantis" is not an IANA time zone/)
+    const badId = await cli(dir, 'project', 'create', 'Bad Id!')
+    assert.equal(badId.code, 1)
+    assert.match(badId.err, /project id "Bad Id!" must be/)
+    const twice = await cli(dir, 'project', 'create', 'shop')
+    assert.match(twice.err, /already exists/)
+    const listed = await cli(dir, 'project', 'list')
+    assert.deepEqual(
+      JSON.parse(listed.out).map((p: { id: string }) => p.id),
+      ['shop'],
+    )
+  })
+
+  it('creates clients, shows the secret once, stores only its scrypt hash, and revokes', async () => {
+    const created = await cli(dir, 'client', 'create', '--type', 'read', '--project', 'shop')
+    assert.equal(created.code, 0, created.err)
+    const client = JSON.parse(created.out)
+    assert.match(client.secret, /^sec_/)
+    const listed = await cli(dir, 'client', 'list')
+    assert.ok(!listed.out.includes(client.secret), 'list never shows a secret')
+    assert.ok(!listed.out.includes('secret_hash'), 'list never shows the hash')
+    const files = spawnSync('grep', ['-rl', client.secret, dir]).stdout.toString()
+    assert.equal(files, '', 'the secret is not stored in the data directory')
+    const revoked = await cli(dir, 'client', 'revoke', client.id)
+    assert.equal(revoked.code, 0, revoked.err)
+    assert.equal(JSON.parse((await cli(dir, 'client', 'list')).out)[0].revoked, 1)
+    assert.match((await cli(dir, 'client', 'revoke', client.id)).err, /already revoked/)
+  })
+
+  it('refuses bad client requests with a clear message', async () => {
+    assert.match((await cli(dir, 'client', 'create', '--type', 'admin', '--project', 'shop')).err, /client type must be one of read, write, root/)
+    assert.match((await cli(dir, 'client', 'create', '--type', 'read')).err, /a read client needs --project/)
+    assert.match((await cli(dir, 'client', 'create', '--type', 'read', '--project', 'nope')).err, /no project "nope"/)
+    assert.match((await cli(dir, 'client', 'create', '--type', 'root', '--project', 'shop')).err, /root client reads every project/)
+    assert.match((await cli(dir, 'client', 'revoke', 'xyz')).err, /not a client id/)
+    assert.match((await cli(dir, 'client', 'create')).err, /--type is required/)
+  })
+
+  it('reports usage errors with exit code 2', async () => {
+    const unknown = await cli(dir, 'frobnicate')
+    assert.equal(unknown.code, 2)
+    assert.match(unknown.err, /unknown command "frobnicate"/)
+    const badFlag = await cli(dir, 'project', 'list', '--colour')
+    assert.equal(badFlag.code, 2)
+    assert.match(badFlag.err, /Unknown option '--colour'/)
+  })
+
+  it('imports nothing when any line is bad, and lists every bad line by number', async () => {
+    const file = path.join(dir, 'events.ndjson')
+    fs.writeFileSync(
+      file,
+      [
+        event(),
+        '{not json',
+        event({ id: 'nope', created_at: '2024-03-01 10:00' }),
+        event({ id: '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0004', project_id: 'blog' }),
+        event({ id: '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0005', properties: { price: 5 }, colour: 'red' }),
+        '',
+        event({ id: '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0007', created_at: '2024-03-01T11:00:00+01:00' }),
+      ].join('\n'),
+    )
+    const refused = await cli(dir, 'import', '--project', 'shop', '--file', file)
+    assert.equal(refused.code, 1)
+    assert.match(refused.err, /line 2: not JSON/)
+    assert.match(refused.err, /line 3: .*"id" must match format "uuid"/)
+    assert.match(refused.err, /line 3: .*"created_at" must match format "date-time"/)
+    assert.match(refused.err, /line 4: project_id "blog" differs from --project "shop"/)
+    assert.match(refused.err, /line 5: .*unknown field "colour"/)
+    assert.match(refused.err, /line 5: .*properties\.price" must be string/)
+    assert.match(refused.err, /4 bad line\(s\); nothing was imported/)
+    const count = async () => {
+      const engine = await openEngine({ mode: 'embedded', dataDir: dir, user: 'default', password: '', database: 'default' })
+      try {
+        const rows = await engine.client.query({ query: "SELECT count() AS n, min(created_at) AS first FROM events WHERE project_id = 'shop'", format: 'JSONEachRow' }).then((rs) => rs.json<{ n: number; first: string }>())
+        return rows[0]
+      } finally {
+        await engine.close()
+      }
+    }
+    assert.equal((await count()).n, 0)
+    const skipped = await cli(dir, 'import', '--project', 'shop', '--file', file, '--skip-bad')
+    assert.equal(skipped.code, 0, skipped.err)
+    assert.match(skipped.out, /imported 2 event\(s\), skipped 4 bad line\(s\)/)
+    assert.deepEqual(await count(), { n: 2, first: '2024-03-01 10:00:00.000' })
+  })
+
+  it('refuses an import into an unknown project or from a missing file', async () => {
+    assert.match((await cli(dir, 'import', '--project', 'nope', '--file', 'x.ndjson')).err, /no project "nope"/)
+    assert.match((await cli(dir, 'import', '--project', 'shop', '--file', '/no/such.ndjson')).err, /no file/)
+    assert.match((await cli(dir, 'import', '--project', 'shop')).err, /--file is required/)
+  })
+
+  it('fails clearly while another process holds the data directory', async () => {
+    const h = await startHarness()
+    try {
+      const child = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'server', 'cli.ts'), 'project', 'list'], {
+        env: { ...process.env, QUARRY_DATA_DIR: h.dir },
+        encoding: 'utf8',
+        timeout: 60_000,
+      })
+      assert.equal(child.status, 1)
+      assert.match(child.stderr, /in use by another Quarry process/)
+      assert.doesNotMatch(child.stderr, /at .*\.ts:\d+/, 'no stack trace')
+    } finally {
+      await h.close()
+    }
+  })
+})
