@@ -22,11 +22,24 @@ export function compileTemplate(file: string, params: Params, fragments: Record<
   for (const [marker, fragment] of Object.entries(fragments)) {
     texts[marker] = fragment.sql
     for (const [key, value] of Object.entries(fragment.params)) {
-      if (key in allParams) throw new Error(`Fragment param ${key} collides in ${template.name}`)
+      // Fragments may share the statement's own params (projectId, the window) but never redefine them.
+      if (key in allParams && JSON.stringify(allParams[key]) !== JSON.stringify(value)) {
+        throw new Error(`Fragment param ${key} collides in ${template.name}`)
+      }
       allParams[key] = value
     }
   }
   const sql = fillMarkers(template, texts).trim()
   checkBinding(template.name, sql, allParams)
   return Object.freeze({ template: template.name, sql, params: Object.freeze(allParams) })
+}
+
+/**
+ * A template used inside another statement: given the statement's params, it keeps those its own text
+ * names (its fragments bring theirs).
+ */
+export function compileFragment(file: string, params: Params, fragments: Record<string, Fragment> = {}): Fragment {
+  const own = loadTemplate(file).placeholders
+  const compiled = compileTemplate(file, Object.fromEntries(Object.entries(params).filter(([key]) => own.has(key))), fragments)
+  return { sql: compiled.sql.replace(/^--.*\n/gm, ''), params: { ...compiled.params } }
 }

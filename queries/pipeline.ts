@@ -9,10 +9,12 @@ export interface Project {
   timezone: string
 }
 
-/** What a request is evaluated against: its project and the clock. */
+/** What a request is evaluated against: its project, the clock and the gateway's settings. */
 export interface Scope {
   project: Project
   now: Date
+  /** How far before and after a window session rows are read (README, "Sessions"). */
+  sessionLookbackMs: number
 }
 
 export type PlanStep<Q> = (query: Q) => Q

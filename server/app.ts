@@ -15,7 +15,7 @@ import { buildOpenApi } from './openapi'
 import { ROUTES } from './routes'
 
 export interface AppOptions {
-  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries'>
+  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours'>
   runner: Runner
   directory: Directory
   logger: Logger
@@ -93,7 +93,7 @@ export function createApp(options: AppOptions): express.Express {
     res.once('close', () => {
       if (!res.writableFinished) abort.abort()
     })
-    const result = await answer(resource, { ...(req.query as Record<string, unknown>) }, { project, now: clock() }, runner, {
+    const result = await answer(resource, { ...(req.query as Record<string, unknown>) }, { project, now: clock(), sessionLookbackMs: config.sessionLookbackHours * 3_600_000 }, runner, {
       signal: abort.signal,
       queryId: res.locals.requestId,
     })

@@ -1,0 +1,136 @@
+// Date windows (docs/definitions.md "Clock, timezone and windows"): range presets, startDate/endDate,
+// timezone, default interval and the bucket starts of a series. All calendar math happens in the
+// request's IANA zone with luxon, so days are 23 or 25 hours long across DST changes.
+import { DateTime, IANAZone } from 'luxon'
+import type { Issue } from './errors'
+
+export const RANGES = [
+  '30min', 'lastHour', 'last24h', 'today', 'yesterday', '7d', '30d', '3m', '6m', '12m',
+  'monthToDate', 'lastMonth', 'yearToDate', 'lastYear', 'custom',
+] as const
+export type Range = (typeof RANGES)[number]
+
+export const INTERVALS = ['minute', 'hour', 'day', 'week', 'month'] as const
+export type Interval = (typeof INTERVALS)[number]
+
+export interface Window {
+  start: Date
+  end: Date
+}
+
+export interface DateParams {
+  range: Range
+  startDate?: string
+  endDate?: string
+  timezone: string
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
+
+export function isValidTimezone(zone: string): boolean {
+  // Canonical spelling only: ClickHouse resolves zone names case-sensitively.
+  return IANAZone.isValidZone(zone) && new IANAZone(zone).name === zone && !/^[+-]|^UTC[+-]/.test(zone)
+}
+
+function presetWindow(range: Exclude<Range, 'custom'>, now: DateTime): { start: DateTime; end: DateTime } {
+  const today = now.startOf('day')
+  const tomorrow = today.plus({ days: 1 })
+  switch (range) {
+    case '30min':
+      return { start: now.minus({ minutes: 30 }), end: now }
+    case 'lastHour':
+      return { start: now.minus({ hours: 1 }), end: now }
+    case 'last24h':
+      return { start: now.minus({ hours: 24 }), end: now }
+    case 'today':
+      return { start: today, end: tomorrow }
+    case 'yesterday':
+      return { start: today.minus({ days: 1 }), end: today }
+    case '7d':
+      return { start: tomorrow.minus({ days: 7 }), end: tomorrow }
+    case '30d':
+      return { start: tomorrow.minus({ days: 30 }), end: tomorrow }
+    case '3m':
+      return { start: tomorrow.minus({ months: 3 }).startOf('day'), end: tomorrow }
+    case '6m':
+      return { start: tomorrow.minus({ months: 6 }).startOf('day'), end: tomorrow }
+    case '12m':
+      return { start: tomorrow.minus({ months: 12 }).startOf('day'), end: tomorrow }
+    case 'monthToDate':
+      return { start: today.startOf('month'), end: tomorrow }
+    case 'lastMonth':
+      return { start: today.startOf('month').minus({ months: 1 }), end: today.startOf('month') }
+    case 'yearToDate':
+      return { start: today.startOf('year'), end: tomorrow }
+    case 'lastYear':
+      return { start: today.startOf('year').minus({ years: 1 }), end: today.startOf('year') }
+  }
+}
+
+/** A `startDate`/`endDate` value as an instant; a date-only end includes its whole day. */
+function parseBound(text: string, zone: string, isEnd: boolean): DateTime | undefined {
+  if (DATE_ONLY.test(text)) {
+    const day = DateTime.fromISO(text, { zone })
+    if (!day.isValid) return undefined
+    return isEnd ? day.plus({ days: 1 }).startOf('day') : day.startOf('day')
+  }
+  if (DATE_TIME.test(text)) {
+    const instant = DateTime.fromISO(text, { setZone: true })
+    return instant.isValid ? instant.setZone(zone) : undefined
+  }
+  return undefined
+}
+
+/** The window of a request, or the issues that make it invalid. */
+export function resolveWindow(params: DateParams, now: Date): { window?: Window; issues: Issue[] } {
+  const zone = params.timezone
+  const issues: Issue[] = []
+  const clock = DateTime.fromJSDate(now, { zone })
+  let start: DateTime | undefined
+  let end: DateTime | undefined
+  if (params.startDate !== undefined) {
+    start = parseBound(params.startDate, zone, false)
+    if (!start) issues.push({ path: ['startDate'], message: `"startDate" must be YYYY-MM-DD or an ISO date-time with Z or an offset, got "${params.startDate}"` })
+    if (params.endDate !== undefined) {
+      end = parseBound(params.endDate, zone, true)
+      if (!end) issues.push({ path: ['endDate'], message: `"endDate" must be YYYY-MM-DD or an ISO date-time with Z or an offset, got "${params.endDate}"` })
+    } else {
+      end = clock
+    }
+  } else if (params.endDate !== undefined) {
+    issues.push({ path: ['endDate'], message: '"endDate" needs a "startDate"' })
+  } else if (params.range === 'custom') {
+    issues.push({ path: ['startDate'], message: 'range "custom" needs a "startDate"' })
+  } else {
+    ;({ start, end } = presetWindow(params.range, clock))
+  }
+  if (issues.length || !start || !end) return { issues }
+  if (start >= end) return { issues: [{ path: ['startDate'], message: `the window is empty: start ${start.toISO()} is not before end ${end.toISO()}` }] }
+  return { window: { start: start.toJSDate(), end: end.toJSDate() }, issues }
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+export function defaultInterval(window: Window): Interval {
+  const length = window.end.getTime() - window.start.getTime()
+  if (length <= 2 * DAY_MS) return 'hour'
+  if (length <= 92 * DAY_MS) return 'day'
+  if (length <= 366 * DAY_MS) return 'week'
+  return 'month'
+}
+
+/** Start instants of every bucket from the one containing `start` up to `end`, in `zone`. */
+export function bucketStarts(window: Window, interval: Interval, zone: string): Date[] {
+  const end = DateTime.fromJSDate(window.end, { zone })
+  const starts: Date[] = []
+  for (let bucket = DateTime.fromJSDate(window.start, { zone }).startOf(interval); bucket < end; bucket = bucket.plus({ [`${interval}s`]: 1 }).startOf(interval)) {
+    starts.push(bucket.toJSDate())
+  }
+  return starts
+}
+
+/** ISO 8601 with milliseconds and the zone's offset at that instant, never `Z`. */
+export function formatInstant(instant: Date, zone: string): string {
+  return DateTime.fromJSDate(instant, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss.SSSZZ")
+}

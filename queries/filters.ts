@@ -1,0 +1,194 @@
+// The filter compiler (docs/definitions.md "Filters"): parses the `filters` JSON parameter into typed
+// filters, listing every problem, and compiles each to a SQL condition whose values (and property
+// keys) are bound params prefixed per filter, so fragments never collide.
+import type { Fragment } from './compiled'
+import { assertNever, type Issue } from './errors'
+import { EVENT_FIELDS, SESSION_ATTRIBUTES, isEventField, isSessionAttribute, type EventField, type SessionAttribute } from './registry'
+import { compileSchema, schemaIssues } from './validate'
+
+export const OPERATORS = ['is', 'isNot', 'contains', 'doesNotContain', 'startsWith', 'endsWith', 'regex', 'isNull', 'isNotNull', 'gt', 'lt', 'gte', 'lte'] as const
+export type Operator = (typeof OPERATORS)[number]
+const NUMERIC_OPERATORS: readonly Operator[] = ['gt', 'lt', 'gte', 'lte']
+const VALUELESS_OPERATORS: readonly Operator[] = ['isNull', 'isNotNull']
+
+export type FilterTarget = { kind: 'session'; attribute: SessionAttribute } | { kind: 'event'; field: EventField } | { kind: 'property'; key: string }
+
+export interface Filter {
+  target: FilterTarget
+  operator: Operator
+  /** Text values (numbers as their decimal text); for numeric operators, `numbers` holds them. */
+  values: string[]
+  numbers: number[]
+}
+
+/** The number grammar of numeric comparisons: sign, digits, fraction, exponent; nothing else. */
+export const NUMBER_PATTERN = '^[+-]?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?$'
+const NUMBER = new RegExp(NUMBER_PATTERN)
+const MAX_VALUES = 100
+
+const filtersSchema = {
+  type: 'array',
+  maxItems: 50,
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name', 'operator'],
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: 200 },
+      operator: { type: 'string', enum: OPERATORS },
+      value: { type: 'array', maxItems: MAX_VALUES, items: { type: ['string', 'number'] } },
+    },
+  },
+}
+const validateFilters = compileSchema(filtersSchema, { coerce: false, keyNoun: 'key' })
+
+function targetOf(name: string): FilterTarget | undefined {
+  if (isSessionAttribute(name)) return { kind: 'session', attribute: name }
+  if (isEventField(name)) return { kind: 'event', field: name }
+  if (name.startsWith('properties.') && name.length > 'properties.'.length) return { kind: 'property', key: name.slice('properties.'.length) }
+  return undefined
+}
+
+const KNOWN_NAMES = [...Object.keys(SESSION_ATTRIBUTES), ...Object.keys(EVENT_FIELDS), 'properties.<key>'].join(', ')
+
+function checkRegex(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern)
+    return undefined
+  } catch (error) {
+    return (error as Error).message
+  }
+}
+
+function parseOne(raw: { name: string; operator: Operator; value?: (string | number)[] }, path: (string | number)[]): { filter?: Filter; issues: Issue[] } {
+  const issues: Issue[] = []
+  const target = targetOf(raw.name)
+  if (!target) issues.push({ path: [...path, 'name'], message: `unknown filter "${raw.name}"; known: ${KNOWN_NAMES}` })
+  const raws = raw.value ?? []
+  const values = raws.map((value) => (typeof value === 'number' ? String(value) : value))
+  const numbers: number[] = []
+  if (VALUELESS_OPERATORS.includes(raw.operator)) {
+    if (raws.length) issues.push({ path: [...path, 'value'], message: `operator "${raw.operator}" takes no values` })
+  } else if (raws.length === 0) {
+    issues.push({ path: [...path, 'value'], message: `operator "${raw.operator}" needs at least one value` })
+  }
+  if (NUMERIC_OPERATORS.includes(raw.operator)) {
+    if (target && target.kind !== 'property') issues.push({ path: [...path, 'operator'], message: `operator "${raw.operator}" compares numbers and applies only to properties.<key>` })
+    values.forEach((value, index) => {
+      if (NUMBER.test(value) && Number.isFinite(Number(value))) numbers.push(Number(value))
+      else issues.push({ path: [...path, 'value', index], message: `"${value}" is not a number` })
+    })
+  }
+  if (raw.operator === 'regex') {
+    values.forEach((value, index) => {
+      const problem = checkRegex(value)
+      if (problem) issues.push({ path: [...path, 'value', index], message: `invalid regular expression: ${problem}` })
+    })
+  }
+  if (issues.length || !target) return { issues }
+  return { filter: { target, operator: raw.operator, values, numbers }, issues }
+}
+
+/** Parses the `filters` parameter (JSON text); every problem is listed. */
+export function parseFilters(text: string | undefined): { filters: Filter[]; issues: Issue[] } {
+  if (text === undefined) return { filters: [], issues: [] }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    return { filters: [], issues: [{ path: ['filters'], message: `"filters" is not valid JSON: ${(error as Error).message}` }] }
+  }
+  const shapeIssues = schemaIssues(validateFilters, parsed, ['filters'])
+  if (shapeIssues.length) return { filters: [], issues: shapeIssues }
+  const filters: Filter[] = []
+  const issues: Issue[] = []
+  ;(parsed as { name: string; operator: Operator; value?: (string | number)[] }[]).forEach((raw, index) => {
+    const result = parseOne(raw, ['filters', index])
+    if (result.filter) filters.push(result.filter)
+    issues.push(...result.issues)
+  })
+  return { filters, issues }
+}
+
+/** `properties.<key>` as SQL, the key bound as a value. */
+function targetExpression(target: FilterTarget, prefix: string, params: Fragment['params']): string {
+  switch (target.kind) {
+    case 'session':
+      return `s_${SESSION_ATTRIBUTES[target.attribute]}`
+    case 'event':
+      return EVENT_FIELDS[target.field]
+    case 'property':
+      params[`${prefix}_key`] = target.key
+      return `properties[{${prefix}_key:String}]`
+    default:
+      return assertNever(target)
+  }
+}
+
+/** One filter as a SQL condition over its target column. */
+export function compileFilter(filter: Filter, prefix: string): Fragment {
+  const params: Fragment['params'] = {}
+  const x = targetExpression(filter.target, prefix, params)
+  const v = `{${prefix}_v:Array(String)}`
+  const anyText = (test: string) => `arrayExists(v -> ${test}, ${v})`
+  if (!VALUELESS_OPERATORS.includes(filter.operator)) params[`${prefix}_v`] = filter.values
+  let sql: string
+  switch (filter.operator) {
+    case 'is':
+      sql = `${x} IN ${v}`
+      break
+    case 'isNot':
+      sql = `${x} NOT IN ${v}`
+      break
+    case 'contains':
+      sql = anyText(`position(lowerUTF8(${x}), lowerUTF8(v)) > 0`)
+      break
+    case 'doesNotContain':
+      sql = `NOT ${anyText(`position(lowerUTF8(${x}), lowerUTF8(v)) > 0`)}`
+      break
+    case 'startsWith':
+      sql = anyText(`startsWith(lowerUTF8(${x}), lowerUTF8(v))`)
+      break
+    case 'endsWith':
+      sql = anyText(`endsWith(lowerUTF8(${x}), lowerUTF8(v))`)
+      break
+    case 'regex':
+      sql = anyText(`match(${x}, v)`)
+      break
+    case 'isNull':
+      sql = `${x} = ''`
+      break
+    case 'isNotNull':
+      sql = `${x} != ''`
+      break
+    case 'gt':
+    case 'lt':
+    case 'gte':
+    case 'lte': {
+      const op = { gt: '>', lt: '<', gte: '>=', lte: '<=' }[filter.operator]
+      params[`${prefix}_v`] = filter.numbers
+      // TRICKY: toFloat64OrZero alone would read 'abc' as 0 and 'inf' as infinity; the pattern keeps
+      // only plain decimal numbers, which then never fail to parse.
+      sql = `(match(${x}, '${NUMBER_PATTERN.replace(/\\/g, '\\\\')}') AND arrayExists(v -> toFloat64OrZero(${x}) ${op} v, {${prefix}_v:Array(Float64)}))`
+      break
+    }
+    default:
+      return assertNever(filter.operator)
+  }
+  return { sql: `(${sql})`, params }
+}
+
+export const isSessionFilter = (filter: Filter) => filter.target.kind === 'session'
+export const isNameFilter = (filter: Filter) => filter.target.kind === 'event' && filter.target.field === 'name'
+
+/** Filters ANDed, each with its own param prefix `<prefix><index>`, or null when there are none. */
+export function compileAll(filters: { filter: Filter; index: number }[], prefix: string): Fragment | null {
+  if (filters.length === 0) return null
+  const parts = filters.map(({ filter, index }) => compileFilter(filter, `${prefix}${index}`))
+  return { sql: parts.map((part) => part.sql).join(' AND '), params: Object.assign({}, ...parts.map((part) => part.params)) }
+}
+
+/** The session attributes the filters read. */
+export function sessionAttributesOf(filters: Filter[]): SessionAttribute[] {
+  return filters.flatMap((filter) => (filter.target.kind === 'session' ? [filter.target.attribute] : []))
+}

@@ -1,0 +1,96 @@
+// Parsing of the parameters the insights resources share (dates, timezone, filters, paging): every
+// problem of a request is collected into one 400.
+import { INTERVALS, RANGES, isValidTimezone, resolveWindow, type Interval, type Range, type Window } from './dates'
+import { invalid, type Issue } from './errors'
+import { parseFilters, type Filter } from './filters'
+import type { Scope } from './pipeline'
+import { compileSchema, schemaIssues } from './validate'
+
+export interface InsightQuery {
+  projectId: string
+  timezone: string
+  window: Window
+  filters: Filter[]
+  limit: number
+  cursor: number
+  interval?: Interval
+  lookbackMs: number
+  /** Set by `widenForSessions`: where session and event rows are read from and to. */
+  readFrom?: Date
+  readTo?: Date
+}
+
+const dateProperties = {
+  startDate: { type: 'string' },
+  endDate: { type: 'string' },
+  range: { type: 'string', enum: RANGES, default: '7d' },
+  timezone: { type: 'string' },
+  filters: { type: 'string' },
+}
+
+export const pagedSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...dateProperties,
+    cursor: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
+    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
+  },
+}
+
+export const seriesSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...dateProperties, interval: { type: 'string', enum: INTERVALS } },
+}
+
+const validatePaged = compileSchema(pagedSchema)
+const validateSeries = compileSchema(seriesSchema)
+
+interface RawParams {
+  startDate?: string
+  endDate?: string
+  range: Range
+  timezone?: string
+  filters?: string
+  cursor?: number
+  limit?: number
+  interval?: Interval
+}
+
+export function parseInsightParams(raw: Record<string, unknown>, scope: Scope, kind: 'paged' | 'series'): InsightQuery {
+  const params = { ...raw }
+  const issues: Issue[] = schemaIssues(kind === 'paged' ? validatePaged : validateSeries, params)
+  const typed = params as unknown as RawParams
+  const timezone = typed.timezone ?? scope.project.timezone
+  if (typed.timezone !== undefined && !isValidTimezone(typed.timezone)) {
+    issues.push({ path: ['timezone'], message: `"timezone" must be an IANA time zone such as Europe/Berlin, got "${typed.timezone}"` })
+  }
+  const { filters, issues: filterIssues } = parseFilters(typeof typed.filters === 'string' ? typed.filters : undefined)
+  issues.push(...filterIssues)
+  const dateIssuesPossible = !issues.some((issue) => ['startDate', 'endDate', 'range', 'timezone'].includes(String(issue.path[0])))
+  const { window, issues: dateIssues } = dateIssuesPossible
+    ? resolveWindow({ range: typed.range, startDate: typed.startDate, endDate: typed.endDate, timezone }, scope.now)
+    : { window: undefined, issues: [] }
+  issues.push(...dateIssues)
+  if (issues.length || !window) throw invalid(issues)
+  return {
+    projectId: scope.project.id,
+    timezone,
+    window,
+    filters,
+    limit: typed.limit ?? 10,
+    cursor: typed.cursor ?? 1,
+    interval: typed.interval,
+    lookbackMs: scope.sessionLookbackMs,
+  }
+}
+
+/** Plan step: session rows are read from a lookback before the window to a lookback after it. */
+export function widenForSessions(query: InsightQuery): InsightQuery {
+  return {
+    ...query,
+    readFrom: new Date(query.window.start.getTime() - query.lookbackMs),
+    readTo: new Date(query.window.end.getTime() + query.lookbackMs),
+  }
+}

@@ -1,0 +1,99 @@
+// `GET /insights/:projectId/metrics`: totals and a zero-filled series of the session metrics and revenue.
+import { bucketExpression } from './buckets'
+import { compileFragment, compileTemplate, type Fragment } from './compiled'
+import { bucketStarts, defaultInterval, formatInstant, type Interval } from './dates'
+import { compileAll, isSessionFilter, sessionAttributesOf } from './filters'
+import { parseInsightParams, seriesSchema, widenForSessions, type InsightQuery } from './insight-params'
+import type { Resource } from './pipeline'
+import { percent, ratio } from './rounding'
+import { attributeColumns, eventConditions, viewCounting, windowParams, windowSessions } from './session-sql'
+
+interface MetricsRow {
+  part: 'sessions' | 'revenue'
+  is_total: number
+  bucket: number
+  session_count: number
+  bounced: number
+  duration_total_ms: number
+  view_count: number
+  visitor_count: number
+  revenue_total: number
+}
+
+export interface Figures {
+  bounce_rate: number
+  unique_visitors: number
+  total_sessions: number
+  avg_session_duration: number
+  total_screen_views: number
+  views_per_session: number
+  total_revenue: number
+}
+
+const pickInterval = (query: InsightQuery): InsightQuery => ({ ...query, interval: query.interval ?? defaultInterval(query.window) })
+
+/** `AND ...` for revenue events: sessions kept by the attribute filters, events matching every event filter. */
+function revenueFilters(query: InsightQuery): Fragment {
+  const parts: Fragment[] = []
+  const attributeFilters = compileAll(
+    query.filters.map((filter, index) => ({ filter, index })).filter(({ filter }) => isSessionFilter(filter)),
+    'f',
+  )
+  if (attributeFilters) {
+    const matching = compileFragment('insights/sessions-matching.sql', windowParams(query), {
+      attributes: attributeColumns(sessionAttributesOf(query.filters)),
+      session_filters: { sql: `\n  AND ${attributeFilters.sql}`, params: attributeFilters.params },
+    })
+    parts.push({ sql: `session_id IN (\n${matching.sql}\n)`, params: matching.params })
+  }
+  const events = eventConditions(query)
+  if (events) parts.push(events)
+  return { sql: parts.map((part) => `\n  AND ${part.sql}`).join(''), params: Object.assign({}, ...parts.map((part) => part.params)) }
+}
+
+function toFigures(sessions: MetricsRow | undefined, revenue: MetricsRow | undefined): Figures {
+  const count = Number(sessions?.session_count ?? 0)
+  const views = Number(sessions?.view_count ?? 0)
+  return {
+    bounce_rate: percent(Number(sessions?.bounced ?? 0), count),
+    unique_visitors: Number(sessions?.visitor_count ?? 0),
+    total_sessions: count,
+    avg_session_duration: ratio(Number(sessions?.duration_total_ms ?? 0), count * 1000),
+    total_screen_views: views,
+    views_per_session: ratio(views, count),
+    total_revenue: Number(revenue?.revenue_total ?? 0),
+  }
+}
+
+export const metrics: Resource<InsightQuery> = {
+  name: 'metrics',
+  schema: seriesSchema,
+  parse: (raw, scope) => parseInsightParams(raw, scope, 'series'),
+  plan: [pickInterval, widenForSessions],
+  compile(query) {
+    const interval = query.interval as Interval
+    const { views, join } = viewCounting(query)
+    return compileTemplate(
+      'insights/metrics.sql',
+      { ...windowParams(query), tz: query.timezone },
+      {
+        session_bucket: { sql: bucketExpression(interval, 'session_start'), params: {} },
+        event_bucket: { sql: bucketExpression(interval, 'created_at'), params: {} },
+        window_sessions: windowSessions(query, []),
+        views,
+        views_join: join,
+        revenue_filters: revenueFilters(query),
+      },
+    )
+  },
+  shape(rawRows, query) {
+    const rows = rawRows as unknown as MetricsRow[]
+    const find = (part: MetricsRow['part'], total: boolean, bucket?: number) =>
+      rows.find((row) => row.part === part && Boolean(Number(row.is_total)) === total && (total || Number(row.bucket) === bucket))
+    const series = bucketStarts(query.window, query.interval as Interval, query.timezone).map((start) => {
+      const seconds = Math.floor(start.getTime() / 1000)
+      return { date: formatInstant(start, query.timezone), ...toFigures(find('sessions', false, seconds), find('revenue', false, seconds)) }
+    })
+    return { body: { metrics: toFigures(find('sessions', true), find('revenue', true)), series } }
+  },
+}

@@ -1,0 +1,62 @@
+// Closed registries: the only identifiers that ever reach SQL. A request names an entry; the column
+// comes from here.
+
+/** Session attributes: the session's first event's values, columns of `sessions`. */
+export const SESSION_ATTRIBUTES = {
+  referrer: 'referrer',
+  referrer_name: 'referrer_name',
+  referrer_type: 'referrer_type',
+  utm_source: 'utm_source',
+  utm_medium: 'utm_medium',
+  utm_campaign: 'utm_campaign',
+  utm_term: 'utm_term',
+  utm_content: 'utm_content',
+  country: 'country',
+  region: 'region',
+  city: 'city',
+  device: 'device',
+  brand: 'brand',
+  model: 'model',
+  browser: 'browser',
+  browser_version: 'browser_version',
+  os: 'os',
+  os_version: 'os_version',
+  entry_origin: 'entry_origin',
+  entry_path: 'entry_path',
+} as const satisfies Record<string, string>
+export type SessionAttribute = keyof typeof SESSION_ATTRIBUTES
+
+/** Event fields filterable by name (plus `properties.<key>`), columns of `events`. */
+export const EVENT_FIELDS = { name: 'name', path: 'path', origin: 'origin', title: 'title' } as const satisfies Record<string, string>
+export type EventField = keyof typeof EVENT_FIELDS
+
+export interface DimensionSpec {
+  column: SessionAttribute
+  prefix?: SessionAttribute
+}
+
+/** The breakdown resources: one shared template, one entry each. */
+export const DIMENSIONS = {
+  referrer: { column: 'referrer' },
+  referrer_name: { column: 'referrer_name' },
+  referrer_type: { column: 'referrer_type' },
+  utm_source: { column: 'utm_source' },
+  utm_medium: { column: 'utm_medium' },
+  utm_campaign: { column: 'utm_campaign' },
+  utm_term: { column: 'utm_term' },
+  utm_content: { column: 'utm_content' },
+  country: { column: 'country' },
+  region: { column: 'region', prefix: 'country' },
+  city: { column: 'city', prefix: 'country' },
+  device: { column: 'device' },
+  brand: { column: 'brand' },
+  model: { column: 'model' },
+  browser: { column: 'browser' },
+  browser_version: { column: 'browser_version', prefix: 'browser' },
+  os: { column: 'os' },
+  os_version: { column: 'os_version', prefix: 'os' },
+} as const satisfies Record<string, DimensionSpec>
+export type Dimension = keyof typeof DIMENSIONS
+
+export const isSessionAttribute = (name: string): name is SessionAttribute => Object.hasOwn(SESSION_ATTRIBUTES, name)
+export const isEventField = (name: string): name is EventField => Object.hasOwn(EVENT_FIELDS, name)

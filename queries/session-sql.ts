@@ -1,0 +1,69 @@
+// SQL fragments shared by the session-based insights: the window's sessions (partial rows combined,
+// filters applied) and the page views counted under event-field filters.
+import { compileFragment, type Fragment, type Params } from './compiled'
+import { compileAll, isNameFilter, isSessionFilter, sessionAttributesOf } from './filters'
+import type { InsightQuery } from './insight-params'
+import { toClickHouseTime } from './pipeline'
+import { SESSION_ATTRIBUTES, type SessionAttribute } from './registry'
+
+/** The statement-wide params: project and the window, with the lookback read range. */
+export function windowParams(query: InsightQuery): Params {
+  return {
+    projectId: query.projectId,
+    start: toClickHouseTime(query.window.start),
+    end: toClickHouseTime(query.window.end),
+    readFrom: toClickHouseTime(query.readFrom as Date),
+    readTo: toClickHouseTime(query.readTo as Date),
+  }
+}
+
+const EMPTY: Fragment = { sql: '', params: {} }
+
+/** `argMin(col, ...) AS s_col` for each attribute, for a GROUP BY session_id over `sessions`. */
+export function attributeColumns(attributes: SessionAttribute[]): Fragment {
+  const unique = [...new Set(attributes)]
+  return {
+    sql: unique.map((attribute) => `,\n  argMin(${SESSION_ATTRIBUTES[attribute]}, (started_at, first_event_id)) AS s_${SESSION_ATTRIBUTES[attribute]}`).join(''),
+    params: {},
+  }
+}
+
+const indexed = (query: InsightQuery) => query.filters.map((filter, index) => ({ filter, index }))
+
+/** Every event-field filter ANDed (`name` included), or null. */
+export function eventConditions(query: InsightQuery): Fragment | null {
+  return compileAll(indexed(query).filter(({ filter }) => !isSessionFilter(filter)), 'f')
+}
+
+/** `AND ...` restricting grouped sessions: attribute filters, and "has an event matching all event filters". */
+export function sessionRestriction(query: InsightQuery, options: { attributes: boolean; events: boolean }): Fragment {
+  const parts: Fragment[] = []
+  const attributeFilters = options.attributes ? compileAll(indexed(query).filter(({ filter }) => isSessionFilter(filter)), 'f') : null
+  if (attributeFilters) parts.push(attributeFilters)
+  const events = options.events ? eventConditions(query) : null
+  if (events) {
+    const subquery = compileFragment('insights/sessions-with-event.sql', windowParams(query), { event_filters: events })
+    parts.push({ sql: `session_id IN (\n${subquery.sql}\n)`, params: subquery.params })
+  }
+  if (parts.length === 0) return EMPTY
+  return { sql: parts.map((part) => `\n  AND ${part.sql}`).join(''), params: Object.assign({}, ...parts.map((part) => part.params)) }
+}
+
+/** The window's sessions kept by all filters, with `s_` columns for `attributes` (and the filters'). */
+export function windowSessions(query: InsightQuery, attributes: SessionAttribute[]): Fragment {
+  return compileFragment('insights/window-sessions.sql', windowParams(query), {
+    attributes: attributeColumns([...attributes, ...sessionAttributesOf(query.filters)]),
+    session_filters: sessionRestriction(query, { attributes: true, events: true }),
+  })
+}
+
+/**
+ * How a session's page views are counted: all of them, or, under event-field filters other than
+ * `name`, only those matching them (joined from `counted_views`).
+ */
+export function viewCounting(query: InsightQuery): { views: Fragment; join: Fragment } {
+  const viewFilters = compileAll(indexed(query).filter(({ filter }) => !isSessionFilter(filter) && !isNameFilter(filter)), 'f')
+  if (!viewFilters) return { views: { sql: 'all_views', params: {} }, join: EMPTY }
+  const counted = compileFragment('insights/counted-views.sql', windowParams(query), { event_filters: viewFilters })
+  return { views: { sql: 'counted_views', params: {} }, join: { sql: `LEFT JOIN\n(\n${counted.sql}\n) AS counted USING (session_id)`, params: counted.params } }
+}

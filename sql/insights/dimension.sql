@@ -1,0 +1,19 @@
+-- @name insights.dimension
+-- @returns one row per (prefix, name) of the session attribute, in answer order, one page plus one row:
+--   prefix_value, name_value, session_count, view_count, bounced, duration_total_ms
+-- Shared by every breakdown resource; the attribute (and its prefix) come from queries/registry.ts.
+SELECT
+  /* @prefix */ AS prefix_value,
+  /* @name */ AS name_value,
+  count() AS session_count,
+  sum(/* @views */) AS view_count,
+  countIf(all_views <= 1) AS bounced,
+  sum(duration_ms) AS duration_total_ms
+FROM
+(
+  /* @window_sessions */
+) AS kept
+/* @views_join */
+GROUP BY prefix_value, name_value
+ORDER BY session_count DESC, prefix_value ASC, name_value ASC
+LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}
