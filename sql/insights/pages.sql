@@ -16,7 +16,7 @@ WITH
     FROM sessions
     WHERE project_id = {projectId:String}
       AND started_at >= {readFrom:DateTime64(3, 'UTC')}
-      AND started_at < {end:DateTime64(3, 'UTC')}
+      AND started_at < {readTo:DateTime64(3, 'UTC')}
     GROUP BY session_id
     HAVING 1 /* @session_filters */
   ),

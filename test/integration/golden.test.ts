@@ -37,7 +37,7 @@ describe('golden fixture', function () {
   let auth: Record<string, string>
 
   before(async () => {
-    h = await startHarness()
+    h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
     const root = await loadGolden(h.engine)
     auth = { 'openpanel-client-id': root.id, 'openpanel-client-secret': root.secret }
   })
