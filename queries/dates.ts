@@ -28,9 +28,12 @@ export interface DateParams {
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
 
+const CANONICAL_ZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC'])
+const ZONE_SPELLING = /^[A-Z][A-Za-z0-9_+-]*(\/[A-Z][A-Za-z0-9_+-]*)*$/
+
+/** An IANA zone name as ClickHouse knows it: case-sensitive, canonical or a properly spelled alias. */
 export function isValidTimezone(zone: string): boolean {
-  // Canonical spelling only: ClickHouse resolves zone names case-sensitively.
-  return IANAZone.isValidZone(zone) && new IANAZone(zone).name === zone && !/^[+-]|^UTC[+-]/.test(zone)
+  return CANONICAL_ZONES.has(zone) || (ZONE_SPELLING.test(zone) && IANAZone.isValidZone(zone))
 }
 
 function presetWindow(range: Exclude<Range, 'custom'>, now: DateTime): { start: DateTime; end: DateTime } {

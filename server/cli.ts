@@ -1,8 +1,10 @@
 // `npm run cli -- <command>`: projects, API clients, NDJSON import, seeding and migrations.
 import { parseArgs } from 'node:util'
-import { ConfigError, loadConfig } from './config'
-import { ControlError, createApiClient, createProject, listApiClients, listProjects, revokeApiClient } from './control'
+import { QueryError } from '../queries/errors'
+import { ConfigError, loadConfig, type Config } from './config'
+import { ControlError, createApiClient, createProject, findProject, listApiClients, listProjects, revokeApiClient } from './control'
 import { EngineBusyError, openEngine, type Engine } from './engine'
+import { explainRequest, matchRoute } from './explain'
 import { importEvents } from './importer'
 import { migrate } from './migrate'
 import { seedProject } from './seed'
@@ -15,6 +17,7 @@ const USAGE = `Usage: npm run cli -- <command>
   client revoke <client-id>
   import --project ID --file events.ndjson [--skip-bad]
   seed --project ID [--events N] [--days D] [--seed S] [--end ISO-DATETIME]
+  explain '<path?query>' [--timezone IANA] [--now ISO-DATETIME]   (prints SQL + params, runs nothing)
   migrate`
 
 class UsageError extends Error {}
@@ -69,6 +72,7 @@ const COMMANDS: Record<string, Command> = {
     const { seconds } = await seedProject(engine, { projectId, events, days: wholeNumber(options, 'days', 30), seed: wholeNumber(options, 'seed', 42), end })
     print(`seeded ${events} events into "${projectId}" in ${seconds.toFixed(1)} s`)
   },
+  explain: async () => undefined,
   migrate: async (engine) => print(`applied: ${(await migrate(engine)).join(', ') || 'nothing (up to date)'}`),
 }
 
@@ -83,8 +87,43 @@ const OPTIONS = {
   days: { type: 'string' },
   seed: { type: 'string' },
   end: { type: 'string' },
+  now: { type: 'string' },
   help: { type: 'boolean' },
 } as const
+
+/** Compiles without running; the project's timezone comes from --timezone or, failing that, the database. */
+async function explain([url]: string[], options: Options, config: Config): Promise<number> {
+  if (!url) throw new UsageError("explain needs a request path, e.g. '/insights/demo/referrer?range=30d'")
+  const now = typeof options.now === 'string' ? new Date(options.now) : new Date()
+  if (Number.isNaN(now.getTime())) throw new UsageError('--now must be an ISO date-time')
+  const projectId = matchRoute(new URL(url, 'http://explain').pathname)?.params.projectId
+  let timezone = options.timezone as string | undefined
+  if (!timezone && projectId) {
+    const engine = await openEngine(config.engine)
+    try {
+      const project = await findProject(engine, projectId)
+      if (!project) throw new ControlError(`no project "${projectId}" (or pass --timezone)`)
+      timezone = project.timezone
+    } finally {
+      await engine.close()
+    }
+  }
+  try {
+    print(
+      explainRequest(url, (id) => ({
+        project: { id, name: id, timezone: timezone ?? 'UTC' },
+        now,
+        sessionLookbackMs: config.sessionLookbackHours * 3_600_000,
+      })),
+    )
+    return 0
+  } catch (error) {
+    if (!(error instanceof QueryError)) throw error
+    console.error(`quarry: ${error.message}`)
+    for (const issue of error.issues) console.error(`  ${issue.path.join('.')}: ${issue.message}`)
+    return 1
+  }
+}
 
 export async function runCli(argv: string[]): Promise<number> {
   let engine: Engine | undefined
@@ -99,6 +138,7 @@ export async function runCli(argv: string[]): Promise<number> {
     const command = COMMANDS[key]
     if (!command) throw new UsageError(`unknown command "${positionals.join(' ')}"`)
     const config = loadConfig()
+    if (key === 'explain') return await explain(rest, values, config)
     engine = await openEngine(config.engine)
     if (key !== 'migrate') await migrate(engine)
     await command(engine, rest, values)

@@ -11,8 +11,7 @@ WITH
       session_id,
       argMin(entry_origin, (started_at, first_event_id)) AS s_entry_origin,
       argMin(entry_path, (started_at, first_event_id)) AS s_entry_path,
-      sum(screen_views) AS all_views
-      /* @attributes */
+      sum(screen_views) AS all_views/* @attributes */
     FROM sessions
     WHERE project_id = {projectId:String}
       AND started_at >= {readFrom:DateTime64(3, 'UTC')}

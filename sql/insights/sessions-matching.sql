@@ -4,7 +4,7 @@
 SELECT session_id
 FROM
 (
-  SELECT session_id /* @attributes */
+  SELECT session_id/* @attributes */
   FROM sessions
   WHERE project_id = {projectId:String}
     AND started_at >= {readFrom:DateTime64(3, 'UTC')}

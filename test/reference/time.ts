@@ -47,7 +47,8 @@ function formatterFor(tz: string): Intl.DateTimeFormat {
  * numeric offset such as "+05:00".
  */
 export function isValidTimeZone(tz: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(tz)) return false;
+  // Zone names are case-sensitive in ClickHouse: every path segment starts with a capital letter.
+  if (!/^[A-Z][A-Za-z0-9_+\-]*(\/[A-Z][A-Za-z0-9_+\-]*)*$/.test(tz)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;

@@ -1,0 +1,118 @@
+// Exact SQL and params of representative compiled requests: what an analyst reviews is what runs.
+import assert from 'node:assert/strict'
+import { dimensions } from '../../queries/dimensions'
+import { live } from '../../queries/live'
+import { prepare, type Scope } from '../../queries/pipeline'
+
+const scope: Scope = {
+  project: { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' },
+  now: new Date('2024-03-31T12:00:00Z'),
+  sessionLookbackMs: 24 * 3_600_000,
+}
+
+/** Comments dropped, trailing spaces and blank lines ignored. */
+const normalized = (sql: string) =>
+  sql
+    .split('\n')
+    .filter((line) => !line.startsWith('--'))
+    .map((line) => line.trimEnd())
+    .filter(Boolean)
+    .join('\n')
+
+describe('compiled queries', () => {
+  it('live: the last five minutes of one project, values bound', () => {
+    const { compiled } = prepare(live, {}, scope)
+    assert.equal(compiled.template, 'insights.live')
+    assert.deepEqual(compiled.params, { projectId: 'shop', since: '2024-03-31 11:55:00.000', now: '2024-03-31 12:00:00.000' })
+    assert.equal(
+      normalized(compiled.sql),
+      `SELECT uniqExact(profile_id) AS visitors
+FROM events
+WHERE project_id = {projectId:String}
+  AND created_at >= {since:DateTime64(3, 'UTC')}
+  AND created_at <= {now:DateTime64(3, 'UTC')}`,
+    )
+  })
+
+  it('referrer, page 2 of 5, with a session filter and an event filter', () => {
+    const filters = JSON.stringify([
+      { name: 'country', operator: 'is', value: ['DE'] },
+      { name: 'path', operator: 'startsWith', value: ['/blog'] },
+    ])
+    const referrer = dimensions.find((resource) => resource.name === 'referrer')
+    assert.ok(referrer)
+    const { compiled } = prepare(referrer, { startDate: '2024-03-30', endDate: '2024-03-31', limit: '5', cursor: '2', filters }, scope)
+    assert.equal(compiled.template, 'insights.dimension')
+    assert.deepEqual(compiled.params, {
+      projectId: 'shop',
+      start: '2024-03-29 23:00:00.000',
+      end: '2024-03-31 22:00:00.000',
+      readFrom: '2024-03-28 23:00:00.000',
+      readTo: '2024-04-01 22:00:00.000',
+      rowsToRead: 6,
+      offset: 5,
+      f0_v: ['DE'],
+      f1_v: ['/blog'],
+    })
+    assert.equal(
+      normalized(compiled.sql),
+      `SELECT
+  '' AS prefix_value,
+  s_referrer AS name_value,
+  count() AS session_count,
+  sum(counted_views) AS view_count,
+  countIf(all_views <= 1) AS bounced,
+  sum(duration_ms) AS duration_total_ms
+FROM
+(
+  SELECT
+  session_id,
+  min(started_at) AS session_start,
+  dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
+  sum(screen_views) AS all_views,
+  argMin(profile_id, (started_at, first_event_id)) AS visitor,
+  argMin(referrer, (started_at, first_event_id)) AS s_referrer,
+  argMin(country, (started_at, first_event_id)) AS s_country
+FROM sessions
+WHERE project_id = {projectId:String}
+  AND started_at >= {readFrom:DateTime64(3, 'UTC')}
+  AND started_at < {readTo:DateTime64(3, 'UTC')}
+GROUP BY session_id
+HAVING session_start >= {start:DateTime64(3, 'UTC')}
+  AND session_start < {end:DateTime64(3, 'UTC')}
+  AND (s_country IN {f0_v:Array(String)})
+  AND session_id IN (
+SELECT DISTINCT session_id
+FROM events
+WHERE project_id = {projectId:String}
+  AND created_at >= {readFrom:DateTime64(3, 'UTC')}
+  AND created_at < {readTo:DateTime64(3, 'UTC')}
+  AND (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)}))
+)
+) AS kept
+LEFT JOIN
+(
+SELECT session_id, count() AS counted_views
+FROM events
+WHERE project_id = {projectId:String}
+  AND created_at >= {start:DateTime64(3, 'UTC')}
+  AND created_at < {readTo:DateTime64(3, 'UTC')}
+  AND name = 'screen_view'
+  AND (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)}))
+GROUP BY session_id
+) AS counted USING (session_id)
+GROUP BY prefix_value, name_value
+ORDER BY session_count DESC, prefix_value ASC, name_value ASC
+LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,
+    )
+  })
+
+  it('binds a property key as a value, never as an identifier', () => {
+    const filters = JSON.stringify([{ name: "properties.x']) OR 1=1 --", operator: 'is', value: ["'; DROP TABLE events; --"] }])
+    const { compiled } = prepare(dimensions[0], { range: '7d', filters }, scope)
+    assert.equal(compiled.params.f0_key, "x']) OR 1=1 --")
+    assert.deepEqual(compiled.params.f0_v, ["'; DROP TABLE events; --"])
+    assert.ok(!compiled.sql.includes('DROP'), 'no value in the SQL text')
+    assert.ok(compiled.sql.includes('properties[{f0_key:String}] IN {f0_v:Array(String)}'))
+  })
+})

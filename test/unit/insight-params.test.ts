@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict'
+import { QueryError } from '../../queries/errors'
+import { metrics } from '../../queries/metrics'
+import { pages } from '../../queries/pages'
+import { prepare, type Scope } from '../../queries/pipeline'
+
+const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 }
+
+function issuesOf(raw: Record<string, unknown>, resource = pages): string[] {
+  try {
+    prepare(resource, raw, scope)
+  } catch (error) {
+    assert.ok(error instanceof QueryError && error.code === 'invalid_request', String(error))
+    return error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+  }
+  assert.fail('expected a 400')
+}
+
+describe('insights parameters', () => {
+  it('lists every problem of a request at once', () => {
+    const issues = issuesOf({ limit: '0', cursor: 'x', range: 'fortnight', foo: '1', filters: '[{"name":"colour","operator":"is","value":["x"]}]' })
+    assert.deepEqual(issues.sort(), [
+      'cursor: "cursor" must be integer',
+      'filters.0.name: unknown filter "colour"; known: referrer, referrer_name, referrer_type, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, device, brand, model, browser, browser_version, os, os_version, entry_origin, entry_path, name, path, origin, title, properties.<key>',
+      'foo: unknown parameter "foo"',
+      'limit: "limit" must be >= 1',
+      'range: "range" must be equal to one of the allowed values',
+    ])
+  })
+
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ['malformed filters JSON', { filters: '[{' }, /"filters" is not valid JSON/],
+    ['filters not an array', { filters: '{"name":"country"}' }, /"filters" must be array/],
+    ['an unknown operator', { filters: '[{"name":"country","operator":"like","value":["x"]}]' }, /filters\.0\.operator: "filters\.0\.operator" must be equal to one of the allowed values/],
+    ['a value of the wrong type', { filters: '[{"name":"country","operator":"is","value":[true]}]' }, /filters\.0\.value\.0: .* must be string,number/],
+    ['a bare value instead of a list', { filters: '[{"name":"country","operator":"is","value":"DE"}]' }, /filters\.0\.value: .* must be array/],
+    ['an unknown key in a filter', { filters: '[{"name":"country","operator":"is","value":["DE"],"mode":"x"}]' }, /unknown key "mode"/],
+    ['a positive operator without values', { filters: '[{"name":"country","operator":"is","value":[]}]' }, /needs at least one value/],
+    ['isNull with values', { filters: '[{"name":"country","operator":"isNull","value":["x"]}]' }, /takes no values/],
+    ['a numeric operator on a text field', { filters: '[{"name":"path","operator":"gt","value":[1]}]' }, /applies only to properties/],
+    ['a numeric operator with a non-number', { filters: '[{"name":"properties.price","operator":"gt","value":["ten"]}]' }, /"ten" is not a number/],
+    ['an invalid regex', { filters: '[{"name":"path","operator":"regex","value":["("]}]' }, /invalid regular expression/],
+    ['an empty property key', { filters: '[{"name":"properties.","operator":"is","value":["x"]}]' }, /unknown filter "properties\."/],
+    ['an unknown timezone', { timezone: 'Mars/Olympus' }, /"timezone" must be an IANA time zone/],
+    ['a timezone in the wrong case', { timezone: 'europe/berlin' }, /"timezone" must be an IANA time zone/],
+    ['endDate alone', { endDate: '2024-03-31' }, /"endDate" needs a "startDate"/],
+    ['custom without startDate', { range: 'custom' }, /range "custom" needs a "startDate"/],
+    ['an impossible date', { startDate: '2024-02-30' }, /"startDate" must be YYYY-MM-DD or an ISO date-time/],
+    ['a date-time without offset', { startDate: '2024-03-01T10:00:00' }, /"startDate" must be YYYY-MM-DD or an ISO date-time/],
+    ['start after end', { startDate: '2024-03-31', endDate: '2024-03-30' }, /the window is empty/],
+    ['a repeated parameter', { range: ['7d', '30d'] }, /"range" must be string/],
+    ['limit above 1000', { limit: '1001' }, /"limit" must be <= 1000/],
+  ]
+  for (const [what, raw, message] of cases) {
+    it(`400s ${what}`, () => {
+      const issues = issuesOf(raw)
+      assert.ok(issues.some((issue) => message.test(issue)), issues.join('\n'))
+    })
+  }
+
+  it('400s an unknown interval on metrics and paging parameters there', () => {
+    const issues = issuesOf({ interval: 'fortnight', limit: '5' }, metrics)
+    assert.equal(issues.length, 2, issues.join('\n'))
+  })
+
+  it('accepts a same-day window spanning the DST change (23 hours)', () => {
+    const { query } = prepare(metrics, { startDate: '2024-03-31', endDate: '2024-03-31', interval: 'hour' }, scope)
+    assert.equal(query.window.end.getTime() - query.window.start.getTime(), 23 * 3_600_000)
+  })
+})
