@@ -51,7 +51,11 @@ function targetOf(name: string): FilterTarget | undefined {
 
 const KNOWN_NAMES = [...Object.keys(SESSION_ATTRIBUTES), ...Object.keys(EVENT_FIELDS), 'properties.<key>'].join(', ')
 
+/** JavaScript syntax that RE2 (ClickHouse's `match`) rejects: look-arounds and back-references. */
+const NOT_RE2 = /\(\?<?[=!]|\\[1-9]|\\k</
+
 function checkRegex(pattern: string): string | undefined {
+  if (NOT_RE2.test(pattern)) return 'look-arounds and back-references are not RE2 syntax'
   try {
     new RegExp(pattern)
     return undefined

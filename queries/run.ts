@@ -55,11 +55,18 @@ export function guardrailClause(guardrails: Guardrails): string {
 export const SERVER_REQUEST_SETTINGS: ClickHouseSettings = { cancel_http_readonly_queries_on_client_close: 1 }
 
 const TIMEOUT_CODES = new Set(['159', '160'])
+const CANNOT_COMPILE_REGEXP = '427'
 const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|socket hang up|Timeout error/i
 
 export function toQueryError(error: unknown): unknown {
   const code = (error as { code?: string }).code
   if (code && TIMEOUT_CODES.has(String(code))) return new QueryError('timeout', 'The query took longer than the time limit')
+  // JavaScript accepts some patterns RE2 does not (look-arounds, back-references).
+  if (String(code) === CANNOT_COMPILE_REGEXP) {
+    return new QueryError('invalid_request', 'A regular expression in "filters" is not valid RE2 syntax', [
+      { path: ['filters'], message: 'regex values must be RE2 patterns (no look-around or back-references)' },
+    ])
+  }
   if (UNAVAILABLE.test(String((error as Error)?.message)) || code === 'ECONNREFUSED') {
     return new QueryError('engine_unavailable', 'ClickHouse is not reachable')
   }

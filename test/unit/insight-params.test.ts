@@ -40,6 +40,8 @@ describe('insights parameters', () => {
     ['a numeric operator on a text field', { filters: '[{"name":"path","operator":"gt","value":[1]}]' }, /applies only to properties/],
     ['a numeric operator with a non-number', { filters: '[{"name":"properties.price","operator":"gt","value":["ten"]}]' }, /"ten" is not a number/],
     ['an invalid regex', { filters: '[{"name":"path","operator":"regex","value":["("]}]' }, /invalid regular expression/],
+    ['a look-ahead, which RE2 cannot run', { filters: '[{"name":"path","operator":"regex","value":["^(?=a)b"]}]' }, /not RE2 syntax/],
+    ['a back-reference, which RE2 cannot run', { filters: '[{"name":"path","operator":"regex","value":["(a)\\\\1"]}]' }, /not RE2 syntax/],
     ['an empty property key', { filters: '[{"name":"properties.","operator":"is","value":["x"]}]' }, /unknown filter "properties\."/],
     ['an unknown timezone', { timezone: 'Mars/Olympus' }, /"timezone" must be an IANA time zone/],
     ['a timezone in the wrong case', { timezone: 'europe/berlin' }, /"timezone" must be an IANA time zone/],
