@@ -72,7 +72,7 @@ function presetWindow(range: Exclude<Range, 'custom'>, now: DateTime): { start: 
 }
 
 /** A `startDate`/`endDate` value as an instant; a date-only end includes its whole day. */
-function parseBound(text: string, zone: string, isEnd: boolean): DateTime | undefined {
+export function parseBound(text: string, zone: string, isEnd: boolean): DateTime | undefined {
   if (DATE_ONLY.test(text)) {
     const day = DateTime.fromISO(text, { zone })
     if (!day.isValid) return undefined

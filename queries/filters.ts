@@ -114,11 +114,21 @@ export function parseFilters(text: string | undefined): { filters: Filter[]; iss
   return { filters, issues }
 }
 
-/** `properties.<key>` as SQL, the key bound as a value. */
-function targetExpression(target: FilterTarget, prefix: string, params: Fragment['params']): string {
+/**
+ * Where session attributes are read: `sessions` (the session's first event, as `s_<column>` of a grouped
+ * session) or `events` (each event row's own column of the same name, for export).
+ */
+export type FilterSubject = 'sessions' | 'events'
+
+/** Session attributes that exist only on sessions, not on event rows. */
+export const SESSION_ONLY_ATTRIBUTES: readonly SessionAttribute[] = ['entry_origin', 'entry_path']
+
+/** The filter's target as SQL; a property key is bound as a value. */
+function targetExpression(target: FilterTarget, prefix: string, params: Fragment['params'], subject: FilterSubject): string {
   switch (target.kind) {
     case 'session':
-      return `s_${SESSION_ATTRIBUTES[target.attribute]}`
+      if (subject === 'events' && SESSION_ONLY_ATTRIBUTES.includes(target.attribute)) throw new Error(`${target.attribute} is not an event column`)
+      return subject === 'sessions' ? `s_${SESSION_ATTRIBUTES[target.attribute]}` : SESSION_ATTRIBUTES[target.attribute]
     case 'event':
       return EVENT_FIELDS[target.field]
     case 'property':
@@ -130,9 +140,9 @@ function targetExpression(target: FilterTarget, prefix: string, params: Fragment
 }
 
 /** One filter as a SQL condition over its target column. */
-export function compileFilter(filter: Filter, prefix: string): Fragment {
+export function compileFilter(filter: Filter, prefix: string, subject: FilterSubject = 'sessions'): Fragment {
   const params: Fragment['params'] = {}
-  const x = targetExpression(filter.target, prefix, params)
+  const x = targetExpression(filter.target, prefix, params, subject)
   const v = `{${prefix}_v:Array(String)}`
   const anyText = (test: string) => `arrayExists(v -> ${test}, ${v})`
   if (!VALUELESS_OPERATORS.includes(filter.operator)) params[`${prefix}_v`] = filter.values
@@ -186,9 +196,9 @@ export const isSessionFilter = (filter: Filter) => filter.target.kind === 'sessi
 export const isNameFilter = (filter: Filter) => filter.target.kind === 'event' && filter.target.field === 'name'
 
 /** Filters ANDed, each with its own param prefix `<prefix><index>`, or null when there are none. */
-export function compileAll(filters: { filter: Filter; index: number }[], prefix: string): Fragment | null {
+export function compileAll(filters: { filter: Filter; index: number }[], prefix: string, subject: FilterSubject = 'sessions'): Fragment | null {
   if (filters.length === 0) return null
-  const parts = filters.map(({ filter, index }) => compileFilter(filter, `${prefix}${index}`))
+  const parts = filters.map(({ filter, index }) => compileFilter(filter, `${prefix}${index}`, subject))
   return { sql: parts.map((part) => part.sql).join(' AND '), params: Object.assign({}, ...parts.map((part) => part.params)) }
 }
 

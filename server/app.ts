@@ -12,7 +12,7 @@ import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
 import { clientRateLimit, concurrencyCap, failedAuthLimit } from './limits'
 import type { Logger } from './logger'
 import { buildOpenApi } from './openapi'
-import { ROUTES } from './routes'
+import { ROUTES, isResourceRoute } from './routes'
 
 export interface AppOptions {
   config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours'>
@@ -82,7 +82,9 @@ export function createApp(options: AppOptions): express.Express {
     concurrencyCap(config.maxConcurrentQueries),
   ]
   for (const route of ROUTES) {
-    app.get(route.path, ...guards, (req: Request, res: Response) => serveResource(route.resource, req, res))
+    app.get(route.path, ...guards, (req: Request, res: Response) =>
+      isResourceRoute(route) ? serveResource(route.resource, req, res) : route.serve(runner, directory, req, res),
+    )
   }
 
   async function serveResource(resource: Resource<unknown>, req: Request, res: Response) {

@@ -1,7 +1,7 @@
 // `explain`: the exact SQL and params a request would run, compiled without running anything.
 import { prepare, type Scope } from '../queries/pipeline'
 import { QueryError } from '../queries/errors'
-import { ROUTES, type Route } from './routes'
+import { ROUTES, isResourceRoute, type Route } from './routes'
 
 export function matchRoute(pathname: string): { route: Route; params: Record<string, string> } | undefined {
   const segments = pathname.split('/').filter(Boolean)
@@ -26,11 +26,13 @@ export function explainRequest(url: string, scopeFor: (projectId: string) => Sco
   const parsed = new URL(url, 'http://explain')
   const match = matchRoute(parsed.pathname)
   if (!match) throw new QueryError('not_found', `No endpoint ${parsed.pathname}`)
+  const { route } = match
+  if (!isResourceRoute(route)) throw new QueryError('not_found', `explain covers the insights endpoints; ${parsed.pathname} is not one`)
   const query: Record<string, string | string[]> = {}
   for (const [key, value] of parsed.searchParams) {
     const previous = query[key]
     query[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value]
   }
-  const { compiled } = prepare(match.route.resource, query, scopeFor(match.params.projectId))
+  const { compiled } = prepare(route.resource, query, scopeFor(match.params.projectId))
   return [`-- template: ${compiled.template}`, `-- params: ${JSON.stringify(compiled.params, null, 2).replace(/\n/g, '\n-- ')}`, compiled.sql].join('\n')
 }

@@ -1,5 +1,5 @@
 // /openapi.json, generated from the same JSON Schemas that validate requests.
-import type { Route } from './routes'
+import { schemaOf, type Route } from './routes'
 
 function toOpenApiPath(path: string): string {
   return path.replace(/:(\w+)/g, '{$1}')
@@ -8,7 +8,7 @@ function toOpenApiPath(path: string): string {
 export function buildOpenApi(routes: Route[]): object {
   const paths: Record<string, object> = {}
   for (const route of routes) {
-    const schema = route.resource.schema as { properties?: Record<string, object>; required?: string[] }
+    const schema = schemaOf(route) as { properties?: Record<string, object>; required?: string[] }
     const pathParams = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }))
     const queryParams = Object.entries(schema.properties ?? {}).map(([name, property]) => ({
       name,

@@ -5,11 +5,31 @@ import { metrics } from '../queries/metrics'
 import { pages } from '../queries/pages'
 import type { Resource } from '../queries/pipeline'
 
-export interface Route {
+import type { Request, Response } from 'express'
+import { exportEventsSchema } from '../queries/export-events'
+import type { Runner } from '../queries/run'
+import type { Directory } from './directory'
+import { serveExportEvents } from './export-events'
+
+/** A route answered by the standard pipeline (project in the path) ... */
+interface ResourceRoute {
   path: string
   summary: string
   resource: Resource<any>
 }
+
+/** ... or by its own handler (streams, or the project named in the query string). */
+interface HandlerRoute {
+  path: string
+  summary: string
+  schema: object
+  serve(runner: Runner, directory: Directory, req: Request, res: Response): Promise<void>
+}
+
+export type Route = ResourceRoute | HandlerRoute
+
+export const isResourceRoute = (route: Route): route is ResourceRoute => 'resource' in route
+export const schemaOf = (route: Route): object => (isResourceRoute(route) ? route.resource.schema : route.schema)
 
 export const ROUTES: Route[] = [
   { path: '/insights/:projectId/live', summary: 'Visitors active in the last 5 minutes', resource: live },
@@ -20,4 +40,5 @@ export const ROUTES: Route[] = [
     summary: `Sessions broken down by ${resource.name}`,
     resource,
   })),
+  { path: '/export/events', summary: 'Raw events: JSON pages (keyset cursor or page) or a stream (ndjson, csv)', schema: exportEventsSchema, serve: serveExportEvents },
 ]

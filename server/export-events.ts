@@ -1,0 +1,116 @@
+// `GET /export/events`: JSON pages (keyset cursor or offset page) or a stream of every matching row
+// (ndjson, csv) as a sequence of keyset chunks, written with backpressure and stopped when the client
+// goes away.
+import { once } from 'node:events'
+import type { Request, Response } from 'express'
+import { QueryError } from '../queries/errors'
+import {
+  INCLUDES,
+  compileCount,
+  compileProfiles,
+  compileRows,
+  encodeCursor,
+  keysetOf,
+  parseExport,
+  type ExportQuery,
+  type Keyset,
+} from '../queries/export-events'
+import type { Runner } from '../queries/run'
+import { authorizeProject } from './auth'
+import type { ApiClient, Directory } from './directory'
+
+type Row = Record<string, unknown> & { id: string; createdAt: string; profileId: string }
+
+/** Rows per statement while streaming: bounds memory on both engines (DESIGN 9). */
+export const STREAM_CHUNK_ROWS = 20_000
+
+const BASE_COLUMNS = ['id', 'name', 'deviceId', 'profileId', 'sessionId', 'projectId', 'createdAt', 'path', 'duration', 'city', 'country', 'os', 'browser']
+
+/** The export's project: `projectId`/`project_id`, or the read client's own project. */
+export async function resolveExportProject(directory: Directory, client: ApiClient, query: Record<string, unknown>) {
+  const named = [query.projectId, query.project_id].filter((value) => value !== undefined)
+  if (named.some((value) => typeof value !== 'string' || value === '')) throw new QueryError('invalid_request', '"projectId" must be one project id', [{ path: ['projectId'], message: '"projectId" must be one project id' }])
+  if (named.length === 2 && named[0] !== named[1]) throw new QueryError('invalid_request', '"projectId" and "project_id" differ', [{ path: ['project_id'], message: '"projectId" and "project_id" name different projects' }])
+  const projectId = (named[0] as string | undefined) ?? (client.type === 'read' ? client.projectId : undefined)
+  if (!projectId) throw new QueryError('invalid_request', '"projectId" is required for a root client', [{ path: ['projectId'], message: '"projectId" is required for a root client' }])
+  return authorizeProject(directory, client, projectId)
+}
+
+async function attachProfiles(runner: Runner, query: ExportQuery, rows: Row[], signal: AbortSignal): Promise<void> {
+  if (!query.includes.includes('profile')) return
+  const ids = [...new Set(rows.map((row) => row.profileId).filter(Boolean))]
+  const { rows: profiles } = ids.length ? await runner.run<Record<string, unknown> & { id: string }>(compileProfiles(query, ids), { signal }) : { rows: [] }
+  const byId = new Map(profiles.map((profile) => [profile.id, profile]))
+  for (const row of rows) row.profile = byId.get(row.profileId) ?? null
+}
+
+function columnsOf(query: ExportQuery): string[] {
+  const included = query.includes.flatMap((name) => (name === 'profile' ? ['profile'] : INCLUDES[name].map((column) => column.split(' AS ').pop() as string)))
+  return [...BASE_COLUMNS, ...included]
+}
+
+function csvField(value: unknown): string {
+  if (value === null || value === undefined) return ''
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value)
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+async function writeWithBackpressure(res: Response, text: string): Promise<void> {
+  if (!res.write(text)) await once(res, 'drain')
+}
+
+export async function serveExportEvents(runner: Runner, directory: Directory, req: Request, res: Response): Promise<void> {
+  const query = req.query as Record<string, unknown>
+  const project = await resolveExportProject(directory, res.locals.client as ApiClient, query)
+  res.locals.projectId = project.id
+  const parsed = parseExport(query, { project, now: new Date(), sessionLookbackMs: 0 })
+  const abort = new AbortController()
+  res.once('close', () => {
+    if (!res.writableFinished) abort.abort()
+  })
+  res.locals.template = 'export.events'
+  if (parsed.format === 'json') return servePage(runner, parsed, res, abort.signal)
+  return serveStream(runner, parsed, res, abort.signal)
+}
+
+async function servePage(runner: Runner, query: ExportQuery, res: Response, signal: AbortSignal) {
+  const current = query.after ? query.after.page + 1 : (query.page ?? 1)
+  const offset = query.after ? 0 : (current - 1) * query.limit
+  const [{ rows }, { rows: counted }] = await Promise.all([
+    runner.run<Row>(compileRows(query, { after: query.after, offset, rows: query.limit + 1 }), { signal }),
+    runner.run<{ total: number }>(compileCount(query), { signal }),
+  ])
+  const data = rows.slice(0, query.limit)
+  await attachProfiles(runner, query, data, signal)
+  const totalCount = Number(counted[0]?.total ?? 0)
+  const last = data[data.length - 1]
+  const nextCursor = rows.length > query.limit && last ? encodeCursor(keysetOf(last, current)) : null
+  res.json({ meta: { count: data.length, totalCount, pages: Math.ceil(totalCount / query.limit), current, nextCursor }, data })
+}
+
+async function serveStream(runner: Runner, query: ExportQuery, res: Response, signal: AbortSignal) {
+  const csv = query.format === 'csv'
+  const columns = columnsOf(query)
+  res.status(200)
+  res.set('Content-Type', csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8')
+  res.set('Content-Disposition', `attachment; filename="events.${csv ? 'csv' : 'ndjson'}"`)
+  if (csv) await writeWithBackpressure(res, `${columns.join(',')}\r\n`)
+  let after: Keyset | undefined
+  let written = 0
+  for (;;) {
+    if (signal.aborted) return
+    const { rows } = await runner.run<Row>(compileRows(query, { after, rows: STREAM_CHUNK_ROWS }), { signal })
+    await attachProfiles(runner, query, rows, signal)
+    if (rows.length) {
+      const text = csv
+        ? rows.map((row) => columns.map((column) => csvField(row[column])).join(',')).join('\r\n') + '\r\n'
+        : rows.map((row) => JSON.stringify(row)).join('\n') + '\n'
+      await writeWithBackpressure(res, text)
+      written += rows.length
+    }
+    if (rows.length < STREAM_CHUNK_ROWS) break
+    after = keysetOf(rows[rows.length - 1], 1)
+  }
+  res.locals.readRows = written
+  res.end()
+}

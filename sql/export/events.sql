@@ -1,0 +1,30 @@
+-- @name export.events
+-- @returns one row per event, newest first (ties: id text descending): the base fields and the
+--   included groups (see queries/export-events.ts), createdAt as ISO 8601 with the zone's offset
+-- TRICKY: ordering by the table's sort-key expressions (project_id, toDate(created_at), created_at)
+-- lets ClickHouse read in key order and stop early; the id text only finishes ties. Keyset pages add
+-- `(created_at, id text) < cursor`, so a page deep in the export costs what the first one does.
+SELECT
+  toString(events.id) AS id,
+  name,
+  device_id AS deviceId,
+  profile_id AS profileId,
+  session_id AS sessionId,
+  project_id AS projectId,
+  concat(
+    substring(formatDateTime(created_at, '%Y-%m-%dT%H:%i:%S.%f', {tz:String}), 1, 23),
+    substring(formatDateTime(created_at, '%z', {tz:String}), 1, 3), ':',
+    substring(formatDateTime(created_at, '%z', {tz:String}), 4, 2)
+  ) AS createdAt,
+  path,
+  duration,
+  city,
+  country,
+  os,
+  browser/* @includes */
+FROM events
+WHERE project_id = {projectId:String}
+  AND created_at >= {start:DateTime64(3, 'UTC')}
+  AND created_at < {end:DateTime64(3, 'UTC')}/* @conditions */
+ORDER BY project_id DESC, toDate(created_at) DESC, created_at DESC, toString(events.id) DESC
+LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}
