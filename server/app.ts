@@ -83,7 +83,7 @@ export function createApp(options: AppOptions): express.Express {
   ]
   for (const route of ROUTES) {
     app.get(route.path, ...guards, (req: Request, res: Response) =>
-      isResourceRoute(route) ? serveResource(route.resource, req, res) : route.serve(runner, directory, req, res),
+      isResourceRoute(route) ? serveResource(route.resource, req, res) : route.serve({ runner, directory, clock }, req, res),
     )
   }
 

@@ -38,3 +38,13 @@ export async function authorizeProject(directory: Directory, client: ApiClient, 
   if (!project) throw new QueryError('not_found', `No project "${projectId}"`)
   return project
 }
+
+/** The project named in the query string (`projectId`/`project_id`), or a read client's own project. */
+export async function resolveQueryProject(directory: Directory, client: ApiClient, query: Record<string, unknown>) {
+  const named = [query.projectId, query.project_id].filter((value) => value !== undefined)
+  if (named.some((value) => typeof value !== 'string' || value === '')) throw new QueryError('invalid_request', '"projectId" must be one project id', [{ path: ['projectId'], message: '"projectId" must be one project id' }])
+  if (named.length === 2 && named[0] !== named[1]) throw new QueryError('invalid_request', '"projectId" and "project_id" differ', [{ path: ['project_id'], message: '"projectId" and "project_id" name different projects' }])
+  const projectId = (named[0] as string | undefined) ?? (client.type === 'read' ? client.projectId : undefined)
+  if (!projectId) throw new QueryError('invalid_request', '"projectId" is required for a root client', [{ path: ['projectId'], message: '"projectId" is required for a root client' }])
+  return authorizeProject(directory, client, projectId)
+}

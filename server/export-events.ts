@@ -3,7 +3,6 @@
 // goes away.
 import { once } from 'node:events'
 import type { Request, Response } from 'express'
-import { QueryError } from '../queries/errors'
 import {
   INCLUDES,
   compileCount,
@@ -16,8 +15,9 @@ import {
   type Keyset,
 } from '../queries/export-events'
 import type { Runner } from '../queries/run'
-import { authorizeProject } from './auth'
-import type { ApiClient, Directory } from './directory'
+import { resolveQueryProject } from './auth'
+import type { ApiClient } from './directory'
+import type { ServeContext } from './routes'
 
 type Row = Record<string, unknown> & { id: string; createdAt: string; profileId: string }
 
@@ -25,16 +25,6 @@ type Row = Record<string, unknown> & { id: string; createdAt: string; profileId:
 export const STREAM_CHUNK_ROWS = 20_000
 
 const BASE_COLUMNS = ['id', 'name', 'deviceId', 'profileId', 'sessionId', 'projectId', 'createdAt', 'path', 'duration', 'city', 'country', 'os', 'browser']
-
-/** The export's project: `projectId`/`project_id`, or the read client's own project. */
-export async function resolveExportProject(directory: Directory, client: ApiClient, query: Record<string, unknown>) {
-  const named = [query.projectId, query.project_id].filter((value) => value !== undefined)
-  if (named.some((value) => typeof value !== 'string' || value === '')) throw new QueryError('invalid_request', '"projectId" must be one project id', [{ path: ['projectId'], message: '"projectId" must be one project id' }])
-  if (named.length === 2 && named[0] !== named[1]) throw new QueryError('invalid_request', '"projectId" and "project_id" differ', [{ path: ['project_id'], message: '"projectId" and "project_id" name different projects' }])
-  const projectId = (named[0] as string | undefined) ?? (client.type === 'read' ? client.projectId : undefined)
-  if (!projectId) throw new QueryError('invalid_request', '"projectId" is required for a root client', [{ path: ['projectId'], message: '"projectId" is required for a root client' }])
-  return authorizeProject(directory, client, projectId)
-}
 
 async function attachProfiles(runner: Runner, query: ExportQuery, rows: Row[], signal: AbortSignal): Promise<void> {
   if (!query.includes.includes('profile')) return
@@ -59,11 +49,11 @@ async function writeWithBackpressure(res: Response, text: string): Promise<void>
   if (!res.write(text)) await once(res, 'drain')
 }
 
-export async function serveExportEvents(runner: Runner, directory: Directory, req: Request, res: Response): Promise<void> {
+export async function serveExportEvents({ runner, directory, clock }: ServeContext, req: Request, res: Response): Promise<void> {
   const query = req.query as Record<string, unknown>
-  const project = await resolveExportProject(directory, res.locals.client as ApiClient, query)
+  const project = await resolveQueryProject(directory, res.locals.client as ApiClient, query)
   res.locals.projectId = project.id
-  const parsed = parseExport(query, { project, now: new Date(), sessionLookbackMs: 0 })
+  const parsed = parseExport(query, { project, now: clock(), sessionLookbackMs: 0 })
   const abort = new AbortController()
   res.once('close', () => {
     if (!res.writableFinished) abort.abort()

@@ -1,0 +1,10 @@
+-- @name export.chart
+-- @returns one row per (series item, group rank, period, bucket): item, rank (0 without breakdowns),
+--   labels, period ('current' or 'previous'), bucket (unix seconds of the bucket start), value
+-- All series of a chart in one statement: a UNION ALL of per-series GROUP BYs
+-- (chart-series.sql, chart-series-first-event.sql).
+SELECT item, rank, labels, period, bucket, value
+FROM
+(
+/* @series */
+)
