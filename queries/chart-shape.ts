@@ -37,7 +37,7 @@ function summarize(values: Value[]) {
   const sum = present.length ? present.reduce((total, value) => total + value, 0) : null
   return {
     sum,
-    average: sum === null ? null : sum / values.length,
+    average: sum === null ? null : sum / present.length,
     min: present.length ? Math.min(...present) : null,
     max: present.length ? Math.max(...present) : null,
   }
@@ -115,7 +115,7 @@ export function shapeChart(rows: ChartRow[], query: ChartQuery) {
     series,
     metrics: {
       sum: sumOfSums.length ? round2(sumOfSums.reduce((total, sum) => total + sum, 0)) : null,
-      average: round2OrNull(all.average === null ? null : (all.sum as number) / lines.flatMap((line) => line.current).filter((value) => value !== null).length),
+      average: round2OrNull(all.average),
       min: round2OrNull(all.min),
       max: round2OrNull(all.max),
     },

@@ -11,10 +11,10 @@ type Token = { kind: 'number'; value: number } | { kind: 'letter'; letter: strin
 
 function tokenize(text: string): Token[] {
   const tokens: Token[] = []
-  const pattern = /\s*(?:(\d+(?:\.\d+)?)|([A-Z])|([-+*/()]))/y
+  const pattern = / *(?:(\d+(?:\.\d+)?)|([A-Z])|([-+*/()]))/y
   let index = 0
   while (index < text.length) {
-    if (/^\s*$/.test(text.slice(index))) break
+    if (/^ *$/.test(text.slice(index))) break
     pattern.lastIndex = index
     const match = pattern.exec(text)
     if (!match) throw new Error(`unexpected "${text.slice(index).trim()[0]}" at position ${index + 1}`)

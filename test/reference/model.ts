@@ -57,6 +57,12 @@ export interface RawEvent {
   revenue?: number;
   groups?: string[];
   properties?: Record<string, string>;
+  // Columns only the export endpoints read (the insights model ignores them).
+  latitude?: number | null;
+  longitude?: number | null;
+  sdk_name?: string;
+  sdk_version?: string;
+  imported_at?: string | null;
 }
 
 export interface ModelRequest {
@@ -218,7 +224,7 @@ function offsetMs(z: string | undefined): number {
   return (z[0] === '-' ? -1 : 1) * minutes * DURATION.MS_MINUTE;
 }
 
-function normalize(e: RawEvent): Ev {
+export function normalize(e: RawEvent): Ev {
   const cols = {} as Record<StringColumn, string>;
   for (const c of STRING_COLUMNS) cols[c] = e[c] ?? '';
   return {
@@ -277,7 +283,7 @@ function sessionAttribute(s: Session, name: string): string {
 }
 
 /** An event field: name, path, origin, title or properties.<key> (a missing key reads as ""). */
-function eventField(e: Ev, name: string): string {
+export function eventField(e: Ev, name: string): string {
   if (name === 'name') return e.name;
   if (name.startsWith(PROPERTY_PREFIX)) {
     const key = name.slice(PROPERTY_PREFIX.length);
@@ -325,7 +331,7 @@ function countedPageViews(s: Session, fs: FilterSet): number {
 // ---------------------------------------------------------------------------------------------------
 // Request parameters: window, interval, paging
 
-interface Window {
+export interface Window {
   start: number;
   end: number;
 }
@@ -334,7 +340,7 @@ interface Window {
  * `startDate` / `endDate`: `YYYY-MM-DD` (midnight in tz; an end date means the next day's midnight)
  * or an ISO date-time with `Z` or `±HH:MM` (the instant itself). null = invalid.
  */
-function parseQueryDate(text: string, tz: string, isEnd: boolean): number | null {
+export function parseQueryDate(text: string, tz: string, isEnd: boolean): number | null {
   const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (dateOnly) {
     const c = { y: Number(dateOnly[1]), m: Number(dateOnly[2]), d: Number(dateOnly[3]) };
@@ -351,7 +357,7 @@ function parseQueryDate(text: string, tz: string, isEnd: boolean): number | null
   return wallToMs({ y, m: mo, d, h, mi, s, ms }) - offsetMs(z);
 }
 
-function resolveWindow(query: Record<string, string>, tz: string, now: number): Window | null {
+export function resolveWindow(query: Record<string, string>, tz: string, now: number): Window | null {
   const range = query.range ?? '7d';
   if (!(RANGES as readonly string[]).includes(range)) return null;
 
@@ -409,7 +415,7 @@ function resolveWindow(query: Record<string, string>, tz: string, now: number): 
   }
 }
 
-function defaultInterval(w: Window): Interval {
+export function defaultInterval(w: Window): Interval {
   const length = w.end - w.start;
   if (length <= 2 * DURATION.MS_DAY) return 'hour';
   if (length <= 92 * DURATION.MS_DAY) return 'day';
@@ -418,7 +424,7 @@ function defaultInterval(w: Window): Interval {
 }
 
 /** A positive-looking integer parameter ("digits only"); null = invalid. */
-function parseIntegerParam(text: string): number | null {
+export function parseIntegerParam(text: string): number | null {
   if (!/^[0-9]+$/.test(text)) return null;
   return Number(text);
 }

@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type express from 'express'
+import { toClickHouseTime } from '../../queries/pipeline'
 import { createApp } from '../../server/app'
 import { loadConfig, type Config } from '../../server/config'
 import { createApiClient, createProject } from '../../server/control'
@@ -72,6 +73,13 @@ export async function loadGolden(engine: Engine): Promise<{ id: string; secret: 
     const report = await importEvents(engine, { projectId: project.id, file: path.join(FIXTURES, 'golden', `${project.id}.ndjson`), skipBad: false })
     if (report.bad.length) throw new Error(`golden fixture has bad lines: ${JSON.stringify(report.bad)}`)
   }
+  const profiles = fs
+    .readFileSync(path.join(FIXTURES, 'golden', 'profiles.ndjson'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .map((profile) => ({ ...profile, created_at: toClickHouseTime(new Date(String(profile.created_at))), last_seen_at: toClickHouseTime(new Date(String(profile.last_seen_at))) }))
+  await engine.client.insert({ table: 'profiles', values: profiles, format: 'JSONEachRow' })
   const root = await createApiClient(engine, { type: 'root', name: 'golden root' })
   return { id: root.id, secret: root.secret }
 }

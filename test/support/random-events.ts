@@ -31,6 +31,7 @@ export const CHOICES = {
   customEvents: ['add_to_cart', 'signup', 'purchase'],
   plans: ['free', 'pro', "team's", 'pro "annual"', ''],
   prices: ['5', '12.5', '100', 'n/a', '1e2', '-3', ''],
+  groups: ['team-a', 'team-b', 'org-1'],
 }
 
 const MINUTE = 60_000
@@ -68,6 +69,8 @@ export function randomEvents(seed: number, options: { sessions: number; from: Da
         title: random.pick(CHOICES.titles),
         ...attributes,
         revenue: name === 'purchase' ? random.int(100, 20_000) : 0,
+        duration: name === 'screen_view' ? random.int(0, 60) * 500 : 0,
+        groups: random.chance(0.3) ? CHOICES.groups.filter(() => random.chance(0.5)) : [],
         properties,
       })
       // Mostly seconds to minutes apart, sometimes the same millisecond (ties broken by id).

@@ -81,6 +81,7 @@ FROM
     AND name = {s0_event:String}
     AND (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {s0_f0_v:Array(String)}))
   GROUP BY labels
+  HAVING total != 0
   ORDER BY total DESC, labels ASC
   LIMIT {s0_groupLimit:UInt32}
 )
@@ -113,6 +114,7 @@ FROM
     AND created_at < {end:DateTime64(3, 'UTC')}
     AND name = {s1_event:String}
   GROUP BY labels
+  HAVING total != 0
   ORDER BY total DESC, labels ASC
   LIMIT {s1_groupLimit:UInt32}
 )

@@ -1,0 +1,178 @@
+// /export/events against the embedded engine: keyset walks (with inserts between pages) and offset
+// pages return every matching event exactly once, streams carry every row, and the reference model
+// agrees on randomized exports.
+import assert from 'node:assert/strict'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import request from 'supertest'
+import { createApiClient, createProject } from '../../server/control'
+import { parseEventLine } from '../../server/importer'
+import { exportRows } from '../reference/export'
+import type { RawEvent } from '../reference/model'
+import { startHarness, type Harness } from '../support/harness'
+import { Random } from '../support/random'
+import { CHOICES, randomEvents } from '../support/random-events'
+
+const SEED = Number(process.env.QUARRY_DIFF_SEED ?? 77)
+const WALKS = Number(process.env.QUARRY_EXPORT_WALKS ?? 50)
+const PROJECT = { id: 'exp', timezone: 'Europe/Berlin', from: new Date('2024-03-24T00:00:00Z'), days: 10, sessions: 300 }
+const INCLUDES = ['properties', 'geo', 'device', 'referrer', 'meta', 'profile']
+
+async function insertEvents(h: Harness, events: RawEvent[], projectId: string) {
+  const rows = events.map((event) => parseEventLine(JSON.stringify(event), projectId).row)
+  await h.engine.client.insert({ table: 'events', values: rows, format: 'JSONEachRow' })
+}
+
+function randomExportQuery(random: Random): Record<string, string> {
+  const query: Record<string, string> = {}
+  if (random.chance(0.5)) query.includes = INCLUDES.filter(() => random.chance(0.4)).join(',')
+  if (random.chance(0.3)) query.event = random.pick(['screen_view', 'purchase,add_to_cart', 'signup'])
+  if (random.chance(0.4)) query.start = random.pick(['2024-03-26', '2024-03-30T12:00:00+01:00', '2024-03-31'])
+  if (random.chance(0.4)) query.end = random.pick(['2024-03-31', '2024-04-02T06:30:00Z', '2024-04-10'])
+  if (query.start && query.end && query.start.slice(0, 10) >= query.end.slice(0, 10)) delete query.end
+  if (random.chance(0.4)) {
+    const place = random.pick(CHOICES.places)
+    query.filters = JSON.stringify([
+      random.pick([
+        { name: 'country', operator: 'is', value: [place.country] },
+        { name: 'path', operator: 'contains', value: ['blog'] },
+        { name: 'properties.price', operator: 'gte', value: [10] },
+        { name: 'referrer_name', operator: 'isNotNull' },
+      ]),
+    ])
+  }
+  if (random.chance(0.15)) query.timezone = random.pick(['UTC', 'America/New_York'])
+  return query
+}
+
+describe('export events', function () {
+  this.timeout(600_000)
+  let h: Harness
+  let auth: Record<string, string>
+  let events: RawEvent[]
+
+  before(async () => {
+    h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
+    await createProject(h.engine, { id: PROJECT.id, timezone: PROJECT.timezone })
+    events = randomEvents(SEED, PROJECT)
+    await insertEvents(h, events, PROJECT.id)
+    const root = await createApiClient(h.engine, { type: 'root' })
+    auth = { 'openpanel-client-id': root.id, 'openpanel-client-secret': root.secret }
+  })
+  after(() => h.close())
+
+  const get = (query: Record<string, string>) => request(h.app).get(`/export/events?${new URLSearchParams({ projectId: PROJECT.id, ...query })}`).set(auth)
+
+  async function walk(query: Record<string, string>, limit: number, between?: (page: number) => Promise<void>) {
+    const rows: Record<string, unknown>[] = []
+    let cursor: string | null = null
+    for (let page = 1; page < 10_000; page += 1) {
+      const res = await get({ ...query, limit: String(limit), ...(cursor ? { cursor } : {}) })
+      assert.equal(res.status, 200, JSON.stringify(res.body))
+      assert.equal(res.body.meta.current, page)
+      rows.push(...res.body.data)
+      cursor = res.body.meta.nextCursor
+      if (!cursor) break
+      await between?.(page)
+    }
+    return rows
+  }
+
+  it(`agrees with the reference model on ${WALKS} randomized keyset walks`, async () => {
+    const random = new Random(SEED)
+    for (let n = 0; n < WALKS; n += 1) {
+      const query = randomExportQuery(random)
+      const limit = random.int(25, 150)
+      const replay = `walk #${n}: limit=${limit} ${new URLSearchParams(query)}`
+      const expected = exportRows({ events, profiles: [], projectId: PROJECT.id, projectTimezone: PROJECT.timezone, query, now: new Date('2024-04-10T00:00:00Z') })
+      assert.equal(expected.status, 200, replay)
+      const rows = await walk(query, limit)
+      assert.deepEqual(rows, expected.rows, replay)
+      const first = await get({ ...query, limit: String(limit) })
+      assert.equal(first.body.meta.totalCount, expected.rows.length, replay)
+      assert.equal(first.body.meta.pages, Math.ceil(expected.rows.length / limit), replay)
+    }
+  })
+
+  it('returns every event exactly once while new events are inserted between pages', async () => {
+    const before = (await walk({}, 1000)).map((row) => row.id as string)
+    const extra = randomEvents(SEED + 1, { ...PROJECT, sessions: 30 })
+    const seen = await walk({}, 37, async (page) => {
+      if (page <= 3) await insertEvents(h, extra.filter((_, index) => index % 3 === page - 1), PROJECT.id)
+    })
+    const ids = seen.map((row) => row.id as string)
+    assert.equal(new Set(ids).size, ids.length, 'no event twice')
+    for (const id of before) assert.ok(ids.includes(id), `event ${id} present`)
+    const order = seen.map((row) => `${row.createdAt}`)
+    for (let i = 1; i < seen.length; i += 1) {
+      assert.ok(Date.parse(order[i - 1]) >= Date.parse(order[i]), `newest first at ${i}`)
+    }
+    events.push(...extra)
+  })
+
+  it('pages by offset in the same order as the cursor walk', async () => {
+    const all = await walk({}, 100)
+    const limit = 45
+    for (let page = 1; page <= Math.ceil(all.length / limit); page += 1) {
+      const res = await get({ limit: String(limit), page: String(page) })
+      assert.deepEqual(res.body.data, all.slice((page - 1) * limit, page * limit), `page ${page}`)
+      assert.equal(res.body.meta.current, page)
+      assert.equal(res.body.meta.nextCursor === null, page * limit >= all.length)
+    }
+  })
+
+  it('streams every row as NDJSON and CSV, in the same order', async () => {
+    const all = await walk({ includes: 'geo,properties' }, 1000)
+    const ndjson = await get({ format: 'ndjson', includes: 'geo,properties' })
+    assert.equal(ndjson.status, 200)
+    assert.match(String(ndjson.headers['content-type']), /application\/x-ndjson/)
+    const lines = ndjson.text.trim().split('\n').map((line) => JSON.parse(line))
+    assert.deepEqual(lines, all)
+    const csv = await get({ format: 'csv', includes: 'properties' })
+    assert.match(String(csv.headers['content-type']), /text\/csv/)
+    const [header, ...records] = csv.text.trimEnd().split('\r\n')
+    assert.equal(header, 'id,name,deviceId,profileId,sessionId,projectId,createdAt,path,duration,city,country,os,browser,properties')
+    assert.equal(records.length, all.length)
+    assert.ok(records[0].startsWith(`${all[0].id},${all[0].name},`))
+  })
+
+  it('400s paging parameters on a stream and unknown includes', async () => {
+    const res = await get({ format: 'csv', limit: '5', includes: 'geo,secrets' })
+    assert.equal(res.status, 400)
+    assert.deepEqual(res.body.details.issues.map((issue: { path: unknown[] }) => issue.path.join('.')).sort(), ['includes.1', 'limit'])
+  })
+
+  it('stops querying when a streaming client disconnects', async () => {
+    const many = randomEvents(SEED + 2, { ...PROJECT, sessions: 20_000 })
+    await createProject(h.engine, { id: 'big' })
+    await insertEvents(h, many, 'big')
+    let statements = 0
+    const run = h.runner.run.bind(h.runner)
+    h.runner.run = ((...args: Parameters<typeof run>) => {
+      statements += 1
+      return run(...args)
+    }) as typeof run
+    const server = h.app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => server.once('listening', resolve))
+    try {
+      const { port } = server.address() as AddressInfo
+      await new Promise<void>((resolve, reject) => {
+        const req = http.get({ port, host: '127.0.0.1', path: '/export/events?projectId=big&format=ndjson', headers: auth }, (res) => {
+          res.once('data', () => {
+            req.destroy()
+            resolve()
+          })
+        })
+        req.on('error', (error) => (error.message.includes('socket hang up') ? resolve() : reject(error)))
+      })
+      await new Promise((resolve) => setTimeout(resolve, 1500))
+      const afterDisconnect = statements
+      await new Promise((resolve) => setTimeout(resolve, 1500))
+      assert.equal(statements, afterDisconnect, 'no statements after the client went away')
+      assert.ok(statements < Math.ceil(many.length / 20_000) + 1, `stopped early: ${statements} statements for ${many.length} rows`)
+    } finally {
+      h.runner.run = run
+      server.close()
+    }
+  })
+})
