@@ -5,7 +5,7 @@ import express, { type Request, type Response } from 'express'
 import type { Store } from 'express-rate-limit'
 import { answer, type Resource } from '../queries/pipeline'
 import type { Runner } from '../queries/run'
-import { authenticate, authorizeProject } from './auth'
+import { authenticate, authorizeProject, resolveQueryProject } from './auth'
 import type { Config } from './config'
 import type { Directory } from './directory'
 import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
@@ -83,14 +83,16 @@ export function createApp(options: AppOptions): express.Express {
   ]
   for (const route of ROUTES) {
     app.get(route.path, ...guards, (req: Request, res: Response) =>
-      isResourceRoute(route) ? serveResource(route.resource, req, res) : route.serve({ runner, directory, clock }, req, res),
+      isResourceRoute(route) ? serveResource(route.resource, route.projectFrom ?? 'path', req, res) : route.serve({ runner, directory, clock }, req, res),
     )
   }
 
-  async function serveResource(resource: Resource<unknown>, req: Request, res: Response) {
-    const projectId = String(req.params.projectId)
-    res.locals.projectId = projectId
-    const project = await authorizeProject(directory, res.locals.client, projectId)
+  async function serveResource(resource: Resource<unknown>, projectFrom: 'path' | 'query', req: Request, res: Response) {
+    const project =
+      projectFrom === 'path'
+        ? await authorizeProject(directory, res.locals.client, String(req.params.projectId))
+        : await resolveQueryProject(directory, res.locals.client, req.query as Record<string, unknown>)
+    res.locals.projectId = project.id
     const abort = new AbortController()
     res.once('close', () => {
       if (!res.writableFinished) abort.abort()

@@ -4,7 +4,7 @@ import { QueryError } from '../queries/errors'
 import { ConfigError, loadConfig, type Config } from './config'
 import { ControlError, createApiClient, createProject, findProject, listApiClients, listProjects, revokeApiClient } from './control'
 import { EngineBusyError, openEngine, type Engine } from './engine'
-import { explainRequest, matchRoute } from './explain'
+import { explainRequest, projectIdOf } from './explain'
 import { importEvents } from './importer'
 import { migrate } from './migrate'
 import { seedProject } from './seed'
@@ -96,7 +96,7 @@ async function explain([url]: string[], options: Options, config: Config): Promi
   if (!url) throw new UsageError("explain needs a request path, e.g. '/insights/demo/referrer?range=30d'")
   const now = typeof options.now === 'string' ? new Date(options.now) : new Date()
   if (Number.isNaN(now.getTime())) throw new UsageError('--now must be an ISO date-time')
-  const projectId = matchRoute(new URL(url, 'http://explain').pathname)?.params.projectId
+  const projectId = projectIdOf(url)
   let timezone = options.timezone as string | undefined
   if (!timezone && projectId) {
     const engine = await openEngine(config.engine)

@@ -21,18 +21,35 @@ export function matchRoute(pathname: string): { route: Route; params: Record<str
   return undefined
 }
 
+function queryOf(parsed: URL): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {}
+  for (const [key, value] of parsed.searchParams) {
+    const previous = query[key]
+    query[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value]
+  }
+  return query
+}
+
+/** The project a request URL names, in its path or (charts) its query string. */
+export function projectIdOf(url: string): string | undefined {
+  const parsed = new URL(url, 'http://explain')
+  const match = matchRoute(parsed.pathname)
+  if (!match) return undefined
+  if (isResourceRoute(match.route) && match.route.projectFrom === 'query') {
+    return parsed.searchParams.get('projectId') ?? parsed.searchParams.get('project_id') ?? undefined
+  }
+  return match.params.projectId
+}
+
 /** The compiled statement of a request URL (path and query string), as text for review. */
 export function explainRequest(url: string, scopeFor: (projectId: string) => Scope): string {
   const parsed = new URL(url, 'http://explain')
   const match = matchRoute(parsed.pathname)
   if (!match) throw new QueryError('not_found', `No endpoint ${parsed.pathname}`)
   const { route } = match
-  if (!isResourceRoute(route)) throw new QueryError('not_found', `explain covers the insights endpoints; ${parsed.pathname} is not one`)
-  const query: Record<string, string | string[]> = {}
-  for (const [key, value] of parsed.searchParams) {
-    const previous = query[key]
-    query[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value]
-  }
-  const { compiled } = prepare(route.resource, query, scopeFor(match.params.projectId))
+  if (!isResourceRoute(route)) throw new QueryError('not_found', `explain covers the insights endpoints and charts; ${parsed.pathname} is not one`)
+  const projectId = projectIdOf(url)
+  if (!projectId) throw new QueryError('invalid_request', 'name the project (projectId)', [{ path: ['projectId'], message: '"projectId" is required' }])
+  const { compiled } = prepare(route.resource, queryOf(parsed), scopeFor(projectId))
   return [`-- template: ${compiled.template}`, `-- params: ${JSON.stringify(compiled.params, null, 2).replace(/\n/g, '\n-- ')}`, compiled.sql].join('\n')
 }

@@ -147,6 +147,27 @@ describe('CLI', function () {
     assert.match((await cli(dir, 'import', '--project', 'shop')).err, /--file is required/)
   })
 
+  it('explains a request without running it: exact SQL and bound params', async () => {
+    const filters = encodeURIComponent(JSON.stringify([{ name: 'country', operator: 'is', value: ["D'E"] }]))
+    const explained = await cli(dir, 'explain', `/insights/shop/referrer?range=30d&filters=${filters}`, '--now', '2024-03-31T12:00:00Z')
+    assert.equal(explained.code, 0, explained.err)
+    assert.match(explained.out, /-- template: insights\.dimension/)
+    assert.match(explained.out, /"start": "2024-03-01 23:00:00.000"/, 'Berlin project timezone read from the database')
+    assert.match(explained.out, /AND \(s_country IN \{f0_v:Array\(String\)\}\)/)
+    assert.match(explained.out, /"D'E"/)
+    const chart = await cli(dir, 'explain', '/export/charts?projectId=shop&series=[{"name":"a"}]', '--timezone', 'UTC')
+    assert.equal(chart.code, 0, chart.err)
+    assert.match(chart.out, /-- template: export\.chart/)
+  })
+
+  it('lists every problem of a request it cannot explain', async () => {
+    const explained = await cli(dir, 'explain', '/insights/shop/pages?limit=0&bogus=1', '--timezone', 'UTC')
+    assert.equal(explained.code, 1)
+    assert.match(explained.err, /limit: "limit" must be >= 1/)
+    assert.match(explained.err, /bogus: unknown parameter "bogus"/)
+    assert.match((await cli(dir, 'explain', '/nowhere', '--timezone', 'UTC')).err, /No endpoint \/nowhere/)
+  })
+
   it('fails clearly while another process holds the data directory', async () => {
     const h = await startHarness()
     try {
