@@ -1,6 +1,6 @@
 // Parsing of `/export/charts` requests: series items (events and formulas), breakdowns, dates,
 // interval and `previous`, with every problem listed.
-import { INTERVALS, RANGES, bucketStarts, defaultInterval, isValidTimezone, resolveWindow, type Interval, type Range, type Window } from './dates'
+import { INTERVALS, RANGES, bucketStarts, defaultInterval, requestWindow, type Interval, type Range, type Window } from './dates'
 import { invalid, type Issue } from './errors'
 import { SESSION_ONLY_ATTRIBUTES, parseFilters, type Filter } from './filters'
 import { lettersOf, parseFormula, type Formula } from './formula'
@@ -190,8 +190,6 @@ export function parseChart(raw: Record<string, unknown>, scope: Scope): ChartQue
   const params = { ...raw }
   const issues = schemaIssues(validateParams, params)
   const typed = params as { series?: string; breakdowns?: string; breakdownLimit: number; interval?: Interval; range: Range; startDate?: string; endDate?: string; timezone?: string; previous: string }
-  const timezone = typed.timezone ?? scope.project.timezone
-  if (typed.timezone !== undefined && !isValidTimezone(typed.timezone)) issues.push({ path: ['timezone'], message: `"timezone" must be an IANA time zone, got "${typed.timezone}"` })
   let items: SeriesItem[] = []
   if (typeof typed.series === 'string') {
     const parsed = parseJson(typed.series, 'series', issues)
@@ -219,11 +217,7 @@ export function parseChart(raw: Record<string, unknown>, scope: Scope): ChartQue
   if (breakdowns.length && items.some((item) => item.kind === 'formula')) {
     issues.push({ path: ['series'], message: 'formulas cannot be combined with breakdowns' })
   }
-  const dateIssuesPossible = !issues.some((issue) => ['startDate', 'endDate', 'range', 'timezone'].includes(String(issue.path[0])))
-  const { window, issues: dateIssues } = dateIssuesPossible
-    ? resolveWindow({ range: typed.range, startDate: typed.startDate, endDate: typed.endDate, timezone }, scope.now)
-    : { window: undefined, issues: [] }
-  issues.push(...dateIssues)
+  const { timezone, window } = requestWindow(typed, scope.project.timezone, scope.now, issues)
   if (issues.length || !window) throw invalid(issues)
   const length = window.end.getTime() - window.start.getTime()
   const query: ChartQuery = {

@@ -137,3 +137,26 @@ export function bucketStarts(window: Window, interval: Interval, zone: string): 
 export function formatInstant(instant: Date, zone: string): string {
   return DateTime.fromJSDate(instant, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss.SSSZZ")
 }
+
+export interface RequestDates {
+  range: Range
+  startDate?: string
+  endDate?: string
+  timezone?: string
+}
+
+/**
+ * A request's zone and window: the `timezone` parameter or the project's zone, and the window of its
+ * date parameters. Their problems are added to `issues` (those already there for the date parameters,
+ * from the schema, are not repeated); the window is undefined when anything is wrong.
+ */
+export function requestWindow(params: RequestDates, projectZone: string, now: Date, issues: Issue[]): { timezone: string; window?: Window } {
+  const timezone = params.timezone ?? projectZone
+  if (params.timezone !== undefined && !isValidTimezone(params.timezone)) {
+    issues.push({ path: ['timezone'], message: `"timezone" must be an IANA time zone such as Europe/Berlin, got "${params.timezone}"` })
+  }
+  if (issues.some((issue) => ['startDate', 'endDate', 'range', 'timezone'].includes(String(issue.path[0])))) return { timezone }
+  const { window, issues: dateIssues } = resolveWindow({ range: params.range, startDate: params.startDate, endDate: params.endDate, timezone }, now)
+  issues.push(...dateIssues)
+  return { timezone, window }
+}

@@ -1,6 +1,6 @@
 // Parsing of the parameters the insights resources share (dates, timezone, filters, paging): every
 // problem of a request is collected into one 400.
-import { INTERVALS, RANGES, isValidTimezone, resolveWindow, type Interval, type Range, type Window } from './dates'
+import { INTERVALS, RANGES, requestWindow, type Interval, type Range, type Window } from './dates'
 import { invalid, type Issue } from './errors'
 import { parseFilters, type Filter } from './filters'
 import type { Scope } from './pipeline'
@@ -62,17 +62,9 @@ export function parseInsightParams(raw: Record<string, unknown>, scope: Scope, k
   const params = { ...raw }
   const issues: Issue[] = schemaIssues(kind === 'paged' ? validatePaged : validateSeries, params)
   const typed = params as unknown as RawParams
-  const timezone = typed.timezone ?? scope.project.timezone
-  if (typed.timezone !== undefined && !isValidTimezone(typed.timezone)) {
-    issues.push({ path: ['timezone'], message: `"timezone" must be an IANA time zone such as Europe/Berlin, got "${typed.timezone}"` })
-  }
   const { filters, issues: filterIssues } = parseFilters(typeof typed.filters === 'string' ? typed.filters : undefined)
   issues.push(...filterIssues)
-  const dateIssuesPossible = !issues.some((issue) => ['startDate', 'endDate', 'range', 'timezone'].includes(String(issue.path[0])))
-  const { window, issues: dateIssues } = dateIssuesPossible
-    ? resolveWindow({ range: typed.range, startDate: typed.startDate, endDate: typed.endDate, timezone }, scope.now)
-    : { window: undefined, issues: [] }
-  issues.push(...dateIssues)
+  const { timezone, window } = requestWindow(typed, scope.project.timezone, scope.now, issues)
   if (issues.length || !window) throw invalid(issues)
   return {
     projectId: scope.project.id,

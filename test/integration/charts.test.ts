@@ -3,10 +3,9 @@
 import assert from 'node:assert/strict'
 import request from 'supertest'
 import { createApiClient, createProject } from '../../server/control'
-import { parseEventLine } from '../../server/importer'
 import { answerChart } from '../reference/charts'
 import type { RawEvent } from '../reference/model'
-import { startHarness, type Harness } from '../support/harness'
+import { insertRawEvents, startHarness, type Harness } from '../support/harness'
 import { Random } from '../support/random'
 import { CHOICES, randomEvents } from '../support/random-events'
 
@@ -71,8 +70,7 @@ describe('charts: gateway vs reference model (randomized)', function () {
     h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
     await createProject(h.engine, { id: PROJECT.id, timezone: PROJECT.timezone })
     events = randomEvents(SEED, PROJECT)
-    const rows = events.map((event) => parseEventLine(JSON.stringify(event), PROJECT.id).row)
-    await h.engine.client.insert({ table: 'events', values: rows, format: 'JSONEachRow' })
+    await insertRawEvents(h.engine, events, PROJECT.id)
     const root = await createApiClient(h.engine, { type: 'root' })
     auth = { 'openpanel-client-id': root.id, 'openpanel-client-secret': root.secret }
   })

@@ -4,9 +4,8 @@
 import assert from 'node:assert/strict'
 import request from 'supertest'
 import { createApiClient, createProject } from '../../server/control'
-import { parseEventLine } from '../../server/importer'
 import { answerInsights, type RawEvent } from '../reference/model'
-import { startHarness, type Harness } from '../support/harness'
+import { insertRawEvents, startHarness, type Harness } from '../support/harness'
 import { Random } from '../support/random'
 import { CHOICES, randomEvents } from '../support/random-events'
 
@@ -102,8 +101,7 @@ describe('gateway vs reference model (randomized)', function () {
       const shuffled = [...raw].sort(() => random.next() - 0.5)
       const batches = 4
       for (let b = 0; b < batches; b += 1) {
-        const rows = shuffled.filter((_, index) => index % batches === b).map((event) => parseEventLine(JSON.stringify(event), project.id).row)
-        await h.engine.client.insert({ table: 'events', values: rows, format: 'JSONEachRow' })
+        await insertRawEvents(h.engine, shuffled.filter((_, index) => index % batches === b), project.id)
       }
     }
     const root = await createApiClient(h.engine, { type: 'root' })

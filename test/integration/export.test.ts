@@ -6,10 +6,9 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import request from 'supertest'
 import { createApiClient, createProject } from '../../server/control'
-import { parseEventLine } from '../../server/importer'
 import { exportRows } from '../reference/export'
 import type { RawEvent } from '../reference/model'
-import { startHarness, type Harness } from '../support/harness'
+import { insertRawEvents, startHarness, type Harness } from '../support/harness'
 import { Random } from '../support/random'
 import { CHOICES, randomEvents } from '../support/random-events'
 
@@ -17,11 +16,6 @@ const SEED = Number(process.env.QUARRY_DIFF_SEED ?? 77)
 const WALKS = Number(process.env.QUARRY_EXPORT_WALKS ?? 50)
 const PROJECT = { id: 'exp', timezone: 'Europe/Berlin', from: new Date('2024-03-24T00:00:00Z'), days: 10, sessions: 300 }
 const INCLUDES = ['properties', 'geo', 'device', 'referrer', 'meta', 'profile']
-
-async function insertEvents(h: Harness, events: RawEvent[], projectId: string) {
-  const rows = events.map((event) => parseEventLine(JSON.stringify(event), projectId).row)
-  await h.engine.client.insert({ table: 'events', values: rows, format: 'JSONEachRow' })
-}
 
 function randomExportQuery(random: Random): Record<string, string> {
   const query: Record<string, string> = {}
@@ -55,7 +49,7 @@ describe('export events', function () {
     h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
     await createProject(h.engine, { id: PROJECT.id, timezone: PROJECT.timezone })
     events = randomEvents(SEED, PROJECT)
-    await insertEvents(h, events, PROJECT.id)
+    await insertRawEvents(h.engine, events, PROJECT.id)
     const root = await createApiClient(h.engine, { type: 'root' })
     auth = { 'openpanel-client-id': root.id, 'openpanel-client-secret': root.secret }
   })
@@ -98,7 +92,7 @@ describe('export events', function () {
     const before = (await walk({}, 1000)).map((row) => row.id as string)
     const extra = randomEvents(SEED + 1, { ...PROJECT, sessions: 30 })
     const seen = await walk({}, 37, async (page) => {
-      if (page <= 3) await insertEvents(h, extra.filter((_, index) => index % 3 === page - 1), PROJECT.id)
+      if (page <= 3) await insertRawEvents(h.engine, extra.filter((_, index) => index % 3 === page - 1), PROJECT.id)
     })
     const ids = seen.map((row) => row.id as string)
     assert.equal(new Set(ids).size, ids.length, 'no event twice')
@@ -145,7 +139,7 @@ describe('export events', function () {
   it('stops querying when a streaming client disconnects', async () => {
     const many = randomEvents(SEED + 2, { ...PROJECT, sessions: 20_000 })
     await createProject(h.engine, { id: 'big' })
-    await insertEvents(h, many, 'big')
+    await insertRawEvents(h.engine, many, 'big')
     let statements = 0
     const run = h.runner.run.bind(h.runner)
     h.runner.run = ((...args: Parameters<typeof run>) => {

@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '../../server/config'
 import { createApiClient, createProject } from '../../server/control'
 import { Directory } from '../../server/directory'
 import { createRunner, openEngine, type Engine } from '../../server/engine'
-import { importEvents } from '../../server/importer'
+import { importEvents, parseEventLine } from '../../server/importer'
 import { createLogger } from '../../server/logger'
 import { migrate } from '../../server/migrate'
 
@@ -82,4 +82,10 @@ export async function loadGolden(engine: Engine): Promise<{ id: string; secret: 
   await engine.client.insert({ table: 'profiles', values: profiles, format: 'JSONEachRow' })
   const root = await createApiClient(engine, { type: 'root', name: 'golden root' })
   return { id: root.id, secret: root.secret }
+}
+
+/** Inserts raw events (the NDJSON import format) in one insert, as the importer would. */
+export async function insertRawEvents(engine: Engine, events: object[], projectId: string): Promise<void> {
+  const rows = events.map((event) => parseEventLine(JSON.stringify(event), projectId).row)
+  await engine.client.insert({ table: 'events', values: rows, format: 'JSONEachRow' })
 }

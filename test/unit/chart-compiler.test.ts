@@ -4,15 +4,9 @@ import { chart } from '../../queries/chart'
 import { QueryError } from '../../queries/errors'
 import { evaluateFormula, parseFormula } from '../../queries/formula'
 import { prepare, type Scope } from '../../queries/pipeline'
+import { normalizedSql } from '../support/sql'
 
 const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 0 }
-const normalized = (sql: string) =>
-  sql
-    .split('\n')
-    .filter((line) => !line.startsWith('--'))
-    .map((line) => line.trimEnd())
-    .filter(Boolean)
-    .join('\n')
 
 function issuesOf(raw: Record<string, string>): string[] {
   try {
@@ -48,7 +42,7 @@ describe('chart compiler', () => {
       s1_property_key: 'price',
     })
     assert.equal(
-      normalized(compiled.sql),
+      normalizedSql(compiled.sql),
       `SELECT item, rank, labels, period, bucket, value
 FROM
 (

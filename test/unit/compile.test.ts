@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { dimensions } from '../../queries/dimensions'
 import { live } from '../../queries/live'
 import { prepare, type Scope } from '../../queries/pipeline'
+import { normalizedSql } from '../support/sql'
 
 const scope: Scope = {
   project: { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' },
@@ -10,14 +11,6 @@ const scope: Scope = {
   sessionLookbackMs: 24 * 3_600_000,
 }
 
-/** Comments dropped, trailing spaces and blank lines ignored. */
-const normalized = (sql: string) =>
-  sql
-    .split('\n')
-    .filter((line) => !line.startsWith('--'))
-    .map((line) => line.trimEnd())
-    .filter(Boolean)
-    .join('\n')
 
 describe('compiled queries', () => {
   it('live: the last five minutes of one project, values bound', () => {
@@ -25,7 +18,7 @@ describe('compiled queries', () => {
     assert.equal(compiled.template, 'insights.live')
     assert.deepEqual(compiled.params, { projectId: 'shop', since: '2024-03-31 11:55:00.000', now: '2024-03-31 12:00:00.000' })
     assert.equal(
-      normalized(compiled.sql),
+      normalizedSql(compiled.sql),
       `SELECT uniqExact(profile_id) AS visitors
 FROM events
 WHERE project_id = {projectId:String}
@@ -55,7 +48,7 @@ WHERE project_id = {projectId:String}
       f1_v: ['/blog'],
     })
     assert.equal(
-      normalized(compiled.sql),
+      normalizedSql(compiled.sql),
       `SELECT
   '' AS prefix_value,
   s_referrer AS name_value,
