@@ -23,7 +23,7 @@ const EMPTY: Fragment = { sql: '', params: {} }
 export function attributeColumns(attributes: SessionAttribute[]): Fragment {
   const unique = [...new Set(attributes)]
   return {
-    sql: unique.map((attribute) => `,\n  argMin(${SESSION_ATTRIBUTES[attribute]}, (started_at, first_event_id)) AS s_${SESSION_ATTRIBUTES[attribute]}`).join(''),
+    sql: unique.map((attribute) => `,\n  argMin(${SESSION_ATTRIBUTES[attribute]}, first_event_key) AS s_${SESSION_ATTRIBUTES[attribute]}`).join(''),
     params: {},
   }
 }

@@ -61,6 +61,7 @@ export function parseEventLine(text: string, projectId: string): { row?: Record<
   if (problems.length === 0 && event.project_id !== undefined && event.project_id !== projectId) {
     problems.push(`project_id "${String(event.project_id)}" differs from --project "${projectId}"`)
   }
+  if (problems.length === 0 && !(Date.parse(String(event.created_at)) >= 0)) problems.push('"created_at" must not be before 1970')
   if (problems.length) return { problems }
   const row: Record<string, unknown> = { ...event, project_id: projectId, id: String(event.id).toLowerCase() }
   row.profile_id = event.profile_id || event.device_id

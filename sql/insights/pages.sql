@@ -9,8 +9,8 @@ WITH
   (
     SELECT
       session_id,
-      argMin(entry_origin, (started_at, first_event_id)) AS s_entry_origin,
-      argMin(entry_path, (started_at, first_event_id)) AS s_entry_path,
+      argMin(entry_origin, first_event_key) AS s_entry_origin,
+      argMin(entry_path, first_event_key) AS s_entry_path,
       sum(screen_views) AS all_views/* @attributes */
     FROM sessions
     WHERE project_id = {projectId:String}

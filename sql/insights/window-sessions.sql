@@ -11,7 +11,7 @@ SELECT
   min(started_at) AS session_start,
   dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
   sum(screen_views) AS all_views,
-  argMin(profile_id, (started_at, first_event_id)) AS visitor/* @attributes */
+  argMin(profile_id, first_event_key) AS visitor/* @attributes */
 FROM sessions
 WHERE project_id = {projectId:String}
   AND started_at >= {readFrom:DateTime64(3, 'UTC')}

@@ -3,12 +3,15 @@
 -- at a time, so a row here is a *partial* session: the part of a session that arrived in one block.
 -- TRICKY: a session split over several blocks has several rows with different `started_at`; readers
 -- must combine them per session_id (min start, max end, sums, attributes of the earliest first event).
+-- `first_event_key` orders first events exactly as the definitions do (created_at, then the id text)
+-- in one UInt256: the millisecond timestamp above the id's 128 bits read big-endian, so that
+-- `argMin(x, first_event_key)` is a plain numeric comparison (a tuple with a String is twice as slow).
 CREATE TABLE IF NOT EXISTS {{table sessions}} {{on_cluster}}
 (
   project_id LowCardinality(String),
   session_id String,
   started_at DateTime64(3, 'UTC'),
-  first_event_id String,
+  first_event_key UInt256,
   ended_at DateTime64(3, 'UTC'),
   screen_views UInt32,
   event_count UInt32,
@@ -43,36 +46,40 @@ ORDER BY (project_id, toDate(started_at), started_at, session_id);
 {{distributed sessions cityHash64(project_id, session_id)}};
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS sessions_mv {{on_cluster}} TO {{table sessions}} AS
+WITH bitOr(
+  bitShiftLeft(toUInt256(toUnixTimestamp64Milli(created_at)), 128),
+  toUInt256(reinterpretAsUInt128(reverse(unhex(replaceAll(toString(id), '-', '')))))
+) AS event_key
 SELECT
   project_id,
   session_id,
   min(created_at) AS started_at,
-  argMin(toString(id), (created_at, toString(id))) AS first_event_id,
+  min(event_key) AS first_event_key,
   max(created_at) AS ended_at,
   toUInt32(countIf(name = 'screen_view')) AS screen_views,
   toUInt32(count()) AS event_count,
   sum(revenue) AS revenue,
-  argMin(profile_id, (created_at, toString(id))) AS profile_id,
-  argMin(device_id, (created_at, toString(id))) AS device_id,
-  argMin(origin, (created_at, toString(id))) AS entry_origin,
-  argMin(path, (created_at, toString(id))) AS entry_path,
-  argMin(referrer, (created_at, toString(id))) AS referrer,
-  argMin(referrer_name, (created_at, toString(id))) AS referrer_name,
-  argMin(referrer_type, (created_at, toString(id))) AS referrer_type,
-  argMin(utm_source, (created_at, toString(id))) AS utm_source,
-  argMin(utm_medium, (created_at, toString(id))) AS utm_medium,
-  argMin(utm_campaign, (created_at, toString(id))) AS utm_campaign,
-  argMin(utm_term, (created_at, toString(id))) AS utm_term,
-  argMin(utm_content, (created_at, toString(id))) AS utm_content,
-  argMin(country, (created_at, toString(id))) AS country,
-  argMin(region, (created_at, toString(id))) AS region,
-  argMin(city, (created_at, toString(id))) AS city,
-  argMin(device, (created_at, toString(id))) AS device,
-  argMin(brand, (created_at, toString(id))) AS brand,
-  argMin(model, (created_at, toString(id))) AS model,
-  argMin(browser, (created_at, toString(id))) AS browser,
-  argMin(browser_version, (created_at, toString(id))) AS browser_version,
-  argMin(os, (created_at, toString(id))) AS os,
-  argMin(os_version, (created_at, toString(id))) AS os_version
+  argMin(profile_id, event_key) AS profile_id,
+  argMin(device_id, event_key) AS device_id,
+  argMin(origin, event_key) AS entry_origin,
+  argMin(path, event_key) AS entry_path,
+  argMin(referrer, event_key) AS referrer,
+  argMin(referrer_name, event_key) AS referrer_name,
+  argMin(referrer_type, event_key) AS referrer_type,
+  argMin(utm_source, event_key) AS utm_source,
+  argMin(utm_medium, event_key) AS utm_medium,
+  argMin(utm_campaign, event_key) AS utm_campaign,
+  argMin(utm_term, event_key) AS utm_term,
+  argMin(utm_content, event_key) AS utm_content,
+  argMin(country, event_key) AS country,
+  argMin(region, event_key) AS region,
+  argMin(city, event_key) AS city,
+  argMin(device, event_key) AS device,
+  argMin(brand, event_key) AS brand,
+  argMin(model, event_key) AS model,
+  argMin(browser, event_key) AS browser,
+  argMin(browser_version, event_key) AS browser_version,
+  argMin(os, event_key) AS os,
+  argMin(os_version, event_key) AS os_version
 FROM {{table events}}
 GROUP BY project_id, session_id;

@@ -5,20 +5,23 @@
 -- and row / session / visitor numbers (never rand()), so the same parameters always give the same
 -- rows, ids included. Runs entirely inside ClickHouse; `sessions` is filled by its materialized view.
 --
--- Layout: rows come in groups of T rows holding K sessions. Each group uses one of P shuffles of a
--- fixed, heavy-tailed multiset of session lengths (about 40% one-event sessions, a tail to ~50
+-- Layout: rows come in groups of T = 1024 rows holding K = 252 sessions. Each group uses one of P
+-- shuffled, heavy-tailed sets of session lengths (about 40% one-event sessions, a tail to ~60
 -- events), so row -> (session, position in session) is a constant-array lookup, O(1) per row. The
--- last group is cut at `events` rows (its sessions are shortened, never broken).
+-- last group is cut at `events` rows (its sessions are shortened, never broken). With
+-- max_block_size = 65536 (a multiple of T, set below) no insert block splits a session, so the
+-- materialized view writes exactly one `sessions` row per session, whatever the insert threads.
 -- Visitors: 55% of sessions are one-time visitors; the rest go to a returning pool with a skewed
 -- choice (a few visitors with many sessions). Device/browser/os/home city/sdk/groups are per
 -- visitor; referrer, UTMs, start time (local day/night curve of the city) and gaps are per session;
 -- page (Zipf-like over ~280 paths on 2 origins), event name and properties are per event.
 -- About 15% of visitors are identified (profile_id = a user id; otherwise profile_id = device_id).
+-- Sessions 0-3 always end in the last 4 minutes before `end`, so there are live visitors.
 --
 -- Constant tables are built once in scalar subqueries; per-row values are computed in two nested
 -- layers so that aliases stay small (the analyzer copies an alias's expression at every use).
--- KEEP IN SYNC: layer A (session layout) and layer B's visitor / session-time expressions are
--- repeated verbatim in sql/seed/profiles.sql (one profile per identified visitor).
+-- KEEP IN SYNC: the parameters, the session layout, layer A and layer B's visitor / session-time
+-- expressions are repeated verbatim in sql/seed/profiles.sql (one profile per identified visitor).
 INSERT INTO events (
   id, project_id, name, device_id, profile_id, session_id, created_at, path, origin, title,
   referrer, referrer_name, referrer_type, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
@@ -39,16 +42,19 @@ WITH
 
   -- ------------------------------------------------------------------ session layout (shared)
   assumeNotNull((
-    SELECT (arraySum(len_multiset), row_sess, row_pos, row_len)
+    SELECT (toUInt64(1024), row_sess, row_pos, row_len)
     FROM
     (
       WITH
-        -- weights of session lengths 1, 2, 3, ... (tail ~ 1/len^2, up to 54 events)
+        -- weights of session lengths 1, 2, 3, ... (tail ~ 1/len^2)
         arrayConcat([380, 165, 105, 75, 55, 42], arrayMap(x -> toUInt32(round(1000 / (x * x))), range(7, 55))) AS len_w,
-        arrayMap(i -> toUInt8(arrayFirstIndex(c -> c > (i + 0.5) * arraySum(len_w) / K, arrayCumSum(len_w))), range(K)) AS len_multiset,
-        arrayMap(p -> arrayMap(i -> len_multiset[i + 1], arraySort(i -> cityHash64(seed, 1001, p, i), range(K))), range(P)) AS perm_lens
+        -- per shuffle p: K session lengths at the quantiles (i + u_p) / K of len_w (u_p in [0.05, 0.95) varies
+        -- per p, which smooths the tail), the longest one adjusted so that they sum to exactly T = 1024 rows
+        arrayMap(p -> arrayMap(i -> toUInt8(arrayFirstIndex(c -> c > (i + 0.05 + (cityHash64(seed, 1003, p) % 900) / 1000) * arraySum(len_w) / K,
+                                                            arrayCumSum(len_w))), range(K)), range(P)) AS base_lens,
+        arrayMap(b -> arrayMap((l, i) -> toUInt8(l + (i = K) * (1024 - arraySum(b))), b, arrayEnumerate(b)), base_lens) AS fixed_lens,
+        arrayMap((b, p) -> arrayMap(i -> b[i + 1], arraySort(i -> cityHash64(seed, 1001, p, i), range(K))), fixed_lens, range(P)) AS perm_lens
       SELECT
-        len_multiset,
         arrayFlatten(arrayMap(ls -> arrayMap((l, j) -> arrayWithConstant(l, toUInt16(j)), ls, range(K)), perm_lens)) AS row_sess,
         arrayFlatten(arrayMap(ls -> arrayMap(l -> range(l), ls), perm_lens)) AS row_pos,
         arrayFlatten(arrayMap(ls -> arrayMap(l -> arrayWithConstant(l, l), ls), perm_lens)) AS row_len
@@ -354,3 +360,4 @@ FROM
     FROM numbers({events:UInt64})
   )
 )
+SETTINGS max_block_size = 65536

@@ -21,16 +21,19 @@ WITH
 
   -- ------------------------------------------------------------------ session layout (shared)
   assumeNotNull((
-    SELECT (arraySum(len_multiset), sess_len, sess_first)
+    SELECT (toUInt64(1024), sess_len, sess_first)
     FROM
     (
       WITH
-        -- weights of session lengths 1, 2, 3, ... (tail ~ 1/len^2, up to 54 events)
+        -- weights of session lengths 1, 2, 3, ... (tail ~ 1/len^2)
         arrayConcat([380, 165, 105, 75, 55, 42], arrayMap(x -> toUInt32(round(1000 / (x * x))), range(7, 55))) AS len_w,
-        arrayMap(i -> toUInt8(arrayFirstIndex(c -> c > (i + 0.5) * arraySum(len_w) / K, arrayCumSum(len_w))), range(K)) AS len_multiset,
-        arrayMap(p -> arrayMap(i -> len_multiset[i + 1], arraySort(i -> cityHash64(seed, 1001, p, i), range(K))), range(P)) AS perm_lens
+        -- per shuffle p: K session lengths at the quantiles (i + u_p) / K of len_w (u_p in [0.05, 0.95) varies
+        -- per p, which smooths the tail), the longest one adjusted so that they sum to exactly T = 1024 rows
+        arrayMap(p -> arrayMap(i -> toUInt8(arrayFirstIndex(c -> c > (i + 0.05 + (cityHash64(seed, 1003, p) % 900) / 1000) * arraySum(len_w) / K,
+                                                            arrayCumSum(len_w))), range(K)), range(P)) AS base_lens,
+        arrayMap(b -> arrayMap((l, i) -> toUInt8(l + (i = K) * (1024 - arraySum(b))), b, arrayEnumerate(b)), base_lens) AS fixed_lens,
+        arrayMap((b, p) -> arrayMap(i -> b[i + 1], arraySort(i -> cityHash64(seed, 1001, p, i), range(K))), fixed_lens, range(P)) AS perm_lens
       SELECT
-        len_multiset,
         arrayFlatten(perm_lens) AS sess_len,
         arrayFlatten(arrayMap(ls -> arrayMap((c, l) -> c - l, arrayCumSum(ls), ls), perm_lens)) AS sess_first
     )

@@ -63,9 +63,9 @@ FROM
   min(started_at) AS session_start,
   dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
   sum(screen_views) AS all_views,
-  argMin(profile_id, (started_at, first_event_id)) AS visitor,
-  argMin(referrer, (started_at, first_event_id)) AS s_referrer,
-  argMin(country, (started_at, first_event_id)) AS s_country
+  argMin(profile_id, first_event_key) AS visitor,
+  argMin(referrer, first_event_key) AS s_referrer,
+  argMin(country, first_event_key) AS s_country
 FROM sessions
 WHERE project_id = {projectId:String}
   AND started_at >= {readFrom:DateTime64(3, 'UTC')}
