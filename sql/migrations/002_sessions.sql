@@ -4,7 +4,8 @@
 -- TRICKY: a session split over several blocks has several rows with different `started_at`; readers
 -- must combine them per session_id (min start, max end, sums, attributes of the earliest first event).
 -- `first_event_key` orders first events exactly as the definitions do (created_at, then the id text)
--- in one UInt256: the millisecond timestamp above the id's 128 bits read big-endian, so that
+-- in one UInt256: the millisecond timestamp above the id's 128 bits (toUInt128 of a UUID orders like
+-- its text, unlike the UUID type's own comparison), so that
 -- `argMin(x, first_event_key)` is a plain numeric comparison (a tuple with a String is twice as slow).
 CREATE TABLE IF NOT EXISTS {{table sessions}} {{on_cluster}}
 (
@@ -48,7 +49,7 @@ ORDER BY (project_id, toDate(started_at), started_at, session_id);
 CREATE MATERIALIZED VIEW IF NOT EXISTS sessions_mv {{on_cluster}} TO {{table sessions}} AS
 WITH bitOr(
   bitShiftLeft(toUInt256(toUnixTimestamp64Milli(created_at)), 128),
-  toUInt256(reinterpretAsUInt128(reverse(unhex(replaceAll(toString(id), '-', '')))))
+  toUInt256(toUInt128(id))
 ) AS event_key
 SELECT
   project_id,

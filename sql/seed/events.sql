@@ -16,7 +16,7 @@
 -- visitor; referrer, UTMs, start time (local day/night curve of the city) and gaps are per session;
 -- page (Zipf-like over ~280 paths on 2 origins), event name and properties are per event.
 -- About 15% of visitors are identified (profile_id = a user id; otherwise profile_id = device_id).
--- Sessions 0-3 always end in the last 4 minutes before `end`, so there are live visitors.
+-- Sessions 0-5 always end in the last 4 minutes before `end`, so there are live visitors.
 --
 -- Constant tables are built once in scalar subqueries; per-row values are computed in two nested
 -- layers so that aliases stay small (the analyzer copies an alias's expression at every use).
@@ -34,7 +34,7 @@ WITH
   {events:UInt64} AS total,
   toInt64(greatest({days:UInt32}, 1)) AS span_days,
   span_days * 86400000 AS win_ms,
-  toUnixTimestamp64Milli({end:DateTime64(3)}) AS end_ms,
+  toUnixTimestamp64Milli({end:DateTime64(3, 'UTC')}) AS end_ms,
   end_ms - win_ms AS win_start,
   18446744073709551616.0 AS two64,
   252 AS K,
@@ -65,9 +65,10 @@ WITH
   greatest(intDiv(sessions_total * 9, 100), 1) AS pool_size,
 
   -- ------------------------------------------------------------------ lookup tables
-  -- Per-row code below is branch-free where it matters (arithmetic on 0/1 conditions and lookups in
-  -- constant arrays): if/multiIf over computed columns cost several times more here. A nested list
-  -- X is stored flat with offsets and lengths: pick = X.1[X.2[i] + h % X.3[i] + 1].
+  -- Per-row code is mostly branch-free (arithmetic on 0/1 conditions, lookups in constant arrays),
+  -- which measured faster than if/multiIf here. A nested list X is stored flat with offsets and
+  -- lengths: pick = X.1[X.2[i] + h % X.3[i] + 1]. Tuple-valued scalar subqueries are wrapped in
+  -- assumeNotNull: they are Nullable otherwise, and Nullable spreads to (and slows) every row value.
   -- local hour-of-day weights (per mille) -> lookup of 1000 hours (shared)
   (SELECT arrayFlatten(arrayMap((w, i) -> arrayWithConstant(w, toUInt8(i - 1)), hw, arrayEnumerate(hw)))
    FROM (SELECT [18, 12, 9, 8, 8, 10, 18, 30, 45, 58, 64, 66, 62, 64, 66, 64, 60, 54, 50, 52, 56, 54, 44, 28] AS hw)) AS hour_lut,
@@ -309,14 +310,17 @@ FROM
     (slen > 1) * toInt64(gap_ms * ((slen - 1) + 0.8 * (cityHash64(seed, s, toUInt32(slen - 1), 40) / two64) - 0.4)) AS sess_dur,
     toInt64(city_tz_min[ci]) * 60000 AS tz_ms,
     intDiv(win_start + tz_ms, 86400000) * 86400000
-      + toInt64(cityHash64(seed, s, 41) % toUInt64(span_days + 1)) * 86400000
+      + toInt64(cityHash64(seed, s, 41) % toUInt64(span_days)) * 86400000
       + toInt64(hour_lut[cityHash64(seed, s, 42) % length(hour_lut) + 1]) * 3600000
       + toInt64(cityHash64(seed, s, 43) % 3600000) - tz_ms AS cand_start,
     greatest(win_ms - sess_dur - 1, 1) AS avail,
-    -- candidates outside [win_start, win_start + avail) wrap around inside it
-    win_start + positiveModulo(cand_start - win_start, avail) AS reg_start,
-    -- sessions 0-3 end within the last 4 minutes before `end`, so "live" views always have visitors
-    reg_start + toInt64(s < 4) * (greatest(end_ms - 1 - sess_dur - toInt64(cityHash64(seed, s, 45) % 240000), win_start) - reg_start) AS sess_start,
+    -- the candidates cover `days` whole local days from the local midnight before win_start: the part
+    -- before win_start wraps to the end of the window (a shift by whole days keeps the time of day);
+    -- a session that would not end before `end` moves one day earlier
+    win_start + positiveModulo(cand_start - win_start, win_ms) AS wrapped_start,
+    greatest(wrapped_start - 86400000 * (wrapped_start >= win_start + avail), win_start) AS reg_start,
+    -- sessions 0-5 end within the last 4 minutes before `end`, so "live" views always have visitors
+    reg_start + toInt64(s < 6) * (greatest(end_ms - 1 - sess_dur - toInt64(cityHash64(seed, s, 45) % 240000), win_start) - reg_start) AS sess_start,
     -- event offset in the session (increasing in k: k + 0.8 u - 0.4 mean gaps) and of the next event
     (k > 0) * toInt64(gap_ms * (k + 0.8 * (cityHash64(seed, s, toUInt32(k), 40) / two64) - 0.4)) AS off_ms,
     (k + 1 < slen) * toInt64(gap_ms * ((k + 1) + 0.8 * (cityHash64(seed, s, toUInt32(k + 1), 40) / two64) - 0.4)) AS next_off_ms,

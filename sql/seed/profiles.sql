@@ -13,7 +13,7 @@ WITH
   {events:UInt64} AS total,
   toInt64(greatest({days:UInt32}, 1)) AS span_days,
   span_days * 86400000 AS win_ms,
-  toUnixTimestamp64Milli({end:DateTime64(3)}) AS end_ms,
+  toUnixTimestamp64Milli({end:DateTime64(3, 'UTC')}) AS end_ms,
   end_ms - win_ms AS win_start,
   18446744073709551616.0 AS two64,
   252 AS K,
@@ -93,23 +93,31 @@ FROM
     -- ---------------------------------------------------------------- layer B: visitor and session time (shared)
     SELECT
       s, slen,
+      -- visitor: 45% of sessions come from the returning pool (skewed: low pool numbers return often),
+      -- the others are one-time visitors; 60% of pool and 8% of one-time visitors are identified (shared)
       cityHash64(seed, s, 10) % 100 < 45 AS returning,
       toUInt64(pool_size * pow(cityHash64(seed, s, 11) / two64, 1.4)) AS pool_idx,
-      if(returning, cityHash64(seed, 2, pool_idx), cityHash64(seed, 1, s)) AS vkey,
-      cityHash64(seed, 3, vkey) % 1000 < if(returning, 600, 80) AS identified,
-      city_lut[if(cityHash64(seed, s, 22) % 100 < 5, cityHash64(seed, s, 23), cityHash64(seed, vkey, 21)) % length(city_lut) + 1] AS ci,
+      cityHash64(seed, 1 + returning, returning * pool_idx + (1 - returning) * s) AS vkey,
+      cityHash64(seed, 3, vkey) % 1000 < 80 + 520 * returning AS identified,
+      -- session city: the visitor's home city, 5% of sessions elsewhere (travel) (shared)
+      city_lut[cityHash64(seed, vkey, 21) % length(city_lut) + 1] AS home_ci,
+      toUInt8(home_ci + (cityHash64(seed, s, 22) % 100 < 5) * (toInt16(city_lut[cityHash64(seed, s, 23) % length(city_lut) + 1]) - home_ci)) AS ci,
+      -- session time: mean gap, duration, start on the local day/night curve, inside [end - days, end) (shared)
       8000 * exp(cityHash64(seed, s, 12) / two64 * log(150 / 8)) AS gap_ms,
-      if(slen = 1, 0, toInt64(gap_ms * ((slen - 1) + 0.8 * (cityHash64(seed, s, toUInt32(slen - 1), 40) / two64) - 0.4))) AS sess_dur,
+      (slen > 1) * toInt64(gap_ms * ((slen - 1) + 0.8 * (cityHash64(seed, s, toUInt32(slen - 1), 40) / two64) - 0.4)) AS sess_dur,
       toInt64(city_tz_min[ci]) * 60000 AS tz_ms,
       intDiv(win_start + tz_ms, 86400000) * 86400000
-        + toInt64(cityHash64(seed, s, 41) % toUInt64(span_days + 1)) * 86400000
+        + toInt64(cityHash64(seed, s, 41) % toUInt64(span_days)) * 86400000
         + toInt64(hour_lut[cityHash64(seed, s, 42) % length(hour_lut) + 1]) * 3600000
         + toInt64(cityHash64(seed, s, 43) % 3600000) - tz_ms AS cand_start,
       greatest(win_ms - sess_dur - 1, 1) AS avail,
-      -- candidates outside [win_start, win_start + avail) wrap around inside it (branch-free: multiIf is slow here)
-      win_start + positiveModulo(cand_start - win_start, avail) AS reg_start,
-      -- sessions 0-3 end within the last 4 minutes before `end`, so "live" views always have visitors
-      reg_start + toInt64(s < 4) * (greatest(end_ms - 1 - sess_dur - toInt64(cityHash64(seed, s, 45) % 240000), win_start) - reg_start) AS sess_start
+      -- the candidates cover `days` whole local days from the local midnight before win_start: the part
+      -- before win_start wraps to the end of the window (a shift by whole days keeps the time of day);
+      -- a session that would not end before `end` moves one day earlier
+      win_start + positiveModulo(cand_start - win_start, win_ms) AS wrapped_start,
+      greatest(wrapped_start - 86400000 * (wrapped_start >= win_start + avail), win_start) AS reg_start,
+      -- sessions 0-5 end within the last 4 minutes before `end`, so "live" views always have visitors
+      reg_start + toInt64(s < 6) * (greatest(end_ms - 1 - sess_dur - toInt64(cityHash64(seed, s, 45) % 240000), win_start) - reg_start) AS sess_start
     FROM
     (
       -- -------------------------------------------------------------- layer A: sessions that have rows (shared)
