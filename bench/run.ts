@@ -1,6 +1,8 @@
 // `npm run bench`: seeds (once) a 10-million-event project in its own data directory, starts the gateway
-// in a child process, and loads every insights endpoint over a 30-day window at concurrency 1 and 8,
-// printing p50/p95 latency and requests per second.
+// in a child process, and loads every insights endpoint over a 30-day window, export pages (first and
+// deep, keyset and offset) and a 3-series chart at concurrency 1 and 8, printing p50/p95 latency and
+// requests per second; then streams the whole project as NDJSON and reports rows/s and the gateway's
+// peak RSS.
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -48,6 +50,9 @@ async function startGateway(): Promise<ChildProcess> {
     env: { ...process.env, QUARRY_DATA_DIR: DATA_DIR, PORT: String(PORT), LOG_LEVEL: 'error', QUARRY_RATE_LIMIT: '1000000', QUARRY_MAX_CONCURRENT_QUERIES: '64' },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
+  // The gateway never outlives the bench, however the bench ends.
+  process.once('exit', () => child.kill('SIGKILL'))
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130))
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('listening')) resolve()
@@ -68,6 +73,39 @@ const ENDPOINTS = [
   `referrer?${WINDOW}&filters=${encodeURIComponent(JSON.stringify([{ name: 'path', operator: 'contains', value: ['a'] }]))}`,
 ]
 
+const CHART_SERIES = JSON.stringify([
+  { name: 'screen_view', segment: 'user' },
+  { name: 'purchase', segment: 'property_sum', property: 'revenue' },
+  { name: '*', segment: 'session', filters: [{ name: 'country', operator: 'is', value: ['DE'] }] },
+])
+
+/** A cursor about `depth` rows into the newest-first export (found once, through an offset page). */
+async function deepCursor(headers: Record<string, string>, depth: number): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${PORT}/export/events?projectId=${PROJECT}&limit=1&page=${depth}`, { headers })
+  const body = (await res.json()) as { meta: { nextCursor: string } }
+  return body.meta.nextCursor
+}
+
+function peakRssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024
+}
+
+/** Streams the whole project as NDJSON, counting rows as they arrive. */
+async function streamAll(headers: Record<string, string>, gateway: ChildProcess) {
+  const before = peakRssMb(gateway.pid as number)
+  const started = performance.now()
+  const res = await fetch(`http://127.0.0.1:${PORT}/export/events?projectId=${PROJECT}&format=ndjson`, { headers })
+  let rows = 0
+  let bytes = 0
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length
+    for (const byte of chunk) if (byte === 10) rows += 1
+  }
+  const seconds = (performance.now() - started) / 1000
+  return { rows, megabytes: bytes / 1024 / 1024, seconds, rssBefore: before, rssPeak: peakRssMb(gateway.pid as number) }
+}
+
 async function main() {
   fs.mkdirSync(DATA_DIR, { recursive: true })
   const credentials = await prepareData()
@@ -85,6 +123,29 @@ async function main() {
       const ms = (value: number) => value.toFixed(0)
       console.log(`| ${name} | ${ms(one.p50)} | ${ms(one.p95)} | ${one.rps.toFixed(1)} | ${ms(eight.p50)} | ${ms(eight.p95)} | ${eight.rps.toFixed(1)} | ${one.errors + eight.errors} |`)
     }
+    const headers = { 'openpanel-client-id': credentials.id, 'openpanel-client-secret': credentials.secret }
+    const depth = Math.floor(EVENTS / 2)
+    const cursor = await deepCursor(headers, depth)
+    const exportCells: [string, string][] = [
+      ['export: first page (limit 50)', `/export/events?projectId=${PROJECT}&limit=50`],
+      [`export: keyset page ${depth} rows deep`, `/export/events?projectId=${PROJECT}&limit=50&cursor=${cursor}`],
+      [`export: offset page ${depth} rows deep`, `/export/events?projectId=${PROJECT}&limit=50&page=${Math.floor(depth / 50)}`],
+      ['export: first page, all includes', `/export/events?projectId=${PROJECT}&limit=50&includes=properties,profile,meta,geo,device,referrer`],
+      ['chart: 3 series, 30 days by day', `/export/charts?projectId=${PROJECT}&startDate=2025-12-02&endDate=2025-12-31&interval=day&series=${encodeURIComponent(CHART_SERIES)}`],
+      ['chart: same with previous period', `/export/charts?projectId=${PROJECT}&startDate=2025-12-02&endDate=2025-12-31&interval=day&previous=true&series=${encodeURIComponent(CHART_SERIES)}`],
+    ]
+    for (const [name, path] of exportCells) {
+      const url = `http://127.0.0.1:${PORT}${path}`
+      const one = await loadTest({ url, headers, connections: 1, seconds: SECONDS })
+      const eight = await loadTest({ url, headers, connections: 8, seconds: SECONDS })
+      const ms = (value: number) => value.toFixed(0)
+      console.log(`| ${name} | ${ms(one.p50)} | ${ms(one.p95)} | ${one.rps.toFixed(1)} | ${ms(eight.p50)} | ${ms(eight.p95)} | ${eight.rps.toFixed(1)} | ${one.errors + eight.errors} |`)
+    }
+    const stream = await streamAll(headers, gateway)
+    console.log(
+      `\nNDJSON export of the whole project: ${stream.rows} rows, ${stream.megabytes.toFixed(0)} MB in ${stream.seconds.toFixed(1)} s ` +
+        `= ${Math.round(stream.rows / stream.seconds)} rows/s; gateway peak RSS ${stream.rssBefore.toFixed(0)} MB before, ${stream.rssPeak.toFixed(0)} MB after`,
+    )
   } finally {
     gateway.kill('SIGTERM')
   }
