@@ -46,7 +46,9 @@ async function prepareData(): Promise<Credentials> {
 }
 
 async function startGateway(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'server', 'main.ts')], {
+  // One process (node with tsx's loader), so its /proc status is the gateway's own memory.
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], {
+    cwd: ROOT,
     env: { ...process.env, QUARRY_DATA_DIR: DATA_DIR, PORT: String(PORT), LOG_LEVEL: 'error', QUARRY_RATE_LIMIT: '1000000', QUARRY_MAX_CONCURRENT_QUERIES: '64' },
     stdio: ['ignore', 'pipe', 'inherit'],
   })

@@ -168,7 +168,7 @@ function conditions(query: ExportQuery, after: Keyset | undefined): Fragment {
   }
   if (after) {
     // The plain bound lets the key prune; the tuple decides ties within the millisecond.
-    parts.push("created_at <= {afterAt:DateTime64(3, 'UTC')}", "(created_at, toString(events.id)) < ({afterAt:DateTime64(3, 'UTC')}, {afterId:String})")
+    parts.push("created_at <= {afterAt:DateTime64(3, 'UTC')}", "(created_at, toUInt128(events.id)) < ({afterAt:DateTime64(3, 'UTC')}, toUInt128({afterId:UUID}))")
     params.afterAt = toClickHouseTime(new Date(after.createdAtMs))
     params.afterId = after.id
   }

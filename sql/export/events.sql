@@ -1,9 +1,10 @@
 -- @name export.events
 -- @returns one row per event, newest first (ties: id text descending): the base fields and the
 --   included groups (see queries/export-events.ts), createdAt as ISO 8601 with the zone's offset
--- TRICKY: ordering by the table's sort-key expressions (project_id, toDate(created_at), created_at)
--- lets ClickHouse read in key order and stop early; the id text only finishes ties. Keyset pages add
--- `(created_at, id text) < cursor`, so a page deep in the export costs what the first one does.
+-- TRICKY: ordering by exactly the table's sort-key expressions (project_id, toDate(created_at),
+-- created_at, toUInt128(id), which orders like the id text) lets ClickHouse read in key order and stop
+-- after the page; any other tie-break makes it sort the whole project. Keyset pages add
+-- `(created_at, toUInt128(id)) < cursor`, so a page deep in the export costs what the first one does.
 SELECT
   toString(events.id) AS id,
   name,
@@ -26,5 +27,5 @@ FROM events
 WHERE project_id = {projectId:String}
   AND created_at >= {start:DateTime64(3, 'UTC')}
   AND created_at < {end:DateTime64(3, 'UTC')}/* @conditions */
-ORDER BY project_id DESC, toDate(created_at) DESC, created_at DESC, toString(events.id) DESC
+ORDER BY project_id DESC, toDate(created_at) DESC, created_at DESC, toUInt128(events.id) DESC
 LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}

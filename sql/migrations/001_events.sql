@@ -1,6 +1,7 @@
 -- @migration 001_events
 -- The source of truth: one row per tracked event. One project's time range is a contiguous key range;
--- `id` ends the key so newest-first keyset pages (ties by id) read in key order.
+-- the id ends the key so newest-first keyset pages (ties by id text) read in key order. TRICKY: the UUID
+-- type compares its second half first; toUInt128(id) orders like the id text.
 CREATE TABLE IF NOT EXISTS {{table events}} {{on_cluster}}
 (
   id UUID,
@@ -43,6 +44,6 @@ CREATE TABLE IF NOT EXISTS {{table events}} {{on_cluster}}
 )
 ENGINE = {{sharded MergeTree()}}
 PARTITION BY toYYYYMM(created_at)
-ORDER BY (project_id, toDate(created_at), created_at, id);
+ORDER BY (project_id, toDate(created_at), created_at, toUInt128(id));
 
 {{distributed events cityHash64(project_id, session_id)}};

@@ -20,8 +20,7 @@
 --
 -- Constant tables are built once in scalar subqueries; per-row values are computed in two nested
 -- layers so that aliases stay small (the analyzer copies an alias's expression at every use).
--- KEEP IN SYNC: the parameters, the session layout, layer A and layer B's visitor / session-time
--- expressions are repeated verbatim in sql/seed/profiles.sql (one profile per identified visitor).
+-- sql/seed/profiles.sql then creates one profile per identified visitor from the rows written here.
 INSERT INTO events (
   id, project_id, name, device_id, profile_id, session_id, created_at, path, origin, title,
   referrer, referrer_name, referrer_type, utm_source, utm_medium, utm_campaign, utm_term, utm_content,
@@ -29,7 +28,7 @@ INSERT INTO events (
   os_version, duration, revenue, groups, properties, sdk_name, sdk_version, imported_at
 )
 WITH
-  -- ------------------------------------------------------------------ parameters (shared)
+  -- ------------------------------------------------------------------ parameters
   {seed:UInt64} AS seed,
   {events:UInt64} AS total,
   toInt64(greatest({days:UInt32}, 1)) AS span_days,
@@ -40,7 +39,7 @@ WITH
   252 AS K,
   64 AS P,
 
-  -- ------------------------------------------------------------------ session layout (shared)
+  -- ------------------------------------------------------------------ session layout
   assumeNotNull((
     SELECT (toUInt64(1024), row_sess, row_pos, row_len)
     FROM
@@ -69,7 +68,7 @@ WITH
   -- which measured faster than if/multiIf here. A nested list X is stored flat with offsets and
   -- lengths: pick = X.1[X.2[i] + h % X.3[i] + 1]. Tuple-valued scalar subqueries are wrapped in
   -- assumeNotNull: they are Nullable otherwise, and Nullable spreads to (and slows) every row value.
-  -- local hour-of-day weights (per mille) -> lookup of 1000 hours (shared)
+  -- local hour-of-day weights (per mille) -> lookup of 1000 hours
   (SELECT arrayFlatten(arrayMap((w, i) -> arrayWithConstant(w, toUInt8(i - 1)), hw, arrayEnumerate(hw)))
    FROM (SELECT [18, 12, 9, 8, 8, 10, 18, 30, 45, 58, 64, 66, 62, 64, 66, 64, 60, 54, 50, 52, 56, 54, 44, 28] AS hw)) AS hour_lut,
   -- cities; entry 1 = unknown location
@@ -90,10 +89,10 @@ WITH
                 [0, -74.006, -118.2437, -122.4194, -87.6298, -97.7431, -122.3321, -0.1278, -2.2426, -3.1883, 13.405,
                  11.582, 9.9937, 2.3522, 4.8357, 4.9041, 18.0686, -3.7038, 2.1686, 77.5946, 72.8777, 77.209, -46.6333,
                  -43.1729, 139.6503, 135.5023, -79.3832, -123.1207, 151.2093, 144.9631] AS lon))) AS city_latlon,
-  -- UTC offset in minutes (standard time; good enough for a day/night curve) (shared)
+  -- UTC offset in minutes (standard time; good enough for a day/night curve)
   [0, -300, -480, -480, -360, -360, -480, 0, 0, 0, 60, 60, 60, 60, 60, 60, 60, 60, 60, 330, 330, 330, -180, -180,
    540, 540, -300, -480, 600, 600] AS city_tz_min,
-  -- city weights -> lookup (shared)
+  -- city weights -> lookup
   (SELECT arrayFlatten(arrayMap((w, i) -> arrayWithConstant(w, toUInt8(i)), cw, arrayEnumerate(cw)))
    FROM (SELECT [10, 60, 45, 40, 30, 25, 25, 60, 15, 10, 40, 25, 15, 40, 12, 25, 18, 20, 15, 35, 30, 25, 30, 15, 35,
                  12, 30, 15, 25, 18] AS cw)) AS city_lut,
@@ -297,15 +296,15 @@ FROM
   SELECT
     n, s, k, slen,
     -- visitor: 45% of sessions come from the returning pool (skewed: low pool numbers return often),
-    -- the others are one-time visitors; 60% of pool and 8% of one-time visitors are identified (shared)
+    -- the others are one-time visitors; 60% of pool and 8% of one-time visitors are identified
     cityHash64(seed, s, 10) % 100 < 45 AS returning,
     toUInt64(pool_size * pow(cityHash64(seed, s, 11) / two64, 1.4)) AS pool_idx,
     cityHash64(seed, 1 + returning, returning * pool_idx + (1 - returning) * s) AS vkey,
     cityHash64(seed, 3, vkey) % 1000 < 80 + 520 * returning AS identified,
-    -- session city: the visitor's home city, 5% of sessions elsewhere (travel) (shared)
+    -- session city: the visitor's home city, 5% of sessions elsewhere (travel)
     city_lut[cityHash64(seed, vkey, 21) % length(city_lut) + 1] AS home_ci,
     toUInt8(home_ci + (cityHash64(seed, s, 22) % 100 < 5) * (toInt16(city_lut[cityHash64(seed, s, 23) % length(city_lut) + 1]) - home_ci)) AS ci,
-    -- session time: mean gap, duration, start on the local day/night curve, inside [end - days, end) (shared)
+    -- session time: mean gap, duration, start on the local day/night curve, inside [end - days, end)
     8000 * exp(cityHash64(seed, s, 12) / two64 * log(150 / 8)) AS gap_ms,
     (slen > 1) * toInt64(gap_ms * ((slen - 1) + 0.8 * (cityHash64(seed, s, toUInt32(slen - 1), 40) / two64) - 0.4)) AS sess_dur,
     toInt64(city_tz_min[ci]) * 60000 AS tz_ms,
@@ -352,7 +351,7 @@ FROM
     cityHash64(seed, s, k, 34) AS prop_h
   FROM
   (
-    -- ---------------------------------------------------------------- layer A: row -> session, position (shared)
+    -- ---------------------------------------------------------------- layer A: row -> session, position
     SELECT
       number AS n,
       intDiv(n, T) AS grp,

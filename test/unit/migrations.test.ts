@@ -19,7 +19,7 @@ describe('migrations rendering', () => {
     const [events, ...rest] = render('001_events')
     assert.equal(rest.length, 0, 'no Distributed table on a single node')
     assert.match(events, /^CREATE TABLE IF NOT EXISTS events\s*\(/)
-    assert.match(events, /ENGINE = MergeTree\(\)\nPARTITION BY toYYYYMM\(created_at\)\nORDER BY \(project_id, toDate\(created_at\), created_at, id\)$/)
+    assert.match(events, /ENGINE = MergeTree\(\)\nPARTITION BY toYYYYMM\(created_at\)\nORDER BY \(project_id, toDate\(created_at\), created_at, toUInt128\(id\)\)$/)
     assert.doesNotMatch(events, /\{\{|ON CLUSTER|Replicated/)
   })
 
