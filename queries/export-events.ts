@@ -75,6 +75,10 @@ const validate = compileSchema(schema)
 const listOf = (value: unknown): string[] =>
   (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((item) => String(item).split(',')).map((item) => item.trim()).filter(Boolean)
 
+// DateTime64(3) stops at 2299; an open end reads to there.
+const OPEN_START = new Date('1970-01-01T00:00:00Z')
+const OPEN_END = new Date('2299-12-31T00:00:00Z')
+
 export function encodeCursor(keyset: Keyset): string {
   return Buffer.from(JSON.stringify([keyset.createdAtMs, keyset.id, keyset.page])).toString('base64url')
 }
@@ -82,16 +86,16 @@ export function encodeCursor(keyset: Keyset): string {
 function decodeCursor(text: string): Keyset | undefined {
   try {
     const [createdAtMs, id, page] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[]
-    if (!Number.isSafeInteger(createdAtMs) || typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id) || !Number.isSafeInteger(page) || (page as number) < 1) return undefined
+    const valid =
+      Number.isSafeInteger(createdAtMs) && (createdAtMs as number) >= 0 && (createdAtMs as number) < OPEN_END.getTime() &&
+      typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id) &&
+      Number.isSafeInteger(page) && (page as number) >= 1
+    if (!valid) return undefined
     return { createdAtMs: createdAtMs as number, id, page: page as number }
   } catch {
     return undefined
   }
 }
-
-// DateTime64(3) stops at 2299; an open end reads to there.
-const OPEN_START = new Date('1970-01-01T00:00:00Z')
-const OPEN_END = new Date('2299-12-31T00:00:00Z')
 
 function bound(raw: unknown, name: 'start' | 'end', zone: string, issues: Issue[]): DateTime | undefined {
   if (raw === undefined) return undefined

@@ -130,6 +130,15 @@ describe('export events', function () {
     assert.ok(records[0].startsWith(`${all[0].id},${all[0].name},`))
   })
 
+  it('400s a forged cursor instead of passing it to ClickHouse', async () => {
+    const forge = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
+    for (const cursor of [forge([1711000000000, '--------0000-0000-0000-000000000000', 1]), forge([-5, '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0001', 1]), forge(['x']), 'not base64 at all!', forge([1e20, '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0001', 1])]) {
+      const res = await get({ cursor })
+      assert.equal(res.status, 400, cursor)
+      assert.deepEqual(res.body.details.issues[0].path, ['cursor'])
+    }
+  })
+
   it('400s paging parameters on a stream and unknown includes', async () => {
     const res = await get({ format: 'csv', limit: '5', includes: 'geo,secrets' })
     assert.equal(res.status, 400)
