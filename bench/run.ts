@@ -88,14 +88,20 @@ async function deepCursor(headers: Record<string, string>, depth: number): Promi
   return body.meta.nextCursor
 }
 
-function peakRssMb(pid: number): number {
+/** A /proc status field of the gateway, in MB: VmRSS (now) or VmHWM (peak so far). */
+function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024
 }
 
 /** Streams the whole project as NDJSON, counting rows as they arrive. */
 async function streamAll(headers: Record<string, string>, gateway: ChildProcess) {
-  const before = peakRssMb(gateway.pid as number)
+  const pid = gateway.pid as number
+  const before = memoryMb(pid, 'VmRSS')
+  let highest = before
+  const sampler = setInterval(() => {
+    highest = Math.max(highest, memoryMb(pid, 'VmRSS'))
+  }, 250)
   const started = performance.now()
   const res = await fetch(`http://127.0.0.1:${PORT}/export/events?projectId=${PROJECT}&format=ndjson`, { headers })
   let rows = 0
@@ -105,7 +111,8 @@ async function streamAll(headers: Record<string, string>, gateway: ChildProcess)
     for (const byte of chunk) if (byte === 10) rows += 1
   }
   const seconds = (performance.now() - started) / 1000
-  return { rows, megabytes: bytes / 1024 / 1024, seconds, rssBefore: before, rssPeak: peakRssMb(gateway.pid as number) }
+  clearInterval(sampler)
+  return { rows, megabytes: bytes / 1024 / 1024, seconds, rssBefore: before, rssHighest: highest, hwm: memoryMb(pid, 'VmHWM') }
 }
 
 async function main() {
@@ -146,7 +153,8 @@ async function main() {
     const stream = await streamAll(headers, gateway)
     console.log(
       `\nNDJSON export of the whole project: ${stream.rows} rows, ${stream.megabytes.toFixed(0)} MB in ${stream.seconds.toFixed(1)} s ` +
-        `= ${Math.round(stream.rows / stream.seconds)} rows/s; gateway peak RSS ${stream.rssBefore.toFixed(0)} MB before, ${stream.rssPeak.toFixed(0)} MB after`,
+        `= ${Math.round(stream.rows / stream.seconds)} rows/s; gateway RSS ${stream.rssBefore.toFixed(0)} MB before, ` +
+        `at most ${stream.rssHighest.toFixed(0)} MB during the stream (process peak so far ${stream.hwm.toFixed(0)} MB)`,
     )
   } finally {
     gateway.kill('SIGTERM')

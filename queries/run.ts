@@ -85,6 +85,16 @@ export class Runner {
   }
 
   async run<T>(query: CompiledQuery, options: RunOptions = {}): Promise<RunResult<T>> {
+    const { text, ...run } = await this.runText(query, options)
+    const rows = text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as T)
+    return { rows, ...run }
+  }
+
+  /** The result as JSONEachRow text, one object a line: for streaming it on without re-encoding. */
+  async runText(query: CompiledQuery, options: RunOptions = {}): Promise<Omit<RunResult<unknown>, 'rows'> & { text: string }> {
     const started = performance.now()
     try {
       const result = await this.client.query({
@@ -95,8 +105,8 @@ export class Runner {
         abort_signal: options.signal,
         query_id: options.queryId,
       })
-      const rows = await result.json<T>()
-      return { rows, durationMs: performance.now() - started, ...readSummary(result.response_headers) }
+      const text = await result.text()
+      return { text, durationMs: performance.now() - started, ...readSummary(result.response_headers) }
     } catch (error) {
       throw toQueryError(error)
     }

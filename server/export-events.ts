@@ -78,6 +78,30 @@ async function servePage(runner: Runner, query: ExportQuery, res: Response, sign
   res.json({ meta: { count: data.length, totalCount, pages: Math.ceil(totalCount / query.limit), current, nextCursor }, data })
 }
 
+function formatRows(rows: Row[], query: ExportQuery, columns: string[]): string {
+  if (query.format === 'csv') return rows.map((row) => columns.map((column) => csvField(row[column])).join(',')).join('\r\n') + '\r\n'
+  return rows.map((row) => JSON.stringify(row)).join('\n') + '\n'
+}
+
+/**
+ * One keyset chunk as the text to write, with its row count and last row (the next keyset). NDJSON
+ * without profiles passes the engine's JSONEachRow text through untouched and parses only its last
+ * line, which is what makes streaming fast.
+ */
+async function fetchChunk(runner: Runner, query: ExportQuery, columns: string[], after: Keyset | undefined, signal: AbortSignal) {
+  const compiled = compileRows(query, { after, rows: STREAM_CHUNK_ROWS })
+  if (query.format === 'ndjson' && !query.includes.includes('profile')) {
+    const { text } = await runner.runText(compiled, { signal })
+    const body = text.endsWith('\n') || !text ? text : `${text}\n`
+    const lastStart = body.lastIndexOf('\n', body.length - 2) + 1
+    const count = body ? body.split('\n').length - 1 : 0
+    return { count, last: count ? (JSON.parse(body.slice(lastStart)) as Row) : undefined, text: body }
+  }
+  const { rows } = await runner.run<Row>(compiled, { signal })
+  await attachProfiles(runner, query, rows, signal)
+  return { count: rows.length, last: rows[rows.length - 1], text: rows.length ? formatRows(rows, query, columns) : '' }
+}
+
 async function serveStream(runner: Runner, query: ExportQuery, res: Response, signal: AbortSignal) {
   const csv = query.format === 'csv'
   const columns = columnsOf(query)
@@ -89,17 +113,13 @@ async function serveStream(runner: Runner, query: ExportQuery, res: Response, si
   let written = 0
   for (;;) {
     if (signal.aborted) return
-    const { rows } = await runner.run<Row>(compileRows(query, { after, rows: STREAM_CHUNK_ROWS }), { signal })
-    await attachProfiles(runner, query, rows, signal)
-    if (rows.length) {
-      const text = csv
-        ? rows.map((row) => columns.map((column) => csvField(row[column])).join(',')).join('\r\n') + '\r\n'
-        : rows.map((row) => JSON.stringify(row)).join('\n') + '\n'
+    const { count, last, text } = await fetchChunk(runner, query, columns, after, signal)
+    if (count) {
       await writeWithBackpressure(res, text)
-      written += rows.length
+      written += count
     }
-    if (rows.length < STREAM_CHUNK_ROWS) break
-    after = keysetOf(rows[rows.length - 1], 1)
+    if (count < STREAM_CHUNK_ROWS || !last) break
+    after = keysetOf(last, 1)
   }
   res.locals.readRows = written
   res.end()

@@ -178,4 +178,15 @@ describe('export events', function () {
       server.close()
     }
   })
+
+  it('streams an export of several chunks completely, once each, newest first', async () => {
+    const res = await request(h.app).get('/export/events?projectId=big&format=ndjson').set(auth)
+    assert.equal(res.status, 200)
+    const rows = res.text.trim().split('\n').map((line) => JSON.parse(line) as { id: string; createdAt: string })
+    const expected = await h.engine.client.query({ query: "SELECT count() AS n FROM events WHERE project_id = 'big'", format: 'JSONEachRow' }).then((rs) => rs.json<{ n: number }>())
+    assert.ok(rows.length > 2 * 20_000, `several chunks: ${rows.length} rows`)
+    assert.equal(rows.length, expected[0].n)
+    assert.equal(new Set(rows.map((row) => row.id)).size, rows.length)
+    for (let i = 1; i < rows.length; i += 1) assert.ok(Date.parse(rows[i - 1].createdAt) >= Date.parse(rows[i].createdAt), `order at ${i}`)
+  })
 })
