@@ -2,10 +2,9 @@
 // the reference model must agree exactly; a failure prints the request to replay.
 import assert from 'node:assert/strict'
 import request from 'supertest'
-import { createApiClient, createProject } from '../../server/control'
 import { answerChart } from '../reference/charts'
 import type { RawEvent } from '../reference/model'
-import { insertRawEvents, startHarness, type Harness } from '../support/harness'
+import { startWithEvents, type Harness } from '../support/harness'
 import { Random } from '../support/random'
 import { CHOICES, randomEvents } from '../support/random-events'
 
@@ -67,12 +66,8 @@ describe('charts: gateway vs reference model (randomized)', function () {
   let events: RawEvent[]
 
   before(async () => {
-    h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
-    await createProject(h.engine, { id: PROJECT.id, timezone: PROJECT.timezone })
     events = randomEvents(SEED, PROJECT)
-    await insertRawEvents(h.engine, events, PROJECT.id)
-    const root = await createApiClient(h.engine, { type: 'root' })
-    auth = { 'openpanel-client-id': root.id, 'openpanel-client-secret': root.secret }
+    ;({ h, auth } = await startWithEvents(PROJECT, events))
   })
   after(() => h.close())
 

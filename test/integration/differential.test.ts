@@ -3,9 +3,9 @@
 // batches, so most sessions arrive as several partial rows. A failure prints the request to replay.
 import assert from 'node:assert/strict'
 import request from 'supertest'
-import { createApiClient, createProject } from '../../server/control'
+import { createProject } from '../../server/control'
 import { answerInsights, type RawEvent } from '../reference/model'
-import { insertRawEvents, startHarness, type Harness } from '../support/harness'
+import { insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
 import { Random } from '../support/random'
 import { CHOICES, randomEvents } from '../support/random-events'
 
@@ -104,8 +104,7 @@ describe('gateway vs reference model (randomized)', function () {
         await insertRawEvents(h.engine, shuffled.filter((_, index) => index % batches === b), project.id)
       }
     }
-    const root = await createApiClient(h.engine, { type: 'root' })
-    auth = { 'openpanel-client-id': root.id, 'openpanel-client-secret': root.secret }
+    auth = await rootHeaders(h.engine)
   })
   after(() => h.close())
 

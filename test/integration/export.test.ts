@@ -5,10 +5,10 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import request from 'supertest'
-import { createApiClient, createProject } from '../../server/control'
+import { createProject } from '../../server/control'
 import { exportRows } from '../reference/export'
 import type { RawEvent } from '../reference/model'
-import { insertRawEvents, startHarness, type Harness } from '../support/harness'
+import { insertRawEvents, startWithEvents, type Harness } from '../support/harness'
 import { Random } from '../support/random'
 import { CHOICES, randomEvents } from '../support/random-events'
 
@@ -46,12 +46,8 @@ describe('export events', function () {
   let events: RawEvent[]
 
   before(async () => {
-    h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
-    await createProject(h.engine, { id: PROJECT.id, timezone: PROJECT.timezone })
     events = randomEvents(SEED, PROJECT)
-    await insertRawEvents(h.engine, events, PROJECT.id)
-    const root = await createApiClient(h.engine, { type: 'root' })
-    auth = { 'openpanel-client-id': root.id, 'openpanel-client-secret': root.secret }
+    ;({ h, auth } = await startWithEvents(PROJECT, events))
   })
   after(() => h.close())
 

@@ -2,7 +2,7 @@
 
 import { parseStrictNumber } from './exact';
 
-export const SESSION_ATTRIBUTE_NAMES = [
+export const DIMENSION_NAMES = [
   'referrer',
   'referrer_name',
   'referrer_type',
@@ -21,9 +21,9 @@ export const SESSION_ATTRIBUTE_NAMES = [
   'browser_version',
   'os',
   'os_version',
-  'entry_origin',
-  'entry_path',
 ] as const;
+
+export const SESSION_ATTRIBUTE_NAMES = [...DIMENSION_NAMES, 'entry_origin', 'entry_path'] as const;
 
 export const EVENT_FIELD_NAMES = ['name', 'path', 'origin', 'title'] as const;
 export const PROPERTY_PREFIX = 'properties.';

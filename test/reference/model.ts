@@ -4,7 +4,7 @@
 // with the gateway (nothing from server/ or queries/) and never touches ClickHouse. Clarity over speed.
 
 import { compareBytes, meanSeconds2, percent2, ratioHalfUp2 } from './exact';
-import { Filter, matchValue, parseFilters, PROPERTY_PREFIX } from './filters';
+import { DIMENSION_NAMES, Filter, matchValue, parseFilters, PROPERTY_PREFIX } from './filters';
 import {
   addDays,
   addMonths,
@@ -83,26 +83,7 @@ export interface ModelAnswer {
   next: boolean;
 }
 
-export const DIMENSION_RESOURCES = [
-  'referrer',
-  'referrer_name',
-  'referrer_type',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'country',
-  'region',
-  'city',
-  'device',
-  'brand',
-  'model',
-  'browser',
-  'browser_version',
-  'os',
-  'os_version',
-] as const;
+export const DIMENSION_RESOURCES = DIMENSION_NAMES;
 type DimensionName = (typeof DIMENSION_RESOURCES)[number];
 
 const DIMENSION_PREFIX: Partial<Record<DimensionName, DimensionName>> = {
@@ -143,29 +124,7 @@ const BAD_REQUEST: ModelAnswer = { status: 400, body: null, next: false };
 // ---------------------------------------------------------------------------------------------------
 // Events and sessions
 
-const STRING_COLUMNS = [
-  'path',
-  'origin',
-  'title',
-  'referrer',
-  'referrer_name',
-  'referrer_type',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'country',
-  'region',
-  'city',
-  'device',
-  'brand',
-  'model',
-  'browser',
-  'browser_version',
-  'os',
-  'os_version',
-] as const;
+const STRING_COLUMNS = ['path', 'origin', 'title', ...DIMENSION_NAMES] as const;
 type StringColumn = (typeof STRING_COLUMNS)[number];
 
 /** An event with every default applied. */

@@ -89,3 +89,17 @@ export async function insertRawEvents(engine: Engine, events: object[], projectI
   const rows = events.map((event) => parseEventLine(JSON.stringify(event), projectId).row)
   await engine.client.insert({ table: 'events', values: rows, format: 'JSONEachRow' })
 }
+
+/** A root client's credentials as request headers. */
+export async function rootHeaders(engine: Engine): Promise<Record<string, string>> {
+  const root = await createApiClient(engine, { type: 'root' })
+  return { 'openpanel-client-id': root.id, 'openpanel-client-secret': root.secret }
+}
+
+/** A harness (no rate limit) with one project holding `events`, and root credentials. */
+export async function startWithEvents(project: { id: string; timezone: string }, events: object[]): Promise<{ h: Harness; auth: Record<string, string> }> {
+  const h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
+  await createProject(h.engine, project)
+  await insertRawEvents(h.engine, events, project.id)
+  return { h, auth: await rootHeaders(h.engine) }
+}
