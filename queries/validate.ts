@@ -17,6 +17,7 @@ export interface SchemaOptions {
 export interface Validator<T> {
   validate: ValidateFunction<T>
   keyNoun: string
+  coerce: boolean
 }
 
 function toIssue(error: ErrorObject, keyNoun: string, basePath: (string | number)[]): Issue {
@@ -35,13 +36,24 @@ function toIssue(error: ErrorObject, keyNoun: string, basePath: (string | number
 
 export function compileSchema<T>(schema: JSONSchemaType<T> | object, options: SchemaOptions = {}): Validator<T> {
   const ajv = options.coerce === false ? exact : coercing
-  return { validate: ajv.compile<T>(schema as JSONSchemaType<T>), keyNoun: options.keyNoun ?? 'parameter' }
+  return { validate: ajv.compile<T>(schema as JSONSchemaType<T>), keyNoun: options.keyNoun ?? 'parameter', coerce: options.coerce !== false }
 }
 
 /** Validates `value` (coercing in place where the validator does); returns the issues, empty when valid. */
 export function schemaIssues<T>(validator: Validator<T>, value: unknown, basePath: (string | number)[] = []): Issue[] {
-  if (validator.validate(value)) return []
-  return (validator.validate.errors ?? []).map((error) => toIssue(error, validator.keyNoun, basePath))
+  const issues = validator.validate(value) ? [] : (validator.validate.errors ?? []).map((error) => toIssue(error, validator.keyNoun, basePath))
+  return validator.coerce ? [...issues, ...infiniteNumbers(value, basePath)] : issues
+}
+
+/**
+ * TRICKY: ajv coerces text such as "1e309" to Infinity, which its integer and maximum checks let
+ * through; a coerced parameter must be a finite number.
+ */
+function infiniteNumbers(value: unknown, basePath: (string | number)[]): Issue[] {
+  if (!value || typeof value !== 'object') return []
+  return Object.entries(value as Record<string, unknown>)
+    .filter(([, item]) => typeof item === 'number' && !Number.isFinite(item))
+    .map(([name]) => ({ path: [...basePath, name], message: `"${name}" must be a finite number` }))
 }
 
 export function assertValid<T>(validator: Validator<T>, value: unknown): T {

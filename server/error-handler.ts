@@ -60,7 +60,9 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     const clientStatus = clientStatusOf(error)
     if (clientStatus) {
-      res.status(clientStatus).json(errorBody(clientStatus, (error as Error).message, requestId))
+      // Express's own 4xx (an undecodable path, say): still one body shape, with the problem listed.
+      const message = (error as Error).message
+      res.status(clientStatus).json(errorBody(clientStatus, message, requestId, [{ path: [], message }]))
       return
     }
     logger.error('request failed', { requestId, path: req.path, error: String((error as Error)?.stack ?? error) })
