@@ -5,6 +5,8 @@ import { QueryError } from '../../queries/errors'
 import { Runner } from '../../queries/run'
 import { createApiClient, createProject } from '../../server/control'
 import { listMigrations, migrate, renderMigration } from '../../server/migrate'
+import { createApp } from '../../server/app'
+import { createLogger } from '../../server/logger'
 import { startHarness, type Harness } from '../support/harness'
 
 const raw = (sql: string): CompiledQuery => ({ template: 'test.raw', sql, params: {} })
@@ -64,6 +66,42 @@ describe('guardrails, migrations and ops', function () {
     )
     const applied = await h.engine.client.query({ query: 'SELECT count() AS n FROM quarry_migrations', format: 'JSONEachRow' }).then((rs) => rs.json())
     assert.deepEqual(applied, [{ n: listMigrations().length }])
+  })
+
+  it('caps the queries one client has in flight, with 429 and Retry-After', async () => {
+    await createProject(h.engine, { id: 'capped' })
+    const c = await createApiClient(h.engine, { type: 'read', projectId: 'capped' })
+    const other = await createApiClient(h.engine, { type: 'read', projectId: 'capped' })
+    const headers = (x: { id: string; secret: string }) => ({ 'openpanel-client-id': x.id, 'openpanel-client-secret': x.secret })
+    const run = h.runner.run.bind(h.runner)
+    let release: () => void = () => undefined
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let held = 0
+    // Hold data queries (not the auth look-ups) until released, so requests stay in flight.
+    h.runner.run = (async (query, options) => {
+      if (query.template.startsWith('insights.')) {
+        held += 1
+        await gate
+      }
+      return run(query, options)
+    }) as typeof run
+    try {
+      const app = createApp({ config: { ...h.config, maxConcurrentQueries: 1, rateLimit: { requests: 1000, windowMs: 60_000 } }, runner: h.runner, directory: h.directory, logger: createLogger('error', true) })
+      const first = request(app).get('/insights/capped/live').set(headers(c)).then((res) => res)
+      while (held < 1) await new Promise((resolve) => setTimeout(resolve, 10))
+      const second = await request(app).get('/insights/capped/live').set(headers(c))
+      assert.equal(second.status, 429)
+      assert.equal(second.headers['retry-after'], '1')
+      const third = request(app).get('/insights/capped/live').set(headers(other)).then((res) => res)
+      while (held < 2) await new Promise((resolve) => setTimeout(resolve, 10))
+      release()
+      assert.equal((await first).status, 200)
+      assert.equal((await third).status, 200, 'another client is not capped by the first')
+      await request(app).get('/insights/capped/live').set(headers(c)).expect(200)
+    } finally {
+      h.runner.run = run
+      release()
+    }
   })
 
   it('rate-limits each client with 429 and Retry-After', async () => {
