@@ -1,7 +1,7 @@
 // The chart compiler: every series item of a request (and its breakdown groups and previous window)
 // compiles to ONE statement, a UNION ALL of per-item GROUP BYs. Pure: no I/O.
 import { bucketExpression } from './buckets'
-import { compileFragment, compileTemplate, type CompiledQuery, type Fragment, type Params } from './compiled'
+import { andClauses, compileFragment, compileTemplate, type CompiledQuery, type Fragment, type Params } from './compiled'
 import type { Breakdown, ChartQuery, EventItem, FieldSource, NumericSource } from './chart-params'
 import { assertNever } from './errors'
 import { NUMBER_PATTERN, compileAll } from './filters'
@@ -83,9 +83,9 @@ function aggregateOf(item: EventItem): { aggregate: Fragment; arrayJoin: string 
 function conditionsOf(item: EventItem): Fragment {
   const parts: Fragment[] = []
   if (item.name !== '*') parts.push({ sql: 'name = {event:String}', params: { event: item.name } })
-  const filters = compileAll(item.filters.map((filter, index) => ({ filter, index })), 'f', 'events')
+  const filters = compileAll(item.filters, { subject: 'events' })
   if (filters) parts.push(filters)
-  return { sql: parts.map((part) => `\n    AND ${part.sql}`).join(''), params: Object.assign({}, ...parts.map((part) => part.params)) }
+  return andClauses(parts, '    ')
 }
 
 function windowParams(query: ChartQuery): Params {

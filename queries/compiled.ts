@@ -34,6 +34,11 @@ export function compileTemplate(file: string, params: Params, fragments: Record<
   return Object.freeze({ template: template.name, sql, params: Object.freeze(allParams) })
 }
 
+/** Conditions as `AND ...` lines to append to a WHERE or HAVING clause (empty when there are none). */
+export function andClauses(parts: Fragment[], indent = '  '): Fragment {
+  return { sql: parts.map((part) => `\n${indent}AND ${part.sql}`).join(''), params: Object.assign({}, ...parts.map((part) => part.params)) }
+}
+
 /**
  * A template used inside another statement: given the statement's params, it keeps those its own text
  * names (its fragments bring theirs).

@@ -1,7 +1,7 @@
 // `GET /export/events`: raw events, newest first (ties by id text), as keyset pages (opaque cursors),
 // offset pages (`page`, for compatibility) or a stream of every matching row (ndjson, csv).
 import type { DateTime } from 'luxon'
-import { compileTemplate, type CompiledQuery, type Fragment, type Params } from './compiled'
+import { andClauses, compileTemplate, type CompiledQuery, type Fragment, type Params } from './compiled'
 import { isValidTimezone, parseBound } from './dates'
 import { invalid, type Issue } from './errors'
 import { SESSION_ONLY_ATTRIBUTES, compileAll, parseFilters, type Filter } from './filters'
@@ -155,28 +155,19 @@ export function parseExport(raw: Record<string, unknown>, scope: Scope): ExportQ
 
 /** `AND ...` for event names, the profile, the filters (on each event's own columns) and the keyset. */
 function conditions(query: ExportQuery, after: Keyset | undefined): Fragment {
-  const parts: string[] = []
-  const params: Params = {}
-  if (query.events.length) {
-    parts.push('name IN {events:Array(String)}')
-    params.events = query.events
-  }
-  if (query.profileId !== undefined) {
-    parts.push('profile_id = {profileId:String}')
-    params.profileId = query.profileId
-  }
-  const filters = compileAll(query.filters.map((filter, index) => ({ filter, index })), 'f', 'events')
-  if (filters) {
-    parts.push(filters.sql)
-    Object.assign(params, filters.params)
-  }
+  const parts: Fragment[] = []
+  if (query.events.length) parts.push({ sql: 'name IN {events:Array(String)}', params: { events: query.events } })
+  if (query.profileId !== undefined) parts.push({ sql: 'profile_id = {profileId:String}', params: { profileId: query.profileId } })
+  const filters = compileAll(query.filters, { subject: 'events' })
+  if (filters) parts.push(filters)
   if (after) {
     // The plain bound lets the key prune; the tuple decides ties within the millisecond.
-    parts.push("created_at <= {afterAt:DateTime64(3, 'UTC')}", "(created_at, toUInt128(events.id)) < ({afterAt:DateTime64(3, 'UTC')}, toUInt128({afterId:UUID}))")
-    params.afterAt = toClickHouseTime(new Date(after.createdAtMs))
-    params.afterId = after.id
+    parts.push({
+      sql: "created_at <= {afterAt:DateTime64(3, 'UTC')}\n  AND (created_at, toUInt128(events.id)) < ({afterAt:DateTime64(3, 'UTC')}, toUInt128({afterId:UUID}))",
+      params: { afterAt: toClickHouseTime(new Date(after.createdAtMs)), afterId: after.id },
+    })
   }
-  return { sql: parts.map((part) => `\n  AND ${part}`).join(''), params }
+  return andClauses(parts)
 }
 
 const windowParams = (query: ExportQuery): Params => ({ projectId: query.projectId, start: toClickHouseTime(query.start), end: toClickHouseTime(query.end) })

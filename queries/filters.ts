@@ -195,10 +195,14 @@ export function compileFilter(filter: Filter, prefix: string, subject: FilterSub
 export const isSessionFilter = (filter: Filter) => filter.target.kind === 'session'
 export const isNameFilter = (filter: Filter) => filter.target.kind === 'event' && filter.target.field === 'name'
 
-/** Filters ANDed, each with its own param prefix `<prefix><index>`, or null when there are none. */
-export function compileAll(filters: { filter: Filter; index: number }[], prefix: string, subject: FilterSubject = 'sessions'): Fragment | null {
-  if (filters.length === 0) return null
-  const parts = filters.map(({ filter, index }) => compileFilter(filter, `${prefix}${index}`, subject))
+/**
+ * The filters that `keep` selects, ANDed, or null when there are none. Each keeps the param prefix of its
+ * position in the request (`f<index>`), so the same filter compiles alike in every fragment.
+ */
+export function compileAll(filters: Filter[], options: { keep?: (filter: Filter) => boolean; subject?: FilterSubject } = {}): Fragment | null {
+  const { keep = () => true, subject = 'sessions' } = options
+  const parts = filters.flatMap((filter, index) => (keep(filter) ? [compileFilter(filter, `f${index}`, subject)] : []))
+  if (parts.length === 0) return null
   return { sql: parts.map((part) => part.sql).join(' AND '), params: Object.assign({}, ...parts.map((part) => part.params)) }
 }
 

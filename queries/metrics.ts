@@ -1,6 +1,6 @@
 // `GET /insights/:projectId/metrics`: totals and a zero-filled series of the session metrics and revenue.
 import { bucketExpression } from './buckets'
-import { compileFragment, compileTemplate, type Fragment } from './compiled'
+import { andClauses, compileFragment, compileTemplate, type Fragment } from './compiled'
 import { bucketStarts, defaultInterval, formatInstant, type Interval } from './dates'
 import { compileAll, isSessionFilter, sessionAttributesOf } from './filters'
 import { parseInsightParams, seriesSchema, widenForSessions, type InsightQuery } from './insight-params'
@@ -35,20 +35,17 @@ const pickInterval = (query: InsightQuery): InsightQuery => ({ ...query, interva
 /** `AND ...` for revenue events: sessions kept by the attribute filters, events matching every event filter. */
 function revenueFilters(query: InsightQuery): Fragment {
   const parts: Fragment[] = []
-  const attributeFilters = compileAll(
-    query.filters.map((filter, index) => ({ filter, index })).filter(({ filter }) => isSessionFilter(filter)),
-    'f',
-  )
+  const attributeFilters = compileAll(query.filters, { keep: isSessionFilter })
   if (attributeFilters) {
     const matching = compileFragment('insights/sessions-matching.sql', windowParams(query), {
       attributes: attributeColumns(sessionAttributesOf(query.filters)),
-      session_filters: { sql: `\n  AND ${attributeFilters.sql}`, params: attributeFilters.params },
+      session_filters: andClauses([attributeFilters]),
     })
     parts.push({ sql: `session_id IN (\n${matching.sql}\n)`, params: matching.params })
   }
   const events = eventConditions(query)
   if (events) parts.push(events)
-  return { sql: parts.map((part) => `\n  AND ${part.sql}`).join(''), params: Object.assign({}, ...parts.map((part) => part.params)) }
+  return andClauses(parts)
 }
 
 function toFigures(sessions: MetricsRow | undefined, revenue: MetricsRow | undefined): Figures {

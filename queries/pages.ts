@@ -1,11 +1,11 @@
 // `GET /insights/:projectId/pages`: page rows per (origin, path) of the window's page views.
 import { compileTemplate, type Fragment } from './compiled'
-import { compileAll, isNameFilter, isSessionFilter, sessionAttributesOf } from './filters'
+import { sessionAttributesOf } from './filters'
 import { parseInsightParams, pagedSchema, widenForSessions, type InsightQuery } from './insight-params'
 import { pageParams, splitPage } from './paging'
 import type { Resource } from './pipeline'
 import { percent, ratioOrNull } from './rounding'
-import { attributeColumns, sessionRestriction, windowParams } from './session-sql'
+import { attributeColumns, sessionRestriction, viewConditions, windowParams } from './session-sql'
 
 interface PageRow {
   origin: string
@@ -20,10 +20,7 @@ interface PageRow {
 }
 
 /** Which views count: those matching every event-field filter other than `name`. */
-function viewMatch(query: InsightQuery): Fragment {
-  const indexed = query.filters.map((filter, index) => ({ filter, index })).filter(({ filter }) => !isSessionFilter(filter) && !isNameFilter(filter))
-  return compileAll(indexed, 'f') ?? { sql: '1', params: {} }
-}
+const viewMatch = (query: InsightQuery): Fragment => viewConditions(query) ?? { sql: '1', params: {} }
 
 export const pages: Resource<InsightQuery> = {
   name: 'pages',

@@ -1,6 +1,6 @@
 // SQL fragments shared by the session-based insights: the window's sessions (partial rows combined,
 // filters applied) and the page views counted under event-field filters.
-import { compileFragment, type Fragment, type Params } from './compiled'
+import { andClauses, compileFragment, type Fragment, type Params } from './compiled'
 import { compileAll, isNameFilter, isSessionFilter, sessionAttributesOf } from './filters'
 import type { InsightQuery } from './insight-params'
 import { toClickHouseTime } from './pipeline'
@@ -28,25 +28,27 @@ export function attributeColumns(attributes: SessionAttribute[]): Fragment {
   }
 }
 
-const indexed = (query: InsightQuery) => query.filters.map((filter, index) => ({ filter, index }))
-
 /** Every event-field filter ANDed (`name` included), or null. */
 export function eventConditions(query: InsightQuery): Fragment | null {
-  return compileAll(indexed(query).filter(({ filter }) => !isSessionFilter(filter)), 'f')
+  return compileAll(query.filters, { keep: (filter) => !isSessionFilter(filter) })
+}
+
+/** Every event-field filter but `name` ANDed (the filters a counted page view must match), or null. */
+export function viewConditions(query: InsightQuery): Fragment | null {
+  return compileAll(query.filters, { keep: (filter) => !isSessionFilter(filter) && !isNameFilter(filter) })
 }
 
 /** `AND ...` restricting grouped sessions: attribute filters, and "has an event matching all event filters". */
 export function sessionRestriction(query: InsightQuery, options: { attributes: boolean; events: boolean }): Fragment {
   const parts: Fragment[] = []
-  const attributeFilters = options.attributes ? compileAll(indexed(query).filter(({ filter }) => isSessionFilter(filter)), 'f') : null
+  const attributeFilters = options.attributes ? compileAll(query.filters, { keep: isSessionFilter }) : null
   if (attributeFilters) parts.push(attributeFilters)
   const events = options.events ? eventConditions(query) : null
   if (events) {
     const subquery = compileFragment('insights/sessions-with-event.sql', windowParams(query), { event_filters: events })
     parts.push({ sql: `session_id IN (\n${subquery.sql}\n)`, params: subquery.params })
   }
-  if (parts.length === 0) return EMPTY
-  return { sql: parts.map((part) => `\n  AND ${part.sql}`).join(''), params: Object.assign({}, ...parts.map((part) => part.params)) }
+  return andClauses(parts)
 }
 
 /** The window's sessions kept by all filters, with `s_` columns for `attributes` (and the filters'). */
@@ -62,7 +64,7 @@ export function windowSessions(query: InsightQuery, attributes: SessionAttribute
  * `name`, only those matching them (joined from `counted_views`).
  */
 export function viewCounting(query: InsightQuery): { views: Fragment; join: Fragment } {
-  const viewFilters = compileAll(indexed(query).filter(({ filter }) => !isSessionFilter(filter) && !isNameFilter(filter)), 'f')
+  const viewFilters = viewConditions(query)
   if (!viewFilters) return { views: { sql: 'all_views', params: {} }, join: EMPTY }
   const counted = compileFragment('insights/counted-views.sql', windowParams(query), { event_filters: viewFilters })
   return { views: { sql: 'counted_views', params: {} }, join: { sql: `LEFT JOIN\n(\n${counted.sql}\n) AS counted USING (session_id)`, params: counted.params } }
