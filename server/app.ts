@@ -42,6 +42,12 @@ export function createApp(options: AppOptions): express.Express {
     const started = performance.now()
     res.locals.requestId = requestId
     res.set('X-Request-Id', requestId)
+    // A client that goes away before its answer is complete cancels the request's queries.
+    const abort = new AbortController()
+    res.locals.signal = abort.signal
+    res.once('close', () => {
+      if (!res.writableFinished) abort.abort()
+    })
     res.on('finish', () => {
       logger.info('request', {
         requestId,
@@ -93,12 +99,8 @@ export function createApp(options: AppOptions): express.Express {
         ? await authorizeProject(directory, res.locals.client, String(req.params.projectId))
         : await resolveQueryProject(directory, res.locals.client, req.query as Record<string, unknown>)
     res.locals.projectId = project.id
-    const abort = new AbortController()
-    res.once('close', () => {
-      if (!res.writableFinished) abort.abort()
-    })
     const result = await answer(resource, { ...(req.query as Record<string, unknown>) }, { project, now: clock(), sessionLookbackMs: config.sessionLookbackHours * 3_600_000 }, runner, {
-      signal: abort.signal,
+      signal: res.locals.signal,
       queryId: res.locals.requestId,
     })
     Object.assign(res.locals, { template: result.compiled.template, queryMs: Math.round(result.run.durationMs), ...result.run })

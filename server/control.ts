@@ -2,6 +2,7 @@
 // gateway itself never writes).
 import crypto from 'node:crypto'
 import { IANAZone } from 'luxon'
+import { toClickHouseTime } from '../queries/pipeline'
 import type { Engine } from './engine'
 import type { ClientType } from './directory'
 import { generateSecret, hashSecret } from './secrets'
@@ -16,7 +17,7 @@ export class ControlError extends Error {
 export const PROJECT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/
 const CLIENT_TYPES: ClientType[] = ['read', 'write', 'root']
 
-const nowText = () => new Date().toISOString().replace('T', ' ').replace('Z', '')
+const nowText = () => toClickHouseTime(new Date())
 
 export interface ProjectRow {
   id: string

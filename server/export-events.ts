@@ -54,13 +54,10 @@ export async function serveExportEvents({ runner, directory, clock }: ServeConte
   const project = await resolveQueryProject(directory, res.locals.client as ApiClient, query)
   res.locals.projectId = project.id
   const parsed = parseExport(query, { project, now: clock(), sessionLookbackMs: 0 })
-  const abort = new AbortController()
-  res.once('close', () => {
-    if (!res.writableFinished) abort.abort()
-  })
+  const signal = res.locals.signal as AbortSignal
   res.locals.template = 'export.events'
-  if (parsed.format === 'json') return servePage(runner, parsed, res, abort.signal)
-  return serveStream(runner, parsed, res, abort.signal)
+  if (parsed.format === 'json') return servePage(runner, parsed, res, signal)
+  return serveStream(runner, parsed, res, signal)
 }
 
 async function servePage(runner: Runner, query: ExportQuery, res: Response, signal: AbortSignal) {

@@ -2,6 +2,7 @@
 // bad lines by number, and writes nothing unless all lines are good (or --skip-bad is given).
 import fs from 'node:fs'
 import readline from 'node:readline'
+import { toClickHouseTime } from '../queries/pipeline'
 import { compileSchema, schemaIssues } from '../queries/validate'
 import type { Engine } from './engine'
 import { ControlError, findProject } from './control'
@@ -46,8 +47,6 @@ export interface ImportReport {
   bad: LineProblem[]
 }
 
-const toClickHouseTime = (iso: string) => new Date(iso).toISOString().replace('T', ' ').replace('Z', '')
-
 /** One line's problems, or the row to insert. */
 export function parseEventLine(text: string, projectId: string): { row?: Record<string, unknown>; problems: string[] } {
   let value: unknown
@@ -65,8 +64,8 @@ export function parseEventLine(text: string, projectId: string): { row?: Record<
   if (problems.length) return { problems }
   const row: Record<string, unknown> = { ...event, project_id: projectId, id: String(event.id).toLowerCase() }
   row.profile_id = event.profile_id || event.device_id
-  row.created_at = toClickHouseTime(String(event.created_at))
-  if (typeof event.imported_at === 'string') row.imported_at = toClickHouseTime(event.imported_at)
+  row.created_at = toClickHouseTime(new Date(String(event.created_at)))
+  if (typeof event.imported_at === 'string') row.imported_at = toClickHouseTime(new Date(event.imported_at))
   return { row, problems: [] }
 }
 

@@ -2,6 +2,7 @@
 // The files carry markers so one text serves a single node and a cluster (Replicated + Distributed).
 import fs from 'node:fs'
 import path from 'node:path'
+import { toClickHouseTime } from '../queries/pipeline'
 import type { Engine } from './engine'
 
 const MIGRATIONS_DIR = path.join(__dirname, '..', 'sql', 'migrations')
@@ -77,7 +78,7 @@ export async function migrate(engine: Engine): Promise<string[]> {
     for (const statement of renderMigration(migration.text, topology)) await client.command({ query: statement })
     await client.insert({
       table: 'quarry_migrations',
-      values: [{ name: migration.name, applied_at: new Date().toISOString().replace('T', ' ').replace('Z', '') }],
+      values: [{ name: migration.name, applied_at: toClickHouseTime(new Date()) }],
       format: 'JSONEachRow',
     })
     ran.push(migration.name)
