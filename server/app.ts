@@ -11,6 +11,7 @@ import type { Directory } from './directory'
 import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
 import { clientRateLimit, concurrencyCap, failedAuthLimit } from './limits'
 import type { Logger } from './logger'
+import type { Metrics } from './metrics'
 import { buildOpenApi } from './openapi'
 import { ROUTES, isResourceRoute } from './routes'
 
@@ -21,6 +22,8 @@ export interface AppOptions {
   logger: Logger
   clock?: () => Date
   rateLimitStore?: Store
+  /** Where requests, auth failures and exported rows are counted (none when absent). */
+  metrics?: Metrics
 }
 
 function nextPageLink(req: Request): string {
@@ -31,11 +34,12 @@ function nextPageLink(req: Request): string {
 }
 
 export function createApp(options: AppOptions): express.Express {
-  const { runner, directory, logger, config } = options
+  const { runner, directory, logger, config, metrics } = options
   const clock = options.clock ?? (() => new Date())
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', 'simple')
+  if (metrics) app.use(metrics.requestMiddleware)
 
   app.use((req, res, next) => {
     const requestId = crypto.randomUUID()
@@ -83,13 +87,13 @@ export function createApp(options: AppOptions): express.Express {
 
   const guards = [
     failedAuthLimit(config.rateLimit),
-    authenticate(directory),
+    authenticate(directory, metrics?.authFailure),
     clientRateLimit({ ...config.rateLimit, store: options.rateLimitStore }),
     concurrencyCap(config.maxConcurrentQueries),
   ]
   for (const route of ROUTES) {
     app.get(route.path, ...guards, (req: Request, res: Response) =>
-      isResourceRoute(route) ? serveResource(route.resource, route.projectFrom ?? 'path', req, res) : route.serve({ runner, directory, clock }, req, res),
+      isResourceRoute(route) ? serveResource(route.resource, route.projectFrom ?? 'path', req, res) : route.serve({ runner, directory, clock, metrics }, req, res),
     )
   }
 

@@ -3,6 +3,7 @@
 import type { Request, RequestHandler } from 'express'
 import { QueryError } from '../queries/errors'
 import type { ApiClient, Directory } from './directory'
+import type { AuthFailureReason } from './metrics'
 
 function credentialsOf(req: Request): { id: string; secret: string } | null {
   const id = req.get('openpanel-client-id')
@@ -17,13 +18,18 @@ function credentialsOf(req: Request): { id: string; secret: string } | null {
   return { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) }
 }
 
-export function authenticate(directory: Directory): RequestHandler {
+/** `onFailure` hears why a request was refused (metrics). */
+export function authenticate(directory: Directory, onFailure: (reason: AuthFailureReason) => void = () => undefined): RequestHandler {
   return async (req, res, next) => {
+    const refuse = (reason: AuthFailureReason, error: QueryError) => {
+      onFailure(reason)
+      return error
+    }
     const credentials = credentialsOf(req)
-    if (!credentials) throw new QueryError('unauthorized', 'Send openpanel-client-id and openpanel-client-secret headers, or HTTP Basic credentials')
+    if (!credentials) throw refuse('missing_credentials', new QueryError('unauthorized', 'Send openpanel-client-id and openpanel-client-secret headers, or HTTP Basic credentials'))
     const client = await directory.authenticate(credentials.id, credentials.secret)
-    if (!client) throw new QueryError('unauthorized', 'Unknown client or wrong secret')
-    if (client.type === 'write') throw new QueryError('forbidden', 'Write clients cannot read data')
+    if (!client) throw refuse('bad_credentials', new QueryError('unauthorized', 'Unknown client or wrong secret'))
+    if (client.type === 'write') throw refuse('write_client', new QueryError('forbidden', 'Write clients cannot read data'))
     res.locals.client = client
     next()
   }

@@ -1,4 +1,5 @@
 // Gateway settings, read once from the environment. A bad value stops startup with a message naming it.
+import net from 'node:net'
 import path from 'node:path'
 
 export interface EngineSettings {
@@ -23,6 +24,8 @@ export interface Config {
   sessionLookbackHours: number
   demoEvents: number
   logLevel: string
+  /** The Prometheus listener; `port` 0 turns it off. */
+  metrics: { host: string; port: number }
 }
 
 export class ConfigError extends Error {
@@ -63,6 +66,16 @@ function readUrl(env: Env, name: string): string | undefined {
   return raw
 }
 
+/** An IP address or a host name (letters, digits, dots, dashes), for a listener to bind. */
+function readHost(env: Env, name: string, fallback: string): string {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!net.isIP(raw) && !/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(raw)) {
+    throw new ConfigError(name, `must be an IP address or a host name, got "${raw}"`)
+  }
+  return raw
+}
+
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const
 
 export function loadConfig(env: Env = process.env): Config {
@@ -92,5 +105,9 @@ export function loadConfig(env: Env = process.env): Config {
     sessionLookbackHours: readInteger(env, 'QUARRY_SESSION_LOOKBACK_HOURS', 24, 1, 24 * 366),
     demoEvents: readInteger(env, 'QUARRY_DEMO_EVENTS', 200_000, 0, 100_000_000),
     logLevel,
+    metrics: {
+      host: readHost(env, 'QUARRY_METRICS_HOST', '127.0.0.1'),
+      port: readInteger(env, 'QUARRY_METRICS_PORT', 9464, 0, 65535),
+    },
   }
 }

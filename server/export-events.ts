@@ -49,7 +49,8 @@ async function writeWithBackpressure(res: Response, text: string): Promise<void>
   if (!res.write(text)) await once(res, 'drain')
 }
 
-export async function serveExportEvents({ runner, directory, clock }: ServeContext, req: Request, res: Response): Promise<void> {
+export async function serveExportEvents(context: ServeContext, req: Request, res: Response): Promise<void> {
+  const { runner, directory, clock } = context
   const query = req.query as Record<string, unknown>
   const project = await resolveQueryProject(directory, res.locals.client as ApiClient, query)
   res.locals.projectId = project.id
@@ -57,7 +58,7 @@ export async function serveExportEvents({ runner, directory, clock }: ServeConte
   const signal = res.locals.signal as AbortSignal
   res.locals.template = 'export.events'
   if (parsed.format === 'json') return servePage(runner, parsed, res, signal)
-  return serveStream(runner, parsed, res, signal)
+  return serveStream(context, parsed, res, signal)
 }
 
 async function servePage(runner: Runner, query: ExportQuery, res: Response, signal: AbortSignal) {
@@ -99,7 +100,7 @@ async function fetchChunk(runner: Runner, query: ExportQuery, columns: string[],
   return { count: rows.length, last: rows[rows.length - 1], text: rows.length ? formatRows(rows, query, columns) : '' }
 }
 
-async function serveStream(runner: Runner, query: ExportQuery, res: Response, signal: AbortSignal) {
+async function serveStream({ runner, metrics }: ServeContext, query: ExportQuery, res: Response, signal: AbortSignal) {
   const csv = query.format === 'csv'
   const columns = columnsOf(query)
   res.status(200)
@@ -114,6 +115,7 @@ async function serveStream(runner: Runner, query: ExportQuery, res: Response, si
     if (count) {
       await writeWithBackpressure(res, text)
       written += count
+      metrics?.exportRows(count)
     }
     if (count < STREAM_CHUNK_ROWS || !last) break
     after = keysetOf(last, 1)

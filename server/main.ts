@@ -1,12 +1,15 @@
 // Entry point: config -> engine -> migrations -> demo bootstrap -> listen; SIGTERM drains and closes.
 import type { Server } from 'node:http'
 import { createApp } from './app'
-import { ConfigError, loadConfig } from './config'
+import { ConfigError, loadConfig, type Config } from './config'
 import { ensureDemo, type DemoCredentials } from './demo'
 import { Directory } from './directory'
 import { EngineBusyError, createRunner, openEngine } from './engine'
 import { createLogger } from './logger'
+import { createMetrics, type Metrics } from './metrics'
+import { startMetricsServer } from './metrics-server'
 import { migrate } from './migrate'
+import { observeStatements } from './observed-runner'
 
 function printWelcome(port: number, credentials: DemoCredentials | undefined) {
   const url = `http://localhost:${port}`
@@ -23,6 +26,14 @@ function printWelcome(port: number, credentials: DemoCredentials | undefined) {
   console.log(lines.join('\n'))
 }
 
+async function startMetrics(metrics: Metrics, listen: Config['metrics']) {
+  try {
+    return await startMetricsServer(metrics, listen)
+  } catch (error) {
+    throw new ConfigError('QUARRY_METRICS_PORT', `cannot listen on ${listen.host}:${listen.port} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+  }
+}
+
 async function main() {
   const config = loadConfig()
   const logger = createLogger(config.logLevel)
@@ -30,8 +41,11 @@ async function main() {
   const applied = await migrate(engine)
   if (applied.length) logger.info('migrations applied', { applied })
   const credentials = config.engine.mode === 'embedded' ? await ensureDemo(engine, config.demoEvents, (line) => console.log(line)) : undefined
-  const runner = createRunner(engine, config)
-  const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs), logger })
+  const metrics = createMetrics()
+  const metricsServer = config.metrics.port ? await startMetrics(metrics, config.metrics) : undefined
+  if (metricsServer) logger.info('metrics listening', { url: `http://${config.metrics.host}:${metricsServer.port}/metrics` })
+  const runner = observeStatements(createRunner(engine, config), metrics.statementObserver)
+  const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs), logger, metrics })
   const server: Server = app.listen(config.port, '0.0.0.0', () => printWelcome(config.port, credentials))
 
   let stopping = false
@@ -40,6 +54,7 @@ async function main() {
     stopping = true
     logger.info('stopping', { signal })
     server.close(async () => {
+      await metricsServer?.close()
       await engine.close()
       logger.info('stopped')
       process.exit(0)

@@ -10,6 +10,7 @@ import type { Resource } from '../queries/pipeline'
 import type { Runner } from '../queries/run'
 import type { Directory } from './directory'
 import { serveExportEvents } from './export-events'
+import type { Metrics } from './metrics'
 
 /**
  * A route answered by the standard pipeline. Its project is the `:projectId` path segment, or with
@@ -27,6 +28,7 @@ export interface ServeContext {
   runner: Runner
   directory: Directory
   clock: () => Date
+  metrics?: Pick<Metrics, 'exportRows'>
 }
 
 /** ... or by its own handler (a stream). */

@@ -37,7 +37,7 @@ describe('npm start', function () {
   this.timeout(300_000)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-start-'))
   const port = String(20_000 + Math.floor(Math.random() * 20_000))
-  const env = { QUARRY_DATA_DIR: dir, PORT: port, QUARRY_DEMO_EVENTS: '20000' }
+  const env = { QUARRY_DATA_DIR: dir, PORT: port, QUARRY_DEMO_EVENTS: '20000', QUARRY_METRICS_PORT: '0' }
   after(() => fs.rmSync(dir, { recursive: true, force: true }))
 
   it('bootstraps the demo on an empty data directory and serves live to the printed credentials', async () => {
