@@ -12,7 +12,7 @@ import { Random } from '../support/random'
 
 const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 }
 
-function issuesOf(resource: Resource<unknown>, raw: Record<string, unknown>): string[] {
+function issuesOf<Q>(resource: Resource<Q>, raw: Record<string, unknown>): string[] {
   try {
     prepare(resource, raw, scope)
   } catch (error) {
