@@ -15,7 +15,7 @@ import { buildOpenApi } from './openapi'
 import { ROUTES, isResourceRoute } from './routes'
 
 export interface AppOptions {
-  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours'>
+  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy'>
   runner: Runner
   directory: Directory
   logger: Logger
@@ -23,8 +23,9 @@ export interface AppOptions {
   rateLimitStore?: Store
 }
 
+/** The same request with the next `cursor`, as a path: built from the request path alone, never its Host header. */
 function nextPageLink(req: Request): string {
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`)
+  const url = new URL(req.originalUrl, 'http://localhost')
   const cursor = Number(url.searchParams.get('cursor') ?? '1')
   url.searchParams.set('cursor', String(cursor + 1))
   return `<${url.pathname}${url.search}>; rel="next"`
@@ -36,6 +37,7 @@ export function createApp(options: AppOptions): express.Express {
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', 'simple')
+  app.set('trust proxy', config.trustProxy)
 
   app.use((req, res, next) => {
     const requestId = crypto.randomUUID()

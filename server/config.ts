@@ -1,5 +1,6 @@
 // Gateway settings, read once from the environment. A bad value stops startup with a message naming it.
 import path from 'node:path'
+import express from 'express'
 
 export interface EngineSettings {
   mode: 'embedded' | 'server'
@@ -23,6 +24,10 @@ export interface Config {
   sessionLookbackHours: number
   demoEvents: number
   logLevel: string
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For decides a request's address. */
+  trustProxy: boolean | number | string
+  /** After SIGTERM, how long in-flight requests may finish before their connections are cut. */
+  shutdownGraceMs: number
 }
 
 export class ConfigError extends Error {
@@ -63,6 +68,20 @@ function readUrl(env: Env, name: string): string | undefined {
   return raw
 }
 
+/** `false` (the default), `true`, a hop count, or addresses, subnets and Express's names (`loopback`, ...). */
+function readTrustProxy(env: Env, name: string): boolean | number | string {
+  const raw = (env[name] ?? '').trim()
+  if (raw === '' || raw === 'false') return false
+  if (raw === 'true') return true
+  if (/^\d+$/.test(raw)) return Number(raw)
+  try {
+    express().set('trust proxy', raw)
+  } catch (error) {
+    throw new ConfigError(name, `expected true, false, a hop count or addresses/subnets (${(error as Error).message})`)
+  }
+  return raw
+}
+
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const
 
 export function loadConfig(env: Env = process.env): Config {
@@ -92,5 +111,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionLookbackHours: readInteger(env, 'QUARRY_SESSION_LOOKBACK_HOURS', 24, 1, 24 * 366),
     demoEvents: readInteger(env, 'QUARRY_DEMO_EVENTS', 200_000, 0, 100_000_000),
     logLevel,
+    trustProxy: readTrustProxy(env, 'QUARRY_TRUST_PROXY'),
+    shutdownGraceMs: readInteger(env, 'QUARRY_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   }
 }
