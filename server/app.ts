@@ -1,5 +1,5 @@
 // The Express app factory (no listen): ops endpoints, then every route of the routes table behind
-// auth -> rate limit -> concurrency cap -> project authorization -> the query pipeline.
+// drain -> auth -> rate limit -> concurrency cap -> project authorization -> the query pipeline.
 import crypto from 'node:crypto'
 import express, { type Request, type Response } from 'express'
 import type { Store } from 'express-rate-limit'
@@ -8,6 +8,7 @@ import type { Runner } from '../queries/run'
 import { authenticate, authorizeProject, resolveQueryProject } from './auth'
 import type { Config } from './config'
 import type { Directory } from './directory'
+import { Drain } from './drain'
 import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
 import { clientRateLimit, concurrencyCap, failedAuthLimit } from './limits'
 import type { Logger } from './logger'
@@ -21,6 +22,8 @@ export interface AppOptions {
   logger: Logger
   clock?: () => Date
   rateLimitStore?: Store
+  /** Shutdown state: `/ready` and new requests answer 503 once it drains (server/main.ts on SIGTERM). */
+  drain?: Drain
 }
 
 /** The same request with the next `cursor`, as a path: built from the request path alone, never its Host header. */
@@ -34,6 +37,7 @@ function nextPageLink(req: Request): string {
 export function createApp(options: AppOptions): express.Express {
   const { runner, directory, logger, config } = options
   const clock = options.clock ?? (() => new Date())
+  const drain = options.drain ?? new Drain()
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', 'simple')
@@ -72,6 +76,10 @@ export function createApp(options: AppOptions): express.Express {
     res.json({ status: 'ok' })
   })
   app.get('/ready', async (_req, res) => {
+    if (drain.isDraining) {
+      res.set('Retry-After', '5').status(503).json(errorBody(503, 'The gateway is shutting down', res.locals.requestId))
+      return
+    }
     if (await runner.ping()) {
       res.json({ status: 'ready' })
       return
@@ -83,6 +91,7 @@ export function createApp(options: AppOptions): express.Express {
     res.json(openApi)
   })
 
+  app.use(drain.track)
   const guards = [
     failedAuthLimit(config.rateLimit),
     authenticate(directory),

@@ -2,23 +2,27 @@
 import type { Server } from 'node:http'
 import { createApp } from './app'
 import { ConfigError, loadConfig } from './config'
-import { ensureDemo, type DemoCredentials } from './demo'
+import { ensureDemo, type Demo } from './demo'
 import { Directory } from './directory'
+import { Drain } from './drain'
 import { EngineBusyError, createRunner, openEngine } from './engine'
 import { createLogger } from './logger'
 import { migrate } from './migrate'
 
-function printWelcome(port: number, credentials: DemoCredentials | undefined) {
+function printWelcome(port: number, demo: Demo | undefined) {
   const url = `http://localhost:${port}`
   const lines = [`Quarry listening on ${url}`]
-  if (credentials) {
+  if (demo?.created) {
+    const { projectId, clientId, clientSecret } = demo.credentials
     lines.push(
-      `Demo project:  ${credentials.projectId}`,
-      `Client id:     ${credentials.clientId}`,
-      `Client secret: ${credentials.clientSecret}`,
+      `Demo project:  ${projectId}`,
+      `Client id:     ${clientId}`,
+      `Client secret: ${clientSecret}  (shown once; also saved to ${demo.file})`,
       'Try:',
-      `  curl -s -H 'openpanel-client-id: ${credentials.clientId}' -H 'openpanel-client-secret: ${credentials.clientSecret}' ${url}/insights/${credentials.projectId}/live`,
+      `  curl -s -H 'openpanel-client-id: ${clientId}' -H 'openpanel-client-secret: ${clientSecret}' ${url}/insights/${projectId}/live`,
     )
+  } else if (demo) {
+    lines.push(`Demo project ${demo.credentials.projectId}, client id ${demo.credentials.clientId}: the secret is in ${demo.file}`)
   }
   console.log(lines.join('\n'))
 }
@@ -29,16 +33,24 @@ async function main() {
   const engine = await openEngine(config.engine)
   const applied = await migrate(engine)
   if (applied.length) logger.info('migrations applied', { applied })
-  const credentials = config.engine.mode === 'embedded' ? await ensureDemo(engine, config.demoEvents, (line) => console.log(line)) : undefined
+  const demo = config.engine.mode === 'embedded' ? await ensureDemo(engine, config.demoEvents, (line) => console.log(line)) : undefined
   const runner = createRunner(engine, config)
-  const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs), logger })
-  const server: Server = app.listen(config.port, '0.0.0.0', () => printWelcome(config.port, credentials))
+  const drain = new Drain()
+  const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs), logger, drain })
+  const server: Server = app.listen(config.port, '0.0.0.0', () => printWelcome(config.port, demo))
 
+  // SIGTERM: /ready and new requests answer 503 at once (the listener stays open so probes see it), the
+  // requests in flight get QUARRY_SHUTDOWN_GRACE_MS to finish, then every connection still open is cut.
   let stopping = false
-  const stop = (signal: string) => {
+  const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
-    logger.info('stopping', { signal })
+    logger.info('stopping', { signal, inFlight: drain.requestsInFlight })
+    const drained = await drain.finish(config.shutdownGraceMs)
+    if (!drained) {
+      logger.warn('grace period over: cutting the requests still in flight', { inFlight: drain.requestsInFlight, graceMs: config.shutdownGraceMs })
+      server.closeAllConnections()
+    }
     server.close(async () => {
       await engine.close()
       logger.info('stopped')
@@ -46,8 +58,8 @@ async function main() {
     })
     server.closeIdleConnections()
   }
-  process.on('SIGTERM', () => stop('SIGTERM'))
-  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
 }
 
 main().catch((error) => {
