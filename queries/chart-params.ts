@@ -1,6 +1,6 @@
 // Parsing of `/export/charts` requests: series items (events and formulas), breakdowns, dates,
 // interval and `previous`, with every problem listed.
-import { INTERVALS, RANGES, bucketStarts, defaultInterval, requestWindow, type Interval, type Range, type Window } from './dates'
+import { INTERVALS, RANGES, bucketCount, defaultInterval, requestWindow, type Interval, type Range, type Window } from './dates'
 import { invalid, type Issue } from './errors'
 import { SESSION_ONLY_ATTRIBUTES, parseFilters, type Filter } from './filters'
 import { lettersOf, parseFormula, type Formula } from './formula'
@@ -231,9 +231,7 @@ export function parseChart(raw: Record<string, unknown>, scope: Scope): ChartQue
     breakdownLimit: typed.breakdownLimit,
   }
   const perBucket = items.length * (breakdowns.length ? query.breakdownLimit : 1) * (query.previousWindow ? 2 : 1)
-  // Buckets are at least a minute long: a window far past the cap is refused before listing them.
-  const atLeast = Math.floor(length / (query.interval === 'minute' ? 60_000 : query.interval === 'hour' ? 3_600_000 : Infinity))
-  const cells = perBucket * (atLeast > CHART_CELL_CAP ? atLeast : bucketStarts(window, query.interval, timezone).length)
+  const cells = perBucket * bucketCount(window, query.interval, timezone)
   if (cells > CHART_CELL_CAP) {
     throw invalid([{ path: ['interval'], message: `this chart would have ${cells} cells (series x buckets x groups x periods), more than ${CHART_CELL_CAP}: narrow the window, widen the interval or lower breakdownLimit` }])
   }

@@ -2,7 +2,7 @@
 // timezone, default interval and the bucket starts of a series. All calendar math happens in the
 // request's IANA zone with luxon, so days are 23 or 25 hours long across DST changes.
 import { DateTime, IANAZone } from 'luxon'
-import type { Issue } from './errors'
+import { assertNever, type Issue } from './errors'
 
 export const RANGES = [
   '30min', 'lastHour', 'last24h', 'today', 'yesterday', '7d', '30d', '3m', '6m', '12m',
@@ -71,16 +71,25 @@ function presetWindow(range: Exclude<Range, 'custom'>, now: DateTime): { start: 
   }
 }
 
-/** A `startDate`/`endDate` value as an instant; a date-only end includes its whole day. */
+/** The calendar years a request may name: ClickHouse's DateTime64 holds them, and years stay 4 digits. */
+const FIRST_YEAR = 1970
+const LAST_YEAR = 2199
+const inYears = (date: DateTime) => date.year >= FIRST_YEAR && date.year <= LAST_YEAR
+const BOUND_FORMAT = `YYYY-MM-DD or an ISO date-time with Z or an offset, from ${FIRST_YEAR}-01-01 to ${LAST_YEAR}-12-31`
+
+/**
+ * A `startDate`/`endDate` value as an instant; a date-only end includes its whole day. Undefined when
+ * malformed or when its calendar date (as written) is outside the years above.
+ */
 export function parseBound(text: string, zone: string, isEnd: boolean): DateTime | undefined {
   if (DATE_ONLY.test(text)) {
     const day = DateTime.fromISO(text, { zone })
-    if (!day.isValid) return undefined
+    if (!day.isValid || !inYears(day)) return undefined
     return isEnd ? day.plus({ days: 1 }).startOf('day') : day.startOf('day')
   }
   if (DATE_TIME.test(text)) {
     const instant = DateTime.fromISO(text, { setZone: true })
-    return instant.isValid ? instant.setZone(zone) : undefined
+    return instant.isValid && inYears(instant) ? instant.setZone(zone) : undefined
   }
   return undefined
 }
@@ -94,10 +103,10 @@ export function resolveWindow(params: DateParams, now: Date): { window?: Window;
   let end: DateTime | undefined
   if (params.startDate !== undefined) {
     start = parseBound(params.startDate, zone, false)
-    if (!start) issues.push({ path: ['startDate'], message: `"startDate" must be YYYY-MM-DD or an ISO date-time with Z or an offset, got "${params.startDate}"` })
+    if (!start) issues.push({ path: ['startDate'], message: `"startDate" must be ${BOUND_FORMAT}, got "${params.startDate}"` })
     if (params.endDate !== undefined) {
       end = parseBound(params.endDate, zone, true)
-      if (!end) issues.push({ path: ['endDate'], message: `"endDate" must be YYYY-MM-DD or an ISO date-time with Z or an offset, got "${params.endDate}"` })
+      if (!end) issues.push({ path: ['endDate'], message: `"endDate" must be ${BOUND_FORMAT}, got "${params.endDate}"` })
     } else {
       end = clock
     }
@@ -132,6 +141,35 @@ export function bucketStarts(window: Window, interval: Interval, zone: string): 
   }
   return starts
 }
+
+/**
+ * How many buckets `bucketStarts` would list, by arithmetic: the count is known (and capped) before any
+ * bucket is listed, whatever the window.
+ */
+export function bucketCount(window: Window, interval: Interval, zone: string): number {
+  const first = DateTime.fromJSDate(window.start, { zone }).startOf(interval)
+  const last = DateTime.fromJSDate(new Date(window.end.getTime() - 1), { zone }).startOf(interval)
+  switch (interval) {
+    case 'minute':
+      return Math.round((last.toMillis() - first.toMillis()) / 60_000) + 1
+    case 'hour':
+      // TRICKY: hours are counted in elapsed time, as they are listed: a repeated wall-clock hour at a DST
+      // change is two buckets, a skipped one none. Zones whose offset moves by whole hours (all but a
+      // few half-hour DST zones such as Australia/Lord_Howe) have every bucket exactly one hour long.
+      return Math.round((last.toMillis() - first.toMillis()) / 3_600_000) + 1
+    case 'day':
+      return calendarDays(first, last) + 1
+    case 'week':
+      return calendarDays(first, last) / 7 + 1
+    case 'month':
+      return (last.year - first.year) * 12 + last.month - first.month + 1
+    default:
+      return assertNever(interval)
+  }
+}
+
+/** Days between two wall-clock dates, whatever the length of each day. */
+const calendarDays = (from: DateTime, to: DateTime) => Math.round((Date.UTC(to.year, to.month - 1, to.day) - Date.UTC(from.year, from.month - 1, from.day)) / DAY_MS)
 
 /** ISO 8601 with milliseconds and the zone's offset at that instant, never `Z`. */
 export function formatInstant(instant: Date, zone: string): string {

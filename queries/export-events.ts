@@ -70,6 +70,8 @@ const schema = {
   },
 }
 export const exportEventsSchema = schema
+/** Rows an offset `page` may skip: the engine reads and drops every one of them, so deeper pages use `cursor`. */
+const MAX_PAGE_OFFSET = 100_000
 const validate = compileSchema(schema)
 
 const listOf = (value: unknown): string[] =>
@@ -131,6 +133,8 @@ export function parseExport(raw: Record<string, unknown>, scope: Scope): ExportQ
     if (!after) issues.push({ path: ['cursor'], message: '"cursor" is not a cursor this API issued' })
   }
   if (params.cursor !== undefined && params.page !== undefined) issues.push({ path: ['page'], message: 'give "cursor" or "page", not both' })
+  const skipped = typeof params.page === 'number' && typeof params.limit === 'number' ? (params.page - 1) * params.limit : 0
+  if (skipped > MAX_PAGE_OFFSET) issues.push({ path: ['page'], message: `page ${params.page} with limit ${params.limit} skips ${skipped} rows, more than ${MAX_PAGE_OFFSET}: follow "cursor" (each page's meta.nextCursor), which costs the same at any depth` })
   if (format !== 'json') {
     for (const name of ['cursor', 'page', 'limit'] as const) {
       if (raw[name] !== undefined) issues.push({ path: [name], message: `"${name}" pages JSON; format=${format} streams every matching row` })

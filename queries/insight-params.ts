@@ -1,6 +1,6 @@
 // Parsing of the parameters the insights resources share (dates, timezone, filters, paging): every
 // problem of a request is collected into one 400.
-import { INTERVALS, RANGES, requestWindow, type Interval, type Range, type Window } from './dates'
+import { INTERVALS, RANGES, bucketCount, requestWindow, type Interval, type Range, type Window } from './dates'
 import { invalid, type Issue } from './errors'
 import { parseFilters, type Filter } from './filters'
 import type { Scope } from './pipeline'
@@ -85,4 +85,20 @@ export function widenForSessions(query: InsightQuery): InsightQuery {
     readFrom: new Date(query.window.start.getTime() - query.lookbackMs),
     readTo: new Date(query.window.end.getTime() + query.lookbackMs),
   }
+}
+
+/**
+ * Buckets a metrics series may have. The default intervals give at most a few hundred, a day of minutes
+ * 1,440 and a week of hours 168; 5,000 also allows three days of minutes, a year of hours or 13 years of
+ * days, while a response stays under about 1.5 MB.
+ */
+export const SERIES_BUCKET_CAP = 5_000
+
+/** Plan step, after the interval is picked: a series with too many buckets is a 400, counted without listing them. */
+export function capSeriesBuckets(query: InsightQuery): InsightQuery {
+  const buckets = bucketCount(query.window, query.interval ?? 'month', query.timezone)
+  if (buckets > SERIES_BUCKET_CAP) {
+    throw invalid([{ path: ['interval'], message: `this series would have ${buckets} buckets, more than ${SERIES_BUCKET_CAP}: narrow the window or widen the interval` }])
+  }
+  return query
 }

@@ -3,7 +3,7 @@ import { bucketExpression } from './buckets'
 import { andClauses, compileFragment, compileTemplate, type Fragment } from './compiled'
 import { bucketStarts, defaultInterval, formatInstant, type Interval } from './dates'
 import { compileAll, isSessionFilter, sessionAttributesOf } from './filters'
-import { parseInsightParams, seriesSchema, widenForSessions, type InsightQuery } from './insight-params'
+import { capSeriesBuckets, parseInsightParams, seriesSchema, widenForSessions, type InsightQuery } from './insight-params'
 import type { Resource } from './pipeline'
 import { percent, ratio } from './rounding'
 import { attributeColumns, eventConditions, viewCounting, windowParams, windowSessions } from './session-sql'
@@ -48,6 +48,9 @@ function revenueFilters(query: InsightQuery): Fragment {
   return andClauses(parts)
 }
 
+/** The lookup key of a row: its part and its bucket (epoch seconds), or the total. */
+const rowKey = (part: MetricsRow['part'], bucket: number | 'total') => `${part}|${bucket}`
+
 function toFigures(sessions: MetricsRow | undefined, revenue: MetricsRow | undefined): Figures {
   const count = Number(sessions?.session_count ?? 0)
   const views = Number(sessions?.view_count ?? 0)
@@ -66,7 +69,7 @@ export const metrics: Resource<InsightQuery> = {
   name: 'metrics',
   schema: seriesSchema,
   parse: (raw, scope) => parseInsightParams(raw, scope, 'series'),
-  plan: [pickInterval, widenForSessions],
+  plan: [pickInterval, capSeriesBuckets, widenForSessions],
   compile(query) {
     const interval = query.interval as Interval
     const { views, join } = viewCounting(query)
@@ -84,13 +87,12 @@ export const metrics: Resource<InsightQuery> = {
     )
   },
   shape(rawRows, query) {
-    const rows = rawRows as unknown as MetricsRow[]
-    const find = (part: MetricsRow['part'], total: boolean, bucket?: number) =>
-      rows.find((row) => row.part === part && Boolean(Number(row.is_total)) === total && (total || Number(row.bucket) === bucket))
+    const byKey = new Map<string, MetricsRow>()
+    for (const row of rawRows as unknown as MetricsRow[]) byKey.set(rowKey(row.part, Number(row.is_total) ? 'total' : Number(row.bucket)), row)
     const series = bucketStarts(query.window, query.interval as Interval, query.timezone).map((start) => {
       const seconds = Math.floor(start.getTime() / 1000)
-      return { date: formatInstant(start, query.timezone), ...toFigures(find('sessions', false, seconds), find('revenue', false, seconds)) }
+      return { date: formatInstant(start, query.timezone), ...toFigures(byKey.get(rowKey('sessions', seconds)), byKey.get(rowKey('revenue', seconds))) }
     })
-    return { body: { metrics: toFigures(find('sessions', true), find('revenue', true)), series } }
+    return { body: { metrics: toFigures(byKey.get(rowKey('sessions', 'total')), byKey.get(rowKey('revenue', 'total'))), series } }
   },
 }

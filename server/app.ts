@@ -1,5 +1,5 @@
 // The Express app factory (no listen): ops endpoints, then every route of the routes table behind
-// auth -> rate limit -> concurrency cap -> project authorization -> the query pipeline.
+// drain -> auth -> rate limit -> concurrency cap -> project authorization -> the query pipeline.
 import crypto from 'node:crypto'
 import express, { type Request, type Response } from 'express'
 import type { Store } from 'express-rate-limit'
@@ -8,6 +8,7 @@ import type { Runner } from '../queries/run'
 import { authenticate, authorizeProject, resolveQueryProject } from './auth'
 import type { Config } from './config'
 import type { Directory } from './directory'
+import { Drain } from './drain'
 import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
 import { clientRateLimit, concurrencyCap, failedAuthLimit } from './limits'
 import type { Logger } from './logger'
@@ -16,7 +17,7 @@ import { buildOpenApi } from './openapi'
 import { ROUTES, isResourceRoute } from './routes'
 
 export interface AppOptions {
-  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours'>
+  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy'>
   runner: Runner
   directory: Directory
   logger: Logger
@@ -24,10 +25,13 @@ export interface AppOptions {
   rateLimitStore?: Store
   /** Where requests, auth failures and exported rows are counted (none when absent). */
   metrics?: Metrics
+  /** Shutdown state: `/ready` and new requests answer 503 once it drains (server/main.ts on SIGTERM). */
+  drain?: Drain
 }
 
+/** The same request with the next `cursor`, as a path: built from the request path alone, never its Host header. */
 function nextPageLink(req: Request): string {
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`)
+  const url = new URL(req.originalUrl, 'http://localhost')
   const cursor = Number(url.searchParams.get('cursor') ?? '1')
   url.searchParams.set('cursor', String(cursor + 1))
   return `<${url.pathname}${url.search}>; rel="next"`
@@ -36,10 +40,12 @@ function nextPageLink(req: Request): string {
 export function createApp(options: AppOptions): express.Express {
   const { runner, directory, logger, config, metrics } = options
   const clock = options.clock ?? (() => new Date())
+  const drain = options.drain ?? new Drain()
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', 'simple')
   if (metrics) app.use(metrics.requestMiddleware)
+  app.set('trust proxy', config.trustProxy)
 
   app.use((req, res, next) => {
     const requestId = crypto.randomUUID()
@@ -74,6 +80,10 @@ export function createApp(options: AppOptions): express.Express {
     res.json({ status: 'ok' })
   })
   app.get('/ready', async (_req, res) => {
+    if (drain.isDraining) {
+      res.set('Retry-After', '5').status(503).json(errorBody(503, 'The gateway is shutting down', res.locals.requestId))
+      return
+    }
     if (await runner.ping()) {
       res.json({ status: 'ready' })
       return
@@ -85,6 +95,7 @@ export function createApp(options: AppOptions): express.Express {
     res.json(openApi)
   })
 
+  app.use(drain.track)
   const guards = [
     failedAuthLimit(config.rateLimit),
     authenticate(directory, metrics?.authFailure),

@@ -5,7 +5,8 @@ import { QueryError } from '../queries/errors'
 import type { ApiClient, Directory } from './directory'
 import type { AuthFailureReason } from './metrics'
 
-function credentialsOf(req: Request): { id: string; secret: string } | null {
+/** The credentials a request carries (headers or Basic), or null when it carries none. */
+export function credentialsOf(req: Request): { id: string; secret: string } | null {
   const id = req.get('openpanel-client-id')
   const secret = req.get('openpanel-client-secret')
   if (id !== undefined || secret !== undefined) return { id: id ?? '', secret: secret ?? '' }

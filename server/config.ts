@@ -1,6 +1,7 @@
 // Gateway settings, read once from the environment. A bad value stops startup with a message naming it.
 import net from 'node:net'
 import path from 'node:path'
+import express from 'express'
 
 export interface EngineSettings {
   mode: 'embedded' | 'server'
@@ -26,6 +27,10 @@ export interface Config {
   logLevel: string
   /** The Prometheus listener; `port` 0 turns it off. */
   metrics: { host: string; port: number }
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For decides a request's address. */
+  trustProxy: boolean | number | string
+  /** After SIGTERM, how long in-flight requests may finish before their connections are cut. */
+  shutdownGraceMs: number
 }
 
 export class ConfigError extends Error {
@@ -76,6 +81,20 @@ function readHost(env: Env, name: string, fallback: string): string {
   return raw
 }
 
+/** `false` (the default), `true`, a hop count, or addresses, subnets and Express's names (`loopback`, ...). */
+function readTrustProxy(env: Env, name: string): boolean | number | string {
+  const raw = (env[name] ?? '').trim()
+  if (raw === '' || raw === 'false') return false
+  if (raw === 'true') return true
+  if (/^\d+$/.test(raw)) return Number(raw)
+  try {
+    express().set('trust proxy', raw)
+  } catch (error) {
+    throw new ConfigError(name, `expected true, false, a hop count or addresses/subnets (${(error as Error).message})`)
+  }
+  return raw
+}
+
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const
 
 export function loadConfig(env: Env = process.env): Config {
@@ -109,5 +128,7 @@ export function loadConfig(env: Env = process.env): Config {
       host: readHost(env, 'QUARRY_METRICS_HOST', '127.0.0.1'),
       port: readInteger(env, 'QUARRY_METRICS_PORT', 9464, 0, 65535),
     },
+    trustProxy: readTrustProxy(env, 'QUARRY_TRUST_PROXY'),
+    shutdownGraceMs: readInteger(env, 'QUARRY_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   }
 }

@@ -18,8 +18,15 @@ export function credentialsFile(dataDir: string): string {
   return path.join(dataDir, 'demo-credentials.json')
 }
 
-/** Creates the demo on an empty database; returns the saved credentials, if any. */
-export async function ensureDemo(engine: Engine, events: number, log: (line: string) => void): Promise<DemoCredentials | undefined> {
+export interface Demo {
+  credentials: DemoCredentials
+  /** Whether this start created it: only then is the secret printed. */
+  created: boolean
+  file: string
+}
+
+/** Creates the demo on an empty database; returns the saved demo, if any. */
+export async function ensureDemo(engine: Engine, events: number, log: (line: string) => void): Promise<Demo | undefined> {
   const file = credentialsFile(engine.settings.dataDir)
   if ((await listProjects(engine)).length === 0 && events > 0) {
     log(`Empty database: creating project "${DEMO_PROJECT}" and seeding ${events} events over the last 30 days...`)
@@ -29,7 +36,7 @@ export async function ensureDemo(engine: Engine, events: number, log: (line: str
     const client = await createApiClient(engine, { type: 'read', projectId: DEMO_PROJECT, name: 'demo reader' })
     const credentials = { projectId: DEMO_PROJECT, clientId: client.id, clientSecret: client.secret }
     fs.writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 })
-    return credentials
+    return { credentials, created: true, file }
   }
-  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as DemoCredentials) : undefined
+  return fs.existsSync(file) ? { credentials: JSON.parse(fs.readFileSync(file, 'utf8')) as DemoCredentials, created: false, file } : undefined
 }

@@ -1,8 +1,9 @@
 // Per-client guards: a request-rate limit (express-rate-limit) and a cap on concurrent queries.
 import type { RequestHandler } from 'express'
-import { rateLimit, type Store } from 'express-rate-limit'
+import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit'
 import { QueryError } from '../queries/errors'
-import type { ApiClient } from './directory'
+import { credentialsOf } from './auth'
+import { UUID_PATTERN, type ApiClient } from './directory'
 
 export interface LimitOptions {
   requests: number
@@ -29,18 +30,26 @@ export function clientRateLimit(options: LimitOptions): RequestHandler {
   })
 }
 
-/** Unauthenticated failures, by address: bounds the scrypt work a stranger can cause. */
+/**
+ * Failed authentications per (address, client id): bounds the secrets a stranger can try for one client,
+ * while the same address (one NAT or load balancer for many clients) can still send valid credentials.
+ * Ids that are not UUIDs can never be valid, so they share one key per address.
+ */
 export function failedAuthLimit(options: LimitOptions): RequestHandler {
   return rateLimit({
     windowMs: options.windowMs,
     limit: options.requests,
+    keyGenerator: (req) => {
+      const id = credentialsOf(req)?.id ?? ''
+      return `${ipKeyGenerator(req.ip ?? '')}|${UUID_PATTERN.test(id) ? id.toLowerCase() : ''}`
+    },
     skipSuccessfulRequests: true,
     requestWasSuccessful: (_req, res) => res.statusCode !== 401,
     standardHeaders: false,
     legacyHeaders: false,
     handler: (_req, res, next) => {
       res.set('Retry-After', String(Math.ceil(options.windowMs / 1000)))
-      next(new QueryError('rate_limited', 'Too many failed authentication attempts from this address'))
+      next(new QueryError('rate_limited', 'Too many failed authentication attempts for this client id from this address'))
     },
   })
 }

@@ -2,8 +2,9 @@
 import type { Server } from 'node:http'
 import { createApp } from './app'
 import { ConfigError, loadConfig, type Config } from './config'
-import { ensureDemo, type DemoCredentials } from './demo'
+import { ensureDemo, type Demo } from './demo'
 import { Directory } from './directory'
+import { Drain } from './drain'
 import { EngineBusyError, createRunner, openEngine } from './engine'
 import { createLogger } from './logger'
 import { createMetrics, type Metrics } from './metrics'
@@ -11,17 +12,20 @@ import { startMetricsServer } from './metrics-server'
 import { migrate } from './migrate'
 import { observeStatements } from './observed-runner'
 
-function printWelcome(port: number, credentials: DemoCredentials | undefined) {
+function printWelcome(port: number, demo: Demo | undefined) {
   const url = `http://localhost:${port}`
   const lines = [`Quarry listening on ${url}`]
-  if (credentials) {
+  if (demo?.created) {
+    const { projectId, clientId, clientSecret } = demo.credentials
     lines.push(
-      `Demo project:  ${credentials.projectId}`,
-      `Client id:     ${credentials.clientId}`,
-      `Client secret: ${credentials.clientSecret}`,
+      `Demo project:  ${projectId}`,
+      `Client id:     ${clientId}`,
+      `Client secret: ${clientSecret}  (shown once; also saved to ${demo.file})`,
       'Try:',
-      `  curl -s -H 'openpanel-client-id: ${credentials.clientId}' -H 'openpanel-client-secret: ${credentials.clientSecret}' ${url}/insights/${credentials.projectId}/live`,
+      `  curl -s -H 'openpanel-client-id: ${clientId}' -H 'openpanel-client-secret: ${clientSecret}' ${url}/insights/${projectId}/live`,
     )
+  } else if (demo) {
+    lines.push(`Demo project ${demo.credentials.projectId}, client id ${demo.credentials.clientId}: the secret is in ${demo.file}`)
   }
   console.log(lines.join('\n'))
 }
@@ -40,19 +44,27 @@ async function main() {
   const engine = await openEngine(config.engine)
   const applied = await migrate(engine)
   if (applied.length) logger.info('migrations applied', { applied })
-  const credentials = config.engine.mode === 'embedded' ? await ensureDemo(engine, config.demoEvents, (line) => console.log(line)) : undefined
+  const demo = config.engine.mode === 'embedded' ? await ensureDemo(engine, config.demoEvents, (line) => console.log(line)) : undefined
   const metrics = createMetrics()
   const metricsServer = config.metrics.port ? await startMetrics(metrics, config.metrics) : undefined
   if (metricsServer) logger.info('metrics listening', { url: `http://${config.metrics.host}:${metricsServer.port}/metrics` })
   const runner = observeStatements(createRunner(engine, config), metrics.statementObserver)
-  const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs), logger, metrics })
-  const server: Server = app.listen(config.port, '0.0.0.0', () => printWelcome(config.port, credentials))
+  const drain = new Drain()
+  const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs), logger, metrics, drain })
+  const server: Server = app.listen(config.port, '0.0.0.0', () => printWelcome(config.port, demo))
 
+  // SIGTERM: /ready and new requests answer 503 at once (the listener stays open so probes see it), the
+  // requests in flight get QUARRY_SHUTDOWN_GRACE_MS to finish, then every connection still open is cut.
   let stopping = false
-  const stop = (signal: string) => {
+  const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
-    logger.info('stopping', { signal })
+    logger.info('stopping', { signal, inFlight: drain.requestsInFlight })
+    const drained = await drain.finish(config.shutdownGraceMs)
+    if (!drained) {
+      logger.warn('grace period over: cutting the requests still in flight', { inFlight: drain.requestsInFlight, graceMs: config.shutdownGraceMs })
+      server.closeAllConnections()
+    }
     server.close(async () => {
       await metricsServer?.close()
       await engine.close()
@@ -61,8 +73,8 @@ async function main() {
     })
     server.closeIdleConnections()
   }
-  process.on('SIGTERM', () => stop('SIGTERM'))
-  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
 }
 
 main().catch((error) => {

@@ -19,7 +19,7 @@ describe('authentication and authorization (DESIGN 6)', function () {
   let root: Credentials
 
   before(async () => {
-    h = await startHarness({ env: { QUARRY_AUTH_CACHE_MS: '200' } })
+    h = await startHarness({ env: { QUARRY_AUTH_CACHE_MS: '200', QUARRY_TRUST_PROXY: 'loopback', QUARRY_RATE_WINDOW_MS: '600000' } })
     await createProject(h.engine, { id: 'shop', timezone: 'Europe/Berlin' })
     await createProject(h.engine, { id: 'blog' })
     reader = await createApiClient(h.engine, { type: 'read', projectId: 'shop' })
@@ -110,6 +110,16 @@ describe('authentication and authorization (DESIGN 6)', function () {
     await request(h.app).get('/ready').expect(200, { status: 'ready' })
     const res = await request(h.app).get('/openapi.json').expect(200)
     assert.ok(res.body.paths['/insights/{projectId}/live'])
+  })
+
+  it('limits failed attempts per forwarded address and client id behind a trusted proxy', async () => {
+    const guess = { ...headerAuth(reader), 'openpanel-client-secret': 'guess' }
+    const from = (address: string) => request(h.app).get(live('shop')).set('X-Forwarded-For', address)
+    for (let n = 0; n < 100; n += 1) await from('203.0.113.7').set(guess).expect(401)
+    const limited = await from('203.0.113.7').set(guess).expect(429)
+    assert.ok(Number(limited.headers['retry-after']) >= 1)
+    await from('203.0.113.8').set(guess).expect(401)
+    await from('203.0.113.7').set(headerAuth(otherReader)).expect(403)
   })
 
   it('answers unknown paths with a JSON 404', async () => {

@@ -1,9 +1,11 @@
 // `npm start` end to end: the first start on an empty data directory migrates, seeds the demo and
-// prints credentials that work; SIGTERM lets an in-flight request finish; a restart reuses the data;
+// prints credentials that work; SIGTERM lets an in-flight request finish, turns /ready to 503 at once and
+// cuts a stalled stream after the grace period; a restart reuses the data without printing the secret;
 // a bad setting stops startup with a message naming it.
 import assert from 'node:assert/strict'
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
+import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -33,11 +35,18 @@ async function waitFor(started: Started, pattern: RegExp, ms = 120_000): Promise
   }
 }
 
+/** `promise`, or a failure naming `what` once `ms` pass: a bound on a wait, not a timing check. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer))
+}
+
 describe('npm start', function () {
   this.timeout(300_000)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-start-'))
   const port = String(20_000 + Math.floor(Math.random() * 20_000))
-  const env = { QUARRY_DATA_DIR: dir, PORT: port, QUARRY_DEMO_EVENTS: '20000', QUARRY_METRICS_PORT: '0' }
+  const env = { QUARRY_DATA_DIR: dir, PORT: port, QUARRY_DEMO_EVENTS: '100000', QUARRY_METRICS_PORT: '0' }
   after(() => fs.rmSync(dir, { recursive: true, force: true }))
 
   it('bootstraps the demo on an empty data directory and serves live to the printed credentials', async () => {
@@ -51,11 +60,13 @@ describe('npm start', function () {
       const live = await fetch(`http://127.0.0.1:${port}/insights/demo/live`, { headers })
       assert.equal(live.status, 200)
       assert.ok(((await live.json()) as { visitors: number }).visitors > 0, 'the demo has visitors in the last five minutes')
-      const inFlight = fetch(`http://127.0.0.1:${port}/insights/demo/pages?range=30d`, { headers })
-      await new Promise((resolve) => setTimeout(resolve, 20))
+      // An export whose first bytes have arrived is surely in flight when the signal comes.
+      const inFlight = await fetch(`http://127.0.0.1:${port}/export/events?projectId=demo&format=ndjson`, { headers })
+      const reader = (inFlight.body as ReadableStream<Uint8Array>).getReader()
+      let text = new TextDecoder().decode((await reader.read()).value)
       first.child.kill('SIGTERM')
-      const answered = await inFlight
-      assert.equal(answered.status, 200, 'the in-flight request finished')
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value)
+      assert.equal(text.trim().split('\n').length, 100_000, 'the in-flight export finished')
       assert.equal(await first.exited, 0)
     } finally {
       first.child.kill('SIGKILL')
@@ -69,10 +80,45 @@ describe('npm start', function () {
       await waitFor(second, /Quarry listening on/)
       assert.doesNotMatch(second.output(), /seeding/i)
       assert.match(second.output(), new RegExp(saved.clientId))
+      assert.match(second.output(), /the secret is in .*demo-credentials\.json/)
+      assert.doesNotMatch(second.output(), new RegExp(saved.clientSecret), 'the secret is printed only when created')
       second.child.kill('SIGTERM')
       assert.equal(await second.exited, 0)
     } finally {
       second.child.kill('SIGKILL')
+    }
+  })
+
+  it('on SIGTERM answers /ready with 503 at once, and cuts a stalled export after the grace period', async () => {
+    const saved = JSON.parse(fs.readFileSync(path.join(dir, 'demo-credentials.json'), 'utf8'))
+    const headers = { 'openpanel-client-id': saved.clientId, 'openpanel-client-secret': saved.clientSecret }
+    // The grace period leaves room for the probes below on a loaded machine.
+    const third = start({ ...env, QUARRY_SHUTDOWN_GRACE_MS: '8000' })
+    try {
+      await waitFor(third, /Quarry listening on/)
+      // A client that reads nothing: the whole-project NDJSON export stalls on backpressure and stays in flight.
+      const stalled = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        http.get({ host: '127.0.0.1', port, path: '/export/events?projectId=demo&format=ndjson', headers }, resolve).on('error', reject)
+      })
+      assert.equal(stalled.statusCode, 200)
+      stalled.pause()
+      const cut = new Promise<void>((resolve) => stalled.once('close', resolve))
+      third.child.kill('SIGTERM')
+      let ready = await fetch(`http://127.0.0.1:${port}/ready`)
+      for (let n = 0; n < 50 && ready.status === 200; n += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        ready = await fetch(`http://127.0.0.1:${port}/ready`)
+      }
+      assert.equal(ready.status, 503, 'the signal turns /ready to 503')
+      assert.equal(ready.headers.get('retry-after'), '5')
+      const refused = await fetch(`http://127.0.0.1:${port}/insights/demo/live`, { headers })
+      assert.equal(refused.status, 503, 'new requests are refused while draining')
+      assert.equal(await within(third.exited, 60_000, 'the gateway exits'), 0)
+      stalled.resume()
+      await within(cut, 10_000, 'the stalled stream is closed')
+      assert.equal(stalled.complete, false, 'the stream was cut, not finished')
+    } finally {
+      third.child.kill('SIGKILL')
     }
   })
 

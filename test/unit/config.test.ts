@@ -18,6 +18,14 @@ describe('config', () => {
     assert.equal(config.engine.cluster, 'main')
   })
 
+  it('reads the trust proxy setting as Express takes it, off by default', () => {
+    assert.equal(loadConfig({}).trustProxy, false)
+    assert.equal(loadConfig({ QUARRY_TRUST_PROXY: 'true' }).trustProxy, true)
+    assert.equal(loadConfig({ QUARRY_TRUST_PROXY: '2' }).trustProxy, 2)
+    assert.equal(loadConfig({ QUARRY_TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy, 'loopback, 10.0.0.0/8')
+    assert.equal(loadConfig({}).shutdownGraceMs, 10_000)
+  })
+
   const bad: [string, string, RegExp][] = [
     ['PORT', 'eighty', /PORT: expected a whole number/],
     ['PORT', '70000', /PORT: must be between 0 and 65535/],
@@ -28,6 +36,8 @@ describe('config', () => {
     ['QUARRY_MAX_EXECUTION_SECONDS', '0', /QUARRY_MAX_EXECUTION_SECONDS: must be between/],
     ['QUARRY_RATE_LIMIT', '-5', /QUARRY_RATE_LIMIT: expected a whole number/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL: must be one of/],
+    ['QUARRY_TRUST_PROXY', 'not-an-address', /QUARRY_TRUST_PROXY: expected true, false, a hop count or addresses/],
+    ['QUARRY_SHUTDOWN_GRACE_MS', 'soon', /QUARRY_SHUTDOWN_GRACE_MS: expected a whole number/],
   ]
   for (const [name, value, message] of bad) {
     it(`stops on ${name}=${value} with a message naming the setting`, () => {

@@ -1,0 +1,132 @@
+// Cost is known before anything runs (issue 8 item 1): bucket counts are arithmetic and agree with the
+// listed buckets; metrics buckets, chart cells, regex filters and dates are capped with a 400 that says
+// how to narrow the request; metrics shaping is linear.
+import assert from 'node:assert/strict'
+import { chart } from '../../queries/chart'
+import { INTERVALS, bucketCount, bucketStarts, type Interval } from '../../queries/dates'
+import { QueryError } from '../../queries/errors'
+import { metrics } from '../../queries/metrics'
+import { pages } from '../../queries/pages'
+import { prepare, type Resource, type Scope } from '../../queries/pipeline'
+import { Random } from '../support/random'
+
+const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 }
+
+function issuesOf<Q>(resource: Resource<Q>, raw: Record<string, unknown>): string[] {
+  try {
+    prepare(resource, raw, scope)
+  } catch (error) {
+    assert.ok(error instanceof QueryError && error.code === 'invalid_request', String(error))
+    return error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+  }
+  assert.fail('expected a 400')
+}
+
+const series = (items: object[]) => JSON.stringify(items)
+
+describe('request cost', () => {
+  describe('bucketCount', () => {
+    const zones = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu', 'America/St_Johns', 'Australia/Sydney', 'Pacific/Chatham']
+
+    it('agrees with the listed buckets over random windows, DST changes included', () => {
+      const random = new Random(8)
+      const spans: Record<Interval, number> = { minute: 86_400_000, hour: 20 * 86_400_000, day: 400 * 86_400_000, week: 1500 * 86_400_000, month: 10_000 * 86_400_000 }
+      for (let n = 0; n < 300; n += 1) {
+        const zone = random.pick(zones)
+        const interval = random.pick(INTERVALS)
+        const start = Date.UTC(2020, 0, 1) + Math.floor(random.next() * 5 * 365 * 86_400_000)
+        const window = { start: new Date(start), end: new Date(start + 1 + Math.floor(random.next() * spans[interval])) }
+        assert.equal(bucketCount(window, interval, zone), bucketStarts(window, interval, zone).length, `${zone} ${interval} ${window.start.toISOString()}..${window.end.toISOString()}`)
+      }
+    })
+
+    it('counts across the Berlin DST changes by hand', () => {
+      const spring = { start: new Date('2024-03-30T23:00:00Z'), end: new Date('2024-03-31T22:00:00Z') }
+      assert.equal(bucketCount(spring, 'hour', 'Europe/Berlin'), 23)
+      assert.equal(bucketCount(spring, 'day', 'Europe/Berlin'), 1)
+      const autumn = { start: new Date('2024-10-26T22:00:00Z'), end: new Date('2024-10-27T23:00:00Z') }
+      assert.equal(bucketCount(autumn, 'hour', 'Europe/Berlin'), 25)
+      assert.equal(bucketCount({ start: new Date('2024-01-31T23:00:00Z'), end: new Date('2025-01-01T00:00:00Z') }, 'month', 'Europe/Berlin'), 12)
+      assert.equal(bucketCount({ start: new Date('2024-04-03T12:00:00Z'), end: new Date('2024-04-16T00:00:00Z') }, 'week', 'UTC'), 3)
+    })
+
+    it('counts a millennium of days without listing them', () => {
+      const window = { start: new Date('1000-01-01T00:00:00Z'), end: new Date('2000-01-01T00:00:00Z') }
+      assert.equal(bucketCount(window, 'day', 'UTC'), 365_242)
+      assert.equal(bucketCount(window, 'minute', 'UTC'), 365_242 * 1440)
+    })
+  })
+
+  describe('metrics buckets', () => {
+    it('refuses a minute series over 30 days, 12 months or since 1970, saying how to narrow it', () => {
+      for (const raw of [{ range: '30d', interval: 'minute' }, { range: '12m', interval: 'minute' }, { startDate: '1970-01-01', interval: 'minute' }]) {
+        const issues = issuesOf(metrics, raw)
+        assert.equal(issues.length, 1, JSON.stringify(raw))
+        assert.match(issues[0], /^interval: this series would have \d+ buckets, more than 5000: narrow the window or widen the interval$/)
+      }
+      assert.match(issuesOf(metrics, { range: '30d', interval: 'minute' })[0], / 43140 buckets/, '30 days of minutes less the hour Berlin skips on 31 March')
+    })
+
+    it('keeps every default interval and a day of minutes working', () => {
+      for (const raw of [{ range: 'today', interval: 'minute' }, { range: '7d', interval: 'hour' }, { range: '12m', interval: 'day' }, { startDate: '1970-01-01' }, { startDate: '1970-01-01', interval: 'week' }]) {
+        assert.doesNotThrow(() => prepare(metrics, raw, scope), JSON.stringify(raw))
+      }
+    })
+
+    it('shapes rows into buckets by lookup, each figure from its own bucket', () => {
+      const { query } = prepare(metrics, { startDate: '2024-03-01', endDate: '2024-03-03', interval: 'day' }, { ...scope, project: { ...scope.project, timezone: 'UTC' } })
+      const day2 = Date.UTC(2024, 2, 2) / 1000
+      const row = (part: string, isTotal: number, bucket: number, n: number) => ({ part, is_total: isTotal, bucket, session_count: n, bounced: 1, duration_total_ms: 4000 * n, view_count: 2 * n, visitor_count: n, revenue_total: 7 * n })
+      const shaped = metrics.shape([row('sessions', 1, 0, 4), row('revenue', 1, 0, 3), row('sessions', 0, day2, 4), row('revenue', 0, day2, 3)], query).body as {
+        metrics: Record<string, number>
+        series: Record<string, unknown>[]
+      }
+      assert.deepEqual(shaped.metrics, { bounce_rate: 25, unique_visitors: 4, total_sessions: 4, avg_session_duration: 4, total_screen_views: 8, views_per_session: 2, total_revenue: 21 })
+      assert.deepEqual(shaped.series.map((bucket) => [bucket.date, bucket.total_sessions, bucket.total_revenue]), [
+        ['2024-03-01T00:00:00.000+00:00', 0, 0],
+        ['2024-03-02T00:00:00.000+00:00', 4, 21],
+        ['2024-03-03T00:00:00.000+00:00', 0, 0],
+      ])
+    })
+  })
+
+  describe('chart cells', () => {
+    it('refuses a millennium of days at once, with the arithmetic count', () => {
+      const issues = issuesOf(chart, { series: series([{ name: '*' }]), interval: 'day', startDate: '1000-01-01', endDate: '1999-12-31' })
+      assert.ok(issues.some((issue) => /startDate/.test(issue)), issues.join('\n'))
+      const wide = issuesOf(chart, { series: series([{ name: '*' }]), interval: 'day', startDate: '1970-01-01', endDate: '2199-12-31' })
+      assert.deepEqual(wide, [`interval: this chart would have 84006 cells (series x buckets x groups x periods), more than 20000: narrow the window, widen the interval or lower breakdownLimit`])
+    })
+
+    it('counts series, groups and periods into the cells', () => {
+      const twoYearsOfDays = { series: series([{ name: '*' }]), interval: 'day', startDate: '2022-01-01', endDate: '2023-12-31' }
+      assert.doesNotThrow(() => prepare(chart, twoYearsOfDays, scope))
+      assert.match(issuesOf(chart, { ...twoYearsOfDays, breakdowns: '[{"name":"country"}]', breakdownLimit: '100' })[0], / 73000 cells/)
+      assert.doesNotThrow(() => prepare(chart, { ...twoYearsOfDays, series: series(Array(10).fill({ name: '*' })), previous: 'true' }, scope), '14,600 cells')
+      assert.match(issuesOf(chart, { ...twoYearsOfDays, startDate: '2021-01-01', series: series(Array(10).fill({ name: '*' })), previous: 'true' })[0], / 21900 cells/)
+    })
+  })
+
+  describe('regex filters', () => {
+    const regex = (values: string[]) => JSON.stringify([{ name: 'path', operator: 'regex', value: values }])
+
+    it('refuses more than 20 regex values, and patterns longer than 1000 characters in all', () => {
+      const many = Array.from({ length: 100 }, (_, i) => `^/(a|b|c|d|e|f|g|h)+${i}(x|y)*$`)
+      assert.deepEqual(issuesOf(pages, { filters: regex(many) }), ['filters.0.value: a regex filter takes at most 20 patterns, got 100: combine them into fewer patterns or use another operator'])
+      const long = ['a'.repeat(600), 'b'.repeat(600)]
+      assert.deepEqual(issuesOf(pages, { filters: regex(long) }), ['filters.0.value: the regex patterns of a filter may total at most 1000 characters, got 1200'])
+      assert.doesNotThrow(() => prepare(pages, { filters: regex(Array(20).fill('^/blog/(a|b)$')) }, scope))
+      assert.doesNotThrow(() => prepare(pages, { filters: JSON.stringify([{ name: 'path', operator: 'is', value: Array(100).fill('/x') }]) }, scope))
+    })
+  })
+
+  describe('dates', () => {
+    it('refuses dates before 1970 or after 2199, listing each', () => {
+      assert.deepEqual(issuesOf(pages, { startDate: '2024-01-01', endDate: '9999-12-31' }), [
+        'endDate: "endDate" must be YYYY-MM-DD or an ISO date-time with Z or an offset, from 1970-01-01 to 2199-12-31, got "9999-12-31"',
+      ])
+      assert.deepEqual(issuesOf(pages, { startDate: '1969-12-31T23:00:00Z', endDate: '2200-01-01T00:00:00+01:00' }).length, 2)
+      assert.doesNotThrow(() => prepare(pages, { startDate: '1970-01-01', endDate: '2199-12-31' }, scope))
+    })
+  })
+})
