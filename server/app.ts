@@ -14,6 +14,9 @@ import type { Logger } from './logger'
 import { buildOpenApi } from './openapi'
 import { ROUTES, isResourceRoute } from './routes'
 
+/** How the gateway parses query strings; `explain` resolves requests with the same setting. */
+export const QUERY_PARSER = 'simple'
+
 export interface AppOptions {
   config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours'>
   runner: Runner
@@ -35,7 +38,7 @@ export function createApp(options: AppOptions): express.Express {
   const clock = options.clock ?? (() => new Date())
   const app = express()
   app.disable('x-powered-by')
-  app.set('query parser', 'simple')
+  app.set('query parser', QUERY_PARSER)
 
   app.use((req, res, next) => {
     const requestId = crypto.randomUUID()
