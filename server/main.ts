@@ -7,6 +7,7 @@ import { Directory } from './directory'
 import { EngineBusyError, createRunner, openEngine } from './engine'
 import { createLogger } from './logger'
 import { migrate } from './migrate'
+import { checkQueries } from './startup-check'
 
 function printWelcome(port: number, credentials: DemoCredentials | undefined) {
   const url = `http://localhost:${port}`
@@ -26,6 +27,7 @@ function printWelcome(port: number, credentials: DemoCredentials | undefined) {
 async function main() {
   const config = loadConfig()
   const logger = createLogger(config.logLevel)
+  checkQueries()
   const engine = await openEngine(config.engine)
   const applied = await migrate(engine)
   if (applied.length) logger.info('migrations applied', { applied })
