@@ -60,10 +60,13 @@ function describeError(error: unknown): string {
   return `${error.message}${issues}`
 }
 
+/** The example query strings a route accepts. */
+export const examplesFor = (route: Route): Record<string, string>[] => EXAMPLE_QUERIES.filter((query) => accepts(route, query))
+
 /** Every problem of compiling the example requests of the given routes, as `route?query: problem` lines. */
 export function findRouteProblems(routes: Route[], scope: Scope): string[] {
   return routes.filter(isExplainable).flatMap((route) => {
-    const examples = EXAMPLE_QUERIES.filter((query) => accepts(route, query))
+    const examples = examplesFor(route)
     if (!examples.length) return [`${route.path}: no example request reaches this route (add one to EXAMPLE_QUERIES)`]
     return examples.flatMap((query) => {
       try {
