@@ -54,10 +54,12 @@ function accepts(route: Route, query: Record<string, string>): boolean {
   return Object.keys(query).every((key) => known.includes(key)) && (schema.required ?? []).every((key) => key in query)
 }
 
+/** An error's message and issues, with each template it names followed by its file. */
 function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
   const issues = error instanceof QueryError ? error.issues.map((issue) => `; ${issue.path.join('.')}: ${issue.message}`).join('') : ''
-  return `${error.message}${issues}`
+  const files = new Map(listSqlFiles().filter((file) => !file.startsWith('migrations/')).map((file) => [loadTemplate(file).name, file]))
+  return `${error.message}${issues}`.replace(/Template ([\w.]+)/g, (text, name: string) => (files.has(name) ? `${text} (sql/${files.get(name)})` : text))
 }
 
 /** The example query strings a route accepts. */

@@ -41,13 +41,13 @@ describe('startup check', () => {
 
   it('names a route whose compiler leaves a placeholder unbound', () => {
     const broken = probeRoute('/insights/:projectId/broken', { compile: () => compileTemplate('insights/live.sql', { projectId: 'p', since: 'x' }) })
-    assert.deepEqual(findRouteProblems([broken], scope), ['/insights/:projectId/broken?: Template insights.live: unbound placeholders [now], unused params []'])
-    assert.throws(() => checkQueries([broken]), /routes cannot compile their example requests:\n {2}\/insights\/:projectId\/broken\?: Template insights\.live: unbound placeholders \[now\]/)
+    assert.deepEqual(findRouteProblems([broken], scope), ['/insights/:projectId/broken?: Template insights.live (sql/insights/live.sql): unbound placeholders [now], unused params []'])
+    assert.throws(() => checkQueries([broken]), /routes cannot compile their example requests:\n {2}\/insights\/:projectId\/broken\?: Template insights\.live \(sql\/insights\/live\.sql\): unbound placeholders \[now\]/)
   })
 
   it('names a route whose compiler leaves a marker unfilled', () => {
     const broken = probeRoute('/insights/:projectId/unfilled', { compile: () => compileTemplate('export/count.sql', { projectId: 'p', start: 'a', end: 'b' }) })
-    assert.deepEqual(findRouteProblems([broken], scope), ['/insights/:projectId/unfilled?: Template export.count: marker @conditions not filled'])
+    assert.deepEqual(findRouteProblems([broken], scope), ['/insights/:projectId/unfilled?: Template export.count (sql/export/count.sql): marker @conditions not filled'])
   })
 
   it('names a route no example request reaches', () => {
