@@ -1,5 +1,6 @@
 // Loads the reviewed SQL templates of sql/ and checks them: a template's `{name:Type}` placeholders are
-// its parameter spec, and binding a value it does not use (or leaving one unbound) is an error.
+// its parameter spec, and binding a value it does not use (or leaving one unbound) is an error. At
+// startup, `checkTemplates` checks every .sql file under sql/.
 import fs from 'node:fs'
 import path from 'node:path'
 

@@ -1,6 +1,6 @@
 // The startup check: every SQL file is well formed (queries/templates.ts), and every route compiles
 // example requests, so a template with a marker nobody fills or a placeholder nobody binds stops startup.
-import { PROPERTY_SEGMENTS, SEGMENTS } from '../queries/chart-params'
+import { PROPERTY_SEGMENTS, SEGMENTS, type Segment } from '../queries/chart-params'
 import { QueryError } from '../queries/errors'
 import { INCLUDES, encodeCursor } from '../queries/export-events'
 import type { Scope } from '../queries/pipeline'
@@ -17,10 +17,10 @@ const FILTERS = JSON.stringify([
 ])
 
 const SERIES_PER_CHART = 5
-const seriesItem = (segment: string) => ({
+const seriesItem = (segment: Segment) => ({
   name: 'screen_view',
   segment,
-  ...(PROPERTY_SEGMENTS.includes(segment as (typeof SEGMENTS)[number]) ? { property: 'properties.price' } : {}),
+  ...(PROPERTY_SEGMENTS.includes(segment) ? { property: 'properties.price' } : {}),
   filters: [{ name: 'path', operator: 'contains', value: ['blog'] }],
 })
 /** Every segment, a few per chart (a chart takes at most 10 series), with breakdowns and the previous period. */
@@ -42,7 +42,13 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
   { range: '7d', limit: '5', filters: FILTERS },
   ...CHARTS,
   { series: JSON.stringify([{ name: '*' }, { name: 'purchase', segment: 'user' }, { type: 'formula', formula: 'B/A*100' }]) },
-  { includes: Object.keys(INCLUDES).join(','), event: 'screen_view,purchase', profileId: 'user_1', filters: FILTERS, cursor: encodeCursor({ createdAtMs: Date.UTC(2024, 2, 31), id: '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0001', page: 2 }) },
+  {
+    includes: Object.keys(INCLUDES).join(','),
+    event: 'screen_view,purchase',
+    profileId: 'user_1',
+    filters: FILTERS,
+    cursor: encodeCursor({ createdAtMs: Date.UTC(2024, 2, 31), id: '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0001', page: 2 }),
+  },
   { includes: 'profile', page: '3', limit: '20' },
   { format: 'csv', includes: Object.keys(INCLUDES).join(','), filters: FILTERS },
   { format: 'ndjson', start: '2024-03-01', end: '2024-03-31' },
