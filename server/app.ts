@@ -16,6 +16,9 @@ import type { Metrics } from './metrics'
 import { buildOpenApi } from './openapi'
 import { ROUTES, isResourceRoute } from './routes'
 
+/** How the gateway parses query strings; `explain` resolves requests with the same setting. */
+export const QUERY_PARSER = 'simple'
+
 export interface AppOptions {
   config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy'>
   runner: Runner
@@ -43,7 +46,7 @@ export function createApp(options: AppOptions): express.Express {
   const drain = options.drain ?? new Drain()
   const app = express()
   app.disable('x-powered-by')
-  app.set('query parser', 'simple')
+  app.set('query parser', QUERY_PARSER)
   if (metrics) app.use(metrics.requestMiddleware)
   app.set('trust proxy', config.trustProxy)
 

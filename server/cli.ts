@@ -96,7 +96,7 @@ async function explain([url]: string[], options: Options, config: Config): Promi
   if (!url) throw new UsageError("explain needs a request path, e.g. '/insights/demo/referrer?range=30d'")
   const now = typeof options.now === 'string' ? new Date(options.now) : new Date()
   if (Number.isNaN(now.getTime())) throw new UsageError('--now must be an ISO date-time')
-  const projectId = projectIdOf(url)
+  const projectId = await projectIdOf(url)
   let timezone = options.timezone as string | undefined
   if (!timezone && projectId) {
     const engine = await openEngine(config.engine)
@@ -110,7 +110,7 @@ async function explain([url]: string[], options: Options, config: Config): Promi
   }
   try {
     print(
-      explainRequest(url, (id) => ({
+      await explainRequest(url, (id) => ({
         project: { id, name: id, timezone: timezone ?? 'UTC' },
         now,
         sessionLookbackMs: config.sessionLookbackHours * 3_600_000,

@@ -11,6 +11,7 @@ import { createMetrics, type Metrics } from './metrics'
 import { startMetricsServer } from './metrics-server'
 import { migrate } from './migrate'
 import { observeStatements } from './observed-runner'
+import { checkQueries } from './startup-check'
 
 function printWelcome(port: number, demo: Demo | undefined) {
   const url = `http://localhost:${port}`
@@ -41,6 +42,7 @@ async function startMetrics(metrics: Metrics, listen: Config['metrics']) {
 async function main() {
   const config = loadConfig()
   const logger = createLogger(config.logLevel)
+  checkQueries()
   const engine = await openEngine(config.engine)
   const applied = await migrate(engine)
   if (applied.length) logger.info('migrations applied', { applied })

@@ -2,6 +2,7 @@
 // the reference model must agree exactly; a failure prints the request to replay.
 import assert from 'node:assert/strict'
 import request from 'supertest'
+import { SEGMENTS } from '../../queries/chart-params'
 import { answerChart } from '../reference/charts'
 import type { RawEvent } from '../reference/model'
 import { startWithEvents, type Harness } from '../support/harness'
@@ -11,7 +12,6 @@ import { CHOICES, randomEvents } from '../support/random-events'
 const SEED = Number(process.env.QUARRY_DIFF_SEED ?? 4242)
 const CHARTS = Number(process.env.QUARRY_DIFF_CHARTS ?? 220)
 const PROJECT = { id: 'charts', timezone: 'Europe/Berlin', from: new Date('2024-03-24T00:00:00Z'), days: 12, sessions: 400 }
-const SEGMENTS = ['event', 'user', 'session', 'group', 'user_average', 'one_event_per_user', 'property_sum', 'property_average', 'property_min', 'property_max']
 const BREAKDOWNS = ['country', 'browser', 'properties.plan', 'name', 'path', 'referrer_type', 'city']
 
 function randomItem(random: Random): Record<string, unknown> {

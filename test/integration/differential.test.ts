@@ -3,6 +3,7 @@
 // batches, so most sessions arrive as several partial rows. A failure prints the request to replay.
 import assert from 'node:assert/strict'
 import request from 'supertest'
+import { DIMENSIONS as REGISTRY_DIMENSIONS } from '../../queries/registry'
 import { createProject } from '../../server/control'
 import { answerInsights, type RawEvent } from '../reference/model'
 import { insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
@@ -16,7 +17,7 @@ const PROJECTS = [
   { id: 'rnd-berlin', timezone: 'Europe/Berlin', from: new Date('2024-03-24T00:00:00Z'), days: 12, sessions: 500 },
   { id: 'rnd-ny', timezone: 'America/New_York', from: new Date('2024-03-05T00:00:00Z'), days: 12, sessions: 400 },
 ]
-const DIMENSIONS = ['referrer', 'referrer_name', 'referrer_type', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'country', 'region', 'city', 'device', 'brand', 'model', 'browser', 'browser_version', 'os', 'os_version']
+const DIMENSIONS = Object.keys(REGISTRY_DIMENSIONS)
 const PRESETS = ['30min', 'lastHour', 'last24h', 'today', 'yesterday', '7d', '30d', '3m', 'monthToDate', 'lastMonth', 'yearToDate']
 const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kathmandu']
 

@@ -5,6 +5,7 @@
 
 import { compareBytes, parseStrictNumber } from './exact';
 import { rowMatches, parseRowFilters } from './export';
+import { SEGMENTS } from '../../queries/chart-params';
 import { Filter, PROPERTY_PREFIX, SESSION_ATTRIBUTE_NAMES } from './filters';
 import {
   compareEvents,
@@ -37,18 +38,7 @@ export interface ChartModelAnswer {
   body: unknown;
 }
 
-export const SEGMENTS = [
-  'event',
-  'user',
-  'session',
-  'group',
-  'user_average',
-  'one_event_per_user',
-  'property_sum',
-  'property_average',
-  'property_min',
-  'property_max',
-] as const;
+export { SEGMENTS };
 export type Segment = (typeof SEGMENTS)[number];
 const PROPERTY_SEGMENTS: readonly Segment[] = ['property_sum', 'property_average', 'property_min', 'property_max'];
 const NUMERIC_COLUMNS = ['duration', 'revenue'] as const;

@@ -1,48 +1,17 @@
 // Reference model — the `filters` parameter: parsing/validation and matching of one text value.
 
+import { OPERATORS } from '../../queries/filters';
+import { DIMENSIONS, EVENT_FIELDS, SESSION_ATTRIBUTES, type Dimension, type EventField, type SessionAttribute } from '../../queries/registry';
 import { parseStrictNumber } from './exact';
 
-export const DIMENSION_NAMES = [
-  'referrer',
-  'referrer_name',
-  'referrer_type',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'country',
-  'region',
-  'city',
-  'device',
-  'brand',
-  'model',
-  'browser',
-  'browser_version',
-  'os',
-  'os_version',
-] as const;
+export const DIMENSION_NAMES = Object.keys(DIMENSIONS) as Dimension[];
 
-export const SESSION_ATTRIBUTE_NAMES = [...DIMENSION_NAMES, 'entry_origin', 'entry_path'] as const;
+export const SESSION_ATTRIBUTE_NAMES = Object.keys(SESSION_ATTRIBUTES) as SessionAttribute[];
 
-export const EVENT_FIELD_NAMES = ['name', 'path', 'origin', 'title'] as const;
+export const EVENT_FIELD_NAMES = Object.keys(EVENT_FIELDS) as EventField[];
 export const PROPERTY_PREFIX = 'properties.';
 
-export const OPERATORS = [
-  'is',
-  'isNot',
-  'contains',
-  'doesNotContain',
-  'startsWith',
-  'endsWith',
-  'regex',
-  'isNull',
-  'isNotNull',
-  'gt',
-  'lt',
-  'gte',
-  'lte',
-] as const;
+export { OPERATORS };
 export type Operator = (typeof OPERATORS)[number];
 
 const NUMERIC_OPERATORS: readonly Operator[] = ['gt', 'lt', 'gte', 'lte'];

@@ -3,6 +3,7 @@ import { QueryError } from '../../queries/errors'
 import { metrics } from '../../queries/metrics'
 import { pages } from '../../queries/pages'
 import { prepare, type Scope } from '../../queries/pipeline'
+import { EVENT_FIELDS, SESSION_ATTRIBUTES } from '../../queries/registry'
 
 const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 }
 
@@ -21,7 +22,7 @@ describe('insights parameters', () => {
     const issues = issuesOf({ limit: '0', cursor: 'x', range: 'fortnight', foo: '1', filters: '[{"name":"colour","operator":"is","value":["x"]}]' })
     assert.deepEqual(issues.sort(), [
       'cursor: "cursor" must be integer',
-      'filters.0.name: unknown filter "colour"; known: referrer, referrer_name, referrer_type, utm_source, utm_medium, utm_campaign, utm_term, utm_content, country, region, city, device, brand, model, browser, browser_version, os, os_version, entry_origin, entry_path, name, path, origin, title, properties.<key>',
+      `filters.0.name: unknown filter "colour"; known: ${[...Object.keys(SESSION_ATTRIBUTES), ...Object.keys(EVENT_FIELDS), 'properties.<key>'].join(', ')}`,
       'foo: unknown parameter "foo"',
       'limit: "limit" must be >= 1',
       'range: "range" must be equal to one of the allowed values',

@@ -1,0 +1,106 @@
+// An explained request cannot differ from a served one: the statements the gateway runs for a request
+// (recorded at the runner, on the embedded engine) are exactly those `explain` prints for the same URL,
+// and a request the gateway refuses is one explain refuses too.
+import assert from 'node:assert/strict'
+import type express from 'express'
+import request from 'supertest'
+import type { CompiledQuery } from '../../queries/compiled'
+import { QueryError } from '../../queries/errors'
+import type { Runner } from '../../queries/run'
+import { createApp } from '../../server/app'
+import { createProject } from '../../server/control'
+import { resolveRequest, statementsOf } from '../../server/explain'
+import { createLogger } from '../../server/logger'
+import { rootHeaders, startHarness, type Harness } from '../support/harness'
+
+const NOW = new Date('2024-03-31T12:00:00Z')
+const PROJECT = { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' }
+
+const SERVED = [
+  '/insights/shop/live',
+  '/INSIGHTS/shop/Metrics/?range=7d&interval=day&filters=[{"name":"country","operator":"is","value":["DE"]},{"name":"path","operator":"contains","value":["a+b"]}]',
+  '/insights/sh%6Fp/referrer?range=30d&limit=3&cursor=2&filters=[{"name":"properties.plan","operator":"gt","value":[1]}]',
+  '/insights/shop/pages?startDate=2024-03-01&endDate=2024-03-31&filters=[{"name":"name","operator":"isNot","value":["purchase"]}]',
+  '/insights/shop/region?timezone=America%2FNew_York',
+  '/export/charts?projectId=shop&series=[{"name":"screen_view","segment":"user"},{"name":"*"}]&breakdowns=[{"name":"country"}]&previous=true',
+  '/export/events?project_id=shop&page=2&limit=3&event=screen_view,purchase',
+  '/export/events?projectId=shop&format=csv&includes=geo,device&start=2024-03-01',
+  '/export/events?projectId=shop&format=ndjson&filters=[{"name":"properties.plan","operator":"is","value":["pro"]}]',
+]
+
+const REFUSED: [string, number][] = [
+  ['/insights/shop/pages?limit=5&limit=6', 400],
+  ['/insights/shop/pages?bogus=1', 400],
+  ['/export/events?projectId=shop&format=csv&limit=5', 400],
+  ['/insights/%E0%A4%A/live', 400],
+  ['/insights/shop/nothing', 404],
+]
+
+const isCompiled = (value: unknown): value is CompiledQuery => typeof value === 'object' && value !== null && 'sql' in value && 'params' in value
+
+/** The harness's runner, recording every compiled statement handed to it. */
+function recording(runner: Runner, ran: CompiledQuery[]): Runner {
+  return new Proxy(runner, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target)
+      if (typeof value !== 'function') return value
+      return (...args: unknown[]) => {
+        if (isCompiled(args[0])) ran.push(args[0])
+        return value.apply(target, args)
+      }
+    },
+  })
+}
+
+const statementKey = (compiled: CompiledQuery) => JSON.stringify([compiled.template, compiled.sql, compiled.params])
+
+describe('explain agrees with the gateway', function () {
+  this.timeout(120_000)
+  let h: Harness
+  let app: express.Express
+  let auth: Record<string, string>
+  const ran: CompiledQuery[] = []
+
+  before(async () => {
+    h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' }, now: NOW })
+    await createProject(h.engine, PROJECT)
+    auth = await rootHeaders(h.engine)
+    app = createApp({ config: h.config, runner: recording(h.runner, ran), directory: h.directory, logger: createLogger('error', true), clock: () => NOW })
+  })
+  after(() => h.close())
+
+  async function explained(url: string): Promise<CompiledQuery[]> {
+    const resolved = await resolveRequest(url)
+    assert.ok(resolved, `${url} resolves`)
+    const scope = { project: PROJECT, now: NOW, sessionLookbackMs: h.config.sessionLookbackHours * 3_600_000 }
+    return statementsOf(resolved.route, resolved.query, scope).map((statement) => statement.compiled)
+  }
+
+  for (const url of SERVED) {
+    it(`runs exactly the statements explain prints: ${url.slice(0, 90)}`, async () => {
+      ran.length = 0
+      const res = await request(app).get(url).set(auth)
+      assert.equal(res.status, 200, res.text)
+      const expected = await explained(url)
+      assert.ok(expected.length > 0)
+      assert.deepEqual(ran.map(statementKey).sort(), expected.map(statementKey).sort())
+    })
+  }
+
+  for (const [url, status] of REFUSED) {
+    it(`refuses what the gateway refuses (${status}): ${url}`, async () => {
+      ran.length = 0
+      const res = await request(app).get(url).set(auth)
+      assert.equal(res.status, status, res.text)
+      assert.deepEqual(ran, [], 'nothing ran')
+      if (status === 404) {
+        assert.equal(await resolveRequest(url), undefined)
+        return
+      }
+      await assert.rejects(
+        resolveRequest(url).then((resolved) => resolved && statementsOf(resolved.route, resolved.query, { project: PROJECT, now: NOW, sessionLookbackMs: 0 })),
+        (error: QueryError) => error instanceof QueryError && error.code === 'invalid_request',
+      )
+    })
+  }
+})
