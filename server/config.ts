@@ -23,6 +23,8 @@ export interface Config {
   sessionLookbackHours: number
   demoEvents: number
   logLevel: string
+  /** Unset: pretty on a terminal, JSON otherwise. */
+  logFormat?: 'json' | 'pretty'
 }
 
 export class ConfigError extends Error {
@@ -64,11 +66,14 @@ function readUrl(env: Env, name: string): string | undefined {
 }
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const
+const LOG_FORMATS = ['json', 'pretty'] as const
 
 export function loadConfig(env: Env = process.env): Config {
   const url = readUrl(env, 'CLICKHOUSE_URL')
   const logLevel = env.LOG_LEVEL || 'info'
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`)
+  const logFormat = env.LOG_FORMAT || undefined
+  if (logFormat !== undefined && !(LOG_FORMATS as readonly string[]).includes(logFormat)) throw new ConfigError('LOG_FORMAT', `must be one of ${LOG_FORMATS.join(', ')}`)
   return {
     port: readInteger(env, 'PORT', 3000, 0, 65535),
     engine: {
@@ -92,5 +97,6 @@ export function loadConfig(env: Env = process.env): Config {
     sessionLookbackHours: readInteger(env, 'QUARRY_SESSION_LOOKBACK_HOURS', 24, 1, 24 * 366),
     demoEvents: readInteger(env, 'QUARRY_DEMO_EVENTS', 200_000, 0, 100_000_000),
     logLevel,
+    logFormat: logFormat as Config['logFormat'],
   }
 }

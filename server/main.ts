@@ -25,7 +25,7 @@ function printWelcome(port: number, credentials: DemoCredentials | undefined) {
 
 async function main() {
   const config = loadConfig()
-  const logger = createLogger(config.logLevel)
+  const logger = createLogger(config.logLevel, false, config.logFormat)
   const engine = await openEngine(config.engine)
   const applied = await migrate(engine)
   if (applied.length) logger.info('migrations applied', { applied })
