@@ -5,8 +5,8 @@ import { compileTemplate } from '../../queries/compiled'
 import { checkBinding, loadTemplate } from '../../queries/templates'
 
 const SQL_DIR = path.join(__dirname, '..', '..', 'sql')
-const TEMPLATE_DIRS = ['insights', 'control', 'seed']
-const KNOWN_TYPES = /^(String|UUID|UInt32|UInt64|Array\((String|Float64)\)|DateTime64\(3(, 'UTC')?\))$/
+const TEMPLATE_DIRS = ['insights', 'control', 'seed', 'admin']
+const KNOWN_TYPES = /^(String|Identifier|UUID|UInt32|UInt64|Array\((String|Float64)\)|DateTime64\(3(, 'UTC')?\))$/
 
 const templates = TEMPLATE_DIRS.flatMap((dir) =>
   fs
