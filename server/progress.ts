@@ -65,7 +65,9 @@ export function createProgress(options: ProgressOptions): Progress {
       // TRICKY: without noTTYOutput, cli-progress writes nothing at all to a pipe or a file.
       noTTYOutput: true,
       notTTYSchedule: options.plainEveryMs ?? 5000,
-      hideCursor: tty,
+      // TRICKY: a hidden cursor stays hidden after Ctrl-C unless cli-progress traps SIGINT, and a trap
+      // would stop Node from exiting on it; so the cursor stays visible.
+      hideCursor: false,
       // A terminal keeps the last bar; a pipe already has the last line.
       clearOnComplete: !tty,
       barsize: 24,
