@@ -3,22 +3,18 @@
 # the embedded engine with its data in the /data volume.
 
 # ---- build: install everything, type check and compile, then drop the dev dependencies
-FROM node:20.20-bookworm-slim AS build
+FROM node:20-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json ./
-COPY server ./server
-COPY queries ./queries
-COPY sql ./sql
-COPY test ./test
-COPY bench ./bench
+# Everything tsconfig.json includes (see .dockerignore for what stays out).
+COPY . .
 # One tsc run type checks the whole project (tests included) and writes the JavaScript.
 RUN npx tsc --noEmit false --outDir build \
   && npm prune --omit=dev --no-audit --no-fund
 
 # ---- runtime: compiled server and queries, the SQL templates, production node_modules
-FROM node:20.20-bookworm-slim AS runtime
+FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
     QUARRY_DATA_DIR=/data \
