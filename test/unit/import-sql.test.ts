@@ -22,7 +22,8 @@ describe('import statements', () => {
     assert.equal(
       flat(move.sql),
       flat(`INSERT INTO events
-        SETTINGS min_insert_block_size_rows = 1000000000000, min_insert_block_size_bytes = 1000000000000000
+        SETTINGS min_insert_block_size_rows = 1000000000000, min_insert_block_size_bytes = 1000000000000000,
+          distributed_foreground_insert = 1
         SELECT * EXCEPT (line)
         FROM (SELECT * FROM {stage:Identifier}
           WHERE id NOT IN (
