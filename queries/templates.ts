@@ -9,6 +9,9 @@ const PLACEHOLDER = /\{(\w+):([^{}]+?)\}/g
 const MARKER = /\/\* @(\w+) \*\//g
 
 /** The slots compilers fill in templates (closed set): `/* @name *\/` in a template names one of these. */
+/** The template folders the gateway's routes compile; admin, control and seed SQL is run by its own code. */
+export const isRouteTemplate = (file: string): boolean => /^(insights|export)\//.test(file)
+
 export const MARKERS = {
   aggregate: 'a chart segment\'s aggregate',
   array_join: 'the ARRAY JOIN of a group breakdown',
@@ -20,6 +23,7 @@ export const MARKERS = {
   includes: 'the export columns `includes` adds',
   labels: 'the breakdown labels of a chart group',
   name: 'the breakdown column',
+  new_events: 'the staged events an import moves (ids the project does not hold yet)',
   prefix: 'the breakdown prefix column',
   rank: 'the rank of a chart group',
   revenue_filters: 'conditions on the events whose revenue counts',
@@ -33,7 +37,7 @@ export const MARKERS = {
   window_sessions: 'the sessions of the window that pass the filters',
 } as const satisfies Record<string, string>
 
-const SCALAR_TYPE = /^(String|UUID|Bool|U?Int(8|16|32|64|128|256)|Float(32|64)|Date|Date32|DateTime(\('[\w/+-]+'\))?|DateTime64\(\d(, ?'[\w/+-]+')?\))$/
+const SCALAR_TYPE = /^(String|Identifier|UUID|Bool|U?Int(8|16|32|64|128|256)|Float(32|64)|Date|Date32|DateTime(\('[\w/+-]+'\))?|DateTime64\(\d(, ?'[\w/+-]+')?\))$/
 
 /** Whether a placeholder type is one ClickHouse binds: a scalar, or Array/Nullable of a known type. */
 export function isKnownType(type: string): boolean {

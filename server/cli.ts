@@ -1,12 +1,14 @@
 // `npm run cli -- <command>`: projects, API clients, NDJSON import, seeding and migrations.
+import fs from 'node:fs'
 import { parseArgs } from 'node:util'
 import { QueryError } from '../queries/errors'
 import { ConfigError, loadConfig, type Config } from './config'
 import { ControlError, createApiClient, createProject, findProject, listApiClients, listProjects, revokeApiClient } from './control'
 import { EngineBusyError, openEngine, type Engine } from './engine'
 import { explainRequest, projectIdOf } from './explain'
-import { importEvents } from './importer'
+import { countLines, importEvents } from './importer'
 import { migrate } from './migrate'
+import { createProgress } from './progress'
 import { seedProject } from './seed'
 
 const USAGE = `Usage: npm run cli -- <command>
@@ -58,18 +60,22 @@ const COMMANDS: Record<string, Command> = {
     print(`revoked ${id}`)
   },
   import: async (engine, _, options) => {
-    const report = await importEvents(engine, { projectId: need(options, 'project'), file: need(options, 'file'), skipBad: options['skip-bad'] === true })
+    const file = need(options, 'file')
+    const skipBad = options['skip-bad'] === true
+    const progress = createProgress({ label: 'import', total: fs.existsSync(file) ? await countLines(file) : undefined })
+    const report = await importEvents(engine, { projectId: need(options, 'project'), file, skipBad, onProgress: progress.update }).finally(progress.done)
     for (const bad of report.bad) console.error(`line ${bad.line}: ${bad.problems.join('; ')}`)
-    if (report.bad.length && report.imported === 0 && options['skip-bad'] !== true) {
+    if (report.bad.length && !skipBad) {
       throw new ControlError(`${report.bad.length} bad line(s); nothing was imported (use --skip-bad to import the good lines)`)
     }
-    print(`imported ${report.imported} event(s), skipped ${report.skipped} bad line(s)`)
+    print(`imported ${report.imported} event(s), skipped ${report.skipped} bad line(s), ${report.duplicates} already imported (not written again)`)
   },
   seed: async (engine, _, options) => {
     const end = typeof options.end === 'string' ? new Date(options.end) : new Date()
     const projectId = need(options, 'project')
     const events = wholeNumber(options, 'events', 200_000)
-    const { seconds } = await seedProject(engine, { projectId, events, days: wholeNumber(options, 'days', 30), seed: wholeNumber(options, 'seed', 42), end })
+    const progress = createProgress({ label: 'seed', total: events })
+    const { seconds } = await seedProject(engine, { projectId, events, days: wholeNumber(options, 'days', 30), seed: wholeNumber(options, 'seed', 42), end, onProgress: progress.update }).finally(progress.done)
     print(`seeded ${events} events into "${projectId}" in ${seconds.toFixed(1)} s`)
   },
   explain: async () => undefined,

@@ -31,6 +31,8 @@ export interface Config {
   trustProxy: boolean | number | string
   /** After SIGTERM, how long in-flight requests may finish before their connections are cut. */
   shutdownGraceMs: number
+  /** Unset: pretty on a terminal, JSON otherwise. */
+  logFormat?: 'json' | 'pretty'
 }
 
 export class ConfigError extends Error {
@@ -96,11 +98,14 @@ function readTrustProxy(env: Env, name: string): boolean | number | string {
 }
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const
+const LOG_FORMATS = ['json', 'pretty'] as const
 
 export function loadConfig(env: Env = process.env): Config {
   const url = readUrl(env, 'CLICKHOUSE_URL')
   const logLevel = env.LOG_LEVEL || 'info'
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`)
+  const logFormat = env.LOG_FORMAT || undefined
+  if (logFormat !== undefined && !(LOG_FORMATS as readonly string[]).includes(logFormat)) throw new ConfigError('LOG_FORMAT', `must be one of ${LOG_FORMATS.join(', ')}`)
   return {
     port: readInteger(env, 'PORT', 3000, 0, 65535),
     engine: {
@@ -130,5 +135,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     trustProxy: readTrustProxy(env, 'QUARRY_TRUST_PROXY'),
     shutdownGraceMs: readInteger(env, 'QUARRY_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    logFormat: logFormat as Config['logFormat'],
   }
 }

@@ -41,7 +41,7 @@ async function startMetrics(metrics: Metrics, listen: Config['metrics']) {
 
 async function main() {
   const config = loadConfig()
-  const logger = createLogger(config.logLevel)
+  const logger = createLogger(config.logLevel, false, config.logFormat)
   checkQueries()
   const engine = await openEngine(config.engine)
   const applied = await migrate(engine)

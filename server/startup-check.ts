@@ -4,7 +4,7 @@ import { PROPERTY_SEGMENTS, SEGMENTS, type Segment } from '../queries/chart-para
 import { QueryError } from '../queries/errors'
 import { INCLUDES, encodeCursor } from '../queries/export-events'
 import type { Scope } from '../queries/pipeline'
-import { checkTemplates, filledMarkers, listSqlFiles, loadTemplate } from '../queries/templates'
+import { checkTemplates, filledMarkers, isRouteTemplate, listSqlFiles, loadTemplate } from '../queries/templates'
 import { isExplainable, statementsOf } from './explain'
 import { ROUTES, schemaOf, type Route } from './routes'
 
@@ -91,7 +91,7 @@ export function findRouteProblems(routes: Route[], scope: Scope): string[] {
 export function findUnfilledMarkers(): string[] {
   const filled = filledMarkers()
   return listSqlFiles()
-    .filter((file) => !file.startsWith('migrations/'))
+    .filter(isRouteTemplate)
     .flatMap((file) => loadTemplate(file).markers.filter((marker) => !filled.has(`${file} @${marker}`)).map((marker) => `${file}: marker @${marker} is filled by no example request of any route`))
 }
 

@@ -4,6 +4,9 @@
 -- before `end` (the newest possible event time). Every value is derived from cityHash64 of the seed
 -- and row / session / visitor numbers (never rand()), so the same parameters always give the same
 -- rows, ids included. Runs entirely inside ClickHouse; `sessions` is filled by its materialized view.
+-- One statement writes the rows numbered [first, first + count) of the `events`; a row depends only on
+-- its number and the parameters, so any split into batches gives the same rows (batches start at
+-- multiples of 65536, see the layout note, so no session is split either).
 --
 -- Layout: rows come in groups of T = 1024 rows holding K = 252 sessions. Each group uses one of P
 -- shuffled, heavy-tailed sets of session lengths (about 40% one-event sessions, a tail to ~60
@@ -360,7 +363,7 @@ FROM
       grp * K + layout.2[slot] AS s,
       toUInt32(layout.3[slot]) AS k,
       least(toUInt64(layout.4[slot]), toUInt64(total + k - n)) AS slen
-    FROM numbers({events:UInt64})
+    FROM numbers({first:UInt64}, {count:UInt64})
   )
 )
 SETTINGS max_block_size = 65536

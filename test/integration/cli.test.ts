@@ -168,6 +168,32 @@ describe('CLI', function () {
     assert.match((await cli(dir, 'explain', '/nowhere', '--timezone', 'UTC')).err, /No endpoint \/nowhere/)
   })
 
+  describe('progress of seed', () => {
+    const seed = (command: string[]) =>
+      spawnSync(command[0], command.slice(1), { cwd: ROOT, env: { ...process.env, QUARRY_DATA_DIR: dir }, encoding: 'utf8', timeout: 120_000 })
+    const seedArgs = ['--import', 'tsx', path.join(ROOT, 'server', 'cli.ts'), 'seed', '--project', 'shop', '--events', '1000', '--days', '2']
+
+    it('prints plain lines (first and last) when stderr is not a terminal, and the result on stdout', () => {
+      const child = seed([process.execPath, ...seedArgs])
+      assert.equal(child.status, 0, child.stderr)
+      assert.match(child.stdout, /^seeded 1000 events into "shop" in [\d.]+ s\n$/)
+      const lines = child.stderr.split('\n').filter((line) => line.startsWith('seed'))
+      assert.equal(lines[0], 'seed 0% | 0/1,000 rows | 0 rows/s | ETA ?')
+      assert.match(lines[lines.length - 1], /^seed 100% \| 1,000\/1,000 rows \| [\d,]+ rows\/s \| done in \d+s$/)
+      assert.doesNotMatch(child.stderr, /\x1b\[/, 'no terminal escape codes in a pipe')
+    })
+
+    it('draws a bar with rows, rows/s and the ETA on a terminal', function () {
+      if (spawnSync('script', ['--version']).status !== 0) this.skip()
+      const command = [process.execPath, ...seedArgs].map((part) => `'${part}'`).join(' ')
+      const child = seed(['script', '-qfec', command, '/dev/null'])
+      assert.equal(child.status, 0, child.stdout)
+      assert.match(child.stdout, /\x1b\[/, 'terminal control codes')
+      assert.match(child.stdout, /seed [█░]{24} 0% \| 0\/1,000 rows \| 0 rows\/s \| ETA \?/)
+      assert.match(child.stdout, /seed █{24} 100% \| 1,000\/1,000 rows \| [\d,]+ rows\/s \| done in \d+s/)
+    })
+  })
+
   it('fails clearly while another process holds the data directory', async () => {
     const h = await startHarness()
     try {

@@ -2,7 +2,7 @@
 // for the demo (sessions, referrers, identified visitors with profiles, live visitors near `end`).
 import assert from 'node:assert/strict'
 import { createProject } from '../../server/control'
-import { seedProject } from '../../server/seed'
+import { SEED_BLOCK_ROWS, seedProject } from '../../server/seed'
 import { startHarness, type Harness } from '../support/harness'
 
 const END = new Date('2024-06-01T12:00:00Z')
@@ -12,7 +12,7 @@ describe('seed', function () {
   let h: Harness
   before(async () => {
     h = await startHarness()
-    for (const id of ['a', 'b', 'c']) await createProject(h.engine, { id })
+    for (const id of ['a', 'b', 'c', 'd', 'e']) await createProject(h.engine, { id })
     await seedProject(h.engine, { projectId: 'a', events: 50_000, days: 30, seed: 42, end: END })
     await seedProject(h.engine, { projectId: 'b', events: 50_000, days: 30, seed: 42, end: END })
     await seedProject(h.engine, { projectId: 'c', events: 50_000, days: 30, seed: 43, end: END })
@@ -39,6 +39,18 @@ describe('seed', function () {
     assert.deepEqual(a, b)
     assert.notEqual(a.events, c.events)
     assert.notEqual(a.profiles, c.profiles)
+  })
+
+  it('gives the same rows and sessions however the rows are split into batches, and reports each batch', async () => {
+    const seen: number[] = []
+    await seedProject(h.engine, { projectId: 'd', events: 150_000, days: 30, seed: 42, end: END, batchRows: SEED_BLOCK_ROWS, onProgress: (rows) => seen.push(rows) })
+    await seedProject(h.engine, { projectId: 'e', events: 150_000, days: 30, seed: 42, end: END, batchRows: 4 * SEED_BLOCK_ROWS })
+    assert.deepEqual(seen, [0, 65_536, 131_072, 150_000])
+    const [d, e] = await Promise.all(['d', 'e'].map(fingerprint))
+    assert.equal(d.n, 150_000)
+    assert.deepEqual(d, e)
+    const split = await one<{ n: number }>("SELECT count() - uniqExact(session_id) AS n FROM sessions WHERE project_id = 'd'")
+    assert.equal(Number(split.n), 0, 'no session is split across batches')
   })
 
   it('looks like real traffic', async () => {
@@ -75,5 +87,6 @@ describe('seed', function () {
   it('refuses bad parameters and an unknown project', async () => {
     await assert.rejects(seedProject(h.engine, { projectId: 'a', events: 0, days: 0, seed: -1, end: new Date('x') }), /--events.*--days.*--seed.*--end/)
     await assert.rejects(seedProject(h.engine, { projectId: 'nope', events: 10, days: 1, seed: 1, end: END }), /no project "nope"/)
+    await assert.rejects(seedProject(h.engine, { projectId: 'a', events: 10, days: 1, seed: 1, end: END, batchRows: 1000 }), /multiple of 65536/)
   })
 })

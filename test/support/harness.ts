@@ -30,10 +30,12 @@ export interface Harness {
 export interface HarnessOptions {
   env?: Record<string, string>
   now?: Date
+  /** An existing data directory to serve (removed on close); a new temporary one by default. */
+  dir?: string
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-test-'))
+  const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-test-'))
   const config = loadConfig({ QUARRY_DATA_DIR: dir, ...options.env })
   const engine = await openEngine(config.engine)
   await migrate(engine)
