@@ -91,6 +91,8 @@ export interface RunResult<T> {
 }
 
 const ANONYMOUS = 'anonymous'
+/** `/ready` says no rather than keep a load balancer waiting. */
+const PING_DEADLINE_MS = 2_000
 
 function parseLines<T>(text: string): T[] {
   return text
@@ -180,9 +182,9 @@ export class Runner {
   }
 
   /** Rows of a statement without parameters (the projects and clients look-ups), run on the control lane. */
-  async control<T>(query: CompiledQuery): Promise<T[]> {
+  async control<T>(query: CompiledQuery, deadlineMs = this.deadlineMs): Promise<T[]> {
     if (Object.keys(query.params).length) throw new Error(`Control statement ${query.template} must not take parameters`)
-    const signal = AbortSignal.timeout(this.deadlineMs)
+    const signal = AbortSignal.timeout(deadlineMs)
     try {
       return parseLines<T>(await untilAborted(this.lanes.control(query.sql, signal), signal))
     } catch (error) {
@@ -193,7 +195,7 @@ export class Runner {
   /** Whether the engine answers, asked on the control lane so it never waits behind data statements. */
   async ping(): Promise<boolean> {
     try {
-      await this.control({ template: 'control.ping', sql: 'SELECT 1 AS ok', params: {} })
+      await this.control({ template: 'control.ping', sql: 'SELECT 1 AS ok', params: {} }, PING_DEADLINE_MS)
       return true
     } catch {
       return false

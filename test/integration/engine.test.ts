@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict'
+import request from 'supertest'
 import type { CompiledQuery } from '../../queries/compiled'
 import { QueryError } from '../../queries/errors'
+import { createApp } from '../../server/app'
+import { createApiClient, createProject } from '../../server/control'
+import { Directory } from '../../server/directory'
 import { createRunner } from '../../server/engine'
+import { createLogger } from '../../server/logger'
 import { startHarness, type Harness } from '../support/harness'
 
 const raw = (sql: string, params: CompiledQuery['params'] = {}): CompiledQuery => ({ template: 'test.raw', sql, params })
@@ -130,5 +135,29 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
       ],
     )
     assert.ok(events.every((event) => event.queueWaitMs >= 0))
+  })
+
+  it('over HTTP: /ready answers beside a running statement, and a full queue is a 503 with Retry-After', async function () {
+    this.timeout(60_000)
+    await createProject(h.engine, { id: 'busy' })
+    const client = await createApiClient(h.engine, { type: 'read', projectId: 'busy' })
+    const small = createRunner(h.engine, { ...h.config, engineQueue: 1 })
+    const app = createApp({ config: h.config, runner: small, directory: new Directory(small, 0), logger: createLogger('error', true) })
+    const abort = new AbortController()
+    const blocker = small.run(ENDLESS, { signal: abort.signal, clientId: 'greedy' })
+    const queued = small.run(raw('SELECT 1 AS one'), { signal: abort.signal, clientId: 'greedy' })
+    try {
+      await until(() => small.inFlight() === 1 && small.queueDepth() === 1)
+      await request(app).get('/ready').expect(200)
+      const full = await request(app).get('/insights/busy/live').set({ 'openpanel-client-id': client.id, 'openpanel-client-secret': client.secret })
+      assert.equal(full.status, 503)
+      assert.equal(full.headers['retry-after'], '1')
+      assert.match(full.body.message, /queue is full/)
+      assert.equal(small.inFlight(), 1, 'the long statement was still running meanwhile')
+    } finally {
+      abort.abort()
+      await Promise.allSettled([blocker, queued])
+      await until(() => small.inFlight() === 0)
+    }
   })
 })
