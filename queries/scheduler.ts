@@ -1,5 +1,6 @@
 // Admission for engine statements: a global limit on statements in flight and a bounded queue served
-// round-robin across clients, so one client's backlog never stands in front of another client's turn.
+// round-robin across clients (the least recently served client goes next), so one client's backlog
+// never stands in front of another client's turn.
 import { QueryError } from './errors'
 
 export interface SchedulerOptions {
@@ -19,8 +20,11 @@ export type Release = () => void
 export class FairScheduler {
   private running = 0
   private queued = 0
-  /** Waiting statements per client; a Map iterates in insertion order, which makes the round-robin ring. */
+  private turns = 0
+  /** Waiting statements per client, oldest first. */
   private readonly queues = new Map<string, Waiter[]>()
+  /** Per client with statements running or waiting: its statements running, and the number of its last turn. */
+  private readonly clients = new Map<string, { running: number; lastTurn: number }>()
 
   constructor(private readonly options: SchedulerOptions) {}
 
@@ -35,7 +39,7 @@ export class FairScheduler {
   /** Waits for a turn for `clientId`'s statement; rejects when the queue is full or `signal` aborts first. */
   admit(clientId: string, signal?: AbortSignal): Promise<Release> {
     signal?.throwIfAborted()
-    if (this.running < this.options.maxInFlight && this.queued === 0) return Promise.resolve(this.take())
+    if (this.running < this.options.maxInFlight && this.queued === 0) return Promise.resolve(this.take(clientId))
     if (this.queued >= this.options.maxQueued) {
       return Promise.reject(new QueryError('overloaded', `The engine queue is full (${this.options.maxQueued} statements waiting); retry shortly`))
     }
@@ -47,7 +51,7 @@ export class FairScheduler {
       const waiter: Waiter = {
         start: () => {
           signal?.removeEventListener('abort', onAbort)
-          resolve(this.take())
+          resolve(this.take(clientId))
         },
       }
       signal?.addEventListener('abort', onAbort, { once: true })
@@ -58,27 +62,41 @@ export class FairScheduler {
     })
   }
 
-  private take(): Release {
+  private take(clientId: string): Release {
     this.running += 1
+    this.turns += 1
+    const client = this.clients.get(clientId) ?? { running: 0, lastTurn: 0 }
+    client.running += 1
+    client.lastTurn = this.turns
+    this.clients.set(clientId, client)
     let released = false
     return () => {
       if (released) return
       released = true
       this.running -= 1
+      client.running -= 1
+      if (client.running === 0 && !this.queues.has(clientId)) this.clients.delete(clientId)
       this.startNext()
     }
   }
 
-  /** Gives the free slots to the clients in ring order: the first client's oldest statement, then it goes last. */
+  /** Gives each free slot to the waiting client served least recently (never served first), its oldest statement. */
   private startNext(): void {
     while (this.running < this.options.maxInFlight && this.queued > 0) {
-      const [clientId, queue] = this.queues.entries().next().value as [string, Waiter[]]
+      let next: string | undefined
+      for (const clientId of this.queues.keys()) {
+        if (next === undefined || this.lastTurnOf(clientId) < this.lastTurnOf(next)) next = clientId
+      }
+      const queue = this.queues.get(next as string) as Waiter[]
       const waiter = queue.shift() as Waiter
-      this.queues.delete(clientId)
-      if (queue.length) this.queues.set(clientId, queue)
+      if (!queue.length) this.queues.delete(next as string)
       this.queued -= 1
       waiter.start()
     }
+  }
+
+  private lastTurnOf(clientId: string): number {
+    return this.clients.get(clientId)?.lastTurn ?? 0
   }
 
   private remove(clientId: string, waiter: Waiter): void {
@@ -87,6 +105,8 @@ export class FairScheduler {
     if (!queue || index < 0) return
     queue.splice(index, 1)
     this.queued -= 1
-    if (!queue.length) this.queues.delete(clientId)
+    if (queue.length) return
+    this.queues.delete(clientId)
+    if (!this.clients.get(clientId)?.running) this.clients.delete(clientId)
   }
 }

@@ -80,7 +80,7 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
     }
   })
 
-  it('serves the queue round-robin by client, not first come first served', async function () {
+  it('serves the queue round-robin by client (least recently served first), not first come first served', async function () {
     this.timeout(60_000)
     const finished: string[] = []
     const abort = new AbortController()
@@ -93,7 +93,7 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
     abort.abort()
     await blocker.catch(() => undefined)
     await Promise.all(all)
-    assert.deepEqual(finished, ['greedy1', 'polite1', 'other1', 'greedy2', 'greedy3'])
+    assert.deepEqual(finished, ['polite1', 'other1', 'greedy1', 'greedy2', 'greedy3'], 'the others wait only for the statement already running')
   })
 
   it('refuses with overloaded when the queue is full, and a queued statement leaves it when its request goes', async function () {

@@ -14,7 +14,7 @@ describe('the fair engine scheduler', () => {
     assert.deepEqual([scheduler.inFlight(), scheduler.queueDepth()], [2, 1])
   })
 
-  it('gives turns round-robin across clients, each client in its own order', async () => {
+  it('gives the next turn to the least recently served client, each client in its own order', async () => {
     const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 10 })
     const first = await scheduler.admit('greedy')
     const order: string[] = []
@@ -30,7 +30,7 @@ describe('the fair engine scheduler', () => {
       await new Promise((resolve) => setImmediate(resolve))
       assert.equal(order.length, i + 1, 'one turn per release')
     }
-    assert.deepEqual(order, ['greedy1', 'b1', 'c1', 'greedy2', 'b2', 'greedy3'])
+    assert.deepEqual(order, ['b1', 'c1', 'greedy1', 'b2', 'greedy2', 'greedy3'])
   })
 
   it('refuses with overloaded when the queue is full', async () => {
@@ -38,6 +38,18 @@ describe('the fair engine scheduler', () => {
     await scheduler.admit('a')
     void scheduler.admit('a')
     await assert.rejects(scheduler.admit('b'), (error: unknown) => error instanceof QueryError && error.code === 'overloaded')
+  })
+
+  it('forgets a client once it has nothing running or waiting', async () => {
+    const scheduler = new FairScheduler({ maxInFlight: 2, maxQueued: 5 })
+    await scheduler.admit('b')
+    ;(await scheduler.admit('a'))()
+    const c = await scheduler.admit('c')
+    const order: string[] = []
+    const waiting = [scheduler.admit('b').then(() => order.push('b')), scheduler.admit('a').then(() => order.push('a'))]
+    c()
+    await Promise.race(waiting)
+    assert.deepEqual(order, ['a'], 'a, served after b but since forgotten, counts as never served')
   })
 
   it('drops a waiting statement whose request goes away, and a release counts once', async () => {
