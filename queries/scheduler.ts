@@ -38,7 +38,7 @@ export class FairScheduler {
 
   /** Waits for a turn for `clientId`'s statement; rejects when the queue is full or `signal` aborts first. */
   admit(clientId: string, signal?: AbortSignal): Promise<Release> {
-    signal?.throwIfAborted()
+    if (signal?.aborted) return Promise.reject(signal.reason)
     if (this.running < this.options.maxInFlight && this.queued === 0) return Promise.resolve(this.take(clientId))
     if (this.queued >= this.options.maxQueued) {
       return Promise.reject(new QueryError('overloaded', `The engine queue is full (${this.options.maxQueued} statements waiting); retry shortly`))
