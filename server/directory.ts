@@ -51,7 +51,8 @@ export class Directory {
   private readonly verified: LRUCache<string, boolean>
   private readonly dummy: Promise<string>
   private snapshot?: Snapshot
-  private refreshing?: Promise<Snapshot>
+  /** The latest reading of the tables under way, and when it started. */
+  private pending?: { promise: Promise<Snapshot>; takenAt: number }
 
   /**
    * `cacheMs` is the oldest copy served: a new or revoked client (and a new project) is seen within
@@ -92,32 +93,42 @@ export class Directory {
     return valid
   }
 
-  /** The copy: read again first when it is cacheMs old, and in the background once it is half that. */
+  /**
+   * The copy, if it is younger than cacheMs (read again in the background once it is half that), else
+   * a reading started less than cacheMs ago, else a new one.
+   */
   private async current(): Promise<Snapshot> {
-    const age = this.snapshot ? this.now() - this.snapshot.takenAt : Infinity
-    if (!this.snapshot || age >= this.cacheMs) return this.refresh()
-    if (age >= this.cacheMs / 2) this.refresh().catch(() => undefined)
-    return this.snapshot
+    const now = this.now()
+    const fresh = (takenAt: number) => now - takenAt < this.cacheMs
+    if (this.snapshot && fresh(this.snapshot.takenAt)) {
+      if (now - this.snapshot.takenAt >= this.cacheMs / 2 && !this.pending) this.refresh().catch(() => undefined)
+      return this.snapshot
+    }
+    if (this.pending && fresh(this.pending.takenAt)) return this.pending.promise
+    return this.refresh()
   }
 
   private refresh(): Promise<Snapshot> {
-    this.refreshing ??= this.load().finally(() => {
-      this.refreshing = undefined
+    const takenAt = this.now()
+    const promise: Promise<Snapshot> = this.load(takenAt).finally(() => {
+      if (this.pending?.promise === promise) this.pending = undefined
     })
-    return this.refreshing
+    this.pending = { promise, takenAt }
+    return promise
   }
 
-  private async load(): Promise<Snapshot> {
-    const takenAt = this.now()
+  private async load(takenAt: number): Promise<Snapshot> {
     const [clients, projects] = await Promise.all([
       this.runner.control<ClientRow>(compileTemplate('control/api-clients.sql', {})),
       this.runner.control<Project>(compileTemplate('control/projects.sql', {})),
     ])
-    this.snapshot = {
+    const snapshot = {
       clients: new Map(clients.map((row) => [row.id.toLowerCase(), row])),
       projects: new Map(projects.map((row) => [row.id, row])),
       takenAt,
     }
-    return this.snapshot
+    // Readings may overlap; an older one finishing last must not replace a newer one.
+    if (!this.snapshot || takenAt >= this.snapshot.takenAt) this.snapshot = snapshot
+    return snapshot
   }
 }
