@@ -9,6 +9,9 @@ export type QueryErrorCode =
   | 'rate_limited'
   | 'too_many_queries'
   | 'engine_unavailable'
+  | 'overloaded'
+  | 'too_costly'
+  | 'cancelled'
   | 'timeout'
 
 export interface Issue {

@@ -1,8 +1,10 @@
-// The only place a compiled query reaches ClickHouse. Every statement runs read-only, time-limited and
-// capped; engine failures become typed QueryErrors.
-import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client'
+// The one admission point for statements: every data statement waits for a fair turn, runs under a
+// deadline, is cancelled in the engine when its request goes away, and fails as a typed QueryError.
+import crypto from 'node:crypto'
 import type { CompiledQuery } from './compiled'
+import { toQueryError } from './engine-errors'
 import { QueryError } from './errors'
+import { FairScheduler } from './scheduler'
 
 export interface Guardrails {
   maxExecutionSeconds: number
@@ -10,9 +12,74 @@ export interface Guardrails {
   maxMemoryBytes: number
 }
 
+/**
+ * The guardrails as settings of the whole statement. TRICKY: they are given to the engine per
+ * connection (embedded) or per request (server), never as a trailing `SETTINGS` clause, which a
+ * template's own clause or a top-level `UNION ALL` could escape.
+ */
+export function guardrailSettings(guardrails: Guardrails): Record<string, string | number> {
+  return {
+    max_execution_time: guardrails.maxExecutionSeconds,
+    max_result_rows: guardrails.maxResultRows,
+    result_overflow_mode: 'throw',
+    max_memory_usage: guardrails.maxMemoryBytes,
+    // TRICKY: the embedded engine prints 64-bit integers as numbers, a server as strings; pin it.
+    output_format_json_quote_64bit_integers: 0,
+  }
+}
+
+export interface Statement {
+  sql: string
+  params: Readonly<Record<string, unknown>>
+  /** Unique per statement: the engine's query id, by which a cancelled statement is found and killed. */
+  id: string
+  signal: AbortSignal
+}
+
+export interface StatementOutput {
+  /** JSONEachRow, one object a line. */
+  text: string
+  readRows?: number
+  readBytes?: number
+}
+
+/** Where statements really run (server/engine.ts builds one per engine mode). */
+export interface EngineLanes {
+  /** Data statements the engine can really run at once. */
+  readonly maxInFlight: number
+  /** Runs one data statement, read-only; when `signal` aborts, the engine stops it before this settles. */
+  data(statement: Statement): Promise<StatementOutput>
+  /** Runs a statement without parameters beside the data statements, never queued behind them. */
+  control(sql: string, signal: AbortSignal): Promise<string>
+}
+
+export interface StatementEvent {
+  template: string
+  clientId?: string
+  durationMs: number
+  queueWaitMs: number
+  readRows?: number
+  readBytes?: number
+  outcome: 'ok' | 'error' | 'cancelled' | 'timeout'
+}
+
+export interface RunObserver {
+  statementFinished(event: StatementEvent): void
+}
+
+export interface RunnerOptions {
+  lanes: EngineLanes
+  guardrails: Guardrails
+  /** Data statements that may wait for a turn, over all clients (503 past it). */
+  maxQueued: number
+  observer?: RunObserver
+}
+
 export interface RunOptions {
+  /** Aborts when the request goes away: the statement leaves the queue, or is stopped in the engine. */
   signal?: AbortSignal
-  queryId?: string
+  /** Whose turn this is: the queue is served round-robin by client. */
+  clientId?: string
 }
 
 export interface RunResult<T> {
@@ -23,98 +90,112 @@ export interface RunResult<T> {
   readBytes?: number
 }
 
-function readSummary(headers: Record<string, unknown>): { readRows?: number; readBytes?: number } {
-  const raw = headers['x-clickhouse-summary']
-  if (typeof raw !== 'string') return {}
-  try {
-    const summary = JSON.parse(raw) as { read_rows?: string; read_bytes?: string }
-    return { readRows: Number(summary.read_rows), readBytes: Number(summary.read_bytes) }
-  } catch {
-    return {}
-  }
+const ANONYMOUS = 'anonymous'
+/** `/ready` says no rather than keep a load balancer waiting. */
+const PING_DEADLINE_MS = 2_000
+
+function parseLines<T>(text: string): T[] {
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as T)
 }
 
-/** The guardrails as a statement's own `SETTINGS` clause. */
-export function guardrailClause(guardrails: Guardrails): string {
-  const settings: Record<string, string | number> = {
-    readonly: 2,
-    max_execution_time: guardrails.maxExecutionSeconds,
-    max_result_rows: guardrails.maxResultRows,
-    result_overflow_mode: "'throw'",
-    max_memory_usage: guardrails.maxMemoryBytes,
-    // TRICKY: the embedded engine prints 64-bit integers as numbers, a server as strings; pin it.
-    output_format_json_quote_64bit_integers: 0,
-  }
-  return `SETTINGS ${Object.entries(settings).map(([name, value]) => `${name} = ${value}`).join(', ')}`
+/** Settles with `work`, or rejects as soon as `signal` aborts (the engine is being stopped meanwhile). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
 }
 
-// TRICKY: the embedded connection turns `clickhouse_settings` into session-wide `SET`s, so a
-// `readonly` sent that way would outlive the query and lock the whole process. The guardrails
-// therefore travel in each statement's own SETTINGS clause (scoped to it on both engines); only
-// HTTP-layer switches (cancel on disconnect, for a server) go as request settings.
-export const SERVER_REQUEST_SETTINGS: ClickHouseSettings = { cancel_http_readonly_queries_on_client_close: 1 }
+/** A deadline is a timeout, a request gone away a cancellation; anything else as the engine said it. */
+function failureOf(error: unknown, signal: AbortSignal, deadline: AbortSignal): unknown {
+  if (deadline.aborted) return new QueryError('timeout', 'The query took longer than the time limit')
+  if (signal.aborted) return new QueryError('cancelled', 'The request was cancelled')
+  return toQueryError(error)
+}
 
-const TIMEOUT_CODES = new Set(['159', '160'])
-const CANNOT_COMPILE_REGEXP = '427'
-const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|socket hang up|Timeout error/i
-
-export function toQueryError(error: unknown): unknown {
-  const code = (error as { code?: string }).code
-  if (code && TIMEOUT_CODES.has(String(code))) return new QueryError('timeout', 'The query took longer than the time limit')
-  // JavaScript accepts some patterns RE2 does not (look-arounds, back-references).
-  if (String(code) === CANNOT_COMPILE_REGEXP) {
-    return new QueryError('invalid_request', 'A regular expression in "filters" is not valid RE2 syntax', [
-      { path: ['filters'], message: 'regex values must be RE2 patterns (no look-around or back-references)' },
-    ])
-  }
-  if (UNAVAILABLE.test(String((error as Error)?.message)) || code === 'ECONNREFUSED') {
-    return new QueryError('engine_unavailable', 'ClickHouse is not reachable')
-  }
-  return error
+function outcomeOf(failure: unknown): StatementEvent['outcome'] {
+  if (failure instanceof QueryError && (failure.code === 'timeout' || failure.code === 'cancelled')) return failure.code
+  return 'error'
 }
 
 export class Runner {
-  private readonly clause: string
+  private readonly lanes: EngineLanes
+  private readonly scheduler: FairScheduler
+  private readonly deadlineMs: number
+  private readonly observer?: RunObserver
 
-  constructor(
-    private readonly client: ClickHouseClient,
-    guardrails: Guardrails,
-    private readonly requestSettings: ClickHouseSettings | undefined = undefined,
-  ) {
-    this.clause = guardrailClause(guardrails)
+  constructor(options: RunnerOptions) {
+    this.lanes = options.lanes
+    this.observer = options.observer
+    this.deadlineMs = options.guardrails.maxExecutionSeconds * 1000
+    this.scheduler = new FairScheduler({ maxInFlight: options.lanes.maxInFlight, maxQueued: options.maxQueued })
+  }
+
+  queueDepth(): number {
+    return this.scheduler.queueDepth()
+  }
+
+  inFlight(): number {
+    return this.scheduler.inFlight()
   }
 
   async run<T>(query: CompiledQuery, options: RunOptions = {}): Promise<RunResult<T>> {
     const { text, ...run } = await this.runText(query, options)
-    const rows = text
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as T)
-    return { rows, ...run }
+    return { rows: parseLines<T>(text), ...run }
   }
 
   /** The result as JSONEachRow text, one object a line: for streaming it on without re-encoding. */
   async runText(query: CompiledQuery, options: RunOptions = {}): Promise<Omit<RunResult<unknown>, 'rows'> & { text: string }> {
     const started = performance.now()
-    try {
-      const result = await this.client.query({
-        query: `${query.sql}\n${this.clause}`,
-        query_params: query.params,
-        format: 'JSONEachRow',
-        clickhouse_settings: this.requestSettings,
-        abort_signal: options.signal,
-        query_id: options.queryId,
+    const deadline = AbortSignal.timeout(this.deadlineMs)
+    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline
+    let admitted = started
+    const finish = (outcome: StatementEvent['outcome'], output: Partial<StatementOutput> = {}) =>
+      this.observer?.statementFinished({
+        template: query.template,
+        clientId: options.clientId,
+        durationMs: performance.now() - admitted,
+        queueWaitMs: admitted - started,
+        readRows: output.readRows,
+        readBytes: output.readBytes,
+        outcome,
       })
-      const text = await result.text()
-      return { text, durationMs: performance.now() - started, ...readSummary(result.response_headers) }
+    try {
+      const release = await this.scheduler.admit(options.clientId ?? ANONYMOUS, signal)
+      admitted = performance.now()
+      const work = this.lanes.data({ sql: query.sql, params: query.params, id: crypto.randomUUID(), signal })
+      // The turn ends when the engine has stopped, not when the caller stops waiting.
+      work.then(release, release)
+      const output = await untilAborted(work, signal)
+      finish('ok', output)
+      return { text: output.text, durationMs: performance.now() - admitted, readRows: output.readRows, readBytes: output.readBytes }
     } catch (error) {
-      throw toQueryError(error)
+      const failure = failureOf(error, signal, deadline)
+      finish(outcomeOf(failure))
+      throw failure
     }
   }
 
+  /** Rows of a statement without parameters (the projects and clients look-ups), run on the control lane. */
+  async control<T>(query: CompiledQuery, deadlineMs = this.deadlineMs): Promise<T[]> {
+    if (Object.keys(query.params).length) throw new Error(`Control statement ${query.template} must not take parameters`)
+    const signal = AbortSignal.timeout(deadlineMs)
+    try {
+      return parseLines<T>(await untilAborted(this.lanes.control(query.sql, signal), signal))
+    } catch (error) {
+      throw failureOf(error, signal, signal)
+    }
+  }
+
+  /** Whether the engine answers, asked on the control lane so it never waits behind data statements. */
   async ping(): Promise<boolean> {
     try {
-      await this.client.query({ query: 'SELECT 1', format: 'JSONEachRow' }).then((rs) => rs.json())
+      await this.control({ template: 'control.ping', sql: 'SELECT 1 AS ok', params: {} }, PING_DEADLINE_MS)
       return true
     } catch {
       return false

@@ -119,7 +119,7 @@ export function createApp(options: AppOptions): express.Express {
     res.locals.projectId = project.id
     const result = await answer(resource, { ...(req.query as Record<string, unknown>) }, { project, now: clock(), sessionLookbackMs: config.sessionLookbackHours * 3_600_000 }, runner, {
       signal: res.locals.signal,
-      queryId: res.locals.requestId,
+      clientId: res.locals.client.id,
     })
     Object.assign(res.locals, { template: result.compiled.template, queryMs: Math.round(result.run.durationMs), ...result.run })
     if (result.hasMore) res.set('Link', nextPageLink(req))

@@ -9,8 +9,13 @@ export interface EngineSettings {
   url?: string
   user: string
   password: string
+  /** Server mode: the user migrations run as (the serving user when unset). */
+  adminUser?: string
+  adminPassword?: string
   database: string
   cluster?: string
+  /** Server mode: data statements in flight at once (embedded runs one; see server/embedded-lanes.ts). */
+  maxInFlight?: number
 }
 
 export interface Config {
@@ -21,6 +26,8 @@ export interface Config {
   maxMemoryBytes: number
   rateLimit: { requests: number; windowMs: number }
   maxConcurrentQueries: number
+  /** Data statements that may wait for the engine, over all clients (503 past it). */
+  engineQueue: number
   authCacheMs: number
   sessionLookbackHours: number
   demoEvents: number
@@ -96,6 +103,8 @@ function readTrustProxy(env: Env, name: string): boolean | number | string {
   }
   return raw
 }
+/** Data statements a ClickHouse server runs at once for one gateway, unless QUARRY_ENGINE_MAX_IN_FLIGHT says otherwise. */
+export const SERVER_IN_FLIGHT = 4
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const
 const LOG_FORMATS = ['json', 'pretty'] as const
@@ -114,8 +123,11 @@ export function loadConfig(env: Env = process.env): Config {
       url,
       user: env.CLICKHOUSE_USER || 'default',
       password: env.CLICKHOUSE_PASSWORD || '',
+      adminUser: env.CLICKHOUSE_ADMIN_USER || undefined,
+      adminPassword: env.CLICKHOUSE_ADMIN_PASSWORD || '',
       database: readIdentifier(env, 'CLICKHOUSE_DATABASE', 'default') as string,
       cluster: readIdentifier(env, 'CLICKHOUSE_CLUSTER', undefined),
+      maxInFlight: readInteger(env, 'QUARRY_ENGINE_MAX_IN_FLIGHT', SERVER_IN_FLIGHT, 1, 1000),
     },
     maxExecutionSeconds: readInteger(env, 'QUARRY_MAX_EXECUTION_SECONDS', 15, 1, 3600),
     maxResultRows: readInteger(env, 'QUARRY_MAX_RESULT_ROWS', 1_000_000, 1, 1_000_000_000),
@@ -125,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
       windowMs: readInteger(env, 'QUARRY_RATE_WINDOW_MS', 10_000, 100, 3_600_000),
     },
     maxConcurrentQueries: readInteger(env, 'QUARRY_MAX_CONCURRENT_QUERIES', 8, 1, 1000),
+    engineQueue: readInteger(env, 'QUARRY_ENGINE_QUEUE', 64, 1, 100_000),
     authCacheMs: readInteger(env, 'QUARRY_AUTH_CACHE_MS', 5_000, 0, 600_000),
     sessionLookbackHours: readInteger(env, 'QUARRY_SESSION_LOOKBACK_HOURS', 24, 1, 24 * 366),
     demoEvents: readInteger(env, 'QUARRY_DEMO_EVENTS', 200_000, 0, 100_000_000),

@@ -1,15 +1,21 @@
-// The one owner of the ClickHouse client: embedded (chDB in-process) or a ClickHouse server.
+// The one owner of the engine's connections, embedded (chDB in-process) or a ClickHouse server: a
+// writable admin connection for migrations, the demo seed and the CLI, and read-only serving lanes.
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { createClient, type ClickHouseClient } from '@clickhouse/client'
+import { Runner, type EngineLanes, type Guardrails, type RunObserver } from '../queries/run'
+import { SERVER_IN_FLIGHT, type Config, type EngineSettings } from './config'
+import { EmbeddedLanes } from './embedded-lanes'
+import { ServerLanes } from './server-lanes'
 
 type ClientOptions = NonNullable<Parameters<typeof createClient>[0]>
-import { Runner, SERVER_REQUEST_SETTINGS, type Guardrails } from '../queries/run'
-import type { EngineSettings } from './config'
 
 export interface Engine {
+  /** The admin connection (migrations, demo seed, CLI). The gateway serves only through `openLanes`. */
   client: ClickHouseClient
   settings: EngineSettings
+  /** Read-only serving lanes under these guardrails; closed with the engine. */
+  openLanes(guardrails: Guardrails): EngineLanes
   close(): Promise<void>
 }
 
@@ -70,7 +76,7 @@ export function isolateFailedOutput<T extends object>(connection: T): T {
 async function openEmbedded(settings: EngineSettings): Promise<Engine> {
   // Loaded lazily: server mode never touches the 500 MB native engine.
   const { createChdbConnection } = await import('chdb/connection')
-  const { drainPending } = await import('chdb')
+  const { drainPending, Session } = await import('chdb')
   fs.mkdirSync(settings.dataDir, { recursive: true })
   let client: ClickHouseClient | undefined
   try {
@@ -85,32 +91,47 @@ async function openEmbedded(settings: EngineSettings): Promise<Engine> {
     throw error
   }
   const opened = client
+  const lanes: EmbeddedLanes[] = []
   return {
     client: opened,
     settings,
+    openLanes(guardrails) {
+      const lane = new EmbeddedLanes({ Session, dataDir: settings.dataDir, guardrails })
+      lanes.push(lane)
+      return lane
+    },
     async close() {
+      for (const lane of lanes.splice(0)) lane.close()
       await opened.close()
       await drainPending()
     },
   }
 }
 
+function connect(settings: EngineSettings, user: string, password = ''): ClickHouseClient {
+  return createClient({ url: settings.url, username: user, password, database: settings.database, request_timeout: 300_000 })
+}
+
+/** Serving as `CLICKHOUSE_USER` (a `readonly = 2` profile); migrations as `CLICKHOUSE_ADMIN_USER` when set. */
 function openServer(settings: EngineSettings): Engine {
-  const client = createClient({
-    url: settings.url,
-    username: settings.user,
-    password: settings.password,
-    database: settings.database,
-    request_timeout: 300_000,
-  })
-  return { client, settings, close: () => client.close() }
+  const serving = connect(settings, settings.user, settings.password)
+  const admin = settings.adminUser ? connect(settings, settings.adminUser, settings.adminPassword) : serving
+  return {
+    client: admin,
+    settings,
+    openLanes: (guardrails) => new ServerLanes({ client: serving, guardrails, maxInFlight: settings.maxInFlight ?? SERVER_IN_FLIGHT }),
+    async close() {
+      await serving.close()
+      if (admin !== serving) await admin.close()
+    },
+  }
 }
 
 export async function openEngine(settings: EngineSettings): Promise<Engine> {
   return settings.mode === 'embedded' ? openEmbedded(settings) : openServer(settings)
 }
 
-/** The query runner over this engine, with the request settings its mode understands. */
-export function createRunner(engine: Engine, guardrails: Guardrails): Runner {
-  return new Runner(engine.client, guardrails, engine.settings.mode === 'server' ? SERVER_REQUEST_SETTINGS : undefined)
+/** The gateway's runner over this engine's serving lanes. */
+export function createRunner(engine: Engine, config: Guardrails & Pick<Config, 'engineQueue'>, observer?: RunObserver): Runner {
+  return new Runner({ lanes: engine.openLanes(config), guardrails: config, maxQueued: config.engineQueue, observer })
 }

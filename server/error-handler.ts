@@ -3,12 +3,13 @@
 import http from 'node:http'
 import type { ErrorRequestHandler, RequestHandler } from 'express'
 import { QueryError, assertNever, type Issue, type QueryErrorCode } from '../queries/errors'
-import { toQueryError } from '../queries/run'
+import { toQueryError } from '../queries/engine-errors'
 import type { Logger } from './logger'
 
 function statusOf(code: QueryErrorCode): number {
   switch (code) {
     case 'invalid_request':
+    case 'too_costly':
       return 400
     case 'unauthorized':
       return 401
@@ -20,7 +21,11 @@ function statusOf(code: QueryErrorCode): number {
     case 'too_many_queries':
       return 429
     case 'engine_unavailable':
+    case 'overloaded':
       return 503
+    case 'cancelled':
+      // The client went away (nginx's "client closed request"); nobody reads this answer.
+      return 499
     case 'timeout':
       return 504
     default:
@@ -28,7 +33,7 @@ function statusOf(code: QueryErrorCode): number {
   }
 }
 
-const RETRY_AFTER_SECONDS: Partial<Record<QueryErrorCode, number>> = { engine_unavailable: 5, too_many_queries: 1 }
+const RETRY_AFTER_SECONDS: Partial<Record<QueryErrorCode, number>> = { engine_unavailable: 5, overloaded: 1, too_many_queries: 1 }
 
 export function errorBody(status: number, message: string, requestId: string, issues: Issue[] = []) {
   return {

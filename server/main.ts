@@ -10,7 +10,6 @@ import { createLogger } from './logger'
 import { createMetrics, type Metrics } from './metrics'
 import { startMetricsServer } from './metrics-server'
 import { migrate } from './migrate'
-import { observeStatements } from './observed-runner'
 import { checkQueries } from './startup-check'
 
 function printWelcome(port: number, demo: Demo | undefined) {
@@ -50,7 +49,8 @@ async function main() {
   const metrics = createMetrics()
   const metricsServer = config.metrics.port ? await startMetrics(metrics, config.metrics) : undefined
   if (metricsServer) logger.info('metrics listening', { url: `http://${config.metrics.host}:${metricsServer.port}/metrics` })
-  const runner = observeStatements(createRunner(engine, config), metrics.statementObserver)
+  const runner = createRunner(engine, config, metrics.statementObserver)
+  metrics.trackQueue(() => runner.queueDepth(), () => runner.inFlight())
   const drain = new Drain()
   const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs), logger, metrics, drain })
   const server: Server = app.listen(config.port, '0.0.0.0', () => printWelcome(config.port, demo))

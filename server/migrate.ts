@@ -1,4 +1,5 @@
-// Applies sql/migrations/*.sql in order, each once, tracked in `quarry_migrations`; safe to rerun.
+// Applies sql/migrations/*.sql in order, each once, tracked in `quarry_migrations`; safe to rerun. It runs
+// on the engine's admin connection (CLICKHOUSE_ADMIN_USER on a server), never on the read-only serving lanes.
 // The files carry markers so one text serves a single node and a cluster (Replicated + Distributed).
 import fs from 'node:fs'
 import path from 'node:path'

@@ -17,6 +17,14 @@ export async function hashSecret(secret: string): Promise<string> {
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), hash.toString('base64url')].join('$')
 }
 
+/**
+ * A hash of a random secret nobody holds: checking a secret of an unknown or revoked client against
+ * it costs what checking a real client's does, so the answer time does not tell which ids exist.
+ */
+export function dummyHash(): Promise<string> {
+  return hashSecret(generateSecret())
+}
+
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$')
   if (scheme !== 'scrypt' || !hash) return false

@@ -9,14 +9,13 @@ import path from 'node:path'
 import type express from 'express'
 import request from 'supertest'
 import type { CompiledQuery } from '../../queries/compiled'
-import { Runner } from '../../queries/run'
+import { createRunner } from '../../server/engine'
 import { createApp } from '../../server/app'
 import { createApiClient, createProject } from '../../server/control'
 import { Directory } from '../../server/directory'
 import { createLogger } from '../../server/logger'
 import { createMetrics, type Metrics } from '../../server/metrics'
 import { startMetricsServer, type MetricsServer } from '../../server/metrics-server'
-import { observeStatements } from '../../server/observed-runner'
 import { insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
 import { parsePrometheusText, sampleValue } from '../support/prometheus-text'
 import { randomEvents } from '../support/random-events'
@@ -50,7 +49,8 @@ describe('Prometheus metrics of a gateway over the embedded engine', function ()
     const client = await createApiClient(h.engine, { type: 'write', projectId: PROJECT.id })
     writer = { 'openpanel-client-id': client.id, 'openpanel-client-secret': client.secret }
     metrics = createMetrics()
-    const runner = observeStatements(h.runner, metrics.statementObserver)
+    const runner = createRunner(h.engine, h.config, metrics.statementObserver)
+    metrics.trackQueue(() => runner.queueDepth(), () => runner.inFlight())
     app = createApp({ config: h.config, runner, directory: new Directory(runner, h.config.authCacheMs), logger: createLogger('error', true), clock: () => h.now, metrics })
     listener = await startMetricsServer(metrics, { host: '127.0.0.1', port: 0 })
   })
@@ -77,10 +77,11 @@ describe('Prometheus metrics of a gateway over the embedded engine', function ()
     assert.equal(sampleValue(families, 'quarry_http_requests_total', { route: 'unmatched', status: '404' }), 1)
     assert.doesNotMatch(text, /mproj/, 'no project id (no raw URL) in any label')
 
-    // One statement per metrics answer; credentials looked up once per client and secret, the project once.
+    // One data statement per metrics answer, each through the scheduler's queue.
     assert.equal(sampleValue(families, 'quarry_statement_duration_seconds_count', { template: 'insights.metrics', outcome: 'ok' }), 2)
-    assert.equal(sampleValue(families, 'quarry_statement_duration_seconds_count', { template: 'control.api_client', outcome: 'ok' }), 3)
-    assert.equal(sampleValue(families, 'quarry_statement_duration_seconds_count', { template: 'control.project', outcome: 'ok' }), 1)
+    assert.equal(sampleValue(families, 'quarry_engine_queue_wait_seconds_count'), 2)
+    assert.equal(sampleValue(families, 'quarry_engine_queue_depth'), 0)
+    assert.equal(sampleValue(families, 'quarry_engine_statements_in_flight'), 0)
     assert.ok(sampleValue(families, 'quarry_statement_duration_seconds_sum', { template: 'insights.metrics', outcome: 'ok' }) > 0)
 
     assert.equal(sampleValue(families, 'quarry_auth_failures_total', { reason: 'missing_credentials' }), 1)
@@ -105,10 +106,10 @@ describe('Prometheus metrics of a gateway over the embedded engine', function ()
   })
 
   it('labels a statement that failed, was cancelled or ran out of time by its outcome', async () => {
-    const observed = observeStatements(h.runner, metrics.statementObserver)
+    const observed = createRunner(h.engine, h.config, metrics.statementObserver)
     await assert.rejects(observed.run(raw('SELECT throwIf(1) AS boom')))
     await assert.rejects(observed.run(raw('SELECT 1'), { signal: AbortSignal.abort() }))
-    const quick = observeStatements(new Runner(h.engine.client, { ...h.config, maxExecutionSeconds: 1 }), metrics.statementObserver)
+    const quick = createRunner(h.engine, { ...h.config, maxExecutionSeconds: 1 }, metrics.statementObserver)
     await assert.rejects(quick.run(raw('SELECT sleepEachRow(0.5) FROM numbers(10) SETTINGS max_block_size = 1')), /time limit/)
     const { families } = await scrape()
     assert.equal(sampleValue(families, 'quarry_statement_duration_seconds_count', { template: 'test.raw', outcome: 'error' }), 1)

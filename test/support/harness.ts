@@ -36,7 +36,8 @@ export interface HarnessOptions {
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-test-'))
-  const config = loadConfig({ QUARRY_DATA_DIR: dir, ...options.env })
+  // Clients and projects a test creates are seen at once (the gateway reads both tables on every request).
+  const config = loadConfig({ QUARRY_DATA_DIR: dir, QUARRY_AUTH_CACHE_MS: '0', ...options.env })
   const engine = await openEngine(config.engine)
   await migrate(engine)
   const runner = createRunner(engine, config)

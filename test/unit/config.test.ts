@@ -26,6 +26,23 @@ describe('config', () => {
     assert.equal(loadConfig({}).shutdownGraceMs, 10_000)
   })
 
+  it('reads the serving and admin users and the engine queue settings', () => {
+    const defaults = loadConfig({})
+    assert.deepEqual([defaults.engine.adminUser, defaults.engine.maxInFlight, defaults.engineQueue], [undefined, 4, 64])
+    const config = loadConfig({
+      CLICKHOUSE_URL: 'http://127.0.0.1:8123',
+      CLICKHOUSE_USER: 'quarry_reader',
+      CLICKHOUSE_ADMIN_USER: 'quarry_admin',
+      CLICKHOUSE_ADMIN_PASSWORD: 'pw',
+      QUARRY_ENGINE_MAX_IN_FLIGHT: '8',
+      QUARRY_ENGINE_QUEUE: '200',
+    })
+    assert.deepEqual(
+      [config.engine.user, config.engine.adminUser, config.engine.adminPassword, config.engine.maxInFlight, config.engineQueue],
+      ['quarry_reader', 'quarry_admin', 'pw', 8, 200],
+    )
+  })
+
   const bad: [string, string, RegExp][] = [
     ['PORT', 'eighty', /PORT: expected a whole number/],
     ['PORT', '70000', /PORT: must be between 0 and 65535/],
@@ -38,6 +55,8 @@ describe('config', () => {
     ['LOG_LEVEL', 'loud', /LOG_LEVEL: must be one of/],
     ['QUARRY_TRUST_PROXY', 'not-an-address', /QUARRY_TRUST_PROXY: expected true, false, a hop count or addresses/],
     ['QUARRY_SHUTDOWN_GRACE_MS', 'soon', /QUARRY_SHUTDOWN_GRACE_MS: expected a whole number/],
+    ['QUARRY_ENGINE_QUEUE', '0', /QUARRY_ENGINE_QUEUE: must be between/],
+    ['QUARRY_ENGINE_MAX_IN_FLIGHT', 'many', /QUARRY_ENGINE_MAX_IN_FLIGHT: expected a whole number/],
   ]
   for (const [name, value, message] of bad) {
     it(`stops on ${name}=${value} with a message naming the setting`, () => {

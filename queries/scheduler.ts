@@ -1,0 +1,112 @@
+// Admission for engine statements: a global limit on statements in flight and a bounded queue served
+// round-robin across clients (the least recently served client goes next), so one client's backlog
+// never stands in front of another client's turn.
+import { QueryError } from './errors'
+
+export interface SchedulerOptions {
+  /** Statements the engine runs at once. */
+  maxInFlight: number
+  /** Statements waiting for a turn, over all clients; past it, admission fails with `overloaded`. */
+  maxQueued: number
+}
+
+interface Waiter {
+  start: () => void
+}
+
+/** Releases the statement's slot; call it once the engine has really stopped working on it. */
+export type Release = () => void
+
+export class FairScheduler {
+  private running = 0
+  private queued = 0
+  private turns = 0
+  /** Waiting statements per client, oldest first. */
+  private readonly queues = new Map<string, Waiter[]>()
+  /** Per client with statements running or waiting: its statements running, and the number of its last turn. */
+  private readonly clients = new Map<string, { running: number; lastTurn: number }>()
+
+  constructor(private readonly options: SchedulerOptions) {}
+
+  queueDepth(): number {
+    return this.queued
+  }
+
+  inFlight(): number {
+    return this.running
+  }
+
+  /** Waits for a turn for `clientId`'s statement; rejects when the queue is full or `signal` aborts first. */
+  admit(clientId: string, signal?: AbortSignal): Promise<Release> {
+    if (signal?.aborted) return Promise.reject(signal.reason)
+    if (this.running < this.options.maxInFlight && this.queued === 0) return Promise.resolve(this.take(clientId))
+    if (this.queued >= this.options.maxQueued) {
+      return Promise.reject(new QueryError('overloaded', `The engine queue is full (${this.options.maxQueued} statements waiting); retry shortly`))
+    }
+    return new Promise<Release>((resolve, reject) => {
+      const onAbort = () => {
+        this.remove(clientId, waiter)
+        reject(signal?.reason)
+      }
+      const waiter: Waiter = {
+        start: () => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve(this.take(clientId))
+        },
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      const queue = this.queues.get(clientId)
+      if (queue) queue.push(waiter)
+      else this.queues.set(clientId, [waiter])
+      this.queued += 1
+    })
+  }
+
+  private take(clientId: string): Release {
+    this.running += 1
+    this.turns += 1
+    const client = this.clients.get(clientId) ?? { running: 0, lastTurn: 0 }
+    client.running += 1
+    client.lastTurn = this.turns
+    this.clients.set(clientId, client)
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.running -= 1
+      client.running -= 1
+      if (client.running === 0 && !this.queues.has(clientId)) this.clients.delete(clientId)
+      this.startNext()
+    }
+  }
+
+  /** Gives each free slot to the waiting client served least recently (never served first), its oldest statement. */
+  private startNext(): void {
+    while (this.running < this.options.maxInFlight && this.queued > 0) {
+      let next: string | undefined
+      for (const clientId of this.queues.keys()) {
+        if (next === undefined || this.lastTurnOf(clientId) < this.lastTurnOf(next)) next = clientId
+      }
+      const queue = this.queues.get(next as string) as Waiter[]
+      const waiter = queue.shift() as Waiter
+      if (!queue.length) this.queues.delete(next as string)
+      this.queued -= 1
+      waiter.start()
+    }
+  }
+
+  private lastTurnOf(clientId: string): number {
+    return this.clients.get(clientId)?.lastTurn ?? 0
+  }
+
+  private remove(clientId: string, waiter: Waiter): void {
+    const queue = this.queues.get(clientId)
+    const index = queue ? queue.indexOf(waiter) : -1
+    if (!queue || index < 0) return
+    queue.splice(index, 1)
+    this.queued -= 1
+    if (queue.length) return
+    this.queues.delete(clientId)
+    if (!this.clients.get(clientId)?.running) this.clients.delete(clientId)
+  }
+}

@@ -1,0 +1,95 @@
+// The embedded engine's serving lanes: two read-only chDB sessions on the data directory, one streaming
+// data statements (cancellable), one for control statements without parameters, which run beside it.
+import type { Session } from 'chdb'
+import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput } from '../queries/run'
+
+const STATEMENT_ID = /^[0-9a-f-]{36}$/
+const KILL_RETRY_MS = 50
+
+function setClause(settings: Record<string, string | number>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => `${name} = ${typeof value === 'number' ? value : `'${value}'`}`)
+    .join(', ')
+}
+
+export interface EmbeddedLanesOptions {
+  /** chDB's Session class, loaded lazily by server/engine.ts. */
+  Session: typeof Session
+  dataDir: string
+  guardrails: Guardrails
+}
+
+/** Readies a serving session: the guardrails and then `readonly = 2`, which can never be lifted on it. */
+async function lockDown(session: Session, settings: Record<string, string | number>): Promise<void> {
+  if (Object.keys(settings).length) await session.queryAsync(`SET ${setClause(settings)}`)
+  await session.queryAsync('SET readonly = 2')
+}
+
+export class EmbeddedLanes implements EngineLanes {
+  /**
+   * TRICKY: chDB serializes every bound-parameter statement of the process through one chain (parallel
+   * ones clobber each other inside libchdb), so one data statement at a time is what it can really run.
+   */
+  readonly maxInFlight = 1
+  private readonly serving: Session
+  private readonly controlSession: Session
+  private readonly ready: Promise<void>
+
+  constructor(options: EmbeddedLanesOptions) {
+    const serving = new options.Session(options.dataDir)
+    const control = new options.Session(options.dataDir)
+    this.serving = serving
+    this.controlSession = control
+    // TRICKY: a SET lasts for the session's connection (other sessions on the directory keep their own),
+    // so nothing sent through these two can write, whatever a statement stacks or sets.
+    this.ready = Promise.all([lockDown(serving, guardrailSettings(options.guardrails)), lockDown(control, {})]).then(() => undefined)
+    // Failures surface on the first statement; this only keeps them from being unhandled meanwhile.
+    this.ready.catch(() => undefined)
+  }
+
+  async data(statement: Statement): Promise<StatementOutput> {
+    await this.ready
+    if (!STATEMENT_ID.test(statement.id)) throw new Error(`Bad statement id ${statement.id}`)
+    statement.signal.throwIfAborted()
+    // TRICKY: chDB names its own query ids, so the statement carries ours as `log_comment`, by which a
+    // KILL finds it. The stream refuses stacked statements, unlike the single-shot path.
+    const stream = this.serving.queryStreamBind(`${statement.sql}\nSETTINGS log_comment = '${statement.id}'`, statement.params, { format: 'JSONEachRow' })
+    let ended = false
+    // TRICKY: cancelling a chDB stream only takes effect between chunks; a fetch already running (an
+    // aggregation yields nothing until it is done) goes on to the end. KILL QUERY from the other session
+    // stops it at once; it is repeated until the stream has ended, in case it landed before the
+    // statement was registered.
+    const stop = async () => {
+      stream.cancel()
+      while (!ended) {
+        await this.kill(statement.id).catch(() => undefined)
+        await new Promise((resolve) => setTimeout(resolve, KILL_RETRY_MS))
+      }
+    }
+    const onAbort = () => void stop()
+    statement.signal.addEventListener('abort', onAbort, { once: true })
+    try {
+      const chunks: string[] = []
+      for await (const chunk of stream) chunks.push(chunk.text())
+      return { text: chunks.join('') }
+    } finally {
+      ended = true
+      statement.signal.removeEventListener('abort', onAbort)
+    }
+  }
+
+  async control(sql: string, signal: AbortSignal): Promise<string> {
+    await this.ready
+    return (await this.controlSession.queryAsync(sql, { format: 'JSONEachRow', signal })).text()
+  }
+
+  /** TRICKY: `KILL QUERY ... SYNC` never settles in chDB; `ASYNC` marks the statement and returns. */
+  private async kill(id: string): Promise<void> {
+    await this.controlSession.queryAsync(`KILL QUERY WHERE Settings['log_comment'] = '${id}' ASYNC`, { format: 'JSONEachRow' })
+  }
+
+  close(): void {
+    this.serving.close()
+    this.controlSession.close()
+  }
+}

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict'
+import { createApiClient, createProject, revokeApiClient } from '../../server/control'
+import { Directory } from '../../server/directory'
+import { verifySecret } from '../../server/secrets'
+import { startHarness, type Harness } from '../support/harness'
+
+describe('the directory of clients and projects', function () {
+  let h: Harness
+
+  before(async () => {
+    h = await startHarness()
+    await createProject(h.engine, { id: 'shop' })
+  })
+  after(() => h.close())
+
+  /** A directory on a clock the test moves, counting the scrypt checks it makes. */
+  function directoryAt(cacheMs: number, maxVerified?: number) {
+    const clock = { now: 0, checks: [] as string[] }
+    const directory = new Directory(h.runner, cacheMs, {
+      now: () => clock.now,
+      maxVerified,
+      verify: (secret, stored) => {
+        clock.checks.push(stored)
+        return verifySecret(secret, stored)
+      },
+    })
+    return { directory, clock }
+  }
+
+  it('refuses a revoked client once its copy is QUARRY_AUTH_CACHE_MS old, not before', async () => {
+    const { directory, clock } = directoryAt(5_000)
+    const client = await createApiClient(h.engine, { type: 'read', projectId: 'shop' })
+    assert.equal((await directory.authenticate(client.id, client.secret))?.id, client.id)
+    await revokeApiClient(h.engine, client.id)
+    clock.now = 1_000
+    assert.equal((await directory.authenticate(client.id, client.secret))?.id, client.id, 'served from the copy')
+    clock.now = 5_000
+    assert.equal(await directory.authenticate(client.id, client.secret), null)
+  })
+
+  it('checks the secret of an unknown or revoked id against a hash too, the same work as a known one', async () => {
+    const { directory, clock } = directoryAt(5_000)
+    const known = await createApiClient(h.engine, { type: 'read', projectId: 'shop' })
+    const revoked = await createApiClient(h.engine, { type: 'read', projectId: 'shop' })
+    await revokeApiClient(h.engine, revoked.id)
+    assert.equal(await directory.authenticate(known.id, 'sec_wrong'), null)
+    assert.equal(await directory.authenticate('00000000-0000-4000-8000-000000000000', 'sec_wrong'), null)
+    assert.equal(await directory.authenticate(revoked.id, revoked.secret), null)
+    assert.equal(clock.checks.length, 3, 'one scrypt check each')
+    assert.ok(clock.checks.every((stored) => stored.startsWith('scrypt$')))
+    assert.notEqual(clock.checks[1], clock.checks[0], 'the unknown id was checked against the dummy hash')
+  })
+
+  it('keeps verified secrets in a bounded LRU, evicting the least recently used', async () => {
+    const { directory, clock } = directoryAt(5_000, 2)
+    const clients = await Promise.all([1, 2, 3].map(() => createApiClient(h.engine, { type: 'read', projectId: 'shop' })))
+    for (const client of clients) assert.ok(await directory.authenticate(client.id, client.secret))
+    assert.equal(clock.checks.length, 3)
+    assert.ok(await directory.authenticate(clients[2].id, clients[2].secret))
+    assert.equal(clock.checks.length, 3, 'the most recent is cached')
+    assert.ok(await directory.authenticate(clients[0].id, clients[0].secret))
+    assert.equal(clock.checks.length, 4, 'the oldest was evicted, not the whole cache cleared')
+  })
+
+  it('sees a new project once its copy is refreshed', async () => {
+    const { directory, clock } = directoryAt(5_000)
+    assert.equal(await directory.project('later'), null)
+    await createProject(h.engine, { id: 'later', timezone: 'Europe/Berlin' })
+    clock.now = 5_000
+    assert.deepEqual(await directory.project('later'), { id: 'later', name: 'later', timezone: 'Europe/Berlin' })
+  })
+})

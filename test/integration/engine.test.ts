@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict'
+import request from 'supertest'
+import type { CompiledQuery } from '../../queries/compiled'
+import { QueryError } from '../../queries/errors'
+import { createApp } from '../../server/app'
+import { createApiClient, createProject } from '../../server/control'
+import { Directory } from '../../server/directory'
+import { createRunner } from '../../server/engine'
+import { createLogger } from '../../server/logger'
+import { startHarness, type Harness } from '../support/harness'
+
+const raw = (sql: string, params: CompiledQuery['params'] = {}): CompiledQuery => ({ template: 'test.raw', sql, params })
+/** Far longer than any test here waits: it ends only if it is stopped. */
+const ENDLESS = raw("SELECT count() AS n FROM numbers({n:UInt64}) WHERE match(toString(number), '^(1|2|3)+7$')", { n: 1e12 })
+const codeOf = (code: QueryError['code']) => (error: unknown) => error instanceof QueryError && error.code === code
+
+describe('the engine: one read-only admission point, fair turns, real cancellation', function () {
+  let h: Harness
+
+  before(async () => {
+    h = await startHarness({ env: { QUARRY_MAX_EXECUTION_SECONDS: '600' } })
+  })
+  after(() => h.close())
+
+  /** Statements the engine itself is running (asked on the control lane). */
+  const running = async () => {
+    const rows = await h.runner.control<{ query: string }>(raw("SELECT query, elapsed FROM system.processes WHERE query NOT LIKE '%system.processes%'"))
+    if (process.env.DEBUG_RUNNING) console.log(rows)
+    return rows.length
+  }
+  const until = async (condition: () => boolean | Promise<boolean>) => {
+    while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+
+  it('cannot write through the serving path, not even with a stacked statement', async () => {
+    await assert.rejects(h.runner.run(raw('CREATE TABLE stacked (x UInt8) ENGINE = Memory; SELECT 1 AS one')))
+    await assert.rejects(h.runner.run(raw('CREATE TABLE single (x UInt8) ENGINE = Memory')))
+    await assert.rejects(h.runner.control(raw('CREATE TABLE control_side (x UInt8) ENGINE = Memory')), /readonly/i)
+    const tables = await h.engine.client.query({ query: "SELECT name FROM system.tables WHERE name IN ('stacked', 'single', 'control_side')", format: 'JSONEachRow' }).then((rs) => rs.json())
+    assert.deepEqual(tables, [])
+  })
+
+  it('stops the engine when the request goes away, and the next statement runs', async function () {
+    this.timeout(60_000)
+    const abort = new AbortController()
+    const endless = h.runner.run(ENDLESS, { signal: abort.signal, clientId: 'a' })
+    await until(async () => (await running()) === 1)
+    abort.abort()
+    await assert.rejects(endless, codeOf('cancelled'))
+    const { rows } = await h.runner.run(raw('SELECT {x:UInt8} AS x', { x: 7 }), { clientId: 'b' })
+    assert.deepEqual(rows, [{ x: 7 }])
+    assert.equal(await running(), 0, 'the cancelled statement no longer runs in the engine')
+    assert.equal(h.runner.inFlight(), 0)
+  })
+
+  it('stops the engine at the deadline with a typed timeout', async function () {
+    this.timeout(60_000)
+    const quick = createRunner(h.engine, { ...h.config, maxExecutionSeconds: 1 })
+    await assert.rejects(quick.run(ENDLESS), codeOf('timeout'))
+    await until(async () => quick.inFlight() === 0)
+    // TRICKY: a statement that failed in chDB stays listed in system.processes (idle) until its session
+    // runs the next one.
+    await quick.run(raw('SELECT 1 AS one'))
+    assert.equal(await running(), 0)
+  })
+
+  it('answers control statements and /ready beside a running data statement', async function () {
+    this.timeout(60_000)
+    const abort = new AbortController()
+    const endless = h.runner.run(ENDLESS, { signal: abort.signal })
+    try {
+      await until(() => h.runner.inFlight() === 1)
+      assert.equal(await h.runner.ping(), true)
+      assert.equal(await h.directory.project('nope'), null)
+      assert.equal(h.runner.inFlight(), 1, 'the data statement was still running meanwhile')
+    } finally {
+      abort.abort()
+      await endless.catch(() => undefined)
+      await until(() => h.runner.inFlight() === 0)
+    }
+  })
+
+  it('serves the queue round-robin by client (least recently served first), not first come first served', async function () {
+    this.timeout(60_000)
+    const finished: string[] = []
+    const abort = new AbortController()
+    const blocker = h.runner.run(ENDLESS, { signal: abort.signal, clientId: 'greedy' })
+    await until(() => h.runner.inFlight() === 1)
+    const ask = (clientId: string, n: number) =>
+      h.runner.run(raw('SELECT {n:UInt8} AS n', { n }), { clientId }).then(() => finished.push(`${clientId}${n}`))
+    const all = [ask('greedy', 1), ask('greedy', 2), ask('greedy', 3), ask('polite', 1), ask('other', 1)]
+    assert.equal(h.runner.queueDepth(), 5)
+    abort.abort()
+    await blocker.catch(() => undefined)
+    await Promise.all(all)
+    assert.deepEqual(finished, ['polite1', 'other1', 'greedy1', 'greedy2', 'greedy3'], 'the others wait only for the statement already running')
+  })
+
+  it('refuses with overloaded when the queue is full, and a queued statement leaves it when its request goes', async function () {
+    this.timeout(60_000)
+    const small = createRunner(h.engine, { ...h.config, engineQueue: 1 })
+    const abort = new AbortController()
+    const blocker = small.run(ENDLESS, { signal: abort.signal })
+    await until(() => small.inFlight() === 1)
+    const leaving = new AbortController()
+    const queued = small.run(raw('SELECT 1 AS one'), { signal: leaving.signal })
+    await assert.rejects(small.run(raw('SELECT 2 AS two')), codeOf('overloaded'))
+    leaving.abort()
+    await assert.rejects(queued, codeOf('cancelled'))
+    assert.equal(small.queueDepth(), 0)
+    abort.abort()
+    await blocker.catch(() => undefined)
+    await until(() => small.inFlight() === 0)
+  })
+
+  it('maps a statement over the memory cap to a clear 4xx code', async () => {
+    const tight = createRunner(h.engine, { ...h.config, maxMemoryBytes: 8 * 1024 ** 2 })
+    await assert.rejects(tight.run(raw('SELECT groupArray(number) AS all FROM numbers(10000000)')), codeOf('too_costly'))
+  })
+
+  it('tells the observer how each statement ended', async function () {
+    this.timeout(60_000)
+    const events: { template: string; clientId?: string; outcome: string; queueWaitMs: number }[] = []
+    const observed = createRunner(h.engine, { ...h.config, maxExecutionSeconds: 1 }, { statementFinished: (event) => events.push(event) })
+    await observed.run({ template: 'test.ok', sql: 'SELECT 1 AS one', params: {} }, { clientId: 'c1' })
+    await observed.run({ template: 'test.bad', sql: 'SELECT throwIf(1) AS boom', params: {} }).catch(() => undefined)
+    await observed.run({ ...ENDLESS, template: 'test.slow' }).catch(() => undefined)
+    await until(async () => observed.inFlight() === 0)
+    assert.deepEqual(
+      events.map(({ template, clientId, outcome }) => ({ template, clientId, outcome })),
+      [
+        { template: 'test.ok', clientId: 'c1', outcome: 'ok' },
+        { template: 'test.bad', clientId: undefined, outcome: 'error' },
+        { template: 'test.slow', clientId: undefined, outcome: 'timeout' },
+      ],
+    )
+    assert.ok(events.every((event) => event.queueWaitMs >= 0))
+  })
+
+  it('over HTTP: /ready answers beside a running statement, and a full queue is a 503 with Retry-After', async function () {
+    this.timeout(60_000)
+    await createProject(h.engine, { id: 'busy' })
+    const client = await createApiClient(h.engine, { type: 'read', projectId: 'busy' })
+    const small = createRunner(h.engine, { ...h.config, engineQueue: 1 })
+    const app = createApp({ config: h.config, runner: small, directory: new Directory(small, 0), logger: createLogger('error', true) })
+    const abort = new AbortController()
+    const blocker = small.run(ENDLESS, { signal: abort.signal, clientId: 'greedy' })
+    const queued = small.run(raw('SELECT 1 AS one'), { signal: abort.signal, clientId: 'greedy' })
+    try {
+      await until(() => small.inFlight() === 1 && small.queueDepth() === 1)
+      await request(app).get('/ready').expect(200)
+      const full = await request(app).get('/insights/busy/live').set({ 'openpanel-client-id': client.id, 'openpanel-client-secret': client.secret })
+      assert.equal(full.status, 503)
+      assert.equal(full.headers['retry-after'], '1')
+      assert.match(full.body.message, /queue is full/)
+      assert.equal(small.inFlight(), 1, 'the long statement was still running meanwhile')
+    } finally {
+      abort.abort()
+      await Promise.allSettled([blocker, queued])
+      await until(() => small.inFlight() === 0)
+    }
+  })
+})

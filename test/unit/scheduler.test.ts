@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict'
+import { QueryError } from '../../queries/errors'
+import { FairScheduler, type Release } from '../../queries/scheduler'
+
+describe('the fair engine scheduler', () => {
+  it('admits up to the in-flight limit at once, then queues', async () => {
+    const scheduler = new FairScheduler({ maxInFlight: 2, maxQueued: 10 })
+    await scheduler.admit('a')
+    await scheduler.admit('a')
+    let third = false
+    void scheduler.admit('a').then(() => (third = true))
+    await Promise.resolve()
+    assert.equal(third, false)
+    assert.deepEqual([scheduler.inFlight(), scheduler.queueDepth()], [2, 1])
+  })
+
+  it('gives the next turn to the least recently served client, each client in its own order', async () => {
+    const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 10 })
+    const first = await scheduler.admit('greedy')
+    const order: string[] = []
+    const releases: Release[] = [first]
+    const wait = (client: string, n: number) =>
+      scheduler.admit(client).then((release) => {
+        order.push(`${client}${n}`)
+        releases.push(release)
+      })
+    const turns = [wait('greedy', 1), wait('greedy', 2), wait('greedy', 3), wait('b', 1), wait('c', 1), wait('b', 2)]
+    for (let i = 0; i < turns.length; i += 1) {
+      ;(releases.shift() as Release)()
+      await new Promise((resolve) => setImmediate(resolve))
+      assert.equal(order.length, i + 1, 'one turn per release')
+    }
+    assert.deepEqual(order, ['b1', 'c1', 'greedy1', 'b2', 'greedy2', 'greedy3'])
+  })
+
+  it('refuses with overloaded when the queue is full', async () => {
+    const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 1 })
+    await scheduler.admit('a')
+    void scheduler.admit('a')
+    await assert.rejects(scheduler.admit('b'), (error: unknown) => error instanceof QueryError && error.code === 'overloaded')
+  })
+
+  it('forgets a client once it has nothing running or waiting', async () => {
+    const scheduler = new FairScheduler({ maxInFlight: 2, maxQueued: 5 })
+    await scheduler.admit('b')
+    ;(await scheduler.admit('a'))()
+    const c = await scheduler.admit('c')
+    const order: string[] = []
+    const waiting = [scheduler.admit('b').then(() => order.push('b')), scheduler.admit('a').then(() => order.push('a'))]
+    c()
+    await Promise.race(waiting)
+    assert.deepEqual(order, ['a'], 'a, served after b but since forgotten, counts as never served')
+  })
+
+  it('drops a waiting statement whose request goes away, and a release counts once', async () => {
+    const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 5 })
+    const release = await scheduler.admit('a')
+    const abort = new AbortController()
+    const leaving = scheduler.admit('b', abort.signal)
+    const staying = scheduler.admit('c')
+    abort.abort(new Error('gone'))
+    await assert.rejects(leaving, /gone/)
+    assert.equal(scheduler.queueDepth(), 1)
+    release()
+    release()
+    await staying
+    assert.deepEqual([scheduler.inFlight(), scheduler.queueDepth()], [1, 0])
+  })
+})
