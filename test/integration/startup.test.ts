@@ -50,7 +50,8 @@ describe('npm start', function () {
   after(() => fs.rmSync(dir, { recursive: true, force: true }))
 
   it('bootstraps the demo on an empty data directory and serves live to the printed credentials', async () => {
-    const first = start(env)
+    // A grace period long enough for the whole in-flight export, however loaded the machine.
+    const first = start({ ...env, QUARRY_SHUTDOWN_GRACE_MS: '300000' })
     try {
       await waitFor(first, /Quarry listening on/)
       const credentials = JSON.parse(fs.readFileSync(path.join(dir, 'demo-credentials.json'), 'utf8'))

@@ -198,7 +198,7 @@ describe('checkTemplates on a broken copy of sql/', () => {
   const cases: [string, string, (text: string) => string, RegExp][] = [
     ['an unknown marker', 'insights/live.sql', (text) => `${text}\n/* @bogus */`, /insights\/live\.sql: unknown marker @bogus/],
     ['a marker written loosely', 'export/count.sql', (text) => text.replace('/* @conditions */', '/*@conditions*/'), /export\/count\.sql: \/\*@conditions\*\/ is not a marker/],
-    ['a placeholder without a type', 'control/project.sql', (text) => text.replace('{id:String}', '{id}'), /control\/project\.sql: \{id\} is not a \{name:Type\} placeholder/],
+    ['a placeholder without a type', 'export/count.sql', (text) => text.replace('{projectId:String}', '{projectId}'), /export\/count\.sql: \{projectId\} is not a \{name:Type\} placeholder/],
     ['a placeholder with an unknown type', 'export/profiles.sql', (text) => text.replace('{ids:Array(String)}', '{ids:Array(Strnig)}'), /export\/profiles\.sql: \{ids:Array\(Strnig\)\} has an unknown type/],
     ['one name bound with two types', 'insights/live.sql', (text) => text.replace('{now:DateTime64(3, \'UTC\')}', '{since:DateTime64(3)}'), /insights\/live\.sql: \{since\} is bound with several types/],
     ['no @name', 'seed/profiles.sql', (text) => text.replace('-- @name seed.profiles', '-- seed.profiles'), /seed\/profiles\.sql: needs exactly one "-- @name" header/],
