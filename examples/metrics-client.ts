@@ -20,7 +20,7 @@ export async function fetchDailyMetrics(client: ReturnType<typeof createQuarryCl
   const { data, error, response } = await client.GET('/insights/{projectId}/metrics', {
     params: { path: { projectId }, query: { range: '30d', interval: 'day' } },
   })
-  if (error) throw new Error(`${response.status} ${error.error}: ${error.message} (request ${error.requestId})`)
+  if (!data) throw new Error(`${response.status} ${error ? `${error.message} (request ${error.requestId})` : response.statusText}`)
   return data
 }
 
