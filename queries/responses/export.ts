@@ -97,7 +97,11 @@ export const exportEventsResponse: RouteResponse = {
     'application/json': { schema: page },
     'application/x-ndjson': { schema: { ...exportedEvent, description: 'One event object per line (this schema is of one line)' } },
     'text/csv': {
-      schema: { type: 'string', description: 'A header row of the field names, then one row per event (CRLF); objects as JSON text' },
+      schema: {
+        type: 'string',
+        description: 'A header row of the field names, then one row per event (CRLF); objects as JSON text',
+        pattern: `^${Object.keys(baseFields).join(',')}(,(${Object.keys(includedFields).join('|')}))*\\r\\n`,
+      },
     },
   },
 }
