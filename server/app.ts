@@ -3,6 +3,7 @@
 import crypto from 'node:crypto'
 import express, { type Request, type Response } from 'express'
 import type { Store } from 'express-rate-limit'
+import swaggerUi from 'swagger-ui-express'
 import { answer, type Resource } from '../queries/pipeline'
 import type { Runner } from '../queries/run'
 import { authenticate, authorizeProject, resolveQueryProject } from './auth'
@@ -97,6 +98,11 @@ export function createApp(options: AppOptions): express.Express {
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi)
   })
+  // /docs: the API reference, rendered by swagger-ui-express from /openapi.json with every asset from the
+  // installed package (no CDN); "Try it out" sends real calls with the credentials given under "Authorize".
+  const docs = { customSiteTitle: 'Quarry API', swaggerOptions: { url: '../openapi.json', validatorUrl: null } }
+  app.get('/docs', (req, res, next) => (req.originalUrl.split('?')[0] === '/docs' ? res.redirect(301, 'docs/') : next()))
+  app.use('/docs', swaggerUi.serveFiles(undefined, docs), swaggerUi.setup(undefined, docs))
 
   app.use(drain.track)
   const guards = [

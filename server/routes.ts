@@ -7,6 +7,11 @@ import { live } from '../queries/live'
 import { metrics } from '../queries/metrics'
 import { pages } from '../queries/pages'
 import type { Resource } from '../queries/pipeline'
+import type { Dimension } from '../queries/registry'
+import { chartResponse } from '../queries/responses/charts'
+import type { RouteResponse } from '../queries/responses/common'
+import { exportEventsResponse } from '../queries/responses/export'
+import { dimensionResponse, liveResponse, metricsResponse, pagesResponse } from '../queries/responses/insights'
 import type { Runner } from '../queries/run'
 import type { Directory } from './directory'
 import { serveExportEvents } from './export-events'
@@ -21,6 +26,8 @@ interface ResourceRoute {
   summary: string
   resource: Resource<any>
   projectFrom?: 'path' | 'query'
+  /** The 200 answer, for /openapi.json. */
+  response: RouteResponse
 }
 
 /** What a handler route works with. */
@@ -36,6 +43,7 @@ interface HandlerRoute {
   path: string
   summary: string
   schema: object
+  response: RouteResponse
   serve(context: ServeContext, req: Request, res: Response): Promise<void>
 }
 
@@ -45,14 +53,15 @@ export const isResourceRoute = (route: Route): route is ResourceRoute => 'resour
 export const schemaOf = (route: Route): object => (isResourceRoute(route) ? route.resource.schema : route.schema)
 
 export const ROUTES: Route[] = [
-  { path: '/insights/:projectId/live', summary: 'Visitors active in the last 5 minutes', resource: live },
-  { path: '/insights/:projectId/metrics', summary: 'Session metrics and revenue, with a zero-filled series', resource: metrics },
-  { path: '/insights/:projectId/pages', summary: 'Top pages by sessions', resource: pages },
+  { path: '/insights/:projectId/live', summary: 'Visitors active in the last 5 minutes', resource: live, response: liveResponse },
+  { path: '/insights/:projectId/metrics', summary: 'Session metrics and revenue, with a zero-filled series', resource: metrics, response: metricsResponse },
+  { path: '/insights/:projectId/pages', summary: 'Top pages by sessions', resource: pages, response: pagesResponse },
   ...dimensions.map((resource) => ({
     path: `/insights/:projectId/${resource.name}`,
     summary: `Sessions broken down by ${resource.name}`,
     resource,
+    response: dimensionResponse(resource.name as Dimension),
   })),
-  { path: '/export/charts', summary: 'Time series of event series (segments, breakdowns, formulas, previous period)', resource: chart, projectFrom: 'query' },
-  { path: '/export/events', summary: 'Raw events: JSON pages (keyset cursor or page) or a stream (ndjson, csv)', schema: exportEventsSchema, serve: serveExportEvents },
+  { path: '/export/charts', summary: 'Time series of event series (segments, breakdowns, formulas, previous period)', resource: chart, projectFrom: 'query', response: chartResponse },
+  { path: '/export/events', summary: 'Raw events: JSON pages (keyset cursor or page) or a stream (ndjson, csv)', schema: exportEventsSchema, response: exportEventsResponse, serve: serveExportEvents },
 ]

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import request from 'supertest'
+import { request } from '../support/openapi-request'
 import { createApiClient, createProject, revokeApiClient } from '../../server/control'
 import { startHarness, type Harness } from '../support/harness'
 

@@ -1,7 +1,7 @@
 // Bad input never hurts the gateway: seeded random junk for every parameter of every route must get a
 // 2xx or a 4xx that lists its problems, never a 5xx.
 import assert from 'node:assert/strict'
-import request from 'supertest'
+import { request } from '../support/openapi-request'
 import { ROUTES, schemaOf } from '../../server/routes'
 import { loadGolden, startHarness, type Harness } from '../support/harness'
 import { Random } from '../support/random'

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import request from 'supertest'
+import { request } from '../support/openapi-request'
 import type { CompiledQuery } from '../../queries/compiled'
 import { QueryError } from '../../queries/errors'
 import { createApp } from '../../server/app'

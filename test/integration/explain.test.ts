@@ -3,7 +3,7 @@
 // and a request the gateway refuses is one explain refuses too.
 import assert from 'node:assert/strict'
 import type express from 'express'
-import request from 'supertest'
+import { request } from '../support/openapi-request'
 import type { CompiledQuery } from '../../queries/compiled'
 import { QueryError } from '../../queries/errors'
 import type { Runner } from '../../queries/run'

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import request from 'supertest'
+import { request } from '../support/openapi-request'
 import { createProject } from '../../server/control'
 import { exportRows } from '../reference/export'
 import type { RawEvent } from '../reference/model'

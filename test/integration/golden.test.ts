@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import request from 'supertest'
+import { request } from '../support/openapi-request'
 import { answerChart } from '../reference/charts'
 import { exportRows, type RawProfile } from '../reference/export'
 import { answerInsights, type RawEvent } from '../reference/model'

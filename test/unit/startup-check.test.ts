@@ -7,6 +7,7 @@ import { QueryError } from '../../queries/errors'
 import type { Resource, Scope } from '../../queries/pipeline'
 import { ROUTES, type Route } from '../../server/routes'
 import { EXAMPLE_QUERIES, checkQueries, examplesFor, findRouteProblems, findUnfilledMarkers } from '../../server/startup-check'
+import { liveResponse } from '../../queries/responses/insights'
 
 const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'UTC' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 }
 
@@ -22,7 +23,7 @@ function probeRoute(path: string, steps: { compile?: () => CompiledQuery; parse?
     compile: steps.compile ?? LIVE,
     shape: () => ({ body: null }),
   }
-  return { path, summary: 'probe', resource }
+  return { path, summary: 'probe', resource, response: liveResponse }
 }
 
 describe('startup check', () => {

@@ -1,0 +1,107 @@
+// /docs in headless Chromium: every operation of /openapi.json is listed, a real call to
+// /insights/{projectId}/metrics sent from the page with Basic credentials renders a 200, and nothing is
+// loaded from anywhere but the gateway. Saves a screenshot under test/artifacts/.
+import assert from 'node:assert/strict'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import type { Server } from 'node:http'
+import puppeteer, { type Browser, type Page } from 'puppeteer-core'
+import { createApiClient, createProject } from '../../server/control'
+import { buildOpenApi } from '../../server/openapi'
+import { ROUTES } from '../../server/routes'
+import { insertRawEvents, startHarness, type Harness } from '../support/harness'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const ARTIFACTS = path.join(__dirname, '..', 'artifacts')
+// Chromium's own background traffic is refused on closed networks; these flags keep it quiet.
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+]
+
+describe('/docs in a browser', function () {
+  this.timeout(180_000)
+  let h: Harness
+  let server: Server
+  let origin: string
+  let browser: Browser
+  let page: Page
+  let userDataDir: string
+  const requested: string[] = []
+  let credentials: { id: string; secret: string }
+
+  before(async () => {
+    h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
+    await createProject(h.engine, { id: 'docs-shop', timezone: 'Europe/Berlin' })
+    const now = Date.now()
+    await insertRawEvents(
+      h.engine,
+      [0, 1, 2].map((i) => ({ id: crypto.randomUUID(), name: 'screen_view', device_id: 'd1', session_id: 's1', path: `/p${i}`, created_at: new Date(now - 3_600_000 + i * 60_000).toISOString() })),
+      'docs-shop',
+    )
+    credentials = await createApiClient(h.engine, { type: 'read', projectId: 'docs-shop' })
+    server = h.app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => server.once('listening', resolve))
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-chromium-'))
+    browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, userDataDir })
+    page = await browser.newPage()
+    await page.setViewport({ width: 1280, height: 1000 })
+    page.on('request', (request) => requested.push(request.url()))
+    await page.goto(`${origin}/docs`, { waitUntil: 'networkidle0' })
+    await page.waitForSelector('.opblock')
+  })
+
+  after(async () => {
+    await browser?.close()
+    if (server) await new Promise((resolve) => server.close(resolve))
+    await h?.close()
+    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true })
+  })
+
+  it('lists every operation of /openapi.json', async () => {
+    const listed = await page.$$eval('.opblock', (blocks) =>
+      blocks.map((block) => `${block.querySelector('.opblock-summary-method')?.textContent} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+    )
+    const documented = Object.keys(buildOpenApi(ROUTES).paths).map((route) => `GET ${route}`)
+    assert.deepEqual([...listed].sort(), [...documented].sort())
+  })
+
+  it('sends /insights/{projectId}/metrics with Basic credentials from the page and renders the 200', async () => {
+    await page.click('.btn.authorize')
+    await page.waitForSelector('#auth-basic-username')
+    await page.type('#auth-basic-username', credentials.id)
+    await page.type('#auth-basic-password', credentials.secret)
+    await page.$eval('#auth-basic-username', (input) => (input.closest('form')?.querySelector('button[type=submit]') as HTMLButtonElement).click())
+    await page.click('.btn-done')
+
+    const operation = '#operations-insights-insightsMetrics'
+    await page.click(`${operation} .opblock-summary-control`)
+    await page.waitForSelector(`${operation} .try-out__btn`)
+    await page.click(`${operation} .try-out__btn`)
+    await page.type(`${operation} tr[data-param-name="projectId"] input`, 'docs-shop')
+    const sent = page.waitForRequest((request) => request.url().startsWith(`${origin}/insights/docs-shop/metrics`))
+    await page.click(`${operation} .btn.execute`)
+    const request = await sent
+    assert.equal(request.headers().authorization, `Basic ${Buffer.from(`${credentials.id}:${credentials.secret}`).toString('base64')}`)
+
+    const statusCell = `${operation} .live-responses-table .response .response-col_status`
+    await page.waitForSelector(statusCell)
+    assert.equal((await page.$eval(statusCell, (cell) => cell.textContent ?? '')).trim(), '200')
+    const body = await page.$eval(`${operation} .live-responses-table .response .response-col_description`, (cell) => cell.textContent ?? '')
+    assert.match(body, /"total_sessions": 1/)
+
+    fs.mkdirSync(ARTIFACTS, { recursive: true })
+    await page.$eval(`${operation} .live-responses-table`, (element) => element.scrollIntoView({ block: 'center' }))
+    await page.screenshot({ path: path.join(ARTIFACTS, 'docs-metrics.png') })
+  })
+
+  it('loads nothing from outside the gateway', () => {
+    assert.ok(requested.length > 3, `the page loaded its assets: ${requested.join(', ')}`)
+    const outside = requested.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith('data:'))
+    assert.deepEqual(outside, [])
+  })
+})

@@ -1,0 +1,94 @@
+// The published document's by-products: the committed TypeScript types are what the running
+// /openapi.json generates, the typed example client compiles against them and reads real answers, and
+// /docs serves its page from the gateway itself.
+import assert from 'node:assert/strict'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import supertest from 'supertest'
+import ts from 'typescript'
+import { createQuarryClient, fetchDailyMetrics } from '../../examples/metrics-client'
+import { createApiClient, createProject } from '../../server/control'
+import { TYPES_FILE, generateTypes } from '../../server/openapi-types'
+import { insertRawEvents, startHarness, type Harness } from '../support/harness'
+import { request } from '../support/openapi-request'
+
+const EXAMPLE = path.join(__dirname, '..', '..', 'examples', 'metrics-client.ts')
+
+/** Type errors of `files`, with the types file read as `typesText` (not from disk). */
+function typeErrors(files: string[], typesText: string): string[] {
+  const options: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }
+  const host = ts.createCompilerHost(options)
+  const readFile = host.readFile.bind(host)
+  host.readFile = (file) => (path.resolve(file) === TYPES_FILE ? typesText : readFile(file))
+  const program = ts.createProgram(files, options, host)
+  return ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
+}
+
+describe('OpenAPI types, the typed client and /docs', function () {
+  this.timeout(120_000)
+  let h: Harness
+  let typesText: string
+
+  before(async () => {
+    h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
+    const res = await request(h.app).get('/openapi.json').expect(200)
+    typesText = await generateTypes(res.body)
+  })
+  after(() => h?.close())
+
+  it('commits the types the running /openapi.json generates (npm run openapi:types)', () => {
+    assert.ok(typesText === fs.readFileSync(TYPES_FILE, 'utf8'), 'examples/quarry-api.ts is stale: run npm run openapi:types')
+  })
+
+  it('compiles the example client against those types, and refuses a field the document does not have', () => {
+    assert.deepEqual(typeErrors([EXAMPLE], typesText), [])
+    const wrong = path.join(path.dirname(EXAMPLE), `.wrong-${crypto.randomUUID()}.ts`)
+    fs.writeFileSync(wrong, "import { fetchDailyMetrics } from './metrics-client'\nexport const sessions = (data: Awaited<ReturnType<typeof fetchDailyMetrics>>) => data.metrics.total_session\n")
+    try {
+      const errors = typeErrors([wrong], typesText)
+      assert.equal(errors.length, 1, errors.join('\n'))
+      assert.match(errors[0], /Property 'total_session' does not exist/)
+    } finally {
+      fs.rmSync(wrong)
+    }
+  })
+
+  it('reads the same metrics through the example client as over plain HTTP', async () => {
+    await createProject(h.engine, { id: 'typed', timezone: 'America/New_York' })
+    const start = h.now.getTime() - 2 * 86_400_000
+    await insertRawEvents(
+      h.engine,
+      [0, 1, 2, 3].map((i) => ({ id: crypto.randomUUID(), name: 'screen_view', device_id: `d${i % 2}`, session_id: `s${i % 2}`, path: `/${i}`, created_at: new Date(start + i * 60_000).toISOString() })),
+      'typed',
+    )
+    const reader = await createApiClient(h.engine, { type: 'read', projectId: 'typed' })
+    const server: Server = h.app.listen(0, '127.0.0.1')
+    try {
+      await new Promise((resolve) => server.once('listening', resolve))
+      const client = createQuarryClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, clientId: reader.id, clientSecret: reader.secret })
+      const typed = await fetchDailyMetrics(client, 'typed')
+      const plain = await request(h.app).get('/insights/typed/metrics?range=30d&interval=day').set({ 'openpanel-client-id': reader.id, 'openpanel-client-secret': reader.secret }).expect(200)
+      assert.deepEqual(typed, plain.body)
+      assert.equal(typed.metrics.total_sessions, 2)
+      assert.equal(typed.metrics.total_screen_views, 4)
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+
+  // /docs is a page, not part of the API the document describes: plain supertest.
+  it('serves /docs from the installed package, reading ../openapi.json', async () => {
+    const redirect = await supertest(h.app).get('/docs').expect(301)
+    assert.equal(redirect.headers.location, 'docs/')
+    const page = await supertest(h.app).get('/docs/').expect(200)
+    const sources = [...page.text.matchAll(/(?:src|href)=["']([^"']+)["']/g)].map(([, source]) => source)
+    assert.deepEqual(sources.filter((source) => !source.startsWith('./')), [], 'every asset is relative to /docs/')
+    for (const source of sources) await supertest(h.app).get(`/docs/${source.slice(2)}`).expect(200)
+    const init = await supertest(h.app).get('/docs/swagger-ui-init.js').expect(200)
+    assert.match(init.text, /"url": "..\/openapi.json"/)
+    assert.match(init.text, /"validatorUrl": null/)
+  })
+})
