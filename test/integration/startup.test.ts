@@ -36,6 +36,18 @@ async function waitFor(started: Started, pattern: RegExp, ms = 120_000): Promise
 }
 
 /** `promise`, or a failure naming `what` once `ms` pass: a bound on a wait, not a timing check. */
+/** A GET on a connection of its own (no keep-alive socket the gateway may be closing), for the drain probes. */
+function getOnce(port: string, urlPath: string, headers: Record<string, string> = {}): Promise<{ status: number; retryAfter?: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: urlPath, headers, agent: false }, (res) => {
+        res.resume()
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined }))
+      })
+      .on('error', reject)
+  })
+}
+
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))
@@ -105,14 +117,14 @@ describe('npm start', function () {
       stalled.pause()
       const cut = new Promise<void>((resolve) => stalled.once('close', resolve))
       third.child.kill('SIGTERM')
-      let ready = await fetch(`http://127.0.0.1:${port}/ready`)
+      let ready = await getOnce(port, '/ready')
       for (let n = 0; n < 50 && ready.status === 200; n += 1) {
         await new Promise((resolve) => setTimeout(resolve, 50))
-        ready = await fetch(`http://127.0.0.1:${port}/ready`)
+        ready = await getOnce(port, '/ready')
       }
       assert.equal(ready.status, 503, 'the signal turns /ready to 503')
-      assert.equal(ready.headers.get('retry-after'), '5')
-      const refused = await fetch(`http://127.0.0.1:${port}/insights/demo/live`, { headers })
+      assert.equal(ready.retryAfter, '5')
+      const refused = await getOnce(port, '/insights/demo/live', headers)
       assert.equal(refused.status, 503, 'new requests are refused while draining')
       assert.equal(await within(third.exited, 60_000, 'the gateway exits'), 0)
       stalled.resume()
