@@ -3,7 +3,8 @@
 import crypto from 'node:crypto'
 import express, { type Request, type Response } from 'express'
 import type { Store } from 'express-rate-limit'
-import { answer, type Resource } from '../queries/pipeline'
+import { answer, prepare, type Resource, type Scope } from '../queries/pipeline'
+import { ResultCache, matchesEtag } from '../queries/result-cache'
 import type { Runner } from '../queries/run'
 import { authenticate, authorizeProject, resolveQueryProject } from './auth'
 import type { Config } from './config'
@@ -15,12 +16,18 @@ import { buildOpenApi } from './openapi'
 import { ROUTES, isResourceRoute } from './routes'
 
 export interface AppOptions {
-  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours'>
+  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'cache'>
   runner: Runner
   directory: Directory
   logger: Logger
   clock?: () => Date
   rateLimitStore?: Store
+}
+
+/** Whether a request's window ended before the session lookback, so late data is its only change. */
+function isSettled(query: unknown, scope: Scope): boolean {
+  const end = (query as { window?: { end?: Date } }).window?.end
+  return end instanceof Date && end.getTime() + scope.sessionLookbackMs <= scope.now.getTime()
 }
 
 function nextPageLink(req: Request): string {
@@ -33,6 +40,7 @@ function nextPageLink(req: Request): string {
 export function createApp(options: AppOptions): express.Express {
   const { runner, directory, logger, config } = options
   const clock = options.clock ?? (() => new Date())
+  const cache = new ResultCache(runner, config.cache)
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', 'simple')
@@ -99,13 +107,30 @@ export function createApp(options: AppOptions): express.Express {
         ? await authorizeProject(directory, res.locals.client, String(req.params.projectId))
         : await resolveQueryProject(directory, res.locals.client, req.query as Record<string, unknown>)
     res.locals.projectId = project.id
-    const result = await answer(resource, { ...(req.query as Record<string, unknown>) }, { project, now: clock(), sessionLookbackMs: config.sessionLookbackHours * 3_600_000 }, runner, {
+    const raw = { ...(req.query as Record<string, unknown>) }
+    const scope: Scope = { project, now: clock(), sessionLookbackMs: config.sessionLookbackHours * 3_600_000 }
+    const runOptions = (signal: AbortSignal) => ({ signal, queryId: res.locals.requestId as string })
+    const { query, compiled } = prepare(resource, raw, scope)
+    res.locals.template = compiled.template
+    const { answer: cached, hit } = await cache.answer({
+      projectId: project.id,
+      compiled,
+      settled: isSettled(query, scope),
       signal: res.locals.signal,
-      queryId: res.locals.requestId,
+      compute: async (signal) => {
+        const result = await answer(resource, raw, scope, runner, runOptions(signal))
+        Object.assign(res.locals, { queryMs: Math.round(result.run.durationMs), ...result.run })
+        return result
+      },
     })
-    Object.assign(res.locals, { template: result.compiled.template, queryMs: Math.round(result.run.durationMs), ...result.run })
-    if (result.hasMore) res.set('Link', nextPageLink(req))
-    res.json(result.body)
+    const age = Math.max(0, Math.floor((Date.now() - cached.storedAt) / 1000))
+    res.set({ 'Cache-Control': `private, max-age=${Math.max(0, cached.maxAgeSeconds - age)}`, Age: String(age), 'X-Cache': hit ? 'hit' : 'miss', ETag: cached.etag })
+    if (cached.hasMore) res.set('Link', nextPageLink(req))
+    if (matchesEtag(req.get('if-none-match'), cached.etag)) {
+      res.status(304).end()
+      return
+    }
+    res.type('json').send(cached.body)
   }
 
   app.use(notFoundHandler)

@@ -1,5 +1,6 @@
 // Gateway settings, read once from the environment. A bad value stops startup with a message naming it.
 import path from 'node:path'
+import type { CacheSettings } from '../queries/result-cache'
 
 export interface EngineSettings {
   mode: 'embedded' | 'server'
@@ -21,6 +22,7 @@ export interface Config {
   maxConcurrentQueries: number
   authCacheMs: number
   sessionLookbackHours: number
+  cache: CacheSettings
   demoEvents: number
   logLevel: string
 }
@@ -90,6 +92,12 @@ export function loadConfig(env: Env = process.env): Config {
     maxConcurrentQueries: readInteger(env, 'QUARRY_MAX_CONCURRENT_QUERIES', 8, 1, 1000),
     authCacheMs: readInteger(env, 'QUARRY_AUTH_CACHE_MS', 5_000, 0, 600_000),
     sessionLookbackHours: readInteger(env, 'QUARRY_SESSION_LOOKBACK_HOURS', 24, 1, 24 * 366),
+    cache: {
+      maxBytes: readInteger(env, 'QUARRY_CACHE_BYTES', 64 * 1024 ** 2, 0, 1024 ** 4),
+      versionPollMs: readInteger(env, 'QUARRY_CACHE_VERSION_MS', 1_000, 0, 60_000),
+      recentMaxAgeSeconds: readInteger(env, 'QUARRY_CACHE_RECENT_SECONDS', 5, 0, 3_600),
+      settledMaxAgeSeconds: readInteger(env, 'QUARRY_CACHE_SETTLED_SECONDS', 300, 0, 86_400),
+    },
     demoEvents: readInteger(env, 'QUARRY_DEMO_EVENTS', 200_000, 0, 100_000_000),
     logLevel,
   }

@@ -34,7 +34,8 @@ export interface HarnessOptions {
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-test-'))
-  const config = loadConfig({ QUARRY_DATA_DIR: dir, ...options.env })
+  // Tests insert and query at once: the result cache reads the data version on every request.
+  const config = loadConfig({ QUARRY_DATA_DIR: dir, QUARRY_CACHE_VERSION_MS: '0', ...options.env })
   const engine = await openEngine(config.engine)
   await migrate(engine)
   const runner = createRunner(engine, config)
