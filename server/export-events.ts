@@ -6,6 +6,7 @@ import type { Request, Response } from 'express'
 import { compileCount, compileRows, encodeCursor, keysetOf, parseExport, type ExportQuery } from '../queries/export-events'
 import { attachProfiles, streamExport, type ExportRow } from '../queries/export-stream'
 import type { Runner } from '../queries/run'
+import { runTogether } from '../queries/run-together'
 import { resolveQueryProject } from './auth'
 import type { ApiClient } from './directory'
 import type { ServeContext } from './routes'
@@ -19,20 +20,6 @@ export async function serveExportEvents({ runner, directory, clock }: ServeConte
   res.locals.template = 'export.events'
   if (parsed.format === 'json') return servePage(runner, parsed, res, signal)
   return serveStream(runner, parsed, res, signal)
-}
-
-/** Runs a page's statements together; when one fails, the others are aborted rather than left running. */
-async function runTogether<T extends unknown[]>(signal: AbortSignal, statements: { [K in keyof T]: (signal: AbortSignal) => Promise<T[K]> }): Promise<T> {
-  const sibling = new AbortController()
-  const shared = AbortSignal.any([signal, sibling.signal])
-  return Promise.all(
-    statements.map((statement) =>
-      statement(shared).catch((error: unknown) => {
-        sibling.abort()
-        throw error
-      }),
-    ),
-  ) as Promise<T>
 }
 
 async function servePage(runner: Runner, query: ExportQuery, res: Response, signal: AbortSignal) {
