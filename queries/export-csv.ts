@@ -1,6 +1,6 @@
 // CSV for `/export/events`, written by the engine: each keyset chunk is one statement whose single row
 // carries the chunk's CSV records (quoted and formula-neutralised in SQL) and the keyset of its last row.
-import { compileFragment, compileTemplate, type CompiledQuery } from './compiled'
+import { compileFragment, compileTemplate, type CompiledQuery, type Fragment } from './compiled'
 import { exportColumns, compileProfiles, compileRows, type ExportQuery, type Keyset } from './export-events'
 
 /**
@@ -61,12 +61,14 @@ export function csvHeader(query: ExportQuery): string {
   return `${exportColumns(query).join(',')}\r\n`
 }
 
+/** A compiled statement to nest inside another, without its header comments. */
+const nested = (compiled: CompiledQuery): Fragment => ({ sql: compiled.sql.replace(/^--.*\n/gm, ''), params: { ...compiled.params } })
+
 /** One keyset chunk of `rows` rows after `after`, as CSV text written by the engine. */
 export function compileCsvChunk(query: ExportQuery, slice: { after?: Keyset; rows: number }): CompiledQuery {
-  const rows = compileRows(query, { ...slice, extraColumns: ['created_at AS createdAtKey', 'toUInt128(events.id) AS idKey'] })
-  const rowsFragment = { sql: rows.sql.replace(/^--.*\n/gm, ''), params: { ...rows.params } }
+  const rowsFragment = nested(compileRows(query, { ...slice, extraColumns: ['created_at AS createdAtKey', 'toUInt128(events.id) AS idKey'] }))
   const profiles = query.includes.includes('profile')
-    ? compileFragment('export/profile-cells.sql', {}, { profiles: compileProfiles(query, { sql: `(SELECT profileId FROM (${rowsFragment.sql}))`, params: rowsFragment.params }) })
+    ? compileFragment('export/profile-cells.sql', {}, { profiles: nested(compileProfiles(query, { sql: `(SELECT profileId FROM (${rowsFragment.sql}))`, params: rowsFragment.params })) })
     : undefined
   return compileTemplate('export/events-csv.sql', {}, {
     rows: rowsFragment,
