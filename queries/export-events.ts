@@ -24,6 +24,13 @@ export const INCLUDES = {
   profile: [],
 } as const satisfies Record<string, readonly string[]>
 export type Include = keyof typeof INCLUDES
+const BASE_COLUMNS = ['id', 'name', 'deviceId', 'profileId', 'sessionId', 'projectId', 'createdAt', 'path', 'duration', 'city', 'country', 'os', 'browser']
+
+/** The response fields of an export row, in order: the base ones, then each include's. */
+export function exportColumns(query: { includes: readonly Include[] }): string[] {
+  const included = query.includes.flatMap((name) => (name === 'profile' ? ['profile'] : INCLUDES[name].map((column) => column.split(' AS ').pop() as string)))
+  return [...BASE_COLUMNS, ...included]
+}
 export const FORMATS = ['json', 'ndjson', 'csv'] as const
 export type ExportFormat = (typeof FORMATS)[number]
 
@@ -176,9 +183,12 @@ function conditions(query: ExportQuery, after: Keyset | undefined): Fragment {
 
 const windowParams = (query: ExportQuery): Params => ({ projectId: query.projectId, start: toClickHouseTime(query.start), end: toClickHouseTime(query.end) })
 
-/** One slice of the order: `rows` rows after `after` (keyset) or after `offset` rows. */
-export function compileRows(query: ExportQuery, slice: { after?: Keyset; offset?: number; rows: number }): CompiledQuery {
-  const includes = query.includes.flatMap((name) => INCLUDES[name])
+/**
+ * One slice of the order: `rows` rows after `after` (keyset) or after `offset` rows. `extraColumns`
+ * (SQL from a closed list of the caller's) are added after the included ones.
+ */
+export function compileRows(query: ExportQuery, slice: { after?: Keyset; offset?: number; rows: number; extraColumns?: string[] }): CompiledQuery {
+  const includes = [...query.includes.flatMap((name) => INCLUDES[name]), ...(slice.extraColumns ?? [])]
   return compileTemplate(
     'export/events.sql',
     { ...windowParams(query), tz: query.timezone, rowsToRead: slice.rows, offset: slice.offset ?? 0 },
@@ -190,8 +200,10 @@ export function compileCount(query: ExportQuery): CompiledQuery {
   return compileTemplate('export/count.sql', windowParams(query), { conditions: conditions(query, undefined) })
 }
 
-export function compileProfiles(query: ExportQuery, ids: string[]): CompiledQuery {
-  return compileTemplate('export/profiles.sql', { projectId: query.projectId, ids })
+/** The profiles of a bound list of ids, or of the ids a fragment selects (an export chunk's). */
+export function compileProfiles(query: ExportQuery, ids: string[] | Fragment): CompiledQuery {
+  const list = Array.isArray(ids) ? { sql: '{ids:Array(String)}', params: { ids } } : ids
+  return compileTemplate('export/profiles.sql', { projectId: query.projectId }, { ids: list })
 }
 
 /** The keyset of a returned row (its createdAt carries an offset, so it parses to the exact instant). */

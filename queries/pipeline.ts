@@ -1,7 +1,6 @@
 // The query pipeline: parse -> plan -> compile -> run -> shape. Only `run` does I/O, so any request can
 // be compiled and explained without touching ClickHouse.
 import type { CompiledQuery } from './compiled'
-import type { RunOptions, RunResult, Runner } from './run'
 
 export interface Project {
   id: string
@@ -44,18 +43,6 @@ export function prepare<Q>(resource: Resource<Q>, raw: Record<string, unknown>, 
   const parsed = resource.parse(raw, scope)
   const query = resource.plan.reduce((current, step) => step(current), parsed)
   return { query, compiled: resource.compile(query) }
-}
-
-export async function answer<Q>(
-  resource: Resource<Q>,
-  raw: Record<string, unknown>,
-  scope: Scope,
-  runner: Runner,
-  options: RunOptions = {},
-): Promise<Answer & { compiled: CompiledQuery; run: Omit<RunResult<unknown>, 'rows'> }> {
-  const { query, compiled } = prepare(resource, raw, scope)
-  const { rows, ...run } = await runner.run<Record<string, unknown>>(compiled, options)
-  return { ...resource.shape(rows, query), compiled, run }
 }
 
 /** `2024-03-01 12:00:00.000` (UTC), the text form bound to `DateTime64(3, 'UTC')` placeholders. */

@@ -123,6 +123,9 @@ function outcomeOf(failure: unknown): StatementEvent['outcome'] {
   return 'error'
 }
 
+/** What a request's code runs statements through: the runner, or the runner on one client's behalf. */
+export type StatementRunner = Pick<Runner, 'run' | 'runText'>
+
 export class Runner {
   private readonly lanes: EngineLanes
   private readonly scheduler: FairScheduler
@@ -142,6 +145,14 @@ export class Runner {
 
   inFlight(): number {
     return this.scheduler.inFlight()
+  }
+
+  /** This runner with every statement queued as `clientId`'s turn. */
+  forClient(clientId: string): StatementRunner {
+    return {
+      run: (query, options = {}) => this.run(query, { ...options, clientId }),
+      runText: (query, options = {}) => this.runText(query, { ...options, clientId }),
+    }
   }
 
   async run<T>(query: CompiledQuery, options: RunOptions = {}): Promise<RunResult<T>> {

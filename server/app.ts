@@ -4,7 +4,8 @@ import crypto from 'node:crypto'
 import express, { type Request, type Response } from 'express'
 import type { Store } from 'express-rate-limit'
 import swaggerUi from 'swagger-ui-express'
-import { answer, type Resource } from '../queries/pipeline'
+import { prepare, type Resource, type Scope } from '../queries/pipeline'
+import { ResultCache, matchesEtag } from '../queries/result-cache'
 import type { Runner } from '../queries/run'
 import { authenticate, authorizeProject, resolveQueryProject } from './auth'
 import type { Config } from './config'
@@ -21,7 +22,7 @@ import { ROUTES, isResourceRoute } from './routes'
 export const QUERY_PARSER = 'simple'
 
 export interface AppOptions {
-  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy'>
+  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy' | 'cache'>
   runner: Runner
   directory: Directory
   logger: Logger
@@ -31,6 +32,12 @@ export interface AppOptions {
   metrics?: Metrics
   /** Shutdown state: `/ready` and new requests answer 503 once it drains (server/main.ts on SIGTERM). */
   drain?: Drain
+}
+
+/** Whether a request's window ended before the session lookback, so late data is its only change. */
+function isSettled(query: unknown, scope: Scope): boolean {
+  const end = (query as { window?: { end?: Date } }).window?.end
+  return end instanceof Date && end.getTime() + scope.sessionLookbackMs <= scope.now.getTime()
 }
 
 /** The same request with the next `cursor`, as a path: built from the request path alone, never its Host header. */
@@ -45,6 +52,7 @@ export function createApp(options: AppOptions): express.Express {
   const { runner, directory, logger, config, metrics } = options
   const clock = options.clock ?? (() => new Date())
   const drain = options.drain ?? new Drain()
+  const cache = new ResultCache(runner, config.cache)
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', QUERY_PARSER)
@@ -123,13 +131,30 @@ export function createApp(options: AppOptions): express.Express {
         ? await authorizeProject(directory, res.locals.client, String(req.params.projectId))
         : await resolveQueryProject(directory, res.locals.client, req.query as Record<string, unknown>)
     res.locals.projectId = project.id
-    const result = await answer(resource, { ...(req.query as Record<string, unknown>) }, { project, now: clock(), sessionLookbackMs: config.sessionLookbackHours * 3_600_000 }, runner, {
+    const raw = { ...(req.query as Record<string, unknown>) }
+    const scope: Scope = { project, now: clock(), sessionLookbackMs: config.sessionLookbackHours * 3_600_000 }
+    const { query, compiled } = prepare(resource, raw, scope)
+    res.locals.template = compiled.template
+    const { answer: cached, hit } = await cache.answer({
+      projectId: project.id,
+      compiled,
+      settled: isSettled(query, scope),
       signal: res.locals.signal,
-      clientId: res.locals.client.id,
+      compute: async (signal) => {
+        const { rows, ...run } = await runner.run<Record<string, unknown>>(compiled, { signal, clientId: res.locals.client.id })
+        Object.assign(res.locals, { queryMs: Math.round(run.durationMs), ...run })
+        return resource.shape(rows, query)
+      },
     })
-    Object.assign(res.locals, { template: result.compiled.template, queryMs: Math.round(result.run.durationMs), ...result.run })
-    if (result.hasMore) res.set('Link', nextPageLink(req))
-    res.json(result.body)
+    metrics?.cacheLookup(hit)
+    const age = Math.max(0, Math.floor((Date.now() - cached.storedAt) / 1000))
+    res.set({ 'Cache-Control': `private, max-age=${Math.max(0, cached.maxAgeSeconds - age)}`, Age: String(age), 'X-Cache': hit ? 'hit' : 'miss', ETag: cached.etag })
+    if (cached.hasMore) res.set('Link', nextPageLink(req))
+    if (matchesEtag(req.get('if-none-match'), cached.etag)) {
+      res.status(304).end()
+      return
+    }
+    res.type('json').send(cached.body)
   }
 
   app.use(notFoundHandler)

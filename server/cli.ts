@@ -1,4 +1,4 @@
-// `npm run cli -- <command>`: projects, API clients, NDJSON import, seeding and migrations.
+// `npm run cli -- <command>`: projects, API clients, NDJSON import, export, seeding and migrations.
 import fs from 'node:fs'
 import { parseArgs } from 'node:util'
 import { QueryError } from '../queries/errors'
@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config } from './config'
 import { ControlError, createApiClient, createProject, findProject, listApiClients, listProjects, revokeApiClient } from './control'
 import { EngineBusyError, openEngine, type Engine } from './engine'
 import { explainRequest, projectIdOf } from './explain'
+import { exportToFile } from './export-file'
 import { countLines, importEvents } from './importer'
 import { migrate } from './migrate'
 import { createProgress } from './progress'
@@ -19,6 +20,7 @@ const USAGE = `Usage: npm run cli -- <command>
   client revoke <client-id>
   import --project ID --file events.ndjson [--skip-bad]
   seed --project ID [--events N] [--days D] [--seed S] [--end ISO-DATETIME]
+  export --project ID [--format ndjson|csv] [--start DATE] [--end DATE] --out FILE   (default ndjson)
   explain '<path?query>' [--timezone IANA] [--now ISO-DATETIME]   (prints SQL + params, runs nothing)
   migrate`
 
@@ -78,6 +80,17 @@ const COMMANDS: Record<string, Command> = {
     const { seconds } = await seedProject(engine, { projectId, events, days: wholeNumber(options, 'days', 30), seed: wholeNumber(options, 'seed', 42), end, onProgress: progress.update }).finally(progress.done)
     print(`seeded ${events} events into "${projectId}" in ${seconds.toFixed(1)} s`)
   },
+  export: async (engine, _, options) => {
+    const out = need(options, 'out')
+    const rows = await exportToFile(engine, loadConfig(), {
+      projectId: need(options, 'project'),
+      format: typeof options.format === 'string' ? options.format : 'ndjson',
+      start: options.start as string | undefined,
+      end: options.end as string | undefined,
+      out,
+    })
+    print(`exported ${rows} event(s) to ${out}`)
+  },
   explain: async () => undefined,
   migrate: async (engine) => print(`applied: ${(await migrate(engine)).join(', ') || 'nothing (up to date)'}`),
 }
@@ -93,6 +106,9 @@ const OPTIONS = {
   days: { type: 'string' },
   seed: { type: 'string' },
   end: { type: 'string' },
+  start: { type: 'string' },
+  format: { type: 'string' },
+  out: { type: 'string' },
   now: { type: 'string' },
   help: { type: 'boolean' },
 } as const

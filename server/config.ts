@@ -2,6 +2,7 @@
 import net from 'node:net'
 import path from 'node:path'
 import express from 'express'
+import type { CacheSettings } from '../queries/result-cache'
 
 export interface EngineSettings {
   mode: 'embedded' | 'server'
@@ -30,6 +31,7 @@ export interface Config {
   engineQueue: number
   authCacheMs: number
   sessionLookbackHours: number
+  cache: CacheSettings
   demoEvents: number
   logLevel: string
   /** The Prometheus listener; `port` 0 turns it off. */
@@ -140,6 +142,12 @@ export function loadConfig(env: Env = process.env): Config {
     engineQueue: readInteger(env, 'QUARRY_ENGINE_QUEUE', 64, 1, 100_000),
     authCacheMs: readInteger(env, 'QUARRY_AUTH_CACHE_MS', 5_000, 0, 600_000),
     sessionLookbackHours: readInteger(env, 'QUARRY_SESSION_LOOKBACK_HOURS', 24, 1, 24 * 366),
+    cache: {
+      maxBytes: readInteger(env, 'QUARRY_CACHE_BYTES', 64 * 1024 ** 2, 0, 1024 ** 4),
+      versionPollMs: readInteger(env, 'QUARRY_CACHE_VERSION_MS', 1_000, 0, 60_000),
+      recentMaxAgeSeconds: readInteger(env, 'QUARRY_CACHE_RECENT_SECONDS', 5, 0, 3_600),
+      settledMaxAgeSeconds: readInteger(env, 'QUARRY_CACHE_SETTLED_SECONDS', 300, 0, 86_400),
+    },
     demoEvents: readInteger(env, 'QUARRY_DEMO_EVENTS', 200_000, 0, 100_000_000),
     logLevel,
     metrics: {

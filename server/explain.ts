@@ -5,10 +5,11 @@ import { Socket } from 'node:net'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import type { CompiledQuery } from '../queries/compiled'
 import { QueryError } from '../queries/errors'
+import { compileCsvChunk } from '../queries/export-csv'
 import { compileCount, compileProfiles, compileRows, parseExport, type ExportQuery } from '../queries/export-events'
+import { STREAM_CHUNK_ROWS } from '../queries/export-stream'
 import { prepare, type Scope } from '../queries/pipeline'
 import { QUERY_PARSER } from './app'
-import { STREAM_CHUNK_ROWS } from './export-events'
 import { ROUTES, isResourceRoute, type Route } from './routes'
 
 /** A request as the gateway's router sees it. */
@@ -79,10 +80,10 @@ function exportEventStatements(query: ExportQuery): Statement[] {
   const profiles: Statement[] = query.includes.includes('profile')
     ? [{ label: 'profiles (ids: the profile ids of the rows)', compiled: compileProfiles(query, []) }]
     : []
-  if (query.format !== 'json') {
-    const label = `chunk (${STREAM_CHUNK_ROWS} rows; the next chunk adds the keyset of the previous chunk's last row)`
-    return [{ label, compiled: compileRows(query, { rows: STREAM_CHUNK_ROWS }) }, ...profiles]
-  }
+  const label = `chunk (${STREAM_CHUNK_ROWS} rows; the next chunk adds the keyset of the previous chunk's last row)`
+  // The engine writes a CSV chunk whole, profiles included; an NDJSON chunk's profiles are looked up after it.
+  if (query.format === 'csv') return [{ label, compiled: compileCsvChunk(query, { rows: STREAM_CHUNK_ROWS }) }]
+  if (query.format === 'ndjson') return [{ label, compiled: compileRows(query, { rows: STREAM_CHUNK_ROWS }) }, ...profiles]
   const current = query.after ? query.after.page + 1 : (query.page ?? 1)
   const offset = query.after ? 0 : (current - 1) * query.limit
   return [

@@ -1,6 +1,7 @@
 -- @name export.profiles
 -- @returns the latest version (largest last_seen_at) of each listed profile: id, firstName, lastName,
---   email, avatar, properties, createdAt, lastSeenAt (ISO 8601, UTC)
+--   email, avatar, properties, createdAt, lastSeenAt (ISO 8601, UTC); the list is a bound array or the
+--   profile ids of an export chunk
 SELECT
   id,
   argMax(first_name, last_seen_at) AS firstName,
@@ -12,5 +13,5 @@ SELECT
   concat(substring(formatDateTime(max(last_seen_at), '%Y-%m-%dT%H:%i:%S.%f', 'UTC'), 1, 23), '+00:00') AS lastSeenAt
 FROM profiles
 WHERE project_id = {projectId:String}
-  AND id IN {ids:Array(String)}
+  AND id IN /* @ids */
 GROUP BY id

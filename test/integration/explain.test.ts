@@ -38,15 +38,18 @@ const REFUSED: [string, number][] = [
 
 const isCompiled = (value: unknown): value is CompiledQuery => typeof value === 'object' && value !== null && 'sql' in value && 'params' in value
 
-/** The harness's runner, recording every compiled statement handed to it. */
+/**
+ * The harness's runner, recording every data statement handed to it: every one passes `runText` (with
+ * the proxy as `this`, so `run` and a client's runner lead there too); control look-ups are not data.
+ */
 function recording(runner: Runner, ran: CompiledQuery[]): Runner {
   return new Proxy(runner, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target)
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver)
       if (typeof value !== 'function') return value
       return (...args: unknown[]) => {
-        if (isCompiled(args[0])) ran.push(args[0])
-        return value.apply(target, args)
+        if (property === 'runText' && isCompiled(args[0])) ran.push(args[0])
+        return value.apply(receiver, args)
       }
     },
   })

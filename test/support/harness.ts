@@ -36,8 +36,8 @@ export interface HarnessOptions {
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-test-'))
-  // Clients and projects a test creates are seen at once (the gateway reads both tables on every request).
-  const config = loadConfig({ QUARRY_DATA_DIR: dir, QUARRY_AUTH_CACHE_MS: '0', ...options.env })
+  // Tests insert and query at once: clients, projects and the result cache's data version are read on every request.
+  const config = loadConfig({ QUARRY_DATA_DIR: dir, QUARRY_AUTH_CACHE_MS: '0', QUARRY_CACHE_VERSION_MS: '0', ...options.env })
   const engine = await openEngine(config.engine)
   await migrate(engine)
   const runner = createRunner(engine, config)

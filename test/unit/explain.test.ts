@@ -57,9 +57,9 @@ describe('explain', () => {
     it('prints the chunk statement of a CSV stream, and nothing else', async () => {
       const text = await explainRequest('/export/events?projectId=demo&format=csv', scopeFor)
       assert.deepEqual(statementLabels(text), ["chunk (20000 rows; the next chunk adds the keyset of the previous chunk's last row)"])
-      assert.deepEqual(templatesOf(text), ['export.events'])
+      assert.deepEqual(templatesOf(text), ['export.events-csv'])
       assert.deepEqual(paramsOf(text), [{ projectId: 'demo', start: '1970-01-01 00:00:00.000', end: '2299-12-31 00:00:00.000', tz: 'Europe/Berlin', rowsToRead: 20000, offset: 0 }])
-      assert.match(text, /LIMIT \{rowsToRead:UInt32\} OFFSET \{offset:UInt64\}$/)
+      assert.match(text, /LIMIT \{rowsToRead:UInt32\} OFFSET \{offset:UInt64\}\) AS chunk\n\)$/)
     })
 
     it('prints the chunk and the profile look-up of an NDJSON stream with profiles', async () => {

@@ -1,0 +1,132 @@
+// The in-process result cache: answers keyed by project, compiled SQL, params and the data version of
+// `events`; identical requests in flight share one statement; memory bounded in bytes (lru-cache).
+import crypto from 'node:crypto'
+import { LRUCache } from 'lru-cache'
+import { compileTemplate, type CompiledQuery } from './compiled'
+import type { Runner } from './run'
+
+export interface CacheSettings {
+  /** Memory for cached bodies, in bytes (0: no cache). */
+  maxBytes: number
+  /** How old a reading of the data version may be before a request reads it again. */
+  versionPollMs: number
+  /** Lifetime of an answer whose window reaches into the session lookback before now. */
+  recentMaxAgeSeconds: number
+  /** Lifetime of an answer whose window ended before that. */
+  settledMaxAgeSeconds: number
+}
+
+/** An answer as it is sent: its JSON text and what the response headers need. */
+export interface CachedAnswer {
+  body: string
+  etag: string
+  hasMore: boolean
+  storedAt: number
+  maxAgeSeconds: number
+}
+
+export interface Lookup {
+  projectId: string
+  compiled: CompiledQuery
+  /** Whether the window ended before the session lookback (its data is settled). */
+  settled: boolean
+  signal: AbortSignal
+  /** Runs the statement and shapes its answer; called once for any number of identical requests. */
+  compute(signal: AbortSignal): Promise<{ body: unknown; hasMore?: boolean }>
+}
+
+interface InFlight {
+  promise: Promise<CachedAnswer>
+  waiters: number
+  abort: AbortController
+}
+
+const etagOf = (body: string) => `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
+
+/** Whether an `If-None-Match` header names this ETag (a list, weak tags or `*`). */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim()
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag
+  })
+}
+
+export class ResultCache {
+  private readonly entries: LRUCache<string, CachedAnswer>
+  private readonly inFlight = new Map<string, InFlight>()
+  private version?: { value: string; readAt: number }
+  private versionRead?: Promise<string | undefined>
+
+  constructor(
+    private readonly runner: Runner,
+    private readonly settings: CacheSettings,
+  ) {
+    this.entries = new LRUCache({ maxSize: Math.max(1, settings.maxBytes), sizeCalculation: (entry, key) => entry.body.length * 2 + key.length + 200 })
+  }
+
+  /**
+   * The answer from the cache (`hit`), or computed now, shared with identical requests in flight and
+   * stored. With the cache off (0 bytes) or without a current data version, nothing is served from or
+   * stored in the cache, and the answer's lifetime is 0.
+   */
+  async answer(lookup: Lookup): Promise<{ answer: CachedAnswer; hit: boolean }> {
+    const version = this.settings.maxBytes > 0 ? await this.currentVersion() : undefined
+    if (version === undefined) return { answer: await this.compute(lookup, 0, lookup.signal), hit: false }
+    const maxAgeSeconds = lookup.settled ? this.settings.settledMaxAgeSeconds : this.settings.recentMaxAgeSeconds
+    const key = `${version}:${crypto.createHash('sha256').update(JSON.stringify([lookup.projectId, lookup.compiled.template, lookup.compiled.sql, lookup.compiled.params])).digest('base64url')}`
+    const cached = this.entries.get(key)
+    if (cached) return { answer: cached, hit: true }
+    const answer = await this.share(key, lookup, maxAgeSeconds)
+    this.entries.set(key, answer, { ttl: maxAgeSeconds * 1000 })
+    return { answer, hit: false }
+  }
+
+  /** One statement for every identical request in flight; it is aborted only when all of them went away. */
+  private share(key: string, lookup: Lookup, maxAgeSeconds: number): Promise<CachedAnswer> {
+    let flight = this.inFlight.get(key)
+    if (!flight) {
+      const abort = new AbortController()
+      const promise = this.compute(lookup, maxAgeSeconds, abort.signal).finally(() => this.inFlight.delete(key))
+      flight = { promise, waiters: 0, abort }
+      this.inFlight.set(key, flight)
+    }
+    const shared = flight
+    shared.waiters += 1
+    const leave = () => {
+      shared.waiters -= 1
+      if (shared.waiters === 0) shared.abort.abort()
+    }
+    if (lookup.signal.aborted) leave()
+    else lookup.signal.addEventListener('abort', leave, { once: true })
+    return shared.promise.finally(() => lookup.signal.removeEventListener('abort', leave))
+  }
+
+  private async compute(lookup: Lookup, maxAgeSeconds: number, signal: AbortSignal): Promise<CachedAnswer> {
+    const { body, hasMore } = await lookup.compute(signal)
+    const text = JSON.stringify(body)
+    return { body: text, etag: etagOf(text), hasMore: hasMore ?? false, storedAt: Date.now(), maxAgeSeconds }
+  }
+
+  /** The data version, read again once the last reading is `versionPollMs` old (one read at a time). */
+  private async currentVersion(): Promise<string | undefined> {
+    if (this.version && Date.now() - this.version.readAt < this.settings.versionPollMs) return this.version.value
+    this.versionRead ??= this.readVersion().finally(() => {
+      this.versionRead = undefined
+    })
+    return this.versionRead
+  }
+
+  private async readVersion(): Promise<string | undefined> {
+    const readAt = Date.now()
+    try {
+      // A statement without parameters: it runs on the control lane, never behind data statements.
+      const rows = await this.runner.control<{ events: number }>(compileTemplate('control/data-version.sql', {}))
+      this.version = { value: String(rows[0]?.events), readAt }
+      return this.version.value
+    } catch {
+      this.version = undefined
+      return undefined
+    }
+  }
+}

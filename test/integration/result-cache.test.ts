@@ -1,0 +1,137 @@
+// The result cache: identical requests are answered from it (headers, ETag, 304), concurrent identical
+// requests share one statement, a late insert into a settled window is seen on the next request (the
+// data version is part of the key), and one project's answer never reaches another project's request.
+import assert from 'node:assert/strict'
+import request from 'supertest'
+import type { CompiledQuery } from '../../queries/compiled'
+import { createApiClient, createProject } from '../../server/control'
+import { answerInsights, type RawEvent } from '../reference/model'
+import { insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
+import { randomEvents } from '../support/random-events'
+
+const A = { id: 'cache-a', timezone: 'Europe/Berlin', from: new Date('2024-03-01T00:00:00Z'), days: 14, sessions: 400 }
+const B = { id: 'cache-b', timezone: 'Europe/Berlin', from: new Date('2024-03-01T00:00:00Z'), days: 14, sessions: 150 }
+const NOW = new Date('2024-04-20T12:00:00Z')
+// Settled: the window ended weeks before now, far past the 24 h session lookback.
+const SETTLED = { startDate: '2024-03-01', endDate: '2024-03-14' }
+const RECENT = { range: '7d' }
+
+describe('result cache', function () {
+  this.timeout(300_000)
+  let h: Harness
+  let auth: Record<string, string>
+  const events = new Map<string, RawEvent[]>()
+
+  before(async () => {
+    // Every request reads the data version again, so an insert is seen on the very next request.
+    h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000', QUARRY_CACHE_VERSION_MS: '0' }, now: NOW })
+    for (const [project, seed] of [[A, 1], [B, 2]] as const) {
+      await createProject(h.engine, { id: project.id, timezone: project.timezone })
+      events.set(project.id, randomEvents(seed, project))
+      await insertRawEvents(h.engine, events.get(project.id) as RawEvent[], project.id)
+    }
+    auth = await rootHeaders(h.engine)
+  })
+  after(() => h.close())
+
+  const get = (project: string, resource: string, query: Record<string, string>, headers = auth) =>
+    request(h.app).get(`/insights/${project}/${resource}?${new URLSearchParams(query)}`).set(headers)
+  const expected = (project: { id: string; timezone: string }, resource: string, query: Record<string, string>) =>
+    answerInsights({ events: events.get(project.id) as RawEvent[], projectTimezone: project.timezone, resource, query, now: NOW }).body
+
+  it('answers a repeated request from the cache with Age, ETag and Cache-Control, and 304s a matching If-None-Match', async () => {
+    const first = await get(A.id, 'metrics', SETTLED)
+    assert.equal(first.status, 200)
+    assert.equal(first.headers['x-cache'], 'miss')
+    assert.deepEqual(first.body, expected(A, 'metrics', SETTLED))
+    const second = await get(A.id, 'metrics', SETTLED)
+    assert.equal(second.headers['x-cache'], 'hit')
+    assert.equal(second.text, first.text)
+    assert.equal(second.headers.etag, first.headers.etag)
+    assert.match(String(second.headers.age), /^\d+$/)
+    assert.match(String(second.headers['cache-control']), /^private, max-age=\d+$/)
+    assert.ok(Number(/max-age=(\d+)/.exec(second.headers['cache-control'])?.[1]) > 5, 'a settled window is kept longer')
+    const recent = await get(A.id, 'metrics', RECENT)
+    assert.ok(Number(/max-age=(\d+)/.exec(recent.headers['cache-control'])?.[1]) <= 5, 'a window in the lookback is kept a few seconds')
+    const notModified = await get(A.id, 'metrics', SETTLED).set('If-None-Match', `"other", ${first.headers.etag}`)
+    assert.equal(notModified.status, 304)
+    assert.equal(notModified.text, '')
+    const changed = await get(A.id, 'metrics', SETTLED).set('If-None-Match', '"other"')
+    assert.equal(changed.status, 200)
+  })
+
+  it('shows a late insert into a settled window on the next request', async () => {
+    const before = await get(A.id, 'referrer', SETTLED)
+    assert.equal((await get(A.id, 'referrer', SETTLED)).headers['x-cache'], 'hit')
+    const late = randomEvents(3, { ...A, days: 10, sessions: 40 })
+    await insertRawEvents(h.engine, late, A.id)
+    events.get(A.id)?.push(...late)
+    const after = await get(A.id, 'referrer', SETTLED)
+    assert.equal(after.headers['x-cache'], 'miss')
+    assert.deepEqual(after.body, expected(A, 'referrer', SETTLED))
+    assert.notDeepEqual(after.body, before.body)
+  })
+
+  it("never answers one project's request with another project's cached answer", async () => {
+    const a = await get(A.id, 'pages', SETTLED)
+    const b = await get(B.id, 'pages', SETTLED)
+    assert.equal(b.headers['x-cache'], 'miss')
+    assert.deepEqual(a.body, expected(A, 'pages', SETTLED))
+    assert.deepEqual(b.body, expected(B, 'pages', SETTLED))
+    assert.notDeepEqual(a.body, b.body)
+    const reader = await createApiClient(h.engine, { type: 'read', projectId: B.id })
+    const readerAuth = { 'openpanel-client-id': reader.id, 'openpanel-client-secret': reader.secret }
+    assert.equal((await get(A.id, 'pages', SETTLED)).headers['x-cache'], 'hit')
+    const refused = await get(A.id, 'pages', SETTLED, readerAuth)
+    assert.equal(refused.status, 403, 'authorization runs before the cache')
+    assert.equal(refused.headers['x-cache'], undefined)
+  })
+
+  it('runs one statement for identical requests in flight together', async () => {
+    const statements: string[] = []
+    const run = h.runner.run.bind(h.runner)
+    // The data statement is held back a while, so every request arrives while it is in flight.
+    const gate = new Promise((resolve) => setTimeout(resolve, 2_000))
+    h.runner.run = (async (query: CompiledQuery, ...rest: unknown[]) => {
+      statements.push(query.template)
+      if (query.template !== 'control.data-version') await gate
+      return run(query, ...(rest as []))
+    }) as typeof run
+    try {
+      const query = { ...SETTLED, filters: JSON.stringify([{ name: 'country', operator: 'is', value: ['DE'] }]) }
+      const answers = await Promise.all(Array.from({ length: 6 }, () => get(A.id, 'country', query)))
+      for (const res of answers) {
+        assert.equal(res.headers['x-cache'], 'miss', 'every request waited for the shared statement')
+        assert.deepEqual(res.body, expected(A, 'country', query))
+      }
+      assert.deepEqual(statements.filter((template) => template !== 'control.data-version'), ['insights.dimension'])
+    } finally {
+      h.runner.run = run
+    }
+  })
+})
+
+describe('result cache settings', function () {
+  this.timeout(120_000)
+  let h: Harness
+
+  afterEach(() => h.close())
+
+  it('stores nothing past its byte budget', async () => {
+    h = await startHarness({ env: { QUARRY_CACHE_BYTES: '100' }, now: NOW })
+    await createProject(h.engine, { id: A.id, timezone: A.timezone })
+    const headers = await rootHeaders(h.engine)
+    for (let n = 0; n < 2; n += 1) assert.equal((await request(h.app).get(`/insights/${A.id}/metrics?range=30d`).set(headers)).headers['x-cache'], 'miss')
+  })
+
+  it('is off at 0 bytes: every answer is computed, with max-age=0', async () => {
+    h = await startHarness({ env: { QUARRY_CACHE_BYTES: '0' }, now: NOW })
+    await createProject(h.engine, { id: A.id, timezone: A.timezone })
+    const headers = await rootHeaders(h.engine)
+    for (let n = 0; n < 2; n += 1) {
+      const res = await request(h.app).get(`/insights/${A.id}/metrics?range=30d`).set(headers)
+      assert.equal(res.headers['x-cache'], 'miss')
+      assert.equal(res.headers['cache-control'], 'private, max-age=0')
+    }
+  })
+})
