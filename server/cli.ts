@@ -82,13 +82,20 @@ const COMMANDS: Record<string, Command> = {
   },
   export: async (engine, _, options) => {
     const out = need(options, 'out')
+    let progress: ReturnType<typeof createProgress> | undefined
+    const onTotal = (total: number) => {
+      progress = createProgress({ label: 'export', total })
+      progress.update(0)
+    }
     const rows = await exportToFile(engine, loadConfig(), {
       projectId: need(options, 'project'),
       format: typeof options.format === 'string' ? options.format : 'ndjson',
       start: options.start as string | undefined,
       end: options.end as string | undefined,
       out,
-    })
+      onTotal,
+      onProgress: (written) => progress?.update(written),
+    }).finally(() => progress?.done())
     print(`exported ${rows} event(s) to ${out}`)
   },
   explain: async () => undefined,

@@ -3,7 +3,7 @@
 import { once } from 'node:events'
 import fs from 'node:fs'
 import { QueryError } from '../queries/errors'
-import { parseExport } from '../queries/export-events'
+import { compileCount, parseExport } from '../queries/export-events'
 import { streamExport } from '../queries/export-stream'
 import type { Config } from './config'
 import { ControlError, findProject } from './control'
@@ -15,6 +15,8 @@ export interface ExportFileOptions {
   start?: string
   end?: string
   out: string
+  /** Called once before the first chunk with the number of rows the export will write. */
+  onTotal?(rows: number): void
   /** Called after each chunk with the rows written so far (for a progress display). */
   onProgress?(rows: number): void
 }
@@ -38,7 +40,12 @@ export async function exportToFile(engine: Engine, config: Config, options: Expo
     const write = async (text: string) => {
       if (!file.write(text)) await once(file, 'drain')
     }
-    const rows = await streamExport({ runner: createRunner(engine, config), query, write, signal: new AbortController().signal, onProgress: options.onProgress })
+    const runner = createRunner(engine, config)
+    if (options.onTotal) {
+      const { rows: counted } = await runner.run<{ total: number }>(compileCount(query))
+      options.onTotal(Number(counted[0]?.total ?? 0))
+    }
+    const rows = await streamExport({ runner, query, write, signal: new AbortController().signal, onProgress: options.onProgress })
     file.end()
     await once(file, 'finish')
     fs.renameSync(partial, options.out)
