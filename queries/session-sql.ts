@@ -38,24 +38,39 @@ export function viewConditions(query: InsightQuery): Fragment | null {
   return compileAll(query.filters, { keep: (filter) => !isSessionFilter(filter) && !isNameFilter(filter) })
 }
 
+/**
+ * `session_id IN (...)` for sessions (started from the lookback before the window to its end) whose
+ * attributes pass the session-attribute filters, or null when there are none.
+ */
+export function sessionsMatchingAttributes(query: InsightQuery): Fragment | null {
+  const attributeFilters = compileAll(query.filters, { keep: isSessionFilter })
+  if (!attributeFilters) return null
+  const matching = compileFragment('insights/sessions-matching.sql', windowParams(query), {
+    attributes: attributeColumns(sessionAttributesOf(query.filters)),
+    session_filters: andClauses([attributeFilters]),
+  })
+  return { sql: `session_id IN (\n${matching.sql}\n)`, params: matching.params }
+}
+
+/** `session_id IN (...)` for sessions with an event matching every event-field filter, or null when there are none. */
+export function sessionsWithEvent(query: InsightQuery): Fragment | null {
+  const events = eventConditions(query)
+  if (!events) return null
+  const subquery = compileFragment('insights/sessions-with-event.sql', windowParams(query), { event_filters: events })
+  return { sql: `session_id IN (\n${subquery.sql}\n)`, params: subquery.params }
+}
+
 /** `AND ...` restricting grouped sessions: attribute filters, and "has an event matching all event filters". */
-export function sessionRestriction(query: InsightQuery, options: { attributes: boolean; events: boolean }): Fragment {
-  const parts: Fragment[] = []
-  const attributeFilters = options.attributes ? compileAll(query.filters, { keep: isSessionFilter }) : null
-  if (attributeFilters) parts.push(attributeFilters)
-  const events = options.events ? eventConditions(query) : null
-  if (events) {
-    const subquery = compileFragment('insights/sessions-with-event.sql', windowParams(query), { event_filters: events })
-    parts.push({ sql: `session_id IN (\n${subquery.sql}\n)`, params: subquery.params })
-  }
-  return andClauses(parts)
+function sessionRestriction(query: InsightQuery): Fragment {
+  const attributeFilters = compileAll(query.filters, { keep: isSessionFilter })
+  return andClauses([attributeFilters, sessionsWithEvent(query)].filter((part): part is Fragment => part !== null))
 }
 
 /** The window's sessions kept by all filters, with `s_` columns for `attributes` (and the filters'). */
 export function windowSessions(query: InsightQuery, attributes: SessionAttribute[]): Fragment {
   return compileFragment('insights/window-sessions.sql', windowParams(query), {
     attributes: attributeColumns([...attributes, ...sessionAttributesOf(query.filters)]),
-    session_filters: sessionRestriction(query, { attributes: true, events: true }),
+    session_filters: sessionRestriction(query),
   })
 }
 
