@@ -5,7 +5,7 @@ import { bucketStarts, defaultInterval, formatInstant, type Interval } from './d
 import { parseInsightParams, seriesSchema, widenForSessions, type InsightQuery } from './insight-params'
 import type { Resource } from './pipeline'
 import { percent, ratio } from './rounding'
-import { eventConditions, sessionsMatchingAttributes, viewCounting, windowParams, windowSessions } from './session-sql'
+import { eventConditions, sessionsMatchingAttributes, eventJoin, windowParams, windowSessions } from './session-sql'
 
 interface MetricsRow {
   part: 'sessions' | 'revenue'
@@ -58,7 +58,7 @@ export const metrics: Resource<InsightQuery> = {
   plan: [pickInterval, widenForSessions],
   compile(query) {
     const interval = query.interval as Interval
-    const { views, join } = viewCounting(query)
+    const { views, join } = eventJoin(query)
     return compileTemplate(
       'insights/metrics.sql',
       { ...windowParams(query), tz: query.timezone },

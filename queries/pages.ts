@@ -4,7 +4,7 @@ import { parseInsightParams, pagedSchema, widenForSessions, type InsightQuery } 
 import { pageParams, splitPage } from './paging'
 import type { Resource } from './pipeline'
 import { percent, ratioOrNull } from './rounding'
-import { sessionsMatchingAttributes, sessionsWithEvent, viewConditions, windowParams, windowSessions } from './session-sql'
+import { eventJoin, sessionsMatchingAttributes, sessionsWithEvent, viewConditions, windowParams, windowSessions } from './session-sql'
 
 interface PageRow {
   origin: string
@@ -41,6 +41,7 @@ export const pages: Resource<InsightQuery> = {
       { ...windowParams(query), ...pageParams(query) },
       {
         window_sessions: windowSessions(query, ['entry_origin', 'entry_path']),
+        entry_join: eventJoin(query).join,
         view_match: viewMatch(query),
         view_sessions: viewSessions(query),
       },

@@ -60,27 +60,35 @@ export function sessionsWithEvent(query: InsightQuery): Fragment | null {
   return { sql: `session_id IN (\n${subquery.sql}\n)`, params: subquery.params }
 }
 
-/** `AND ...` restricting grouped sessions: attribute filters, and "has an event matching all event filters". */
-function sessionRestriction(query: InsightQuery): Fragment {
+/** `AND ...` restricting grouped sessions by the session-attribute filters. */
+function attributeRestriction(query: InsightQuery): Fragment {
   const attributeFilters = compileAll(query.filters, { keep: isSessionFilter })
-  return andClauses([attributeFilters, sessionsWithEvent(query)].filter((part): part is Fragment => part !== null))
+  return andClauses(attributeFilters ? [attributeFilters] : [])
 }
 
-/** The window's sessions kept by all filters, with `s_` columns for `attributes` (and the filters'). */
+/**
+ * The window's sessions kept by the attribute filters, with `s_` columns for `attributes` (and the
+ * filters'). The event-field filters apply through `eventJoin`.
+ */
 export function windowSessions(query: InsightQuery, attributes: SessionAttribute[]): Fragment {
   return compileFragment('insights/window-sessions.sql', windowParams(query), {
     attributes: attributeColumns([...attributes, ...sessionAttributesOf(query.filters)]),
-    session_filters: sessionRestriction(query),
+    session_filters: attributeRestriction(query),
   })
 }
 
 /**
- * How a session's page views are counted: all of them, or, under event-field filters other than
- * `name`, only those matching them (joined from `counted_views`).
+ * The event-field filters over the window's sessions: without any, no join and all page views count;
+ * with some, an INNER JOIN keeping the sessions with a matching event, whose page views count only where
+ * they match the filters other than `name` (`counted_views`).
  */
-export function viewCounting(query: InsightQuery): { views: Fragment; join: Fragment } {
+export function eventJoin(query: InsightQuery): { views: Fragment; join: Fragment } {
+  const events = eventConditions(query)
+  if (!events) return { views: { sql: 'all_views', params: {} }, join: EMPTY }
   const viewFilters = viewConditions(query)
-  if (!viewFilters) return { views: { sql: 'all_views', params: {} }, join: EMPTY }
-  const counted = compileFragment('insights/counted-views.sql', windowParams(query), { event_filters: viewFilters })
-  return { views: { sql: 'counted_views', params: {} }, join: { sql: `LEFT JOIN\n(\n${counted.sql}\n) AS counted USING (session_id)`, params: counted.params } }
+  const scan = compileFragment('insights/session-events.sql', windowParams(query), { event_filters: events, view_filters: viewFilters ?? { sql: '1', params: {} } })
+  return {
+    views: { sql: viewFilters ? 'counted_views' : 'all_views', params: {} },
+    join: { sql: `INNER JOIN\n(\n${scan.sql}\n) AS matched USING (session_id)`, params: scan.params },
+  }
 }

@@ -17,6 +17,7 @@ WITH
     (
       /* @window_sessions */
     ) AS kept
+    /* @entry_join */
     GROUP BY entry_origin, entry_path
   ),
   page_views AS
