@@ -10,7 +10,7 @@ import { matchRoute } from '../server/explain'
 import { isResourceRoute } from '../server/routes'
 import { offsetExportSql } from './openpanel'
 import { DASHBOARD, NOW, QUESTIONS } from './questions'
-import { LONG, MAIN, PORT, PROJECT, TIMEZONE, openDataset, startGateway, stopGateway, type Credentials, type Dataset } from './setup'
+import { LONG, MAIN, PORT, PROJECT, TIMEZONE, openDataset, startGateway, stopGateway, waitForAuth, type Credentials, type Dataset } from './setup'
 
 const RUNS = Number(process.env.QUARRY_BENCH_RUNS ?? 5)
 const EXPORT_DEPTH = Number(process.env.QUARRY_BENCH_EXPORT_DEPTH ?? 100_000)
@@ -103,6 +103,7 @@ export async function compare(): Promise<void> {
   const fresh = { ...auth, 'cache-control': 'no-cache' }
   const gateway = await startGateway(MAIN.dir)
   try {
+    await waitForAuth(auth)
     console.log('| question | gateway p50 ms | raw engine p50 ms | gateway / raw | OpenPanel-shaped p50 ms | gateway / OpenPanel |')
     console.log('|---|---|---|---|---|---|')
     for (const question of QUESTIONS) {

@@ -2,7 +2,7 @@
 // QUARRY_BENCH_SECONDS each, printing p50/p95 latency and requests per second.
 import { DIMENSIONS } from '../queries/registry'
 import { loadTest } from './load'
-import { MAIN, PORT, PROJECT, openDataset, startGateway, stopGateway } from './setup'
+import { MAIN, PORT, PROJECT, openDataset, startGateway, stopGateway, waitForAuth } from './setup'
 import { WINDOW } from './questions'
 
 const SECONDS = Number(process.env.QUARRY_BENCH_SECONDS ?? 5)
@@ -22,6 +22,7 @@ export async function loadTable(): Promise<void> {
   const headers = { 'openpanel-client-id': credentials.id, 'openpanel-client-secret': credentials.secret, 'cache-control': 'no-cache' }
   const gateway = await startGateway(MAIN.dir)
   try {
+    await waitForAuth(headers)
     console.log(`\n${MAIN.events} events, 30-day window, ${SECONDS} s per cell\n`)
     console.log('| endpoint | c=1 p50 ms | c=1 p95 ms | c=1 req/s | c=8 p50 ms | c=8 p95 ms | c=8 req/s | errors |')
     console.log('|---|---|---|---|---|---|---|---|')

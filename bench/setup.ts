@@ -88,6 +88,17 @@ export async function startGateway(dataDir: string, env: Record<string, string> 
   return child
 }
 
+/** Waits (up to 30 s) until the gateway accepts the bench credentials; a fresh seed's client may lag. */
+export async function waitForAuth(headers: Record<string, string>): Promise<void> {
+  for (let attempt = 0; attempt < 30; attempt += 1) {
+    const res = await fetch(`http://127.0.0.1:${PORT}/insights/${PROJECT}/live`, { headers })
+    await res.arrayBuffer()
+    if (res.status === 200) return
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
+  throw new Error('the gateway did not accept the bench credentials within 30 s')
+}
+
 /** Stops the gateway and waits until it has released its data directory. */
 export async function stopGateway(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return
