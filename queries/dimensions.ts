@@ -5,7 +5,7 @@ import { pageParams, splitPage } from './paging'
 import type { Resource } from './pipeline'
 import { DIMENSIONS, SESSION_ATTRIBUTES, type Dimension } from './registry'
 import { percent, ratio } from './rounding'
-import { viewCounting, windowParams, windowSessions } from './session-sql'
+import { eventJoin, windowParams, windowSessions } from './session-sql'
 
 interface DimensionRow {
   prefix_value: string
@@ -24,7 +24,7 @@ function dimensionResource(name: Dimension): Resource<InsightQuery> {
     parse: (raw, scope) => parseInsightParams(raw, scope, 'paged'),
     plan: [widenForSessions],
     compile(query) {
-      const { views, join } = viewCounting(query)
+      const { views, join } = eventJoin(query)
       const attributes = spec.prefix ? [spec.column, spec.prefix] : [spec.column]
       return compileTemplate(
         'insights/dimension.sql',

@@ -1,12 +1,11 @@
 // `GET /insights/:projectId/metrics`: totals and a zero-filled series of the session metrics and revenue.
 import { bucketExpression } from './buckets'
-import { andClauses, compileFragment, compileTemplate, type Fragment } from './compiled'
+import { andClauses, compileTemplate, type Fragment } from './compiled'
 import { bucketStarts, defaultInterval, formatInstant, type Interval } from './dates'
-import { compileAll, isSessionFilter, sessionAttributesOf } from './filters'
 import { capSeriesBuckets, parseInsightParams, seriesSchema, widenForSessions, type InsightQuery } from './insight-params'
 import type { Resource } from './pipeline'
 import { percent, ratio } from './rounding'
-import { attributeColumns, eventConditions, viewCounting, windowParams, windowSessions } from './session-sql'
+import { eventConditions, sessionsMatchingAttributes, eventJoin, windowParams, windowSessions } from './session-sql'
 
 interface MetricsRow {
   part: 'sessions' | 'revenue'
@@ -34,17 +33,7 @@ const pickInterval = (query: InsightQuery): InsightQuery => ({ ...query, interva
 
 /** `AND ...` for revenue events: sessions kept by the attribute filters, events matching every event filter. */
 function revenueFilters(query: InsightQuery): Fragment {
-  const parts: Fragment[] = []
-  const attributeFilters = compileAll(query.filters, { keep: isSessionFilter })
-  if (attributeFilters) {
-    const matching = compileFragment('insights/sessions-matching.sql', windowParams(query), {
-      attributes: attributeColumns(sessionAttributesOf(query.filters)),
-      session_filters: andClauses([attributeFilters]),
-    })
-    parts.push({ sql: `session_id IN (\n${matching.sql}\n)`, params: matching.params })
-  }
-  const events = eventConditions(query)
-  if (events) parts.push(events)
+  const parts = [sessionsMatchingAttributes(query), eventConditions(query)].filter((part): part is Fragment => part !== null)
   return andClauses(parts)
 }
 
@@ -72,7 +61,7 @@ export const metrics: Resource<InsightQuery> = {
   plan: [pickInterval, capSeriesBuckets, widenForSessions],
   compile(query) {
     const interval = query.interval as Interval
-    const { views, join } = viewCounting(query)
+    const { views, join } = eventJoin(query)
     return compileTemplate(
       'insights/metrics.sql',
       { ...windowParams(query), tz: query.timezone },

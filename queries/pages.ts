@@ -1,11 +1,10 @@
 // `GET /insights/:projectId/pages`: page rows per (origin, path) of the window's page views.
-import { compileTemplate, type Fragment } from './compiled'
-import { sessionAttributesOf } from './filters'
+import { andClauses, compileTemplate, type Fragment } from './compiled'
 import { parseInsightParams, pagedSchema, widenForSessions, type InsightQuery } from './insight-params'
 import { pageParams, splitPage } from './paging'
 import type { Resource } from './pipeline'
 import { percent, ratioOrNull } from './rounding'
-import { attributeColumns, sessionRestriction, viewConditions, windowParams } from './session-sql'
+import { eventJoin, sessionsMatchingAttributes, sessionsWithEvent, viewConditions, windowParams, windowSessions } from './session-sql'
 
 interface PageRow {
   origin: string
@@ -22,6 +21,15 @@ interface PageRow {
 /** Which views count: those matching every event-field filter other than `name`. */
 const viewMatch = (query: InsightQuery): Fragment => viewConditions(query) ?? { sql: '1', params: {} }
 
+/**
+ * `AND ...` keeping views whose session passes the filters: its attributes pass, and it has an event
+ * matching every event-field filter. Sets, not joins, and nothing at all without filters.
+ */
+function viewSessions(query: InsightQuery): Fragment {
+  const parts = [sessionsMatchingAttributes(query), sessionsWithEvent(query)].filter((part): part is Fragment => part !== null)
+  return andClauses(parts, '      ')
+}
+
 export const pages: Resource<InsightQuery> = {
   name: 'pages',
   schema: pagedSchema,
@@ -32,9 +40,10 @@ export const pages: Resource<InsightQuery> = {
       'insights/pages.sql',
       { ...windowParams(query), ...pageParams(query) },
       {
-        attributes: attributeColumns(sessionAttributesOf(query.filters)),
-        session_filters: sessionRestriction(query, { attributes: true, events: true }),
+        window_sessions: windowSessions(query, ['entry_origin', 'entry_path']),
+        entry_join: eventJoin(query).join,
         view_match: viewMatch(query),
+        view_sessions: viewSessions(query),
       },
     )
   },

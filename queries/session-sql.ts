@@ -38,34 +38,57 @@ export function viewConditions(query: InsightQuery): Fragment | null {
   return compileAll(query.filters, { keep: (filter) => !isSessionFilter(filter) && !isNameFilter(filter) })
 }
 
-/** `AND ...` restricting grouped sessions: attribute filters, and "has an event matching all event filters". */
-export function sessionRestriction(query: InsightQuery, options: { attributes: boolean; events: boolean }): Fragment {
-  const parts: Fragment[] = []
-  const attributeFilters = options.attributes ? compileAll(query.filters, { keep: isSessionFilter }) : null
-  if (attributeFilters) parts.push(attributeFilters)
-  const events = options.events ? eventConditions(query) : null
-  if (events) {
-    const subquery = compileFragment('insights/sessions-with-event.sql', windowParams(query), { event_filters: events })
-    parts.push({ sql: `session_id IN (\n${subquery.sql}\n)`, params: subquery.params })
-  }
-  return andClauses(parts)
+/**
+ * `session_id IN (...)` for sessions (started from the lookback before the window to its end) whose
+ * attributes pass the session-attribute filters, or null when there are none.
+ */
+export function sessionsMatchingAttributes(query: InsightQuery): Fragment | null {
+  const attributeFilters = compileAll(query.filters, { keep: isSessionFilter })
+  if (!attributeFilters) return null
+  const matching = compileFragment('insights/sessions-matching.sql', windowParams(query), {
+    attributes: attributeColumns(sessionAttributesOf(query.filters)),
+    session_filters: andClauses([attributeFilters]),
+  })
+  return { sql: `session_id IN (\n${matching.sql}\n)`, params: matching.params }
 }
 
-/** The window's sessions kept by all filters, with `s_` columns for `attributes` (and the filters'). */
+/** `session_id IN (...)` for sessions with an event matching every event-field filter, or null when there are none. */
+export function sessionsWithEvent(query: InsightQuery): Fragment | null {
+  const events = eventConditions(query)
+  if (!events) return null
+  const subquery = compileFragment('insights/sessions-with-event.sql', windowParams(query), { event_filters: events })
+  return { sql: `session_id IN (\n${subquery.sql}\n)`, params: subquery.params }
+}
+
+/** `AND ...` restricting grouped sessions by the session-attribute filters. */
+function attributeRestriction(query: InsightQuery): Fragment {
+  const attributeFilters = compileAll(query.filters, { keep: isSessionFilter })
+  return andClauses(attributeFilters ? [attributeFilters] : [])
+}
+
+/**
+ * The window's sessions kept by the attribute filters, with `s_` columns for `attributes` (and the
+ * filters'). The event-field filters apply through `eventJoin`.
+ */
 export function windowSessions(query: InsightQuery, attributes: SessionAttribute[]): Fragment {
   return compileFragment('insights/window-sessions.sql', windowParams(query), {
     attributes: attributeColumns([...attributes, ...sessionAttributesOf(query.filters)]),
-    session_filters: sessionRestriction(query, { attributes: true, events: true }),
+    session_filters: attributeRestriction(query),
   })
 }
 
 /**
- * How a session's page views are counted: all of them, or, under event-field filters other than
- * `name`, only those matching them (joined from `counted_views`).
+ * The event-field filters over the window's sessions: without any, no join and all page views count;
+ * with some, an INNER JOIN keeping the sessions with a matching event, whose page views count only where
+ * they match the filters other than `name` (`counted_views`).
  */
-export function viewCounting(query: InsightQuery): { views: Fragment; join: Fragment } {
+export function eventJoin(query: InsightQuery): { views: Fragment; join: Fragment } {
+  const events = eventConditions(query)
+  if (!events) return { views: { sql: 'all_views', params: {} }, join: EMPTY }
   const viewFilters = viewConditions(query)
-  if (!viewFilters) return { views: { sql: 'all_views', params: {} }, join: EMPTY }
-  const counted = compileFragment('insights/counted-views.sql', windowParams(query), { event_filters: viewFilters })
-  return { views: { sql: 'counted_views', params: {} }, join: { sql: `LEFT JOIN\n(\n${counted.sql}\n) AS counted USING (session_id)`, params: counted.params } }
+  const scan = compileFragment('insights/session-events.sql', windowParams(query), { event_filters: events, view_filters: viewFilters ?? { sql: '1', params: {} } })
+  return {
+    views: { sql: viewFilters ? 'counted_views' : 'all_views', params: {} },
+    join: { sql: `INNER JOIN\n(\n${scan.sql}\n) AS matched USING (session_id)`, params: scan.params },
+  }
 }

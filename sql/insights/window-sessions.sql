@@ -1,5 +1,6 @@
 -- @name insights.window_sessions
--- @returns per session that starts in the window and passes the filters: session_id, session_start,
+-- @returns per session that starts in the window and passes the session-attribute filters (event-field
+--   filters join on after, see session-events.sql): session_id, session_start,
 --   duration_ms, all_views, visitor, and s_<attribute> for each attribute asked for
 -- A session may have several partial rows (see migrations/002_sessions.sql); they are combined here:
 -- earliest start, latest end, all page views, and the attributes of the earliest first event (ties by

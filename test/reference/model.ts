@@ -571,10 +571,9 @@ function pages(events: Ev[], sessions: Map<string, Session>, fs: FilterSet, w: W
     const titled = list.filter((v) => v.cols.title !== '').sort(compareEvents);
     const title = titled.length > 0 ? titled[titled.length - 1].cols.title : '';
 
-    // bounce_rate: the row's sessions whose entry page is this (origin, path)
-    const entered = sessionIds
-      .map((id) => sessions.get(id) as Session)
-      .filter((s) => s.first.cols.origin === origin && s.first.cols.path === path);
+    // bounce_rate: the window's kept sessions (start in the window) whose entry page is this (origin, path),
+    // whether or not they have a counted view of it
+    const entered = windowSessions(sessions, fs, w).filter((s) => s.first.cols.origin === origin && s.first.cols.path === path);
     const bounce_rate = entered.length === 0 ? null : percent2(entered.filter((s) => s.bounce).length, entered.length);
 
     // avg_duration: gap from each of the row's views to the session's next page view, if any

@@ -74,26 +74,18 @@ GROUP BY session_id
 HAVING session_start >= {start:DateTime64(3, 'UTC')}
   AND session_start < {end:DateTime64(3, 'UTC')}
   AND (s_country IN {f0_v:Array(String)})
-  AND session_id IN (
-SELECT DISTINCT session_id
-FROM events
-WHERE project_id = {projectId:String}
-  AND created_at >= {readFrom:DateTime64(3, 'UTC')}
-  AND created_at < {readTo:DateTime64(3, 'UTC')}
-  AND (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)}))
-)
 ) AS kept
-LEFT JOIN
+INNER JOIN
 (
-SELECT session_id, count() AS counted_views
+SELECT session_id, countIf(name = 'screen_view' AND (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)}))) AS counted_views
 FROM events
 WHERE project_id = {projectId:String}
   AND created_at >= {start:DateTime64(3, 'UTC')}
   AND created_at < {readTo:DateTime64(3, 'UTC')}
-  AND name = 'screen_view'
-  AND (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)}))
+  AND (name = 'screen_view' OR (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)})))
 GROUP BY session_id
-) AS counted USING (session_id)
+HAVING countIf((arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)}))) > 0
+) AS matched USING (session_id)
 GROUP BY prefix_value, name_value
 ORDER BY session_count DESC, prefix_value ASC, name_value ASC
 LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,

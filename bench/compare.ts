@@ -1,0 +1,169 @@
+// `npm run bench` (mode `compare`): for each question, gateway p50 over HTTP, raw-engine p50 of the same
+// compiled SQL, and the OpenPanel-shaped baseline's p50, side by side with ratios; then the dashboard
+// burst, a repeated identical request, export throughput and (if the long dataset exists) the
+// 360-day / 90-day ratio. Medians of RUNS after one warm-up, with the gateway, raw-engine and baseline runs
+// interleaved so that the shared machine's changing load falls on all three alike.
+import fs from 'node:fs'
+import type { ClickHouseClient } from '@clickhouse/client'
+import { prepare } from '../queries/pipeline'
+import { loadConfig } from '../server/config'
+import { resolveRequest } from '../server/explain'
+import { isResourceRoute } from '../server/routes'
+import { offsetExportSql } from './openpanel'
+import { DASHBOARD, NOW, QUESTIONS } from './questions'
+import { LONG, MAIN, PORT, PROJECT, TIMEZONE, openDataset, startGateway, stopGateway, waitForAuth, type Dataset } from './setup'
+
+const RUNS = Number(process.env.QUARRY_BENCH_RUNS ?? 5)
+const STREAMS = process.env.QUARRY_BENCH_STREAMS !== '0'
+const EXPORT_DEPTH = Number(process.env.QUARRY_BENCH_EXPORT_DEPTH ?? 100_000)
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+const ms = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(0))
+const times = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '-' : `${(a / b).toFixed(2)}×`)
+
+/** Medians of several timed tasks over RUNS rounds after one warm-up round, their runs interleaved. */
+async function interleaved(tasks: (() => Promise<unknown>)[]): Promise<number[]> {
+  const samples: number[][] = tasks.map(() => [])
+  for (let round = 0; round <= RUNS; round += 1) {
+    for (const [index, task] of tasks.entries()) {
+      const started = performance.now()
+      await task()
+      if (round > 0) samples[index].push(performance.now() - started)
+    }
+  }
+  return samples.map(median)
+}
+
+async function runSql(client: ClickHouseClient, sql: string, params: Record<string, unknown>): Promise<void> {
+  const result = await client.query({ query: sql, query_params: params, format: 'JSONEachRow' })
+  await result.json()
+}
+
+/** The statement the gateway compiles for a request URL, resolved by the gateway's own router (as `explain`). */
+async function compiledFor(url: string) {
+  const resolved = await resolveRequest(url)
+  if (!resolved || !isResourceRoute(resolved.route)) throw new Error(`not a resource route: ${url}`)
+  const scope = { project: { id: PROJECT, name: PROJECT, timezone: TIMEZONE }, now: NOW, sessionLookbackMs: loadConfig({}).sessionLookbackHours * 3_600_000 }
+  return prepare(resolved.route.resource, resolved.query, scope).compiled
+}
+
+/** Raw-engine p50 of the gateway's SQL on a dataset (for the 360-day / 90-day ratio). */
+async function rawFigures(dataset: Dataset): Promise<Map<string, number>> {
+  const { engine } = await openDataset(dataset)
+  const raw = new Map<string, number>()
+  try {
+    for (const question of QUESTIONS) {
+      const compiled = await compiledFor(question.url)
+      raw.set(question.name, (await interleaved([() => runSql(engine.client, compiled.sql, compiled.params)]))[0])
+    }
+  } finally {
+    await engine.close()
+  }
+  return raw
+}
+
+function get(path: string, headers: Record<string, string>): Promise<Response> {
+  return fetch(`http://127.0.0.1:${PORT}${path}`, { headers }).then(async (res) => {
+    await res.arrayBuffer()
+    if (res.status !== 200) throw new Error(`${path} answered ${res.status}`)
+    return res
+  })
+}
+
+/** Rows per second of a whole-project stream, counting lines as they arrive. */
+async function streamRate(path: string, headers: Record<string, string>): Promise<{ rows: number; rate: number }> {
+  const started = performance.now()
+  const res = await fetch(`http://127.0.0.1:${PORT}${path}`, { headers })
+  let rows = 0
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) for (const byte of chunk) if (byte === 10) rows += 1
+  return { rows, rate: rows / ((performance.now() - started) / 1000) }
+}
+
+export async function compare(): Promise<void> {
+  console.log(`Medians of ${RUNS} runs after a warm-up, gateway, raw engine and baseline runs interleaved; the machine is shared and noisy, so compare within this run.\n`)
+  const prepared = await openDataset(MAIN)
+  await prepared.engine.close()
+  // One process owns a data directory, so the raw engine and the baseline run on a copy beside the gateway.
+  const copy = `${MAIN.dir}-copy`
+  fs.rmSync(copy, { recursive: true, force: true })
+  fs.cpSync(MAIN.dir, copy, { recursive: true })
+  const auth = { 'openpanel-client-id': prepared.credentials.id, 'openpanel-client-secret': prepared.credentials.secret }
+  // `Cache-Control: no-cache` asks for a fresh answer, so the latency table measures engine work.
+  const fresh = { ...auth, 'cache-control': 'no-cache' }
+  const { engine } = await openDataset({ ...MAIN, dir: copy })
+  const gateway = await startGateway(MAIN.dir)
+  const mainRaw = new Map<string, number>()
+  try {
+    await waitForAuth(auth)
+    console.log('| question | gateway p50 ms | raw engine p50 ms | gateway / raw | OpenPanel-shaped p50 ms | gateway / OpenPanel |')
+    console.log('|---|---|---|---|---|---|')
+    for (const question of QUESTIONS) {
+      const compiled = await compiledFor(question.url)
+      const [http, raw, ...baseline] = await interleaved([
+        () => get(question.url, fresh),
+        () => runSql(engine.client, compiled.sql, compiled.params),
+        ...question.baseline.map((variant) => async () => {
+          for (const statement of variant.statements) await runSql(engine.client, statement.sql, statement.params)
+        }),
+      ])
+      mainRaw.set(question.name, raw)
+      const baselineText = question.baseline.map((variant, index) => `${ms(baseline[index])} (${variant.label})`).join(', ')
+      const ratioText = question.baseline.map((variant, index) => `${times(http, baseline[index])} (${variant.label})`).join(', ')
+      console.log(`| ${question.name} | ${ms(http)} | ${ms(raw)} | ${times(http, raw)} | ${baselineText} | ${ratioText} |`)
+    }
+    const keyset = (await (await fetch(`http://127.0.0.1:${PORT}/export/events?projectId=${PROJECT}&limit=1&page=${EXPORT_DEPTH}`, { headers: auth })).json()) as { meta: { nextCursor: string } }
+    const [deep, offset] = await interleaved([
+      () => get(`/export/events?projectId=${PROJECT}&limit=50&cursor=${encodeURIComponent(keyset.meta.nextCursor)}`, fresh),
+      () => runSql(engine.client, offsetExportSql, { projectId: PROJECT, offset: EXPORT_DEPTH }),
+    ])
+    console.log(`| export page ${EXPORT_DEPTH} rows deep | ${ms(deep)} (keyset) | - | - | ${ms(offset)} (offset) | ${times(deep, offset)} |`)
+
+    const bursts: number[] = []
+    const failures: string[] = []
+    for (let run = 0; run < 3; run += 1) {
+      const started = performance.now()
+      await Promise.all(DASHBOARD.map((path) => get(path, fresh).catch((error: Error) => failures.push(error.message))))
+      bursts.push(performance.now() - started)
+    }
+    const failed = failures.length ? `; ${failures.length} of ${3 * DASHBOARD.length} requests failed: ${[...new Set(failures)].join('; ')}` : ''
+    console.log(`\nDashboard burst (metrics, pages and 8 breakdowns at once): ${ms(median(bursts))} ms wall-clock (median of 3)${failed}`)
+
+    const repeated = QUESTIONS[0].url
+    const repeatedTimes: number[] = []
+    for (let run = 0; run < RUNS; run += 1) {
+      await get(repeated, auth)
+      const started = performance.now()
+      await get(repeated, auth)
+      repeatedTimes.push(performance.now() - started)
+    }
+    console.log(`Repeated identical request (metrics, second of two): ${median(repeatedTimes).toFixed(1)} ms p50`)
+
+    for (const format of STREAMS ? (['ndjson', 'csv'] as const) : []) {
+      const { rows, rate } = await streamRate(`/export/events?projectId=${PROJECT}&format=${format}`, auth)
+      console.log(`Whole-project ${format.toUpperCase()} export: ${rows} lines at ${Math.round(rate)} rows/s`)
+    }
+  } finally {
+    await stopGateway(gateway)
+    await engine.close()
+    fs.rmSync(copy, { recursive: true, force: true })
+  }
+  if (!fs.existsSync(LONG.dir)) {
+    console.log(`\n360-day ratio skipped: no long dataset at ${LONG.dir} (create it with \`npm run bench -- long\`).`)
+    return
+  }
+  const longRaw = await rawFigures(LONG)
+  console.log(`\nSame 30-day questions, raw engine, 360-day project (${LONG.events} events) / 90-day project (${MAIN.events} events):`)
+  console.log('| question | 90 days p50 ms | 360 days p50 ms | ratio |')
+  console.log('|---|---|---|---|')
+  for (const question of QUESTIONS) {
+    const short = mainRaw.get(question.name)
+    const long = longRaw.get(question.name)
+    console.log(`| ${question.name} | ${ms(short)} | ${ms(long)} | ${times(long, short)} |`)
+  }
+}
+
+/** Mode `long`: seeds the 360-day dataset (4× the events) the ratio needs. */
+export async function seedLong(): Promise<void> {
+  const { engine } = await openDataset(LONG)
+  await engine.close()
+}

@@ -1,0 +1,93 @@
+// Sessions split over several inserts and events that arrive late, for days already queried (settled):
+// after each insert the gateway must agree with the reference model over everything inserted so far.
+import assert from 'node:assert/strict'
+import request from 'supertest'
+import { createProject } from '../../server/control'
+import { answerInsights, type RawEvent } from '../reference/model'
+import fs from 'node:fs'
+import path from 'node:path'
+import { FIXTURES, insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
+
+const PROJECT = { id: 'shop', timezone: 'Europe/Berlin' }
+const NOW = new Date('2024-04-10T00:00:00.000Z')
+const WEEK = 'startDate=2024-03-27&endDate=2024-04-02'
+const REQUESTS = [
+  `metrics?${WEEK}`,
+  `metrics?${WEEK}&interval=hour`,
+  `pages?${WEEK}&limit=50`,
+  `referrer?${WEEK}&limit=50`,
+  `country?${WEEK}&filters=${encodeURIComponent(JSON.stringify([{ name: 'entry_path', operator: 'is', value: ['/produkte/socken', '/'] }]))}`,
+  `pages?${WEEK}&filters=${encodeURIComponent(JSON.stringify([{ name: 'path', operator: 'contains', value: ['produkte'] }]))}`,
+  `browser?${WEEK}&filters=${encodeURIComponent(JSON.stringify([{ name: 'name', operator: 'is', value: ['screen_view'] }]))}`,
+]
+
+/** A late event of an existing session: a copy of one of its events, moved in time, with a new id. */
+function lateEvent(base: RawEvent, changes: Partial<RawEvent> & { id: string; created_at: string }): RawEvent {
+  return { ...base, ...changes }
+}
+
+describe('sessions split over inserts, and late events for settled days', function () {
+  this.timeout(300_000)
+  let h: Harness
+  let auth: Record<string, string>
+  const inserted: RawEvent[] = []
+  const all = fs
+    .readFileSync(path.join(FIXTURES, 'golden', 'shop.ndjson'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as RawEvent)
+
+  async function insert(events: RawEvent[]) {
+    await insertRawEvents(h.engine, events, PROJECT.id)
+    inserted.push(...events)
+  }
+
+  async function agrees(stage: string) {
+    h.now = NOW
+    for (const url of REQUESTS) {
+      const [resource, queryString] = url.split('?')
+      const query = Object.fromEntries(new URLSearchParams(queryString))
+      const expected = answerInsights({ events: inserted, projectTimezone: PROJECT.timezone, resource, query, now: NOW })
+      const res = await request(h.app).get(`/insights/${PROJECT.id}/${url}`).set(auth)
+      assert.equal(res.status, expected.status, `${stage}: ${url}`)
+      assert.deepEqual(res.body, expected.body, `${stage}: ${url}`)
+    }
+  }
+
+  before(async () => {
+    h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
+    await createProject(h.engine, PROJECT)
+    auth = await rootHeaders(h.engine)
+  })
+  after(() => h.close())
+
+  it('agrees when every session arrives one event per insert, in reverse time order', async () => {
+    // Odd lines first, then even lines in reverse: every multi-event session is split over inserts.
+    await insert(all.filter((_, index) => index % 2 === 1))
+    await agrees('odd events only')
+    for (const event of all.filter((_, index) => index % 2 === 0).reverse().slice(0, 10)) await insert([event])
+    await agrees('ten single-event inserts')
+    await insert(all.filter((_, index) => index % 2 === 0).reverse().slice(10))
+    await agrees('all events')
+    const split = await h.engine.client
+      .query({ query: "SELECT countIf(parts > 1) AS split FROM (SELECT session_id, count() AS parts FROM sessions WHERE project_id = 'shop' GROUP BY session_id)", format: 'JSONEachRow' })
+      .then((rs) => rs.json<{ split: number }>())
+    assert.ok(Number(split[0].split) >= 20, `most shop sessions are split: ${JSON.stringify(split)}`)
+  })
+
+  it('agrees after late events change settled sessions: a new first event, a second page view, a later end', async () => {
+    const s26 = all.find((event) => event.session_id === 's-shop-26') as RawEvent
+    const s33 = all.find((event) => event.session_id === 's-shop-33' && event.name === 'screen_view') as RawEvent
+    const s04 = all.filter((event) => event.session_id === 's-shop-04').at(-1) as RawEvent
+    await insert([
+      // S26 gets an earlier first event on another page, from another referrer: its entry page, start and
+      // attributes change.
+      lateEvent(s26, { id: 'c1000000-0000-4000-8000-00000000f001', name: 'screen_view', created_at: '2024-04-01T06:55:00.000Z', path: '/', referrer: 'https://late.example/', referrer_name: 'Late' }),
+      // S33 was a bounce; a second page view an hour later makes it one no longer.
+      lateEvent(s33, { id: 'c1000000-0000-4000-8000-00000000f002', created_at: new Date(Date.parse(s33.created_at) + 3_600_000).toISOString(), path: '/kasse' }),
+      // S04's late custom event moves its end (and duration) only.
+      lateEvent(s04, { id: 'c1000000-0000-4000-8000-00000000f003', name: 'scroll', created_at: new Date(Date.parse(s04.created_at) + 600_000).toISOString() }),
+    ])
+    await agrees('late events')
+  })
+})
