@@ -5,10 +5,10 @@
 // interleaved so that the shared machine's changing load falls on all three alike.
 import fs from 'node:fs'
 import type { ClickHouseClient } from '@clickhouse/client'
-import { prepare } from '../queries/pipeline'
+import { prepare } from '../queries/core/pipeline'
 import { loadConfig } from '../server/config'
-import { resolveRequest } from '../server/explain'
-import { isResourceRoute } from '../server/routes'
+import { resolveRequest } from '../server/admin/explain'
+import { isResourceRoute } from '../server/http/routes'
 import { offsetExportSql } from './openpanel'
 import { DASHBOARD, NOW, QUESTIONS } from './questions'
 import { LONG, MAIN, PORT, PROJECT, TIMEZONE, openDataset, startGateway, stopGateway, waitForAuth, type Dataset } from './setup'

@@ -1,6 +1,6 @@
 // `npm run bench -- load`: every insights endpoint, export pages and a chart at concurrency 1 and 8 for
 // QUARRY_BENCH_SECONDS each, printing p50/p95 latency and requests per second.
-import { DIMENSIONS } from '../queries/registry'
+import { DIMENSIONS } from '../queries/core/registry'
 import { loadTest } from './load'
 import { MAIN, PORT, PROJECT, openDataset, startGateway, stopGateway, waitForAuth } from './setup'
 import { WINDOW } from './questions'

@@ -1,6 +1,6 @@
 // The bench questions over one 30-day window: the gateway request, and the OpenPanel-shaped statements
 // that answer the same question (FINAL as OpenPanel runs breakdowns, and without FINAL).
-import { DIMENSIONS } from '../queries/registry'
+import { DIMENSIONS } from '../queries/core/registry'
 import { breakdownSql, chartSeriesSql, metricsSql, pagesSql } from './openpanel'
 import { END, PROJECT, TIMEZONE } from './setup'
 

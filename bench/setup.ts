@@ -5,10 +5,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { ClickHouseClient } from '@clickhouse/client'
 import { loadConfig } from '../server/config'
-import { createApiClient, createProject, findProject } from '../server/control'
+import { createApiClient, createProject, findProject } from '../server/admin/control'
 import { openEngine, type Engine } from '../server/engine'
-import { migrate } from '../server/migrate'
-import { seedProject } from '../server/seed'
+import { migrate } from '../server/admin/migrate'
+import { seedProject } from '../server/admin/seed'
 import { buildBaseline } from './openpanel'
 
 export const ROOT = path.join(__dirname, '..')
@@ -72,7 +72,7 @@ export async function openDataset(dataset: Dataset): Promise<{ engine: Engine; c
 
 /** The gateway (requests go to loopback), in one child process (node with tsx's loader), killed when the bench exits. */
 export async function startGateway(dataDir: string, env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'http', 'main.ts')], {
     cwd: ROOT,
     env: { ...process.env, QUARRY_DATA_DIR: dataDir, PORT: String(PORT), LOG_LEVEL: 'error', QUARRY_RATE_LIMIT: '1000000', QUARRY_MAX_CONCURRENT_QUERIES: '64', QUARRY_MAX_EXECUTION_SECONDS: '300', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

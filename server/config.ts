@@ -2,7 +2,7 @@
 import net from 'node:net'
 import path from 'node:path'
 import express from 'express'
-import type { CacheSettings } from '../queries/result-cache'
+import type { CacheSettings } from '../queries/core/result-cache'
 
 export interface EngineSettings {
   mode: 'embedded' | 'server'

@@ -1,7 +1,7 @@
 // The embedded engine's serving lanes: two read-only chDB sessions on the data directory, one streaming
 // data statements (cancellable), one for control statements without parameters, which run beside it.
 import type { Session } from 'chdb'
-import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput } from '../queries/run'
+import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput } from '../queries/core/run'
 
 const STATEMENT_ID = /^[0-9a-f-]{36}$/
 const KILL_RETRY_MS = 50

@@ -3,7 +3,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { createClient, type ClickHouseClient } from '@clickhouse/client'
-import { Runner, type EngineLanes, type Guardrails, type RunObserver } from '../queries/run'
+import { Runner, type EngineLanes, type Guardrails, type RunObserver } from '../queries/core/run'
 import { SERVER_IN_FLIGHT, type Config, type EngineSettings } from './config'
 import { EmbeddedLanes } from './embedded-lanes'
 import { ServerLanes } from './server-lanes'

@@ -1,7 +1,7 @@
 // A ClickHouse server's serving lanes: data statements as the serving user, each with its own query id,
 // cancelled by the server when the request's connection closes; control statements on the same client.
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client'
-import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput } from '../queries/run'
+import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput } from '../queries/core/run'
 
 function readSummary(headers: Record<string, unknown>): { readRows?: number; readBytes?: number } {
   const raw = headers['x-clickhouse-summary']

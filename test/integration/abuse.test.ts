@@ -4,7 +4,7 @@
 // the engine scheduler.)
 import assert from 'node:assert/strict'
 import request from 'supertest'
-import { createApiClient } from '../../server/control'
+import { createApiClient } from '../../server/admin/control'
 import { loadGolden, startHarness, type Harness } from '../support/harness'
 
 describe('a hostile read client', function () {

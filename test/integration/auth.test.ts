@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { request } from '../support/openapi-request'
-import { createApiClient, createProject, revokeApiClient } from '../../server/control'
+import { createApiClient, createProject, revokeApiClient } from '../../server/admin/control'
 import { startHarness, type Harness } from '../support/harness'
 
 interface Credentials {

@@ -2,7 +2,7 @@
 // 2xx or a 4xx that lists its problems, never a 5xx.
 import assert from 'node:assert/strict'
 import { request } from '../support/openapi-request'
-import { ROUTES, schemaOf } from '../../server/routes'
+import { ROUTES, schemaOf } from '../../server/http/routes'
 import { loadGolden, startHarness, type Harness } from '../support/harness'
 import { Random } from '../support/random'
 

@@ -1,7 +1,7 @@
 // /export/charts against the embedded engine: randomized chart requests answered by the gateway and by
 // the reference model must agree exactly; a failure prints the request to replay.
 import assert from 'node:assert/strict'
-import { SEGMENTS } from '../../queries/chart-params'
+import { SEGMENTS } from '../../queries/charts/chart-params'
 import { request } from '../support/openapi-request'
 import { answerChart } from '../reference/charts'
 import type { RawEvent } from '../reference/model'

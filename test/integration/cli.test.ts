@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { runCli } from '../../server/cli'
+import { runCli } from '../../server/admin/cli'
 import { openEngine } from '../../server/engine'
 import { startHarness } from '../support/harness'
 
@@ -171,7 +171,7 @@ describe('CLI', function () {
   describe('progress of seed', () => {
     const seed = (command: string[]) =>
       spawnSync(command[0], command.slice(1), { cwd: ROOT, env: { ...process.env, QUARRY_DATA_DIR: dir }, encoding: 'utf8', timeout: 120_000 })
-    const seedArgs = ['--import', 'tsx', path.join(ROOT, 'server', 'cli.ts'), 'seed', '--project', 'shop', '--events', '1000', '--days', '2']
+    const seedArgs = ['--import', 'tsx', path.join(ROOT, 'server', 'admin', 'cli.ts'), 'seed', '--project', 'shop', '--events', '1000', '--days', '2']
 
     it('prints plain lines (first and last) when stderr is not a terminal, and the result on stdout', () => {
       const child = seed([process.execPath, ...seedArgs])
@@ -197,7 +197,7 @@ describe('CLI', function () {
   it('fails clearly while another process holds the data directory', async () => {
     const h = await startHarness()
     try {
-      const child = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'server', 'cli.ts'), 'project', 'list'], {
+      const child = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'server', 'admin', 'cli.ts'), 'project', 'list'], {
         env: { ...process.env, QUARRY_DATA_DIR: h.dir },
         encoding: 'utf8',
         timeout: 60_000,

@@ -2,9 +2,9 @@
 // gateway and by the reference model, must agree exactly. The data is inserted in several shuffled
 // batches, so most sessions arrive as several partial rows. A failure prints the request to replay.
 import assert from 'node:assert/strict'
-import { DIMENSIONS as REGISTRY_DIMENSIONS } from '../../queries/registry'
+import { DIMENSIONS as REGISTRY_DIMENSIONS } from '../../queries/core/registry'
 import { request } from '../support/openapi-request'
-import { createProject } from '../../server/control'
+import { createProject } from '../../server/admin/control'
 import { answerInsights, type RawEvent } from '../reference/model'
 import { insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
 import { Random } from '../support/random'

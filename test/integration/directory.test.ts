@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { createApiClient, createProject, revokeApiClient } from '../../server/control'
-import { Directory } from '../../server/directory'
+import { createApiClient, createProject, revokeApiClient } from '../../server/admin/control'
+import { Directory } from '../../server/http/directory'
 import { verifySecret } from '../../server/secrets'
 import { startHarness, type Harness } from '../support/harness'
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { parse } from 'csv-parse/sync'
 import request from 'supertest'
-import { toClickHouseTime } from '../../queries/pipeline'
+import { toClickHouseTime } from '../../queries/core/pipeline'
 import { exportRows, type RawProfile } from '../reference/export'
 import type { RawEvent } from '../reference/model'
 import { startWithEvents, type Harness } from '../support/harness'

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import request from 'supertest'
-import { runCli } from '../../server/cli'
+import { runCli } from '../../server/admin/cli'
 import { startWithEvents, type Harness } from '../support/harness'
 import { randomEvents } from '../support/random-events'
 

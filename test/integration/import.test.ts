@@ -7,10 +7,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { request } from '../support/openapi-request'
-import { runCli } from '../../server/cli'
-import { createProject } from '../../server/control'
+import { runCli } from '../../server/admin/cli'
+import { createProject } from '../../server/admin/control'
 import { openEngine, type Engine } from '../../server/engine'
-import { importEvents } from '../../server/importer'
+import { importEvents } from '../../server/admin/importer'
 import { answerInsights, type RawEvent } from '../reference/model'
 import { rootHeaders, startHarness, type Harness } from '../support/harness'
 import { randomEvents } from '../support/random-events'
@@ -123,7 +123,7 @@ describe('import: all or nothing, never twice', function () {
     const file = writeFile(dir, events)
     assert.equal((await cli(dir, 'project', 'create', 'shop')).code, 0)
     // One process (node --import tsx), so that SIGKILL kills the engine itself.
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'cli.ts'), 'import', '--project', 'shop', '--file', file], {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'admin', 'cli.ts'), 'import', '--project', 'shop', '--file', file], {
       cwd: ROOT,
       env: { ...process.env, QUARRY_DATA_DIR: dir },
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -2,7 +2,7 @@
 // after each insert the gateway must agree with the reference model over everything inserted so far.
 import assert from 'node:assert/strict'
 import request from 'supertest'
-import { createProject } from '../../server/control'
+import { createProject } from '../../server/admin/control'
 import { answerInsights, type RawEvent } from '../reference/model'
 import fs from 'node:fs'
 import path from 'node:path'

@@ -8,14 +8,14 @@ import os from 'node:os'
 import path from 'node:path'
 import type express from 'express'
 import { request } from '../support/openapi-request'
-import type { CompiledQuery } from '../../queries/compiled'
+import type { CompiledQuery } from '../../queries/core/compiled'
 import { createRunner } from '../../server/engine'
-import { createApp } from '../../server/app'
-import { createApiClient, createProject } from '../../server/control'
-import { Directory } from '../../server/directory'
+import { createApp } from '../../server/http/app'
+import { createApiClient, createProject } from '../../server/admin/control'
+import { Directory } from '../../server/http/directory'
 import { createLogger } from '../../server/logger'
-import { createMetrics, type Metrics } from '../../server/metrics'
-import { startMetricsServer, type MetricsServer } from '../../server/metrics-server'
+import { createMetrics, type Metrics } from '../../server/http/metrics'
+import { startMetricsServer, type MetricsServer } from '../../server/http/metrics-server'
 import { insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
 import { parsePrometheusText, sampleValue } from '../support/prometheus-text'
 import { randomEvents } from '../support/random-events'
@@ -129,7 +129,7 @@ describe('npm start with QUARRY_METRICS_PORT', function () {
     const port = 20_000 + Math.floor(Math.random() * 20_000)
     const metricsPort = port + 1
     const env = { ...process.env, LOG_LEVEL: 'warn', QUARRY_DATA_DIR: dir, QUARRY_DEMO_EVENTS: '0', PORT: String(port), QUARRY_METRICS_PORT: String(metricsPort) }
-    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'server', 'main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'http', 'main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))

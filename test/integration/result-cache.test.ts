@@ -3,8 +3,8 @@
 // data version is part of the key), and one project's answer never reaches another project's request.
 import assert from 'node:assert/strict'
 import request from 'supertest'
-import type { CompiledQuery } from '../../queries/compiled'
-import { createApiClient, createProject } from '../../server/control'
+import type { CompiledQuery } from '../../queries/core/compiled'
+import { createApiClient, createProject } from '../../server/admin/control'
 import { answerInsights, type RawEvent } from '../reference/model'
 import { insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
 import { randomEvents } from '../support/random-events'

@@ -1,8 +1,8 @@
 // The seed generator: deterministic (same parameters, same rows), exact in size, and realistic enough
 // for the demo (sessions, referrers, identified visitors with profiles, live visitors near `end`).
 import assert from 'node:assert/strict'
-import { createProject } from '../../server/control'
-import { SEED_BLOCK_ROWS, seedProject } from '../../server/seed'
+import { createProject } from '../../server/admin/control'
+import { SEED_BLOCK_ROWS, seedProject } from '../../server/admin/seed'
 import { startHarness, type Harness } from '../support/harness'
 
 const END = new Date('2024-06-01T12:00:00Z')

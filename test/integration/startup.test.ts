@@ -10,7 +10,6 @@ import os from 'node:os'
 import path from 'node:path'
 
 const ROOT = path.join(__dirname, '..', '..')
-const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs')
 
 interface Started {
   child: ChildProcess
@@ -19,7 +18,9 @@ interface Started {
 }
 
 function start(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, [TSX, path.join(ROOT, 'server', 'main.ts')], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  // TRICKY: tsx's own CLI relays a signal to its child and SIGKILLs it when the child is busy for 60 ms,
+  // which would cut the drain short; loaded with --import, tsx leaves the signal to the gateway.
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'http', 'main.ts')], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))
@@ -35,7 +36,6 @@ async function waitFor(started: Started, pattern: RegExp, ms = 120_000): Promise
   }
 }
 
-/** `promise`, or a failure naming `what` once `ms` pass: a bound on a wait, not a timing check. */
 /** A GET on a connection of its own (no keep-alive socket the gateway may be closing), for the drain probes. */
 function getOnce(port: string, urlPath: string, headers: Record<string, string> = {}): Promise<{ status: number; retryAfter?: string }> {
   return new Promise((resolve, reject) => {
@@ -48,6 +48,7 @@ function getOnce(port: string, urlPath: string, headers: Record<string, string> 
   })
 }
 
+/** `promise`, or a failure naming `what` once `ms` pass: a bound on a wait, not a timing check. */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))
@@ -78,7 +79,11 @@ describe('npm start', function () {
       const reader = (inFlight.body as ReadableStream<Uint8Array>).getReader()
       let text = new TextDecoder().decode((await reader.read()).value)
       first.child.kill('SIGTERM')
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value)
+      try {
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value)
+      } catch (error) {
+        throw new Error(`the in-flight export broke off after ${text.length} bytes (${String(error)}); the gateway said:\n${first.output()}`)
+      }
       assert.equal(text.trim().split('\n').length, 100_000, 'the in-flight export finished')
       assert.equal(await first.exited, 0)
     } finally {

@@ -5,7 +5,7 @@
 
 import { compareBytes, parseStrictNumber } from './exact';
 import { rowMatches, parseRowFilters } from './export';
-import { SEGMENTS } from '../../queries/chart-params';
+import { SEGMENTS } from '../../queries/charts/chart-params';
 import { Filter, PROPERTY_PREFIX, SESSION_ATTRIBUTE_NAMES } from './filters';
 import {
   compareEvents,

@@ -1,7 +1,7 @@
 // Reference model — the `filters` parameter: parsing/validation and matching of one text value.
 
-import { OPERATORS } from '../../queries/filters';
-import { DIMENSIONS, EVENT_FIELDS, SESSION_ATTRIBUTES, type Dimension, type EventField, type SessionAttribute } from '../../queries/registry';
+import { OPERATORS } from '../../queries/core/filters';
+import { DIMENSIONS, EVENT_FIELDS, SESSION_ATTRIBUTES, type Dimension, type EventField, type SessionAttribute } from '../../queries/core/registry';
 import { parseStrictNumber } from './exact';
 
 export const DIMENSION_NAMES = Object.keys(DIMENSIONS) as Dimension[];

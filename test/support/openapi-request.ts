@@ -5,8 +5,8 @@ import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
 import type express from 'express'
 import supertest from 'supertest'
-import { buildOpenApi } from '../../server/openapi'
-import { ROUTES } from '../../server/routes'
+import { buildOpenApi } from '../../server/http/openapi'
+import { ROUTES } from '../../server/http/routes'
 
 interface DocumentedResponse {
   headers?: Record<string, { required?: boolean; schema: object }>

@@ -1,9 +1,9 @@
 // The chart compiler: one statement for all series, exact SQL and params; formulas; 400s.
 import assert from 'node:assert/strict'
-import { chart } from '../../queries/chart'
-import { QueryError } from '../../queries/errors'
-import { evaluateFormula, parseFormula } from '../../queries/formula'
-import { prepare, type Scope } from '../../queries/pipeline'
+import { chart } from '../../queries/charts/chart'
+import { QueryError } from '../../queries/core/errors'
+import { evaluateFormula, parseFormula } from '../../queries/charts/formula'
+import { prepare, type Scope } from '../../queries/core/pipeline'
 import { normalizedSql } from '../support/sql'
 
 const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 0 }

@@ -1,8 +1,8 @@
 // Exact SQL and params of representative compiled requests: what an analyst reviews is what runs.
 import assert from 'node:assert/strict'
-import { dimensions } from '../../queries/dimensions'
-import { live } from '../../queries/live'
-import { prepare, type Scope } from '../../queries/pipeline'
+import { dimensions } from '../../queries/insights/dimensions'
+import { live } from '../../queries/insights/live'
+import { prepare, type Scope } from '../../queries/core/pipeline'
 import { normalizedSql } from '../support/sql'
 
 const scope: Scope = {

@@ -1,10 +1,10 @@
 // `explain` resolves a request as Express serves it (route matching, path decoding, query parsing) and
 // prints every statement of /export/events: a JSON page's rows and count, or a stream's chunk.
 import assert from 'node:assert/strict'
-import { QueryError } from '../../queries/errors'
-import { encodeCursor } from '../../queries/export-events'
-import type { Scope } from '../../queries/pipeline'
-import { explainRequest, projectIdOf, resolveRequest } from '../../server/explain'
+import { QueryError } from '../../queries/core/errors'
+import { encodeCursor } from '../../queries/export/export-events'
+import type { Scope } from '../../queries/core/pipeline'
+import { explainRequest, projectIdOf, resolveRequest } from '../../server/admin/explain'
 
 const scopeFor = (id: string): Scope => ({ project: { id, name: id, timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 })
 

@@ -1,7 +1,7 @@
 // The import's statements as compiled: staging by generated table name (an Identifier parameter),
 // and one INSERT into `events` that skips stored and repeated ids, squashed into one block.
 import assert from 'node:assert/strict'
-import { compileFragment, compileTemplate } from '../../queries/compiled'
+import { compileFragment, compileTemplate } from '../../queries/core/compiled'
 import { normalizedSql } from '../support/sql'
 
 /** Statement text with comments dropped and every run of whitespace as one space. */

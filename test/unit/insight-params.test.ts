@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
-import { QueryError } from '../../queries/errors'
-import { metrics } from '../../queries/metrics'
-import { pages } from '../../queries/pages'
-import { prepare, type Scope } from '../../queries/pipeline'
-import { EVENT_FIELDS, SESSION_ATTRIBUTES } from '../../queries/registry'
+import { QueryError } from '../../queries/core/errors'
+import { metrics } from '../../queries/insights/metrics'
+import { pages } from '../../queries/insights/pages'
+import { prepare, type Scope } from '../../queries/core/pipeline'
+import { EVENT_FIELDS, SESSION_ATTRIBUTES } from '../../queries/core/registry'
 
 const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 }
 

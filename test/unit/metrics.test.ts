@@ -5,8 +5,8 @@ import assert from 'node:assert/strict'
 import express from 'express'
 import request from 'supertest'
 import { ConfigError, loadConfig } from '../../server/config'
-import { createMetrics } from '../../server/metrics'
-import { startMetricsServer } from '../../server/metrics-server'
+import { createMetrics } from '../../server/http/metrics'
+import { startMetricsServer } from '../../server/http/metrics-server'
 import { parsePrometheusText, sampleValue } from '../support/prometheus-text'
 
 async function scrape(metrics: ReturnType<typeof createMetrics>) {

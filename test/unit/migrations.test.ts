@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { listMigrations, renderMigration } from '../../server/migrate'
+import { listMigrations, renderMigration } from '../../server/admin/migrate'
 
 const render = (name: string, cluster?: string) => {
   const migration = listMigrations().find((m) => m.name === name)

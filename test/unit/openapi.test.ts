@@ -4,8 +4,8 @@ import assert from 'node:assert/strict'
 import crypto from 'node:crypto'
 import { compileErrors, validate } from '@readme/openapi-parser'
 import express from 'express'
-import { buildOpenApi } from '../../server/openapi'
-import { ROUTES } from '../../server/routes'
+import { buildOpenApi } from '../../server/http/openapi'
+import { ROUTES } from '../../server/http/routes'
 import { request } from '../support/openapi-request'
 
 type Operation = { security: object[]; responses: Record<string, { $ref?: string; content?: Record<string, { schema: object }> }> }

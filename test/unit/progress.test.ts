@@ -1,7 +1,7 @@
 // Progress output: the line's figures, plain lines on a pipe, and silence before the first update.
 import assert from 'node:assert/strict'
 import { PassThrough } from 'node:stream'
-import { createProgress, formatProgress } from '../../server/progress'
+import { createProgress, formatProgress } from '../../server/admin/progress'
 
 function pipe(): { stream: NodeJS.WriteStream; text: () => string } {
   const stream = new PassThrough()

@@ -2,12 +2,12 @@
 // listed buckets; metrics buckets, chart cells, regex filters and dates are capped with a 400 that says
 // how to narrow the request; metrics shaping is linear.
 import assert from 'node:assert/strict'
-import { chart } from '../../queries/chart'
-import { INTERVALS, bucketCount, bucketStarts, type Interval } from '../../queries/dates'
-import { QueryError } from '../../queries/errors'
-import { metrics } from '../../queries/metrics'
-import { pages } from '../../queries/pages'
-import { prepare, type Resource, type Scope } from '../../queries/pipeline'
+import { chart } from '../../queries/charts/chart'
+import { INTERVALS, bucketCount, bucketStarts, type Interval } from '../../queries/core/dates'
+import { QueryError } from '../../queries/core/errors'
+import { metrics } from '../../queries/insights/metrics'
+import { pages } from '../../queries/insights/pages'
+import { prepare, type Resource, type Scope } from '../../queries/core/pipeline'
 import { Random } from '../support/random'
 
 const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 }

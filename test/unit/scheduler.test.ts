@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { QueryError } from '../../queries/errors'
-import { FairScheduler, type Release } from '../../queries/scheduler'
+import { QueryError } from '../../queries/core/errors'
+import { FairScheduler, type Release } from '../../queries/core/scheduler'
 
 describe('the fair engine scheduler', () => {
   it('admits up to the in-flight limit at once, then queues', async () => {

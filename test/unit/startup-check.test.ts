@@ -1,13 +1,13 @@
 // The startup check: the real SQL files and routes pass; a route whose compiler leaves a placeholder
 // unbound or a marker unfilled, or that no example request reaches, stops startup with its name.
 import assert from 'node:assert/strict'
-import { SEGMENTS } from '../../queries/chart-params'
-import { compileTemplate, type CompiledQuery } from '../../queries/compiled'
-import { QueryError } from '../../queries/errors'
-import type { Resource, Scope } from '../../queries/pipeline'
-import { ROUTES, type Route } from '../../server/routes'
-import { EXAMPLE_QUERIES, checkQueries, examplesFor, findRouteProblems, findUnfilledMarkers } from '../../server/startup-check'
-import { liveResponse } from '../../queries/responses/insights'
+import { SEGMENTS } from '../../queries/charts/chart-params'
+import { compileTemplate, type CompiledQuery } from '../../queries/core/compiled'
+import { QueryError } from '../../queries/core/errors'
+import type { Resource, Scope } from '../../queries/core/pipeline'
+import { ROUTES, type Route } from '../../server/http/routes'
+import { EXAMPLE_QUERIES, checkQueries, examplesFor, findRouteProblems, findUnfilledMarkers } from '../../server/http/startup-check'
+import { liveResponse } from '../../queries/insights/responses'
 
 const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'UTC' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 }
 

@@ -1,0 +1,239 @@
+// Parsing of `/export/charts` requests: series items (events and formulas), breakdowns, dates,
+// interval and `previous`, with every problem listed.
+import { INTERVALS, RANGES, bucketCount, defaultInterval, requestWindow, type Interval, type Range, type Window } from '../core/dates'
+import { invalid, type Issue } from '../core/errors'
+import { SESSION_ONLY_ATTRIBUTES, parseFilters, type Filter } from '../core/filters'
+import { lettersOf, parseFormula, type Formula } from './formula'
+import type { Scope } from '../core/pipeline'
+import { EVENT_FIELDS, SESSION_ATTRIBUTES, isEventField, isSessionAttribute } from '../core/registry'
+import { compileSchema, schemaIssues } from '../core/validate'
+
+export const SEGMENTS = [
+  'event', 'user', 'session', 'group', 'user_average', 'one_event_per_user',
+  'property_sum', 'property_average', 'property_min', 'property_max',
+] as const
+export type Segment = (typeof SEGMENTS)[number]
+export const PROPERTY_SEGMENTS: readonly Segment[] = ['property_sum', 'property_average', 'property_min', 'property_max']
+
+/** Numeric event columns a property segment may aggregate (besides `properties.<key>`). */
+export const NUMERIC_COLUMNS = { duration: 'duration', revenue: 'revenue' } as const
+export type NumericSource = { kind: 'column'; column: keyof typeof NUMERIC_COLUMNS } | { kind: 'property'; key: string }
+
+/** A value read per event for a breakdown: a column of `events` or a property. */
+export type FieldSource = { kind: 'column'; column: string } | { kind: 'property'; key: string }
+
+export interface EventItem {
+  kind: 'event'
+  letter: string
+  name: string
+  filters: Filter[]
+  segment: Segment
+  property?: NumericSource
+  displayName?: string
+}
+
+export interface FormulaItem {
+  kind: 'formula'
+  letter: string
+  formula: Formula
+  text: string
+  displayName?: string
+}
+
+export type SeriesItem = EventItem | FormulaItem
+
+export interface Breakdown {
+  name: string
+  source: FieldSource
+}
+
+/** Bucket cap: series items x buckets x groups x periods above this is a 400. */
+export const CHART_CELL_CAP = 20_000
+
+export interface ChartQuery {
+  projectId: string
+  timezone: string
+  window: Window
+  previousWindow?: Window
+  interval: Interval
+  items: SeriesItem[]
+  breakdowns: Breakdown[]
+  breakdownLimit: number
+}
+
+const paramsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['series'],
+  properties: {
+    projectId: { type: 'string' },
+    project_id: { type: 'string' },
+    series: { type: 'string' },
+    breakdowns: { type: 'string' },
+    breakdownLimit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+    interval: { type: 'string', enum: INTERVALS },
+    range: { type: 'string', enum: RANGES, default: '30d' },
+    startDate: { type: 'string' },
+    endDate: { type: 'string' },
+    timezone: { type: 'string' },
+    previous: { type: 'string', enum: ['true', 'false'], default: 'false' },
+  },
+}
+export const chartSchema = paramsSchema
+const validateParams = compileSchema(paramsSchema)
+
+const itemsSchema = {
+  type: 'array',
+  minItems: 1,
+  maxItems: 10,
+  items: {
+    anyOf: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name'],
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 200 },
+          filters: { type: 'array' },
+          segment: { type: 'string', enum: SEGMENTS },
+          property: { type: 'string', minLength: 1 },
+          displayName: { type: 'string' },
+        },
+      },
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type', 'formula'],
+        properties: {
+          type: { const: 'formula' },
+          formula: { type: 'string', minLength: 1, maxLength: 500 },
+          displayName: { type: 'string' },
+        },
+      },
+    ],
+  },
+}
+const validateItems = compileSchema(itemsSchema, { coerce: false, keyNoun: 'key' })
+const breakdownsSchema = {
+  type: 'array',
+  maxItems: 3,
+  items: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
+}
+const validateBreakdowns = compileSchema(breakdownsSchema, { coerce: false, keyNoun: 'key' })
+
+function parseJson(text: string, name: string, issues: Issue[]): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    issues.push({ path: [name], message: `"${name}" is not valid JSON: ${(error as Error).message}` })
+    return undefined
+  }
+}
+
+/** A breakdown or filter name as a column of `events` or a property key; undefined when unknown. */
+export function fieldSource(name: string): FieldSource | undefined {
+  if (isEventField(name)) return { kind: 'column', column: EVENT_FIELDS[name] }
+  if (isSessionAttribute(name) && !SESSION_ONLY_ATTRIBUTES.includes(name)) return { kind: 'column', column: SESSION_ATTRIBUTES[name] }
+  if (name.startsWith('properties.') && name.length > 'properties.'.length) return { kind: 'property', key: name.slice('properties.'.length) }
+  return undefined
+}
+
+function numericSource(property: string): NumericSource | undefined {
+  if (Object.hasOwn(NUMERIC_COLUMNS, property)) return { kind: 'column', column: property as keyof typeof NUMERIC_COLUMNS }
+  if (property.startsWith('properties.') && property.length > 'properties.'.length) return { kind: 'property', key: property.slice('properties.'.length) }
+  return undefined
+}
+
+type RawItem = { name?: string; filters?: unknown[]; segment?: Segment; property?: string; displayName?: string; type?: 'formula'; formula?: string }
+
+function parseItems(raw: RawItem[], issues: Issue[]): SeriesItem[] {
+  const letters = raw.map((_, index) => String.fromCharCode(65 + index))
+  const eventLetters = new Set(raw.flatMap((item, index) => (item.type === 'formula' ? [] : [letters[index]])))
+  return raw.flatMap((item, index): SeriesItem[] => {
+    const path = ['series', index]
+    const letter = letters[index]
+    if (item.type === 'formula') {
+      try {
+        const formula = parseFormula(item.formula as string)
+        const unknown = lettersOf(formula).filter((used) => !eventLetters.has(used))
+        if (unknown.length) {
+          issues.push({ path: [...path, 'formula'], message: `the formula refers to ${[...new Set(unknown)].join(', ')}, which name no event series` })
+          return []
+        }
+        return [{ kind: 'formula', letter, formula, text: item.formula as string, displayName: item.displayName }]
+      } catch (error) {
+        issues.push({ path: [...path, 'formula'], message: `invalid formula: ${(error as Error).message}` })
+        return []
+      }
+    }
+    const segment = item.segment ?? 'event'
+    const isPropertySegment = PROPERTY_SEGMENTS.includes(segment)
+    let property: NumericSource | undefined
+    if (isPropertySegment && item.property === undefined) issues.push({ path: [...path, 'property'], message: `segment "${segment}" needs "property"` })
+    if (!isPropertySegment && item.property !== undefined) issues.push({ path: [...path, 'property'], message: `segment "${segment}" takes no "property"` })
+    if (isPropertySegment && item.property !== undefined) {
+      property = numericSource(item.property)
+      if (!property) issues.push({ path: [...path, 'property'], message: `"${item.property}" is not properties.<key> nor one of ${Object.keys(NUMERIC_COLUMNS).join(', ')}` })
+    }
+    const { filters, issues: filterIssues } = parseFilters(item.filters === undefined ? undefined : JSON.stringify(item.filters))
+    issues.push(...filterIssues.map((issue) => ({ ...issue, path: [...path, ...issue.path] })))
+    filters.forEach((filter, filterIndex) => {
+      if (filter.target.kind === 'session' && SESSION_ONLY_ATTRIBUTES.includes(filter.target.attribute)) {
+        issues.push({ path: [...path, 'filters', filterIndex, 'name'], message: `"${filter.target.attribute}" describes sessions; chart series count events` })
+      }
+    })
+    return [{ kind: 'event', letter, name: item.name as string, filters, segment, property, displayName: item.displayName }]
+  })
+}
+
+export function parseChart(raw: Record<string, unknown>, scope: Scope): ChartQuery {
+  const params = { ...raw }
+  const issues = schemaIssues(validateParams, params)
+  const typed = params as { series?: string; breakdowns?: string; breakdownLimit: number; interval?: Interval; range: Range; startDate?: string; endDate?: string; timezone?: string; previous: string }
+  let items: SeriesItem[] = []
+  if (typeof typed.series === 'string') {
+    const parsed = parseJson(typed.series, 'series', issues)
+    if (parsed !== undefined) {
+      const shape = schemaIssues(validateItems, parsed, ['series'])
+      issues.push(...shape)
+      if (!shape.length) items = parseItems(parsed as RawItem[], issues)
+    }
+  }
+  let breakdowns: Breakdown[] = []
+  if (typeof typed.breakdowns === 'string') {
+    const parsed = parseJson(typed.breakdowns, 'breakdowns', issues)
+    if (parsed !== undefined) {
+      const shape = schemaIssues(validateBreakdowns, parsed, ['breakdowns'])
+      issues.push(...shape)
+      if (!shape.length) {
+        breakdowns = (parsed as { name: string }[]).flatMap(({ name }, index) => {
+          const source = fieldSource(name)
+          if (!source) issues.push({ path: ['breakdowns', index, 'name'], message: `unknown breakdown "${name}"` })
+          return source ? [{ name, source }] : []
+        })
+      }
+    }
+  }
+  if (breakdowns.length && items.some((item) => item.kind === 'formula')) {
+    issues.push({ path: ['series'], message: 'formulas cannot be combined with breakdowns' })
+  }
+  const { timezone, window } = requestWindow(typed, scope.project.timezone, scope.now, issues)
+  if (issues.length || !window) throw invalid(issues)
+  const length = window.end.getTime() - window.start.getTime()
+  const query: ChartQuery = {
+    projectId: scope.project.id,
+    timezone,
+    window,
+    previousWindow: typed.previous === 'true' ? { start: new Date(window.start.getTime() - length), end: window.start } : undefined,
+    interval: typed.interval ?? defaultInterval(window),
+    items,
+    breakdowns,
+    breakdownLimit: typed.breakdownLimit,
+  }
+  const perBucket = items.length * (breakdowns.length ? query.breakdownLimit : 1) * (query.previousWindow ? 2 : 1)
+  const cells = perBucket * bucketCount(window, query.interval, timezone)
+  if (cells > CHART_CELL_CAP) {
+    throw invalid([{ path: ['interval'], message: `this chart would have ${cells} cells (series x buckets x groups x periods), more than ${CHART_CELL_CAP}: narrow the window, widen the interval or lower breakdownLimit` }])
+  }
+  return query
+}

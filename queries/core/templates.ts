@@ -1,0 +1,188 @@
+// Loads the reviewed SQL templates of sql/ and checks them: a template's `{name:Type}` placeholders are
+// its parameter spec, and binding a value it does not use (or leaving one unbound) is an error. At
+// startup, `checkTemplates` checks every .sql file under sql/.
+import fs from 'node:fs'
+import path from 'node:path'
+
+export const SQL_DIR = path.join(__dirname, '..', '..', 'sql')
+const PLACEHOLDER = /\{(\w+):([^{}]+?)\}/g
+const MARKER = /\/\* @(\w+) \*\//g
+
+/** The slots compilers fill in templates (closed set): `/* @name *\/` in a template names one of these. */
+/** The template folders the gateway's routes compile; admin, control and seed SQL is run by its own code. */
+export const isRouteTemplate = (file: string): boolean => /^(insights|export)\//.test(file)
+
+export const MARKERS = {
+  aggregate: 'a chart segment\'s aggregate',
+  array_join: 'the ARRAY JOIN of a group breakdown',
+  attributes: 'the session attributes a query reads, as argMin columns',
+  bucket: 'the time bucket of an event',
+  cells: 'the CSV cells of an export row, quoted and neutralised',
+  conditions: 'AND conditions on events (names, filters, keyset)',
+  entry_join: 'the join with the entry counts of the window\'s sessions (pages)',
+  event_bucket: 'the time bucket of an event (metrics revenue)',
+  event_filters: 'conditions on events for event-field filters',
+  ids: 'the profile ids an export looks up (bound values, or the rows of a chunk)',
+  includes: 'the export columns `includes` adds',
+  labels: 'the breakdown labels of a chart group',
+  name: 'the breakdown column',
+  new_events: 'the staged events an import moves (ids the project does not hold yet)',
+  prefix: 'the breakdown prefix column',
+  profiles: 'the profiles joined to a CSV chunk',
+  rank: 'the rank of a chart group',
+  revenue_filters: 'conditions on the events whose revenue counts',
+  rows: 'the rows of an export chunk',
+  series: 'the UNION ALL of chart series statements',
+  session_bucket: 'the time bucket of a session start',
+  session_filters: 'HAVING conditions on session attributes and event-filter matches',
+  top_groups: 'the join with a series\' top groups',
+  view_match: 'whether a page view matches the view filters',
+  view_filters: 'conditions a counted page view matches (event-field filters but name)',
+  view_sessions: 'the sessions whose page views a page row counts',
+  views: 'a session\'s counted page views',
+  views_join: 'the join with counted views under event filters',
+  window_sessions: 'the sessions of the window that pass the filters',
+} as const satisfies Record<string, string>
+
+const SCALAR_TYPE = /^(String|Identifier|UUID|Bool|U?Int(8|16|32|64|128|256)|Float(32|64)|Date|Date32|DateTime(\('[\w/+-]+'\))?|DateTime64\(\d(, ?'[\w/+-]+')?\))$/
+
+/** Whether a placeholder type is one ClickHouse binds: a scalar, or Array/Nullable of a known type. */
+export function isKnownType(type: string): boolean {
+  const wrapped = /^(Array|Nullable)\((.+)\)$/.exec(type)
+  return wrapped ? isKnownType(wrapped[2].trim()) : SCALAR_TYPE.test(type)
+}
+
+export interface Template {
+  name: string
+  file: string
+  text: string
+  placeholders: Map<string, string>
+  markers: string[]
+}
+
+function parseTemplate(file: string, text: string): Template {
+  const name = /^-- @name (\S+)/m.exec(text)?.[1]
+  if (!name) throw new Error(`SQL template ${file} has no "-- @name" header`)
+  const placeholders = new Map<string, string>()
+  for (const [, param, type] of text.matchAll(PLACEHOLDER)) placeholders.set(param, type.trim())
+  const markers = [...text.matchAll(MARKER)].map((match) => match[1])
+  return { name, file, text, placeholders, markers }
+}
+
+const cache = new Map<string, Template>()
+
+/** A template by its path under sql/, e.g. `insights/live.sql`. */
+export function loadTemplate(file: string): Template {
+  let template = cache.get(file)
+  if (!template) {
+    template = parseTemplate(file, fs.readFileSync(path.join(SQL_DIR, file), 'utf8'))
+    cache.set(file, template)
+  }
+  return template
+}
+
+/** Every placeholder `{name:Type}` in a SQL text (templates plus inserted fragments). */
+export function placeholdersOf(sql: string): Map<string, string> {
+  const found = new Map<string, string>()
+  for (const [, param, type] of sql.matchAll(PLACEHOLDER)) found.set(param, type.trim())
+  return found
+}
+
+/** `file @marker` of every marker a compiler has filled in this process (the startup check reads it). */
+const filled = new Set<string>()
+export const filledMarkers = (): ReadonlySet<string> => filled
+
+/** Fills `/* @marker *\/` slots with fragments; every marker of the template must be given. */
+export function fillMarkers(template: Template, fragments: Record<string, string>): string {
+  const unknown = Object.keys(fragments).filter((key) => !template.markers.includes(key))
+  if (unknown.length) throw new Error(`Template ${template.name} has no marker(s) ${unknown.join(', ')}`)
+  const text = template.text.replace(MARKER, (_, marker: string) => {
+    if (!(marker in fragments)) throw new Error(`Template ${template.name}: marker @${marker} not filled`)
+    return fragments[marker]
+  })
+  for (const marker of template.markers) filled.add(`${template.file} @${marker}`)
+  return text
+}
+
+/** Throws unless the bound params are exactly the placeholders of the SQL. */
+export function checkBinding(templateName: string, sql: string, params: Record<string, unknown>): void {
+  const wanted = placeholdersOf(sql)
+  const unbound = [...wanted.keys()].filter((key) => !(key in params))
+  const unused = Object.keys(params).filter((key) => !wanted.has(key))
+  if (unbound.length || unused.length) {
+    throw new Error(`Template ${templateName}: unbound placeholders [${unbound.join(', ')}], unused params [${unused.join(', ')}]`)
+  }
+}
+
+/** Every `.sql` file under a directory, as paths relative to it (`insights/live.sql`), sorted. */
+export function listSqlFiles(dir: string = SQL_DIR): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.sql'))
+    .map((file) => file.split(path.sep).join('/'))
+    .sort()
+}
+
+const withoutComments = (text: string) => text.replace(/--[^\n]*/g, '')
+
+/** What is wrong with one migration: its header names the file; values are never bound into DDL. */
+function migrationProblems(file: string, text: string): string[] {
+  const problems: string[] = []
+  const expected = path.basename(file, '.sql')
+  if (!new RegExp(`^-- @migration ${expected}$`, 'm').test(text)) problems.push(`needs the header "-- @migration ${expected}"`)
+  if (/\{\w+:[^{}]+\}/.test(withoutComments(text).replace(/\{\{[^{}]*\}\}/g, ''))) problems.push('binds a {name:Type} placeholder; migrations run without params')
+  return problems
+}
+
+/** What is wrong with one query template (see `checkTemplates`). */
+function templateProblems(text: string): string[] {
+  const problems: string[] = []
+  const names = [...text.matchAll(/^-- @name (\S+)$/gm)]
+  if (names.length !== 1) problems.push(`needs exactly one "-- @name" header, has ${names.length}`)
+  if (!/^-- @returns .+$/m.test(text)) problems.push('needs a "-- @returns" header')
+  const sql = withoutComments(text)
+  const types = new Map<string, Set<string>>()
+  for (const [braced] of sql.matchAll(/\{[^{}]*\}/g)) {
+    const placeholder = /^\{(\w+):([^{}]+)\}$/.exec(braced)
+    if (!placeholder) {
+      problems.push(`${braced} is not a {name:Type} placeholder`)
+      continue
+    }
+    const [, name, type] = placeholder
+    if (!isKnownType(type.trim())) problems.push(`${braced} has an unknown type`)
+    types.set(name, (types.get(name) ?? new Set()).add(type.trim()))
+  }
+  for (const [name, used] of types) if (used.size > 1) problems.push(`{${name}} is bound with several types: ${[...used].join(', ')}`)
+  for (const [comment] of sql.matchAll(/\/\*\s*@[^]*?\*\//g)) {
+    const marker = /^\/\* @(\w+) \*\/$/.exec(comment)?.[1]
+    if (!marker) problems.push(`${comment} is not a marker of the form /* @name */`)
+    else if (!Object.hasOwn(MARKERS, marker)) problems.push(`unknown marker @${marker}; known: ${Object.keys(MARKERS).join(', ')}`)
+  }
+  if (/\$\{/.test(sql)) problems.push('contains JavaScript interpolation "${"')
+  return problems
+}
+
+/** Every problem of every `.sql` file under a directory, as `file: problem` lines. */
+export function findTemplateProblems(dir: string = SQL_DIR): string[] {
+  const names = new Map<string, string>()
+  return listSqlFiles(dir).flatMap((file) => {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8')
+    if (file.startsWith('migrations/')) return migrationProblems(file, text).map((problem) => `${file}: ${problem}`)
+    const problems = templateProblems(text)
+    const name = /^-- @name (\S+)$/m.exec(text)?.[1]
+    if (name && names.has(name)) problems.push(`@name ${name} is also the name of ${names.get(name)}`)
+    if (name) names.set(name, file)
+    return problems.map((problem) => `${file}: ${problem}`)
+  })
+}
+
+/**
+ * Startup check of the SQL files: every template has one `@name` (unique) and a `@returns`, every
+ * `{...}` is a placeholder with a known type and one type per name, every marker is a known slot, and
+ * nothing is interpolated by JavaScript; a migration names its file and binds nothing. Throws with
+ * every problem, each naming its file.
+ */
+export function checkTemplates(dir: string = SQL_DIR): void {
+  const problems = findTemplateProblems(dir)
+  if (problems.length) throw new Error(`SQL templates in ${dir} are broken:\n  ${problems.join('\n  ')}`)
+}

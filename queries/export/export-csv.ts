@@ -1,0 +1,78 @@
+// CSV for `/export/events`, written by the engine: each keyset chunk is one statement whose single row
+// carries the chunk's CSV records (quoted and formula-neutralised in SQL) and the keyset of its last row.
+import { compileFragment, compileTemplate, type CompiledQuery, type Fragment } from '../core/compiled'
+import { exportColumns, compileProfiles, compileRows, type ExportQuery, type Keyset } from './export-events'
+
+/**
+ * How a column becomes a CSV cell: client text (quoted when needed, formula-neutralised), text the
+ * engine formats itself (a UUID, an ISO date: nothing to quote), a number, or JSON text.
+ */
+type CellKind = 'text' | 'formatted' | 'nullableFormatted' | 'number' | 'nullableNumber' | 'json' | 'profile'
+
+const CELL_KINDS: Record<string, CellKind> = {
+  id: 'formatted',
+  projectId: 'formatted',
+  createdAt: 'formatted',
+  importedAt: 'nullableFormatted',
+  duration: 'number',
+  latitude: 'nullableNumber',
+  longitude: 'nullableNumber',
+  properties: 'json',
+  profile: 'profile',
+}
+
+// RE2 patterns as SQL literals: a cell that starts like a formula (OWASP), and one that needs care.
+const FORMULA_START = `'^[=+\\-@\\t\\r]'`
+const NEEDS_CARE = `'^[=+\\-@\\t\\r]|[",\\r\\n]'`
+
+/**
+ * A text cell as it is, or, when it starts like a formula or holds a special character, in double quotes
+ * (" doubled) with a leading ' when it starts like a formula (OWASP's rule, quotes included).
+ */
+function textCellSql(text: string): string {
+  return `if(match(${text}, ${NEEDS_CARE}), concat('"', if(match(${text}, ${FORMULA_START}), '\\'', ''), replaceAll(${text}, '"', '""'), '"'), ${text})`
+}
+
+/** One cell of export.events-csv; `column` is a response name from the export's closed column list. */
+function cellSql(column: string): string {
+  const kind = CELL_KINDS[column] ?? 'text'
+  switch (kind) {
+    case 'text':
+      return textCellSql(column)
+    case 'formatted':
+      return column
+    case 'nullableFormatted':
+      return `ifNull(${column}, '')`
+    case 'number':
+      return `toString(${column})`
+    case 'nullableNumber':
+      return `ifNull(toString(${column}), '')`
+    // TRICKY: toJSONString escapes every '/' as '\/' (JSON.stringify, the JSON export's writer, does
+    // not); each '/' is escaped, so dropping the backslash before each gives JSON.stringify's text.
+    case 'json':
+      return textCellSql(`replaceAll(toJSONString(${column}), '\\\\/', '/')`)
+    case 'profile':
+      return textCellSql('profileJson')
+  }
+}
+
+/** The header line, the same names and order as the JSON export's fields. */
+export function csvHeader(query: ExportQuery): string {
+  return `${exportColumns(query).join(',')}\r\n`
+}
+
+/** A compiled statement to nest inside another, without its header comments. */
+const nested = (compiled: CompiledQuery): Fragment => ({ sql: compiled.sql.replace(/^--.*\n/gm, ''), params: { ...compiled.params } })
+
+/** One keyset chunk of `rows` rows after `after`, as CSV text written by the engine. */
+export function compileCsvChunk(query: ExportQuery, slice: { after?: Keyset; rows: number }): CompiledQuery {
+  const rowsFragment = nested(compileRows(query, { ...slice, extraColumns: ['created_at AS createdAtKey', 'toUInt128(events.id) AS idKey'] }))
+  const profiles = query.includes.includes('profile')
+    ? compileFragment('export/profile-cells.sql', {}, { profiles: nested(compileProfiles(query, { sql: `(SELECT profileId FROM (${rowsFragment.sql}))`, params: rowsFragment.params })) })
+    : undefined
+  return compileTemplate('export/events-csv.sql', {}, {
+    rows: rowsFragment,
+    cells: { sql: exportColumns(query).map(cellSql).join(",\n    ',',\n    "), params: {} },
+    profiles: profiles ? { sql: `\nLEFT JOIN (${profiles.sql}) AS profile ON profile.profileKey = chunk.profileId`, params: profiles.params } : { sql: '', params: {} },
+  })
+}

@@ -1,0 +1,104 @@
+// Parsing of the parameters the insights resources share (dates, timezone, filters, paging): every
+// problem of a request is collected into one 400.
+import { INTERVALS, RANGES, bucketCount, requestWindow, type Interval, type Range, type Window } from '../core/dates'
+import { invalid, type Issue } from '../core/errors'
+import { parseFilters, type Filter } from '../core/filters'
+import type { Scope } from '../core/pipeline'
+import { compileSchema, schemaIssues } from '../core/validate'
+
+export interface InsightQuery {
+  projectId: string
+  timezone: string
+  window: Window
+  filters: Filter[]
+  limit: number
+  cursor: number
+  interval?: Interval
+  lookbackMs: number
+  /** Set by `widenForSessions`: where session and event rows are read from and to. */
+  readFrom?: Date
+  readTo?: Date
+}
+
+const dateProperties = {
+  startDate: { type: 'string' },
+  endDate: { type: 'string' },
+  range: { type: 'string', enum: RANGES, default: '7d' },
+  timezone: { type: 'string' },
+  filters: { type: 'string' },
+}
+
+export const pagedSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...dateProperties,
+    cursor: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
+    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
+  },
+}
+
+export const seriesSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...dateProperties, interval: { type: 'string', enum: INTERVALS } },
+}
+
+const validatePaged = compileSchema(pagedSchema)
+const validateSeries = compileSchema(seriesSchema)
+
+interface RawParams {
+  startDate?: string
+  endDate?: string
+  range: Range
+  timezone?: string
+  filters?: string
+  cursor?: number
+  limit?: number
+  interval?: Interval
+}
+
+export function parseInsightParams(raw: Record<string, unknown>, scope: Scope, kind: 'paged' | 'series'): InsightQuery {
+  const params = { ...raw }
+  const issues: Issue[] = schemaIssues(kind === 'paged' ? validatePaged : validateSeries, params)
+  const typed = params as unknown as RawParams
+  const { filters, issues: filterIssues } = parseFilters(typeof typed.filters === 'string' ? typed.filters : undefined)
+  issues.push(...filterIssues)
+  const { timezone, window } = requestWindow(typed, scope.project.timezone, scope.now, issues)
+  if (issues.length || !window) throw invalid(issues)
+  return {
+    projectId: scope.project.id,
+    timezone,
+    window,
+    filters,
+    limit: typed.limit ?? 10,
+    cursor: typed.cursor ?? 1,
+    interval: typed.interval,
+    lookbackMs: scope.sessionLookbackMs,
+  }
+}
+
+/** Plan step: session rows are read from a lookback before the window to a lookback after it. */
+export function widenForSessions(query: InsightQuery): InsightQuery {
+  return {
+    ...query,
+    readFrom: new Date(query.window.start.getTime() - query.lookbackMs),
+    readTo: new Date(query.window.end.getTime() + query.lookbackMs),
+  }
+}
+
+/**
+ * Buckets a metrics series may have. The default intervals give at most a few hundred, a day of minutes
+ * 1,440 and a week of hours 168; 5,000 also allows three days of minutes, a year of hours or 13 years of
+ * days, while a response stays under about 1.5 MB.
+ */
+export const SERIES_BUCKET_CAP = 5_000
+
+/** Plan step, after the interval is picked: a series with too many buckets is a 400, counted without listing them. */
+export function capSeriesBuckets(query: InsightQuery): InsightQuery {
+  const buckets = bucketCount(query.window, query.interval ?? 'month', query.timezone)
+  if (buckets > SERIES_BUCKET_CAP) {
+    throw invalid([{ path: ['interval'], message: `this series would have ${buckets} buckets, more than ${SERIES_BUCKET_CAP}: narrow the window or widen the interval` }])
+  }
+  return query
+}

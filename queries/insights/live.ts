@@ -1,0 +1,37 @@
+// `GET /insights/:projectId/live`: distinct visitors with any event in the last five minutes.
+import { compileTemplate } from '../core/compiled'
+import { toClickHouseTime, type Resource } from '../core/pipeline'
+import { assertValid, compileSchema } from '../core/validate'
+
+const LIVE_WINDOW_MS = 5 * 60 * 1000
+
+interface LiveQuery {
+  projectId: string
+  now: Date
+  since?: Date
+}
+
+const schema = { type: 'object', additionalProperties: false, properties: {} }
+const validateParams = compileSchema(schema)
+
+const resolveLiveWindow = (query: LiveQuery): LiveQuery => ({ ...query, since: new Date(query.now.getTime() - LIVE_WINDOW_MS) })
+
+export const live: Resource<LiveQuery> = {
+  name: 'live',
+  schema,
+  parse(raw, scope) {
+    assertValid(validateParams, raw)
+    return { projectId: scope.project.id, now: scope.now }
+  },
+  plan: [resolveLiveWindow],
+  compile(query) {
+    return compileTemplate('insights/live.sql', {
+      projectId: query.projectId,
+      since: toClickHouseTime(query.since as Date),
+      now: toClickHouseTime(query.now),
+    })
+  },
+  shape(rows) {
+    return { body: { visitors: Number(rows[0]?.visitors ?? 0) } }
+  },
+}

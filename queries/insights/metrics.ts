@@ -1,0 +1,87 @@
+// `GET /insights/:projectId/metrics`: totals and a zero-filled series of the session metrics and revenue.
+import { bucketExpression } from '../core/buckets'
+import { andClauses, compileTemplate, type Fragment } from '../core/compiled'
+import { bucketStarts, defaultInterval, formatInstant, type Interval } from '../core/dates'
+import { capSeriesBuckets, parseInsightParams, seriesSchema, widenForSessions, type InsightQuery } from './insight-params'
+import type { Resource } from '../core/pipeline'
+import { percent, ratio } from '../core/rounding'
+import { eventConditions, sessionsMatchingAttributes, eventJoin, windowParams, windowSessions } from './session-sql'
+
+interface MetricsRow {
+  part: 'sessions' | 'revenue'
+  is_total: number
+  bucket: number
+  session_count: number
+  bounced: number
+  duration_total_ms: number
+  view_count: number
+  visitor_count: number
+  revenue_total: number
+}
+
+export interface Figures {
+  bounce_rate: number
+  unique_visitors: number
+  total_sessions: number
+  avg_session_duration: number
+  total_screen_views: number
+  views_per_session: number
+  total_revenue: number
+}
+
+const pickInterval = (query: InsightQuery): InsightQuery => ({ ...query, interval: query.interval ?? defaultInterval(query.window) })
+
+/** `AND ...` for revenue events: sessions kept by the attribute filters, events matching every event filter. */
+function revenueFilters(query: InsightQuery): Fragment {
+  const parts = [sessionsMatchingAttributes(query), eventConditions(query)].filter((part): part is Fragment => part !== null)
+  return andClauses(parts)
+}
+
+/** The lookup key of a row: its part and its bucket (epoch seconds), or the total. */
+const rowKey = (part: MetricsRow['part'], bucket: number | 'total') => `${part}|${bucket}`
+
+function toFigures(sessions: MetricsRow | undefined, revenue: MetricsRow | undefined): Figures {
+  const count = Number(sessions?.session_count ?? 0)
+  const views = Number(sessions?.view_count ?? 0)
+  return {
+    bounce_rate: percent(Number(sessions?.bounced ?? 0), count),
+    unique_visitors: Number(sessions?.visitor_count ?? 0),
+    total_sessions: count,
+    avg_session_duration: ratio(Number(sessions?.duration_total_ms ?? 0), count * 1000),
+    total_screen_views: views,
+    views_per_session: ratio(views, count),
+    total_revenue: Number(revenue?.revenue_total ?? 0),
+  }
+}
+
+export const metrics: Resource<InsightQuery> = {
+  name: 'metrics',
+  schema: seriesSchema,
+  parse: (raw, scope) => parseInsightParams(raw, scope, 'series'),
+  plan: [pickInterval, capSeriesBuckets, widenForSessions],
+  compile(query) {
+    const interval = query.interval as Interval
+    const { views, join } = eventJoin(query)
+    return compileTemplate(
+      'insights/metrics.sql',
+      { ...windowParams(query), tz: query.timezone },
+      {
+        session_bucket: { sql: bucketExpression(interval, 'session_start'), params: {} },
+        event_bucket: { sql: bucketExpression(interval, 'created_at'), params: {} },
+        window_sessions: windowSessions(query, []),
+        views,
+        views_join: join,
+        revenue_filters: revenueFilters(query),
+      },
+    )
+  },
+  shape(rawRows, query) {
+    const byKey = new Map<string, MetricsRow>()
+    for (const row of rawRows as unknown as MetricsRow[]) byKey.set(rowKey(row.part, Number(row.is_total) ? 'total' : Number(row.bucket)), row)
+    const series = bucketStarts(query.window, query.interval as Interval, query.timezone).map((start) => {
+      const seconds = Math.floor(start.getTime() / 1000)
+      return { date: formatInstant(start, query.timezone), ...toFigures(byKey.get(rowKey('sessions', seconds)), byKey.get(rowKey('revenue', seconds))) }
+    })
+    return { body: { metrics: toFigures(byKey.get(rowKey('sessions', 'total')), byKey.get(rowKey('revenue', 'total'))), series } }
+  },
+}

@@ -1,0 +1,66 @@
+// `GET /insights/:projectId/pages`: page rows per (origin, path) of the window's page views.
+import { andClauses, compileTemplate, type Fragment } from '../core/compiled'
+import { parseInsightParams, pagedSchema, widenForSessions, type InsightQuery } from './insight-params'
+import { pageParams, splitPage } from '../core/paging'
+import type { Resource } from '../core/pipeline'
+import { percent, ratioOrNull } from '../core/rounding'
+import { eventJoin, sessionsMatchingAttributes, sessionsWithEvent, viewConditions, windowParams, windowSessions } from './session-sql'
+
+interface PageRow {
+  origin: string
+  path: string
+  latest_title: string
+  session_count: number
+  view_count: number
+  entered: number
+  entered_bounced: number
+  with_next: number
+  gap_total_ms: number
+}
+
+/** Which views count: those matching every event-field filter other than `name`. */
+const viewMatch = (query: InsightQuery): Fragment => viewConditions(query) ?? { sql: '1', params: {} }
+
+/**
+ * `AND ...` keeping views whose session passes the filters: its attributes pass, and it has an event
+ * matching every event-field filter. Sets, not joins, and nothing at all without filters.
+ */
+function viewSessions(query: InsightQuery): Fragment {
+  const parts = [sessionsMatchingAttributes(query), sessionsWithEvent(query)].filter((part): part is Fragment => part !== null)
+  return andClauses(parts, '      ')
+}
+
+export const pages: Resource<InsightQuery> = {
+  name: 'pages',
+  schema: pagedSchema,
+  parse: (raw, scope) => parseInsightParams(raw, scope, 'paged'),
+  plan: [widenForSessions],
+  compile(query) {
+    return compileTemplate(
+      'insights/pages.sql',
+      { ...windowParams(query), ...pageParams(query) },
+      {
+        window_sessions: windowSessions(query, ['entry_origin', 'entry_path']),
+        entry_join: eventJoin(query).join,
+        view_match: viewMatch(query),
+        view_sessions: viewSessions(query),
+      },
+    )
+  },
+  shape(rawRows, query) {
+    const { page, hasMore } = splitPage(rawRows as unknown as PageRow[], query)
+    const body = page.map((row) => {
+      const entered = Number(row.entered)
+      return {
+        title: row.latest_title,
+        origin: row.origin,
+        path: row.path,
+        sessions: Number(row.session_count),
+        pageviews: Number(row.view_count),
+        bounce_rate: entered === 0 ? null : percent(Number(row.entered_bounced), entered),
+        avg_duration: ratioOrNull(Number(row.gap_total_ms), Number(row.with_next) * 1000),
+      }
+    })
+    return { body, hasMore }
+  },
+}

@@ -1,0 +1,80 @@
+// Response bodies of the insights routes (`/insights/:projectId/...`), DESIGN §6.
+import { DIMENSIONS, type Dimension, type DimensionSpec } from '../core/registry'
+import { instant, nullable, type RouteResponse } from '../core/responses'
+
+const json = (schema: object): RouteResponse['content'] => ({ 'application/json': { schema } })
+
+const figureProperties = {
+  bounce_rate: { type: 'number', description: 'Percent of sessions with one page view, two decimals' },
+  unique_visitors: { type: 'integer' },
+  total_sessions: { type: 'integer' },
+  avg_session_duration: { type: 'number', description: 'Seconds' },
+  total_screen_views: { type: 'integer' },
+  views_per_session: { type: 'number' },
+  total_revenue: { type: 'number' },
+}
+const figures = { type: 'object', additionalProperties: false, required: Object.keys(figureProperties), properties: figureProperties }
+
+export const metricsResponse: RouteResponse = {
+  description: 'Totals over the window and one zero-filled entry per bucket',
+  cacheable: true,
+  content: json({
+    type: 'object',
+    additionalProperties: false,
+    required: ['metrics', 'series'],
+    properties: {
+      metrics: figures,
+      series: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['date', ...Object.keys(figureProperties)],
+          properties: { date: { ...instant, description: 'Start of the bucket' }, ...figureProperties },
+        },
+      },
+    },
+  }),
+}
+
+export const liveResponse: RouteResponse = {
+  description: 'Distinct visitors with an event in the last five minutes',
+  cacheable: true,
+  content: json({ type: 'object', additionalProperties: false, required: ['visitors'], properties: { visitors: { type: 'integer', minimum: 0 } } }),
+}
+
+const pageRow = {
+  title: { type: 'string', description: "The page's latest title" },
+  origin: { type: 'string' },
+  path: { type: 'string' },
+  sessions: { type: 'integer' },
+  pageviews: { type: 'integer' },
+  bounce_rate: nullable({ type: 'number', description: 'Percent; null when no session entered here' }),
+  avg_duration: nullable({ type: 'number', description: 'Seconds to the next view; null when no view has one' }),
+}
+
+export const pagesResponse: RouteResponse = {
+  description: 'One page of rows, most sessions first',
+  cacheable: true,
+  paged: true,
+  content: json({ type: 'array', items: { type: 'object', additionalProperties: false, required: Object.keys(pageRow), properties: pageRow } }),
+}
+
+/** A breakdown's rows; `prefix` (the country of a region, say) only where the registry gives one. */
+export function dimensionResponse(name: Dimension): RouteResponse {
+  const spec: DimensionSpec = DIMENSIONS[name]
+  const row = {
+    ...(spec.prefix ? { prefix: nullable({ type: 'string', description: `The ${spec.prefix}` }) } : {}),
+    name: nullable({ type: 'string', description: 'null where the attribute is empty' }),
+    sessions: { type: 'integer' },
+    pageviews: { type: 'integer' },
+    bounce_rate: { type: 'number' },
+    avg_session_duration: { type: 'number', description: 'Seconds' },
+  }
+  return {
+    description: 'One page of rows, most sessions first',
+    cacheable: true,
+    paged: true,
+    content: json({ type: 'array', items: { type: 'object', additionalProperties: false, required: Object.keys(row), properties: row } }),
+  }
+}

@@ -1,0 +1,190 @@
+// `npm run cli -- <command>`: projects, API clients, NDJSON import, export, seeding and migrations.
+import fs from 'node:fs'
+import { parseArgs } from 'node:util'
+import { QueryError } from '../../queries/core/errors'
+import { ConfigError, loadConfig, type Config } from '../config'
+import { ControlError, createApiClient, createProject, findProject, listApiClients, listProjects, revokeApiClient } from './control'
+import { EngineBusyError, openEngine, type Engine } from '../engine'
+import { explainRequest, projectIdOf } from './explain'
+import { exportToFile } from './export-file'
+import { countLines, importEvents } from './importer'
+import { migrate } from './migrate'
+import { createProgress } from './progress'
+import { seedProject } from './seed'
+
+const USAGE = `Usage: npm run cli -- <command>
+  project create <id> [--name NAME] [--timezone IANA]   (default timezone UTC)
+  project list
+  client create --type read|write|root [--project ID] [--name NAME]
+  client list [--project ID]
+  client revoke <client-id>
+  import --project ID --file events.ndjson [--skip-bad]
+  seed --project ID [--events N] [--days D] [--seed S] [--end ISO-DATETIME]
+  export --project ID [--format ndjson|csv] [--start DATE] [--end DATE] --out FILE   (default ndjson)
+  explain '<path?query>' [--timezone IANA] [--now ISO-DATETIME]   (prints SQL + params, runs nothing)
+  migrate`
+
+class UsageError extends Error {}
+
+type Options = Record<string, string | boolean | undefined>
+
+function need(options: Options, name: string): string {
+  const value = options[name]
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`)
+  return value
+}
+
+function wholeNumber(options: Options, name: string, fallback: number): number {
+  const value = options[name]
+  if (value === undefined) return fallback
+  if (typeof value !== 'string' || !/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`)
+  return Number(value)
+}
+
+const print = (value: unknown) => console.log(typeof value === 'string' ? value : JSON.stringify(value, null, 2))
+
+type Command = (engine: Engine, positionals: string[], options: Options) => Promise<void>
+
+const COMMANDS: Record<string, Command> = {
+  'project create': async (engine, [id], options) => {
+    if (!id) throw new UsageError('project create needs an id')
+    print(await createProject(engine, { id, name: options.name as string | undefined, timezone: options.timezone as string | undefined }))
+  },
+  'project list': async (engine) => print(await listProjects(engine)),
+  'client create': async (engine, _, options) => {
+    const client = await createApiClient(engine, { type: need(options, 'type'), projectId: options.project as string | undefined, name: options.name as string | undefined })
+    print({ ...client, note: 'The secret is shown once; only its scrypt hash is stored.' })
+  },
+  'client list': async (engine, _, options) => print(await listApiClients(engine, options.project as string | undefined)),
+  'client revoke': async (engine, [id]) => {
+    if (!id) throw new UsageError('client revoke needs a client id')
+    await revokeApiClient(engine, id)
+    print(`revoked ${id}`)
+  },
+  import: async (engine, _, options) => {
+    const file = need(options, 'file')
+    const skipBad = options['skip-bad'] === true
+    const progress = createProgress({ label: 'import', total: fs.existsSync(file) ? await countLines(file) : undefined })
+    const report = await importEvents(engine, { projectId: need(options, 'project'), file, skipBad, onProgress: progress.update }).finally(progress.done)
+    for (const bad of report.bad) console.error(`line ${bad.line}: ${bad.problems.join('; ')}`)
+    if (report.bad.length && !skipBad) {
+      throw new ControlError(`${report.bad.length} bad line(s); nothing was imported (use --skip-bad to import the good lines)`)
+    }
+    print(`imported ${report.imported} event(s), skipped ${report.skipped} bad line(s), ${report.duplicates} already imported (not written again)`)
+  },
+  seed: async (engine, _, options) => {
+    const end = typeof options.end === 'string' ? new Date(options.end) : new Date()
+    const projectId = need(options, 'project')
+    const events = wholeNumber(options, 'events', 200_000)
+    const progress = createProgress({ label: 'seed', total: events })
+    const { seconds } = await seedProject(engine, { projectId, events, days: wholeNumber(options, 'days', 30), seed: wholeNumber(options, 'seed', 42), end, onProgress: progress.update }).finally(progress.done)
+    print(`seeded ${events} events into "${projectId}" in ${seconds.toFixed(1)} s`)
+  },
+  export: async (engine, _, options) => {
+    const out = need(options, 'out')
+    let progress: ReturnType<typeof createProgress> | undefined
+    const onTotal = (total: number) => {
+      progress = createProgress({ label: 'export', total })
+      progress.update(0)
+    }
+    const rows = await exportToFile(engine, loadConfig(), {
+      projectId: need(options, 'project'),
+      format: typeof options.format === 'string' ? options.format : 'ndjson',
+      start: options.start as string | undefined,
+      end: options.end as string | undefined,
+      out,
+      onTotal,
+      onProgress: (written) => progress?.update(written),
+    }).finally(() => progress?.done())
+    print(`exported ${rows} event(s) to ${out}`)
+  },
+  explain: async () => undefined,
+  migrate: async (engine) => print(`applied: ${(await migrate(engine)).join(', ') || 'nothing (up to date)'}`),
+}
+
+const OPTIONS = {
+  name: { type: 'string' },
+  timezone: { type: 'string' },
+  type: { type: 'string' },
+  project: { type: 'string' },
+  file: { type: 'string' },
+  'skip-bad': { type: 'boolean' },
+  events: { type: 'string' },
+  days: { type: 'string' },
+  seed: { type: 'string' },
+  end: { type: 'string' },
+  start: { type: 'string' },
+  format: { type: 'string' },
+  out: { type: 'string' },
+  now: { type: 'string' },
+  help: { type: 'boolean' },
+} as const
+
+/** Compiles without running; the project's timezone comes from --timezone or, failing that, the database. */
+async function explain([url]: string[], options: Options, config: Config): Promise<number> {
+  if (!url) throw new UsageError("explain needs a request path, e.g. '/insights/demo/referrer?range=30d'")
+  const now = typeof options.now === 'string' ? new Date(options.now) : new Date()
+  if (Number.isNaN(now.getTime())) throw new UsageError('--now must be an ISO date-time')
+  const projectId = await projectIdOf(url)
+  let timezone = options.timezone as string | undefined
+  if (!timezone && projectId) {
+    const engine = await openEngine(config.engine)
+    try {
+      const project = await findProject(engine, projectId)
+      if (!project) throw new ControlError(`no project "${projectId}" (or pass --timezone)`)
+      timezone = project.timezone
+    } finally {
+      await engine.close()
+    }
+  }
+  try {
+    print(
+      await explainRequest(url, (id) => ({
+        project: { id, name: id, timezone: timezone ?? 'UTC' },
+        now,
+        sessionLookbackMs: config.sessionLookbackHours * 3_600_000,
+      })),
+    )
+    return 0
+  } catch (error) {
+    if (!(error instanceof QueryError)) throw error
+    console.error(`quarry: ${error.message}`)
+    for (const issue of error.issues) console.error(`  ${issue.path.join('.')}: ${issue.message}`)
+    return 1
+  }
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  let engine: Engine | undefined
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
+    if (values.help || positionals.length === 0) {
+      print(USAGE)
+      return values.help ? 0 : 2
+    }
+    const twoWords = positionals.slice(0, 2).join(' ')
+    const [key, rest] = COMMANDS[twoWords] ? [twoWords, positionals.slice(2)] : [positionals[0], positionals.slice(1)]
+    const command = COMMANDS[key]
+    if (!command) throw new UsageError(`unknown command "${positionals.join(' ')}"`)
+    const config = loadConfig()
+    if (key === 'explain') return await explain(rest, values, config)
+    engine = await openEngine(config.engine)
+    if (key !== 'migrate') await migrate(engine)
+    await command(engine, rest, values)
+    return 0
+  } catch (error) {
+    if (error instanceof UsageError) console.error(`quarry: ${error.message}\n${USAGE}`)
+    else if (error instanceof ControlError || error instanceof ConfigError || error instanceof EngineBusyError) console.error(`quarry: ${error.message}`)
+    else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) console.error(`quarry: ${(error as Error).message}\n${USAGE}`)
+    else console.error('quarry: failed:', error)
+    return error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1
+  } finally {
+    await engine?.close()
+  }
+}
+
+if (require.main === module) {
+  runCli(process.argv.slice(2)).then((code) => {
+    process.exitCode = code
+  })
+}

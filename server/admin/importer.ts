@@ -1,0 +1,167 @@
+// `import --project P --file events.ndjson`: validates every line against the event schema, reports
+// bad lines by number, and writes every good line or none: lines are staged in a table of their own and
+// moved into `events` by one insert that skips the ids already stored, so a rerun never duplicates.
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import readline from 'node:readline'
+import { compileFragment, compileTemplate, type CompiledQuery, type Params } from '../../queries/core/compiled'
+import { toClickHouseTime } from '../../queries/core/pipeline'
+import { compileSchema, schemaIssues } from '../../queries/core/validate'
+import type { Engine } from '../engine'
+import { ControlError, findProject } from './control'
+
+const TEXT_COLUMNS = [
+  'profile_id', 'path', 'origin', 'title', 'referrer', 'referrer_name', 'referrer_type', 'utm_source', 'utm_medium', 'utm_campaign',
+  'utm_term', 'utm_content', 'country', 'region', 'city', 'device', 'brand', 'model', 'browser', 'browser_version', 'os', 'os_version',
+  'sdk_name', 'sdk_version',
+] as const
+
+const eventSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name', 'device_id', 'session_id', 'created_at'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    project_id: { type: 'string' },
+    name: { type: 'string', minLength: 1 },
+    device_id: { type: 'string', minLength: 1 },
+    session_id: { type: 'string', minLength: 1 },
+    created_at: { type: 'string', format: 'date-time' },
+    ...Object.fromEntries(TEXT_COLUMNS.map((column) => [column, { type: 'string' }])),
+    latitude: { type: ['number', 'null'], minimum: -90, maximum: 90 },
+    longitude: { type: ['number', 'null'], minimum: -180, maximum: 180 },
+    duration: { type: 'integer', minimum: 0, maximum: 4294967295 },
+    revenue: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+    groups: { type: 'array', items: { type: 'string' } },
+    properties: { type: 'object', additionalProperties: { type: 'string' } },
+    imported_at: { type: ['string', 'null'], format: 'date-time' },
+  },
+}
+const validateEvent = compileSchema(eventSchema, { coerce: false, keyNoun: 'field' })
+
+export interface LineProblem {
+  line: number
+  problems: string[]
+}
+
+export interface ImportReport {
+  /** Events written by this run. */
+  imported: number
+  /** Good lines not written again: their id is already stored, or came earlier in the file. */
+  duplicates: number
+  /** Bad lines left out (with --skip-bad). */
+  skipped: number
+  bad: LineProblem[]
+}
+
+export interface ImportOptions {
+  projectId: string
+  file: string
+  skipBad: boolean
+  /** Lines per staging insert. */
+  batchRows?: number
+  /** Called with the number of lines read so far, after each staged batch and at the end. */
+  onProgress?: (lines: number) => void
+}
+
+/** One line's problems, or the row to insert. */
+export function parseEventLine(text: string, projectId: string): { row?: Record<string, unknown>; problems: string[] } {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    return { problems: [`not JSON: ${(error as Error).message}`] }
+  }
+  const problems = schemaIssues(validateEvent, value).map((issue) => issue.message)
+  const event = value as Record<string, unknown>
+  if (problems.length === 0 && event.project_id !== undefined && event.project_id !== projectId) {
+    problems.push(`project_id "${String(event.project_id)}" differs from --project "${projectId}"`)
+  }
+  if (problems.length === 0 && !(Date.parse(String(event.created_at)) >= 0)) problems.push('"created_at" must not be before 1970')
+  if (problems.length) return { problems }
+  // The schema's uuid format also admits the URN form; the engine takes the bare UUID.
+  const row: Record<string, unknown> = { ...event, project_id: projectId, id: String(event.id).toLowerCase().replace(/^urn:uuid:/, '') }
+  row.profile_id = event.profile_id || event.device_id
+  row.created_at = toClickHouseTime(new Date(String(event.created_at)))
+  if (typeof event.imported_at === 'string') row.imported_at = toClickHouseTime(new Date(event.imported_at))
+  return { row, problems: [] }
+}
+
+const DEFAULT_BATCH_ROWS = 10_000
+const STAGE_NAME = /^import_stage_(\d+)_[0-9a-f]+$/
+/** A staging table this old is a killed import's leftover, even on a server shared with other imports. */
+const STALE_STAGE_MS = 24 * 3_600_000
+
+async function run(engine: Engine, compiled: CompiledQuery): Promise<void> {
+  await engine.client.command({ query: compiled.sql, query_params: compiled.params })
+}
+
+async function select<T>(engine: Engine, compiled: CompiledQuery): Promise<T[]> {
+  return engine.client.query({ query: compiled.sql, query_params: compiled.params, format: 'JSONEachRow' }).then((rs) => rs.json<T>())
+}
+
+/** Number of lines of a file, read once without parsing (the total for the progress bar). */
+export async function countLines(file: string): Promise<number> {
+  let lines = 0
+  let last = 10
+  for await (const chunk of fs.createReadStream(file)) {
+    const bytes = chunk as Buffer
+    for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) lines += 1
+    if (bytes.length) last = bytes[bytes.length - 1]
+  }
+  return last === 10 ? lines : lines + 1
+}
+
+/** Drops the staging tables of killed imports: all of them on the embedded engine (this process owns it). */
+async function dropLeftoverStages(engine: Engine): Promise<void> {
+  const tables = await select<{ name: string }>(engine, compileTemplate('admin/import-leftovers.sql', {}))
+  for (const { name } of tables) {
+    const created = Number(STAGE_NAME.exec(name)?.[1])
+    if (engine.settings.mode === 'embedded' || Date.now() - created > STALE_STAGE_MS) await run(engine, compileTemplate('admin/import-drop.sql', { stage: name }))
+  }
+}
+
+/** Stages the file's good lines; returns the bad ones. Staging stops at the first bad line unless skipBad. */
+async function stageLines(engine: Engine, stage: string, options: ImportOptions): Promise<LineProblem[]> {
+  const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS
+  const bad: LineProblem[] = []
+  let batch: Record<string, unknown>[] = []
+  let number = 0
+  const flush = async () => {
+    if (batch.length && (options.skipBad || bad.length === 0)) await engine.client.insert({ table: stage, values: batch, format: 'JSONEachRow' })
+    batch = []
+    options.onProgress?.(number)
+  }
+  const lines = readline.createInterface({ input: fs.createReadStream(options.file, 'utf8'), crlfDelay: Infinity })
+  options.onProgress?.(0)
+  for await (const text of lines) {
+    number += 1
+    if (!text.trim()) continue
+    const { row, problems } = parseEventLine(text, options.projectId)
+    if (row) batch.push({ line: number, ...row })
+    else bad.push({ line: number, problems })
+    if (batch.length >= batchRows) await flush()
+  }
+  await flush()
+  return bad
+}
+
+export async function importEvents(engine: Engine, options: ImportOptions): Promise<ImportReport> {
+  if (!(await findProject(engine, options.projectId))) throw new ControlError(`no project "${options.projectId}"`)
+  if (!fs.existsSync(options.file)) throw new ControlError(`no file ${options.file}`)
+  await dropLeftoverStages(engine)
+  const stage = `import_stage_${Date.now()}_${crypto.randomBytes(6).toString('hex')}`
+  await run(engine, compileTemplate('admin/import-stage.sql', { stage }))
+  try {
+    const bad = await stageLines(engine, stage, options)
+    if (bad.length && !options.skipBad) return { imported: 0, duplicates: 0, skipped: 0, bad }
+    const params: Params = { stage, projectId: options.projectId }
+    const newEvents = compileFragment('admin/import-new-events.sql', params)
+    const [counts] = await select<{ staged: number | string; new_events: number | string }>(engine, compileTemplate('admin/import-count.sql', { stage }, { new_events: newEvents }))
+    await run(engine, compileTemplate('admin/import-move.sql', {}, { new_events: newEvents }))
+    const imported = Number(counts.new_events)
+    return { imported, duplicates: Number(counts.staged) - imported, skipped: bad.length, bad }
+  } finally {
+    await run(engine, compileTemplate('admin/import-drop.sql', { stage }))
+  }
+}

@@ -1,0 +1,88 @@
+// Applies sql/migrations/*.sql in order, each once, tracked in `quarry_migrations`; safe to rerun. It runs
+// on the engine's admin connection (CLICKHOUSE_ADMIN_USER on a server), never on the read-only serving lanes.
+// The files carry markers so one text serves a single node and a cluster (Replicated + Distributed).
+import fs from 'node:fs'
+import path from 'node:path'
+import { toClickHouseTime } from '../../queries/core/pipeline'
+import type { Engine } from '../engine'
+
+const MIGRATIONS_DIR = path.join(__dirname, '..', '..', 'sql', 'migrations')
+
+export interface Topology {
+  cluster?: string
+  database: string
+}
+
+const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
+
+function replicated(engine: string, zkPath: string): string {
+  const match = /^(\w+)\((.*)\)$/.exec(engine.trim())
+  if (!match) throw new Error(`Migration engine marker needs the form Name(args): ${engine}`)
+  const [, name, args] = match
+  const all = [quote(zkPath), quote('{replica}'), ...(args.trim() ? [args.trim()] : [])]
+  return `Replicated${name}(${all.join(', ')})`
+}
+
+/** Renders one migration's text for the topology and splits it into statements. */
+export function renderMigration(text: string, topology: Topology): string[] {
+  const { cluster, database } = topology
+  const rendered = text
+    .replace(/^--.*$/gm, '')
+    .replace(/\{\{on_cluster\}\}/g, cluster ? `ON CLUSTER ${quote(cluster)}` : '')
+    .replace(/\{\{table (\w+)\}\}/g, (_, table: string) => (cluster ? `${table}_local` : table))
+    .replace(/CREATE TABLE IF NOT EXISTS (\w+)([^]*?)ENGINE = \{\{(sharded|everywhere) ([^}]+)\}\}/g, (_, table: string, body: string, kind: string, engine: string) => {
+      if (!cluster) return `CREATE TABLE IF NOT EXISTS ${table}${body}ENGINE = ${engine}`
+      const zkPath = kind === 'sharded' ? `/clickhouse/tables/{shard}/${database}/${table}` : `/clickhouse/tables/all/${database}/${table}`
+      return `CREATE TABLE IF NOT EXISTS ${table}${body}ENGINE = ${replicated(engine, zkPath)}`
+    })
+    .replace(/\{\{distributed (\w+) ([^}]+)\}\}/g, (_, table: string, shardingKey: string) =>
+      cluster
+        ? `CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER ${quote(cluster)} AS ${table}_local ` +
+          `ENGINE = Distributed(${quote(cluster)}, ${quote(database)}, ${quote(`${table}_local`)}, ${shardingKey})`
+        : '',
+    )
+  if (/\{\{/.test(rendered)) throw new Error(`Unknown migration marker in: ${rendered.slice(rendered.indexOf('{{'), rendered.indexOf('{{') + 60)}`)
+  return rendered
+    .split(/;\s*(?:\n|$)/)
+    .map((statement) => statement.trim())
+    .filter(Boolean)
+}
+
+export function listMigrations(): { name: string; text: string }[] {
+  return fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((file) => file.endsWith('.sql'))
+    .sort()
+    .map((file) => ({ name: file.replace(/\.sql$/, ''), text: fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8') }))
+}
+
+function trackingTable(topology: Topology): string {
+  const onCluster = topology.cluster ? ` ON CLUSTER ${quote(topology.cluster)}` : ''
+  const engine = topology.cluster
+    ? replicated('ReplacingMergeTree()', `/clickhouse/tables/all/${topology.database}/quarry_migrations`)
+    : 'ReplacingMergeTree()'
+  return `CREATE TABLE IF NOT EXISTS quarry_migrations${onCluster} (name String, applied_at DateTime64(3, 'UTC')) ENGINE = ${engine} ORDER BY name`
+}
+
+/** Applies every migration not yet recorded; returns the names it applied. */
+export async function migrate(engine: Engine): Promise<string[]> {
+  const topology = { cluster: engine.settings.cluster, database: engine.settings.database }
+  const { client } = engine
+  await client.command({ query: trackingTable(topology) })
+  const done = await client
+    .query({ query: 'SELECT name FROM quarry_migrations FINAL', format: 'JSONEachRow' })
+    .then((rs) => rs.json<{ name: string }>())
+  const applied = new Set(done.map((row) => row.name))
+  const ran: string[] = []
+  for (const migration of listMigrations()) {
+    if (applied.has(migration.name)) continue
+    for (const statement of renderMigration(migration.text, topology)) await client.command({ query: statement })
+    await client.insert({
+      table: 'quarry_migrations',
+      values: [{ name: migration.name, applied_at: toClickHouseTime(new Date()) }],
+      format: 'JSONEachRow',
+    })
+    ran.push(migration.name)
+  }
+  return ran
+}

@@ -1,0 +1,163 @@
+// The Express app factory (no listen): ops endpoints, then every route of the routes table behind
+// drain -> auth -> rate limit -> concurrency cap -> project authorization -> the query pipeline.
+import crypto from 'node:crypto'
+import express, { type Request, type Response } from 'express'
+import type { Store } from 'express-rate-limit'
+import swaggerUi from 'swagger-ui-express'
+import { prepare, type Resource, type Scope } from '../../queries/core/pipeline'
+import { ResultCache, matchesEtag } from '../../queries/core/result-cache'
+import type { Runner } from '../../queries/core/run'
+import { authenticate, authorizeProject, resolveQueryProject } from './auth'
+import type { Config } from '../config'
+import type { Directory } from './directory'
+import { Drain } from './drain'
+import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
+import { clientRateLimit, concurrencyCap, failedAuthLimit } from './limits'
+import type { Logger } from '../logger'
+import type { Metrics } from './metrics'
+import { buildOpenApi } from './openapi'
+import { ROUTES, isResourceRoute } from './routes'
+
+/** How the gateway parses query strings; `explain` resolves requests with the same setting. */
+export const QUERY_PARSER = 'simple'
+
+export interface AppOptions {
+  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy' | 'cache'>
+  runner: Runner
+  directory: Directory
+  logger: Logger
+  clock?: () => Date
+  rateLimitStore?: Store
+  /** Where requests, auth failures and exported rows are counted (none when absent). */
+  metrics?: Metrics
+  /** Shutdown state: `/ready` and new requests answer 503 once it drains (server/main.ts on SIGTERM). */
+  drain?: Drain
+}
+
+/** Whether a request's window ended before the session lookback, so late data is its only change. */
+function isSettled(query: unknown, scope: Scope): boolean {
+  const end = (query as { window?: { end?: Date } }).window?.end
+  return end instanceof Date && end.getTime() + scope.sessionLookbackMs <= scope.now.getTime()
+}
+
+/** The same request with the next `cursor`, as a path: built from the request path alone, never its Host header. */
+function nextPageLink(req: Request): string {
+  const url = new URL(req.originalUrl, 'http://localhost')
+  const cursor = Number(url.searchParams.get('cursor') ?? '1')
+  url.searchParams.set('cursor', String(cursor + 1))
+  return `<${url.pathname}${url.search}>; rel="next"`
+}
+
+export function createApp(options: AppOptions): express.Express {
+  const { runner, directory, logger, config, metrics } = options
+  const clock = options.clock ?? (() => new Date())
+  const drain = options.drain ?? new Drain()
+  const cache = new ResultCache(runner, config.cache)
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('query parser', QUERY_PARSER)
+  if (metrics) app.use(metrics.requestMiddleware)
+  app.set('trust proxy', config.trustProxy)
+
+  app.use((req, res, next) => {
+    const requestId = crypto.randomUUID()
+    const started = performance.now()
+    res.locals.requestId = requestId
+    res.set('X-Request-Id', requestId)
+    // A client that goes away before its answer is complete cancels the request's queries.
+    const abort = new AbortController()
+    res.locals.signal = abort.signal
+    res.once('close', () => {
+      if (!res.writableFinished) abort.abort()
+    })
+    res.on('finish', () => {
+      logger.info('request', {
+        requestId,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        clientId: res.locals.client?.id,
+        project: res.locals.projectId,
+        template: res.locals.template,
+        durationMs: Math.round(performance.now() - started),
+        queryMs: res.locals.queryMs,
+        readRows: res.locals.readRows,
+        readBytes: res.locals.readBytes,
+      })
+    })
+    next()
+  })
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' })
+  })
+  app.get('/ready', async (_req, res) => {
+    if (drain.isDraining) {
+      res.set('Retry-After', '5').status(503).json(errorBody(503, 'The gateway is shutting down', res.locals.requestId))
+      return
+    }
+    if (await runner.ping()) {
+      res.json({ status: 'ready' })
+      return
+    }
+    res.set('Retry-After', '5').status(503).json(errorBody(503, 'ClickHouse is not reachable', res.locals.requestId))
+  })
+  const openApi = buildOpenApi(ROUTES)
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openApi)
+  })
+  // /docs: the API reference, rendered by swagger-ui-express from /openapi.json with every asset from the
+  // installed package (no CDN); "Try it out" sends real calls with the credentials given under "Authorize".
+  const docs = { customSiteTitle: 'Quarry API', swaggerOptions: { url: '../openapi.json', validatorUrl: null } }
+  app.get('/docs', (req, res, next) => (req.originalUrl.split('?')[0] === '/docs' ? res.redirect(301, 'docs/') : next()))
+  app.use('/docs', swaggerUi.serveFiles(undefined, docs), swaggerUi.setup(undefined, docs))
+
+  app.use(drain.track)
+  const guards = [
+    failedAuthLimit(config.rateLimit),
+    authenticate(directory, metrics?.authFailure),
+    clientRateLimit({ ...config.rateLimit, store: options.rateLimitStore }),
+    concurrencyCap(config.maxConcurrentQueries),
+  ]
+  for (const route of ROUTES) {
+    app.get(route.path, ...guards, (req: Request, res: Response) =>
+      isResourceRoute(route) ? serveResource(route.resource, route.projectFrom ?? 'path', req, res) : route.serve({ runner, directory, clock, metrics }, req, res),
+    )
+  }
+
+  async function serveResource(resource: Resource<unknown>, projectFrom: 'path' | 'query', req: Request, res: Response) {
+    const project =
+      projectFrom === 'path'
+        ? await authorizeProject(directory, res.locals.client, String(req.params.projectId))
+        : await resolveQueryProject(directory, res.locals.client, req.query as Record<string, unknown>)
+    res.locals.projectId = project.id
+    const raw = { ...(req.query as Record<string, unknown>) }
+    const scope: Scope = { project, now: clock(), sessionLookbackMs: config.sessionLookbackHours * 3_600_000 }
+    const { query, compiled } = prepare(resource, raw, scope)
+    res.locals.template = compiled.template
+    const { answer: cached, hit } = await cache.answer({
+      projectId: project.id,
+      compiled,
+      settled: isSettled(query, scope),
+      signal: res.locals.signal,
+      compute: async (signal) => {
+        const { rows, ...run } = await runner.run<Record<string, unknown>>(compiled, { signal, clientId: res.locals.client.id })
+        Object.assign(res.locals, { queryMs: Math.round(run.durationMs), ...run })
+        return resource.shape(rows, query)
+      },
+    })
+    metrics?.cacheLookup(hit)
+    const age = Math.max(0, Math.floor((Date.now() - cached.storedAt) / 1000))
+    res.set({ 'Cache-Control': `private, max-age=${Math.max(0, cached.maxAgeSeconds - age)}`, Age: String(age), 'X-Cache': hit ? 'hit' : 'miss', ETag: cached.etag })
+    if (cached.hasMore) res.set('Link', nextPageLink(req))
+    if (matchesEtag(req.get('if-none-match'), cached.etag)) {
+      res.status(304).end()
+      return
+    }
+    res.type('json').send(cached.body)
+  }
+
+  app.use(notFoundHandler)
+  app.use(createErrorHandler(logger))
+  return app
+}

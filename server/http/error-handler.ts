@@ -1,0 +1,80 @@
+// The one place errors become HTTP responses. 5xx bodies never carry SQL, stacks or engine details;
+// the log has them, keyed by the request id.
+import http from 'node:http'
+import type { ErrorRequestHandler, RequestHandler } from 'express'
+import { QueryError, assertNever, type Issue, type QueryErrorCode } from '../../queries/core/errors'
+import { toQueryError } from '../../queries/core/engine-errors'
+import type { Logger } from '../logger'
+
+function statusOf(code: QueryErrorCode): number {
+  switch (code) {
+    case 'invalid_request':
+    case 'too_costly':
+      return 400
+    case 'unauthorized':
+      return 401
+    case 'forbidden':
+      return 403
+    case 'not_found':
+      return 404
+    case 'rate_limited':
+    case 'too_many_queries':
+      return 429
+    case 'engine_unavailable':
+    case 'overloaded':
+      return 503
+    case 'cancelled':
+      // The client went away (nginx's "client closed request"); nobody reads this answer.
+      return 499
+    case 'timeout':
+      return 504
+    default:
+      return assertNever(code)
+  }
+}
+
+const RETRY_AFTER_SECONDS: Partial<Record<QueryErrorCode, number>> = { engine_unavailable: 5, overloaded: 1, too_many_queries: 1 }
+
+export function errorBody(status: number, message: string, requestId: string, issues: Issue[] = []) {
+  return {
+    error: http.STATUS_CODES[status] ?? 'Error',
+    message,
+    ...(issues.length ? { details: { issues } } : {}),
+    requestId,
+  }
+}
+
+/** Express's body parser and friends throw errors with a `status`; keep their 4xx, hide the rest. */
+function clientStatusOf(error: unknown): number | undefined {
+  const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined
+}
+
+export function createErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (rawError, req, res, next) => {
+    if (res.headersSent) return next(rawError)
+    const requestId = String(res.locals.requestId ?? '')
+    const error = toQueryError(rawError)
+    if (error instanceof QueryError) {
+      const status = statusOf(error.code)
+      const retryAfter = RETRY_AFTER_SECONDS[error.code]
+      if (retryAfter) res.set('Retry-After', String(retryAfter))
+      if (status >= 500) logger.error('request failed', { requestId, path: req.path, code: error.code, cause: String(rawError?.stack ?? rawError) })
+      res.status(status).json(errorBody(status, error.message, requestId, error.issues))
+      return
+    }
+    const clientStatus = clientStatusOf(error)
+    if (clientStatus) {
+      // Express's own 4xx (an undecodable path, say): still one body shape, with the problem listed.
+      const message = (error as Error).message
+      res.status(clientStatus).json(errorBody(clientStatus, message, requestId, [{ path: [], message }]))
+      return
+    }
+    logger.error('request failed', { requestId, path: req.path, error: String((error as Error)?.stack ?? error) })
+    res.status(500).json(errorBody(500, 'Internal error; quote the requestId when reporting it', requestId))
+  }
+}
+
+export const notFoundHandler: RequestHandler = (_req, res) => {
+  res.status(404).json(errorBody(404, 'No such endpoint', String(res.locals.requestId ?? '')))
+}

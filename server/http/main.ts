@@ -1,0 +1,86 @@
+// Entry point: config -> engine -> migrations -> demo bootstrap -> listen; SIGTERM drains and closes.
+import type { Server } from 'node:http'
+import { createApp } from './app'
+import { ConfigError, loadConfig, type Config } from '../config'
+import { ensureDemo, type Demo } from '../admin/demo'
+import { Directory } from './directory'
+import { Drain } from './drain'
+import { EngineBusyError, createRunner, openEngine } from '../engine'
+import { createLogger } from '../logger'
+import { createMetrics, type Metrics } from './metrics'
+import { startMetricsServer } from './metrics-server'
+import { migrate } from '../admin/migrate'
+import { checkQueries } from './startup-check'
+
+function printWelcome(port: number, demo: Demo | undefined) {
+  const url = `http://localhost:${port}`
+  const lines = [`Quarry listening on ${url}`]
+  if (demo?.created) {
+    const { projectId, clientId, clientSecret } = demo.credentials
+    lines.push(
+      `Demo project:  ${projectId}`,
+      `Client id:     ${clientId}`,
+      `Client secret: ${clientSecret}  (shown once; also saved to ${demo.file})`,
+      'Try:',
+      `  curl -s -H 'openpanel-client-id: ${clientId}' -H 'openpanel-client-secret: ${clientSecret}' ${url}/insights/${projectId}/live`,
+    )
+  } else if (demo) {
+    lines.push(`Demo project ${demo.credentials.projectId}, client id ${demo.credentials.clientId}: the secret is in ${demo.file}`)
+  }
+  console.log(lines.join('\n'))
+}
+
+async function startMetrics(metrics: Metrics, listen: Config['metrics']) {
+  try {
+    return await startMetricsServer(metrics, listen)
+  } catch (error) {
+    throw new ConfigError('QUARRY_METRICS_PORT', `cannot listen on ${listen.host}:${listen.port} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+  }
+}
+
+async function main() {
+  const config = loadConfig()
+  const logger = createLogger(config.logLevel, false, config.logFormat)
+  checkQueries()
+  const engine = await openEngine(config.engine)
+  const applied = await migrate(engine)
+  if (applied.length) logger.info('migrations applied', { applied })
+  const demo = config.engine.mode === 'embedded' ? await ensureDemo(engine, config.demoEvents, (line) => console.log(line)) : undefined
+  const metrics = createMetrics()
+  const metricsServer = config.metrics.port ? await startMetrics(metrics, config.metrics) : undefined
+  if (metricsServer) logger.info('metrics listening', { url: `http://${config.metrics.host}:${metricsServer.port}/metrics` })
+  const runner = createRunner(engine, config, metrics.statementObserver)
+  metrics.trackQueue(() => runner.queueDepth(), () => runner.inFlight())
+  const drain = new Drain()
+  const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs), logger, metrics, drain })
+  const server: Server = app.listen(config.port, '0.0.0.0', () => printWelcome(config.port, demo))
+
+  // SIGTERM: /ready and new requests answer 503 at once (the listener stays open so probes see it), the
+  // requests in flight get QUARRY_SHUTDOWN_GRACE_MS to finish, then every connection still open is cut.
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info('stopping', { signal, inFlight: drain.requestsInFlight })
+    const drained = await drain.finish(config.shutdownGraceMs)
+    if (!drained) {
+      logger.warn('grace period over: cutting the requests still in flight', { inFlight: drain.requestsInFlight, graceMs: config.shutdownGraceMs })
+      server.closeAllConnections()
+    }
+    server.close(async () => {
+      await metricsServer?.close()
+      await engine.close()
+      logger.info('stopped')
+      process.exit(0)
+    })
+    server.closeIdleConnections()
+  }
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError || error instanceof EngineBusyError) console.error(`quarry: ${error.message}`)
+  else console.error('quarry: failed to start:', error)
+  process.exit(1)
+})

@@ -1,0 +1,157 @@
+// /openapi.json (OpenAPI 3.1), generated from the same JSON Schemas that validate requests and from the
+// response schemas of queries/responses/, so the document cannot drift from what is served.
+import { errorBodySchema, type RouteResponse } from '../../queries/core/responses'
+import { schemaOf, type Route } from './routes'
+
+type Header = { description: string; required?: boolean; schema: object }
+
+const ERROR = { $ref: '#/components/schemas/Error' }
+
+/** Every response header the gateway sends on purpose; `required` ones are always there. */
+const HEADERS = {
+  'X-Request-Id': { description: 'Identifies the request in the gateway log', required: true, schema: { type: 'string', format: 'uuid' } },
+  'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
+  Link: { description: 'The next page, `<...>; rel="next"`, while more rows exist', schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' } },
+  RateLimit: { description: "The client's remaining requests in the window (IETF draft 7)", schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'The per-client limit and its window (IETF draft 7)', schema: { type: 'string' } },
+  'Cache-Control': { description: 'How long the answer may be reused (when the result cache is on)', schema: { type: 'string' } },
+  Age: { description: 'Seconds since a cached answer was computed', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  'X-Cache': { description: 'Whether the result cache answered', schema: { type: 'string', enum: ['hit', 'miss'] } },
+  ETag: { description: 'Validator of the body (Express sets a weak one on every JSON body), for If-None-Match', schema: { type: 'string' } },
+} satisfies Record<string, Header>
+type HeaderName = keyof typeof HEADERS
+
+const headerRefs = (...names: HeaderName[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]))
+
+/** On every answer of an authenticated route: the request id, the client's rate limit, Express's ETag. */
+const ROUTE_HEADERS: HeaderName[] = ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'ETag']
+const CACHE_HEADERS: HeaderName[] = ['Cache-Control', 'Age', 'X-Cache']
+
+const errorResponse = (description: string, extra: HeaderName[] = []) => ({
+  description,
+  headers: headerRefs(...ROUTE_HEADERS, ...extra),
+  content: { 'application/json': { schema: ERROR } },
+})
+
+/** The error answers every authenticated route can give (DESIGN §6, §7), by status. */
+const ERROR_RESPONSES = {
+  400: ['BadRequest', errorResponse('Invalid parameters, every problem listed in details.issues')],
+  401: ['Unauthorized', errorResponse('Missing or wrong credentials')],
+  403: ['Forbidden', errorResponse('The client may not read this project (or is a write client)')],
+  404: ['NotFound', errorResponse('Unknown project')],
+  429: ['TooManyRequests', errorResponse('Too many requests or queries in flight for this client', ['Retry-After'])],
+  500: ['InternalError', errorResponse('Internal error; quote the requestId when reporting it')],
+  503: ['Unavailable', errorResponse('ClickHouse unreachable or busy', ['Retry-After'])],
+  504: ['Timeout', errorResponse('Query time limit reached')],
+} as const
+
+/** Node's HTTP parser answers this itself, before the gateway sees the request. */
+const TOO_LARGE = { description: "The request line and headers exceed Node's limit (16 KiB); no body" }
+
+const NOT_MODIFIED = { description: 'Not modified: If-None-Match matched the ETag of the JSON answer', headers: headerRefs(...ROUTE_HEADERS, ...CACHE_HEADERS) }
+
+function routeResponses(response: RouteResponse) {
+  const headers = headerRefs(...ROUTE_HEADERS, ...(response.paged ? ['Link' as const] : []), ...(response.cacheable ? CACHE_HEADERS : []))
+  const errors = Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([status, [name]]) => [status, { $ref: `#/components/responses/${name}` }]))
+  return { 200: { description: response.description, headers, content: response.content }, 304: { $ref: '#/components/responses/NotModified' }, ...errors, 431: { $ref: '#/components/responses/HeadersTooLarge' } }
+}
+
+/** Headers of the ops answers: no credentials, so no rate limit. */
+const OPS_HEADERS = headerRefs('X-Request-Id', 'ETag')
+
+const toOpenApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}')
+
+/** `/insights/:projectId/utm_source` -> `insightsUtmSource`. */
+const operationIdOf = (path: string): string =>
+  path
+    .split('/')
+    .filter((segment) => segment && !segment.startsWith(':'))
+    .join('_')
+    .replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase())
+
+function routeOperation(route: Route) {
+  const schema = schemaOf(route) as { properties?: Record<string, object>; required?: string[] }
+  const pathParams = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }))
+  const queryParams = Object.entries(schema.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: (schema.required ?? []).includes(name),
+    schema: property,
+  }))
+  const cacheParams = [{ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of an earlier answer: 304 while it still holds', schema: { type: 'string' } }]
+  return {
+    operationId: operationIdOf(route.path),
+    summary: route.summary,
+    tags: [route.path.split('/')[1]],
+    security: [{ clientId: [], clientSecret: [] }, { basic: [] }],
+    parameters: [...pathParams, ...queryParams, ...cacheParams],
+    responses: routeResponses(route.response),
+  }
+}
+
+const OPS_PATHS = {
+  '/health': {
+    get: {
+      operationId: 'health',
+      summary: 'The process is up',
+      tags: ['ops'],
+      security: [],
+      responses: {
+        200: {
+          description: 'Up',
+          headers: OPS_HEADERS,
+          content: { 'application/json': { schema: { type: 'object', additionalProperties: false, required: ['status'], properties: { status: { const: 'ok' } } } } },
+        },
+      },
+    },
+  },
+  '/ready': {
+    get: {
+      operationId: 'ready',
+      summary: 'ClickHouse answers',
+      tags: ['ops'],
+      security: [],
+      responses: {
+        200: {
+          description: 'Ready',
+          headers: OPS_HEADERS,
+          content: { 'application/json': { schema: { type: 'object', additionalProperties: false, required: ['status'], properties: { status: { const: 'ready' } } } } },
+        },
+        503: { description: 'ClickHouse is not reachable', headers: headerRefs('X-Request-Id', 'ETag', 'Retry-After'), content: { 'application/json': { schema: ERROR } } },
+      },
+    },
+  },
+  '/openapi.json': {
+    get: {
+      operationId: 'openapi',
+      summary: 'This document',
+      tags: ['ops'],
+      security: [],
+      responses: { 200: { description: 'OpenAPI 3.1', headers: OPS_HEADERS, content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  },
+}
+
+export function buildOpenApi(routes: Route[]) {
+  const paths = Object.fromEntries(routes.map((route) => [toOpenApiPath(route.path), { get: routeOperation(route) }]))
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Quarry', version: '0.1.0', description: 'Read-only analytics query gateway for ClickHouse' },
+    tags: [
+      { name: 'insights', description: 'Session metrics, pages and breakdowns of one project' },
+      { name: 'export', description: 'Raw events and time-series charts' },
+      { name: 'ops', description: 'Health, readiness and this document (no credentials)' },
+    ],
+    components: {
+      securitySchemes: {
+        clientId: { type: 'apiKey', in: 'header', name: 'openpanel-client-id' },
+        clientSecret: { type: 'apiKey', in: 'header', name: 'openpanel-client-secret' },
+        basic: { type: 'http', scheme: 'basic', description: 'The client id as user name, the secret as password' },
+      },
+      schemas: { Error: errorBodySchema },
+      headers: HEADERS,
+      responses: { ...Object.fromEntries(Object.values(ERROR_RESPONSES)), NotModified: NOT_MODIFIED, HeadersTooLarge: TOO_LARGE },
+    },
+    paths: { ...paths, ...OPS_PATHS },
+  }
+}

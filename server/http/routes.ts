@@ -1,0 +1,57 @@
+// Every data route of the gateway, in one greppable table.
+import type { Request, Response } from 'express'
+import { chart } from '../../queries/charts/chart'
+import { dimensions } from '../../queries/insights/dimensions'
+import { exportEventsSchema } from '../../queries/export/export-events'
+import { live } from '../../queries/insights/live'
+import { metrics } from '../../queries/insights/metrics'
+import { pages } from '../../queries/insights/pages'
+import type { Resource } from '../../queries/core/pipeline'
+import type { Dimension } from '../../queries/core/registry'
+import { chartResponse } from '../../queries/charts/responses'
+import type { RouteResponse } from '../../queries/core/responses'
+import { exportEventsResponse } from '../../queries/export/responses'
+import { dimensionResponse, liveResponse, metricsResponse, pagesResponse } from '../../queries/insights/responses'
+import { serveExportEvents } from './export-events'
+import type { ServeContext } from './serve-context'
+
+/**
+ * A route answered by the standard pipeline. Its project is the `:projectId` path segment, or with
+ * `projectFrom: 'query'` the `projectId` parameter (a read client's own project by default) ...
+ */
+interface ResourceRoute {
+  path: string
+  summary: string
+  resource: Resource<any>
+  projectFrom?: 'path' | 'query'
+  /** The 200 answer, for /openapi.json. */
+  response: RouteResponse
+}
+
+/** ... or by its own handler (a stream). */
+interface HandlerRoute {
+  path: string
+  summary: string
+  schema: object
+  response: RouteResponse
+  serve(context: ServeContext, req: Request, res: Response): Promise<void>
+}
+
+export type Route = ResourceRoute | HandlerRoute
+
+export const isResourceRoute = (route: Route): route is ResourceRoute => 'resource' in route
+export const schemaOf = (route: Route): object => (isResourceRoute(route) ? route.resource.schema : route.schema)
+
+export const ROUTES: Route[] = [
+  { path: '/insights/:projectId/live', summary: 'Visitors active in the last 5 minutes', resource: live, response: liveResponse },
+  { path: '/insights/:projectId/metrics', summary: 'Session metrics and revenue, with a zero-filled series', resource: metrics, response: metricsResponse },
+  { path: '/insights/:projectId/pages', summary: 'Top pages by sessions', resource: pages, response: pagesResponse },
+  ...dimensions.map((resource) => ({
+    path: `/insights/:projectId/${resource.name}`,
+    summary: `Sessions broken down by ${resource.name}`,
+    resource,
+    response: dimensionResponse(resource.name as Dimension),
+  })),
+  { path: '/export/charts', summary: 'Time series of event series (segments, breakdowns, formulas, previous period)', resource: chart, projectFrom: 'query', response: chartResponse },
+  { path: '/export/events', summary: 'Raw events: JSON pages (keyset cursor or page) or a stream (ndjson, csv)', schema: exportEventsSchema, response: exportEventsResponse, serve: serveExportEvents },
+]

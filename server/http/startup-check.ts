@@ -1,0 +1,109 @@
+// The startup check: every SQL file is well formed (queries/templates.ts), and every route compiles
+// example requests, so a template with a marker nobody fills or a placeholder nobody binds stops startup.
+import { PROPERTY_SEGMENTS, SEGMENTS, type Segment } from '../../queries/charts/chart-params'
+import { QueryError } from '../../queries/core/errors'
+import { INCLUDES, encodeCursor } from '../../queries/export/export-events'
+import type { Scope } from '../../queries/core/pipeline'
+import { checkTemplates, filledMarkers, isRouteTemplate, listSqlFiles, loadTemplate } from '../../queries/core/templates'
+import { isExplainable, statementsOf } from '../admin/explain'
+import { ROUTES, schemaOf, type Route } from './routes'
+
+/** Filters of every kind: a session attribute, event fields, a numeric property comparison. */
+const FILTERS = JSON.stringify([
+  { name: 'country', operator: 'is', value: ['DE', 'FR'] },
+  { name: 'path', operator: 'startsWith', value: ['/blog'] },
+  { name: 'name', operator: 'isNot', value: ['purchase'] },
+  { name: 'properties.price', operator: 'gt', value: [10] },
+])
+
+const SERIES_PER_CHART = 5
+const seriesItem = (segment: Segment) => ({
+  name: 'screen_view',
+  segment,
+  ...(PROPERTY_SEGMENTS.includes(segment) ? { property: 'properties.price' } : {}),
+  filters: [{ name: 'path', operator: 'contains', value: ['blog'] }],
+})
+/** Every segment, a few per chart (a chart takes at most 10 series), with breakdowns and the previous period. */
+const CHARTS = Array.from({ length: Math.ceil(SEGMENTS.length / SERIES_PER_CHART) }, (_, index) => ({
+  series: JSON.stringify(SEGMENTS.slice(index * SERIES_PER_CHART, (index + 1) * SERIES_PER_CHART).map(seriesItem)),
+  breakdowns: JSON.stringify([{ name: 'country' }, { name: 'properties.plan' }]),
+  previous: 'true',
+  interval: 'day',
+}))
+
+/**
+ * Example query strings. Each one is compiled for every route that accepts all of its parameters and
+ * requires no other; every route must be reached by at least one.
+ */
+export const EXAMPLE_QUERIES: Record<string, string>[] = [
+  {},
+  { range: '30d', filters: FILTERS },
+  { range: 'today', interval: 'hour', filters: FILTERS },
+  { range: '7d', limit: '5', filters: FILTERS },
+  ...CHARTS,
+  { series: JSON.stringify([{ name: '*' }, { name: 'purchase', segment: 'user' }, { type: 'formula', formula: 'B/A*100' }]) },
+  {
+    includes: Object.keys(INCLUDES).join(','),
+    event: 'screen_view,purchase',
+    profileId: 'user_1',
+    filters: FILTERS,
+    cursor: encodeCursor({ createdAtMs: Date.UTC(2024, 2, 31), id: '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0001', page: 2 }),
+  },
+  { includes: 'profile', page: '3', limit: '20' },
+  { format: 'csv', includes: Object.keys(INCLUDES).join(','), filters: FILTERS },
+  { format: 'ndjson', start: '2024-03-01', end: '2024-03-31' },
+]
+
+function accepts(route: Route, query: Record<string, string>): boolean {
+  const schema = schemaOf(route) as { properties?: Record<string, unknown>; required?: string[] }
+  const known = Object.keys(schema.properties ?? {})
+  return Object.keys(query).every((key) => known.includes(key)) && (schema.required ?? []).every((key) => key in query)
+}
+
+/** An error's message and issues, with each template it names followed by its file. */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const issues = error instanceof QueryError ? error.issues.map((issue) => `; ${issue.path.join('.')}: ${issue.message}`).join('') : ''
+  const files = new Map(listSqlFiles().filter((file) => !file.startsWith('migrations/')).map((file) => [loadTemplate(file).name, file]))
+  return `${error.message}${issues}`.replace(/Template ([\w.]+)/g, (text, name: string) => (files.has(name) ? `${text} (sql/${files.get(name)})` : text))
+}
+
+/** The example query strings a route accepts. */
+export const examplesFor = (route: Route): Record<string, string>[] => EXAMPLE_QUERIES.filter((query) => accepts(route, query))
+
+/** Every problem of compiling the example requests of the given routes, as `route?query: problem` lines. */
+export function findRouteProblems(routes: Route[], scope: Scope): string[] {
+  return routes.filter(isExplainable).flatMap((route) => {
+    const examples = examplesFor(route)
+    if (!examples.length) return [`${route.path}: no example request reaches this route (add one to EXAMPLE_QUERIES)`]
+    return examples.flatMap((query) => {
+      try {
+        statementsOf(route, { ...query }, scope)
+        return []
+      } catch (error) {
+        return [`${route.path}?${new URLSearchParams(query)}: ${describeError(error)}`]
+      }
+    })
+  })
+}
+
+/** Markers of the templates under sql/ that no compiler has filled so far, as `file: problem` lines. */
+export function findUnfilledMarkers(): string[] {
+  const filled = filledMarkers()
+  return listSqlFiles()
+    .filter(isRouteTemplate)
+    .flatMap((file) => loadTemplate(file).markers.filter((marker) => !filled.has(`${file} @${marker}`)).map((marker) => `${file}: marker @${marker} is filled by no example request of any route`))
+}
+
+/**
+ * Throws, naming every broken file and route, unless the SQL files are well formed, every route
+ * compiles its example requests (each binding exactly its template's placeholders) and together they
+ * fill every marker of every template.
+ */
+export function checkQueries(routes: Route[] = ROUTES, now: Date = new Date()): void {
+  checkTemplates()
+  const scope: Scope = { project: { id: 'startup-check', name: 'startup check', timezone: 'Europe/Berlin' }, now, sessionLookbackMs: 86_400_000 }
+  const problems = findRouteProblems(routes, scope)
+  if (!problems.length) problems.push(...findUnfilledMarkers())
+  if (problems.length) throw new Error(`routes cannot compile their example requests:\n  ${problems.join('\n  ')}`)
+}
