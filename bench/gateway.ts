@@ -1,0 +1,72 @@
+// The gateway as a child process for the abuse and fuzz benches, bound to 127.0.0.1 (server/main.ts
+// listens on every address): `startGateway` spawns this file, which serves a data directory as main.ts does.
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+import { createApp } from '../server/app'
+import { loadConfig } from '../server/config'
+import { Directory } from '../server/directory'
+import { createRunner, openEngine } from '../server/engine'
+import { createLogger } from '../server/logger'
+import { migrate } from '../server/migrate'
+
+const READY_LINE = 'bench gateway listening'
+
+export interface ChildGateway {
+  child: ChildProcess
+  url: string
+  /** Set when the gateway exited before `stop` was called: a crash. */
+  exited(): { code: number | null; signal: NodeJS.Signals | null } | undefined
+  stop(): Promise<void>
+}
+
+/** Spawns the gateway on `dataDir` (already migrated and closed by the caller) and waits until it listens. */
+export async function startGateway(options: { dataDir: string; port: number; env?: Record<string, string> }): Promise<ChildGateway> {
+  const child = spawn(process.execPath, ['--import', 'tsx', __filename], {
+    cwd: path.join(__dirname, '..'),
+    env: { ...process.env, LOG_LEVEL: 'error', QUARRY_METRICS_PORT: '0', ...options.env, QUARRY_DATA_DIR: options.dataDir, PORT: String(options.port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
+  let stopping = false
+  const exitedNow = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      if (!stopping) exit = { code, signal }
+      resolve()
+    }),
+  )
+  // The gateway never outlives the bench, however the bench ends.
+  const kill = () => child.kill('SIGKILL')
+  process.once('exit', kill)
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes(READY_LINE)) resolve()
+    })
+    void exitedNow.then(() => reject(new Error(`gateway exited with ${JSON.stringify(exit)}`)))
+  })
+  return {
+    child,
+    url: `http://127.0.0.1:${options.port}`,
+    exited: () => exit,
+    async stop() {
+      stopping = exit === undefined
+      child.kill('SIGTERM')
+      await exitedNow
+      process.removeListener('exit', kill)
+    },
+  }
+}
+
+async function serve(): Promise<void> {
+  const config = loadConfig()
+  const engine = await openEngine(config.engine)
+  await migrate(engine)
+  const runner = createRunner(engine, config)
+  const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs), logger: createLogger(config.logLevel, false, config.logFormat) })
+  const server = app.listen(config.port, '127.0.0.1', () => console.log(READY_LINE))
+  process.once('SIGTERM', () => {
+    server.closeAllConnections()
+    server.close(() => void engine.close().then(() => process.exit(0)))
+  })
+}
+
+if (require.main === module) void serve()
