@@ -64,10 +64,10 @@ export async function main(args: string[]): Promise<void> {
     for (const [status, count] of [...statuses].sort()) console.log(`| ${status} | ${count} |`)
     console.log(`5xx other than 503/504: ${serverErrors.length}; gateway crashed: ${crash ? JSON.stringify(crash) : 'no'}; /health after: ${health}`)
     for (const line of serverErrors.slice(0, 20)) console.log(`  ${line}`)
-    if (serverErrors.length || crash || health !== 200) process.exitCode = 1
+    if (serverErrors.length || crash || health !== 200) throw new Error('the fuzz found a 5xx other than 503/504, a crash, or a gateway that no longer answers')
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
 }
 
-if (require.main === module) void main(process.argv.slice(2))
+if (require.main === module) main(process.argv.slice(2)).catch((error: unknown) => (console.error(error), process.exit(1)))
