@@ -1,0 +1,103 @@
+// The gateway as a child process for the abuse and fuzz benches, bound to 127.0.0.1 (server/main.ts
+// listens on every address): `startGateway` spawns this file, which serves a data directory as main.ts does.
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { createApp } from '../server/http/app'
+import { loadConfig } from '../server/config'
+import { Directory } from '../server/http/directory'
+import { createRunner, openEngine } from '../server/engine'
+import { createLogger } from '../server/logger'
+import { migrate } from '../server/admin/migrate'
+
+const READY_LINE = 'bench gateway listening'
+const LOOP_DELAY_LINE = 'bench gateway event loop delay '
+
+/** How long the gateway's event loop was kept from running, over its life (ms). */
+export interface LoopDelay {
+  p50: number
+  p99: number
+  max: number
+}
+
+export interface ChildGateway {
+  child: ChildProcess
+  url: string
+  /** Set when the gateway exited before `stop` was called: a crash. */
+  exited(): { code: number | null; signal: NodeJS.Signals | null } | undefined
+  /** Stops the gateway; resolves with its event-loop delay, when it could report it. */
+  stop(): Promise<LoopDelay | undefined>
+}
+
+/** A request the attack is meant to end (a timeout, a client gone, a full queue): logged, but not news. */
+function isExpectedFailure(line: string): boolean {
+  try {
+    const entry = JSON.parse(line) as { message?: string; code?: string }
+    return entry.message === 'request failed' && ['timeout', 'cancelled', 'overloaded'].includes(entry.code ?? '')
+  } catch {
+    return false
+  }
+}
+
+/** Spawns the gateway on `dataDir` (already migrated and closed by the caller) and waits until it listens. */
+export async function startGateway(options: { dataDir: string; port: number; env?: Record<string, string> }): Promise<ChildGateway> {
+  const child = spawn(process.execPath, ['--import', 'tsx', __filename], {
+    cwd: path.join(__dirname, '..'),
+    env: { ...process.env, LOG_LEVEL: 'error', QUARRY_METRICS_PORT: '0', ...options.env, QUARRY_DATA_DIR: options.dataDir, PORT: String(options.port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) if (line && !isExpectedFailure(line)) process.stderr.write(`${line}\n`)
+  })
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
+  let stopping = false
+  const exitedNow = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      if (!stopping) exit = { code, signal }
+      resolve()
+    }),
+  )
+  // The gateway never outlives the bench, however the bench ends.
+  const kill = () => child.kill('SIGKILL')
+  process.once('exit', kill)
+  let output = ''
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      if (output.includes(READY_LINE)) resolve()
+    })
+    void exitedNow.then(() => reject(new Error(`gateway exited with ${JSON.stringify(exit)}`)))
+  })
+  return {
+    child,
+    url: `http://127.0.0.1:${options.port}`,
+    exited: () => exit,
+    async stop() {
+      stopping = exit === undefined
+      child.kill('SIGTERM')
+      await exitedNow
+      process.removeListener('exit', kill)
+      const line = output.split('\n').find((text) => text.startsWith(LOOP_DELAY_LINE))
+      return line ? (JSON.parse(line.slice(LOOP_DELAY_LINE.length)) as LoopDelay) : undefined
+    },
+  }
+}
+
+async function serve(): Promise<void> {
+  const config = loadConfig()
+  const engine = await openEngine(config.engine)
+  await migrate(engine)
+  const runner = createRunner(engine, config)
+  const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs), logger: createLogger(config.logLevel, false, config.logFormat) })
+  const loop = monitorEventLoopDelay({ resolution: 10 })
+  loop.enable()
+  const server = app.listen(config.port, '127.0.0.1', () => console.log(READY_LINE))
+  process.once('SIGTERM', () => {
+    const ms = (nanoseconds: number) => Math.round(nanoseconds / 1e6)
+    console.log(`${LOOP_DELAY_LINE}${JSON.stringify({ p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) })}`)
+    server.closeAllConnections()
+    server.close(() => void engine.close().then(() => process.exit(0)))
+  })
+}
+
+if (require.main === module) void serve()
