@@ -1,5 +1,5 @@
-// The embedded engine's serving lanes: two read-only chDB sessions on the data directory, one streaming
-// data statements (cancellable), one for control statements without parameters, which run beside it.
+// The embedded engine's serving lanes: two read-only chDB sessions on the data directory, one for data
+// statements (stopped by KILL QUERY), one for control statements without parameters, which run beside it.
 import type { Session } from 'chdb'
 import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput } from '../queries/core/run'
 
@@ -52,15 +52,14 @@ export class EmbeddedLanes implements EngineLanes {
     if (!STATEMENT_ID.test(statement.id)) throw new Error(`Bad statement id ${statement.id}`)
     statement.signal.throwIfAborted()
     // TRICKY: chDB names its own query ids, so the statement carries ours as `log_comment`, by which a
-    // KILL finds it. The stream refuses stacked statements, unlike the single-shot path.
-    const stream = this.serving.queryStreamBind(`${statement.sql}\nSETTINGS log_comment = '${statement.id}'`, statement.params, { format: 'JSONEachRow' })
+    // KILL finds it. The single-shot call runs off the JavaScript thread; chDB's streaming call would do
+    // most of an aggregation's work synchronously on it, so a heavy statement would freeze every other
+    // request (and the deadline timers) until it ended. The call itself cannot be interrupted, so on
+    // abort KILL QUERY from the other session stops it; it is repeated until the statement has ended, in
+    // case it landed before the statement was registered.
+    const work = this.serving.queryBindAsync(`${statement.sql}\nSETTINGS log_comment = '${statement.id}'`, statement.params, { format: 'JSONEachRow' })
     let ended = false
-    // TRICKY: cancelling a chDB stream only takes effect between chunks; a fetch already running (an
-    // aggregation yields nothing until it is done) goes on to the end. KILL QUERY from the other session
-    // stops it at once; it is repeated until the stream has ended, in case it landed before the
-    // statement was registered.
     const stop = async () => {
-      stream.cancel()
       while (!ended) {
         await this.kill(statement.id).catch(() => undefined)
         await new Promise((resolve) => setTimeout(resolve, KILL_RETRY_MS))
@@ -69,12 +68,16 @@ export class EmbeddedLanes implements EngineLanes {
     const onAbort = () => void stop()
     statement.signal.addEventListener('abort', onAbort, { once: true })
     try {
-      const chunks: string[] = []
-      for await (const chunk of stream) chunks.push(chunk.text())
-      return { text: chunks.join('') }
-    } finally {
-      ended = true
-      statement.signal.removeEventListener('abort', onAbort)
+      const result = await work.finally(() => {
+        ended = true
+        statement.signal.removeEventListener('abort', onAbort)
+      })
+      return { text: result.text(), readRows: result.rowsRead, readBytes: result.bytesRead }
+    } catch (error) {
+      // TRICKY: libchdb can keep the partial output of a statement that failed mid-result and prepend it
+      // to the session's next answer; a throwaway statement takes it before the next turn begins.
+      await this.serving.queryAsync("SELECT 'flush' AS leftover", { format: 'JSONEachRow' }).catch(() => undefined)
+      throw error
     }
   }
 
