@@ -1,5 +1,6 @@
-// The gateway as a child process for the abuse and fuzz benches, bound to 127.0.0.1 (server/main.ts
-// listens on every address): `startGateway` spawns this file, which serves a data directory as main.ts does.
+// The gateway as a child process for the abuse and fuzz benches, bound to 127.0.0.1: `startGateway`
+// spawns this file, which serves a data directory as server/http/main.ts does and also reports how long
+// its event loop was kept from running.
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'

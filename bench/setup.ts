@@ -74,7 +74,7 @@ export async function openDataset(dataset: Dataset): Promise<{ engine: Engine; c
 export async function startGateway(dataDir: string, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'http', 'main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, QUARRY_DATA_DIR: dataDir, PORT: String(PORT), LOG_LEVEL: 'error', QUARRY_RATE_LIMIT: '1000000', QUARRY_MAX_CONCURRENT_QUERIES: '64', QUARRY_MAX_EXECUTION_SECONDS: '300', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', QUARRY_DATA_DIR: dataDir, PORT: String(PORT), LOG_LEVEL: 'error', QUARRY_RATE_LIMIT: '1000000', QUARRY_MAX_CONCURRENT_QUERIES: '64', QUARRY_MAX_EXECUTION_SECONDS: '300', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   process.once('exit', () => child.kill('SIGKILL'))

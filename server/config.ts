@@ -21,6 +21,8 @@ export interface EngineSettings {
 
 export interface Config {
   port: number
+  /** The address the API listens on. */
+  host: string
   engine: EngineSettings
   maxExecutionSeconds: number
   maxResultRows: number
@@ -119,6 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (logFormat !== undefined && !(LOG_FORMATS as readonly string[]).includes(logFormat)) throw new ConfigError('LOG_FORMAT', `must be one of ${LOG_FORMATS.join(', ')}`)
   return {
     port: readInteger(env, 'PORT', 3000, 0, 65535),
+    host: readHost(env, 'HOST', '0.0.0.0'),
     engine: {
       mode: url ? 'server' : 'embedded',
       dataDir: path.resolve(env.QUARRY_DATA_DIR || '.data'),

@@ -53,7 +53,7 @@ async function main() {
   metrics.trackQueue(() => runner.queueDepth(), () => runner.inFlight())
   const drain = new Drain()
   const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs), logger, metrics, drain })
-  const server: Server = app.listen(config.port, '0.0.0.0', () => printWelcome(config.port, demo))
+  const server: Server = app.listen(config.port, config.host, () => printWelcome(config.port, demo))
 
   // SIGTERM: /ready and new requests answer 503 at once (the listener stays open so probes see it), the
   // requests in flight get QUARRY_SHUTDOWN_GRACE_MS to finish, then every connection still open is cut.
