@@ -31,6 +31,8 @@ export interface Lookup {
   /** Whether the window ended before the session lookback (its data is settled). */
   settled: boolean
   signal: AbortSignal
+  /** The client asked for a fresh answer (`Cache-Control: no-cache`): a stored one is not served. */
+  revalidate?: boolean
   /** Runs the statement and shapes its answer; called once for any number of identical requests. */
   compute(signal: AbortSignal): Promise<{ body: unknown; hasMore?: boolean }>
 }
@@ -75,7 +77,7 @@ export class ResultCache {
     if (version === undefined) return { answer: await this.compute(lookup, 0, lookup.signal), hit: false }
     const maxAgeSeconds = lookup.settled ? this.settings.settledMaxAgeSeconds : this.settings.recentMaxAgeSeconds
     const key = `${version}:${crypto.createHash('sha256').update(JSON.stringify([lookup.projectId, lookup.compiled.template, lookup.compiled.sql, lookup.compiled.params])).digest('base64url')}`
-    const cached = this.entries.get(key)
+    const cached = lookup.revalidate ? undefined : this.entries.get(key)
     if (cached) return { answer: cached, hit: true }
     const answer = await this.share(key, lookup, maxAgeSeconds)
     this.entries.set(key, answer, { ttl: maxAgeSeconds * 1000 })

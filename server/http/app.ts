@@ -140,6 +140,7 @@ export function createApp(options: AppOptions): express.Express {
       compiled,
       settled: isSettled(query, scope),
       signal: res.locals.signal,
+      revalidate: /\bno-(cache|store)\b/i.test(req.get('cache-control') ?? ''),
       compute: async (signal) => {
         const { rows, ...run } = await runner.run<Record<string, unknown>>(compiled, { signal, clientId: res.locals.client.id })
         Object.assign(res.locals, { queryMs: Math.round(run.durationMs), ...run })

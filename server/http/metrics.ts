@@ -2,23 +2,7 @@
 // the app, auth, export and the statement runner report to. The listener that serves it is metrics-server.ts.
 import type { RequestHandler } from 'express'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
-
-export type StatementOutcome = 'ok' | 'error' | 'cancelled' | 'timeout'
-
-/** One finished statement, as the runner reports it. */
-export interface StatementEvent {
-  template: string
-  clientId?: string
-  durationMs: number
-  queueWaitMs: number
-  readRows?: number
-  readBytes?: number
-  outcome: StatementOutcome
-}
-
-export interface StatementObserver {
-  statementFinished(event: StatementEvent): void
-}
+import type { RunObserver } from '../../queries/core/run'
 
 export type AuthFailureReason = 'missing_credentials' | 'bad_credentials' | 'write_client'
 const AUTH_FAILURE_REASONS: AuthFailureReason[] = ['missing_credentials', 'bad_credentials', 'write_client']
@@ -27,7 +11,7 @@ export interface Metrics {
   registry: Registry
   /** Counts and times every request by method, route pattern and status. Mount it first. */
   requestMiddleware: RequestHandler
-  statementObserver: StatementObserver
+  statementObserver: RunObserver
   /** Reports the engine scheduler's queue; the queue metrics exist only once a scheduler calls this. */
   trackQueue(depth: () => number, inFlight: () => number): void
   exportRows(count: number): void

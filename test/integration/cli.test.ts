@@ -3,33 +3,13 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { runCli } from '../../server/admin/cli'
 import { openEngine } from '../../server/engine'
+import { runCliIn } from '../support/cli'
 import { startHarness } from '../support/harness'
 
 const ROOT = path.join(__dirname, '..', '..')
 
-interface Outcome {
-  code: number
-  out: string
-  err: string
-}
-
-async function cli(dir: string, ...argv: string[]): Promise<Outcome> {
-  const saved = { log: console.log, error: console.error, env: process.env.QUARRY_DATA_DIR }
-  let out = ''
-  let err = ''
-  console.log = (...parts: unknown[]) => void (out += `${parts.join(' ')}\n`)
-  console.error = (...parts: unknown[]) => void (err += `${parts.join(' ')}\n`)
-  process.env.QUARRY_DATA_DIR = dir
-  try {
-    return { code: await runCli(argv), out, err }
-  } finally {
-    Object.assign(console, { log: saved.log, error: saved.error })
-    if (saved.env === undefined) delete process.env.QUARRY_DATA_DIR
-    else process.env.QUARRY_DATA_DIR = saved.env
-  }
-}
+const cli = (dir: string, ...argv: string[]) => runCliIn(dir, argv)
 
 const event = (overrides: Record<string, unknown> = {}) =>
   JSON.stringify({

@@ -3,28 +3,14 @@
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import request from 'supertest'
-import { runCli } from '../../server/admin/cli'
+import { runCliIn } from '../support/cli'
 import { startWithEvents, type Harness } from '../support/harness'
+import { request } from '../support/openapi-request'
 import { randomEvents } from '../support/random-events'
 
 const PROJECT = { id: 'file', timezone: 'Asia/Kolkata', from: new Date('2024-05-01T00:00:00Z'), days: 6, sessions: 7_000 }
 
-async function cli(dir: string, argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const saved = { log: console.log, error: console.error, env: process.env.QUARRY_DATA_DIR }
-  let out = ''
-  let err = ''
-  console.log = (...parts: unknown[]) => void (out += `${parts.join(' ')}\n`)
-  console.error = (...parts: unknown[]) => void (err += `${parts.join(' ')}\n`)
-  process.env.QUARRY_DATA_DIR = dir
-  try {
-    return { code: await runCli(argv), out, err }
-  } finally {
-    Object.assign(console, { log: saved.log, error: saved.error })
-    if (saved.env === undefined) delete process.env.QUARRY_DATA_DIR
-    else process.env.QUARRY_DATA_DIR = saved.env
-  }
-}
+const cli = runCliIn
 
 describe('CLI export', function () {
   this.timeout(600_000)

@@ -58,6 +58,9 @@ describe('result cache', function () {
     assert.equal(notModified.text, '')
     const changed = await get(A.id, 'metrics', SETTLED).set('If-None-Match', '"other"')
     assert.equal(changed.status, 200)
+    const fresh = await get(A.id, 'metrics', SETTLED).set('Cache-Control', 'no-cache')
+    assert.equal(fresh.headers['x-cache'], 'miss', 'Cache-Control: no-cache computes the answer again')
+    assert.equal(fresh.text, first.text)
   })
 
   it('shows a late insert into a settled window on the next request', async () => {
