@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict'
-import { QueryError } from '../../queries/core/errors'
 import { metrics } from '../../queries/insights/metrics'
 import { pages } from '../../queries/insights/pages'
-import { prepare, type Scope } from '../../queries/core/pipeline'
+import { prepare, type Resource } from '../../queries/core/pipeline'
+import type { InsightQuery } from '../../queries/insights/insight-params'
 import { EVENT_FIELDS, SESSION_ATTRIBUTES } from '../../queries/core/registry'
+import { SHOP_SCOPE, requestIssues } from '../support/request-issues'
 
-const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 }
-
-function issuesOf(raw: Record<string, unknown>, resource = pages): string[] {
-  try {
-    prepare(resource, raw, scope)
-  } catch (error) {
-    assert.ok(error instanceof QueryError && error.code === 'invalid_request', String(error))
-    return error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
-  }
-  assert.fail('expected a 400')
-}
+const issuesOf = (raw: Record<string, unknown>, resource: Resource<InsightQuery> = pages) => requestIssues(resource, raw)
 
 describe('insights parameters', () => {
   it('lists every problem of a request at once', () => {
@@ -67,7 +58,7 @@ describe('insights parameters', () => {
   })
 
   it('accepts a same-day window spanning the DST change (23 hours)', () => {
-    const { query } = prepare(metrics, { startDate: '2024-03-31', endDate: '2024-03-31', interval: 'hour' }, scope)
+    const { query } = prepare(metrics, { startDate: '2024-03-31', endDate: '2024-03-31', interval: 'hour' }, SHOP_SCOPE)
     assert.equal(query.window.end.getTime() - query.window.start.getTime(), 23 * 3_600_000)
   })
 })

@@ -4,23 +4,11 @@
 import assert from 'node:assert/strict'
 import { chart } from '../../queries/charts/chart'
 import { INTERVALS, bucketCount, bucketStarts, type Interval } from '../../queries/core/dates'
-import { QueryError } from '../../queries/core/errors'
 import { metrics } from '../../queries/insights/metrics'
 import { pages } from '../../queries/insights/pages'
-import { prepare, type Resource, type Scope } from '../../queries/core/pipeline'
+import { prepare } from '../../queries/core/pipeline'
 import { Random } from '../support/random'
-
-const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 }
-
-function issuesOf<Q>(resource: Resource<Q>, raw: Record<string, unknown>): string[] {
-  try {
-    prepare(resource, raw, scope)
-  } catch (error) {
-    assert.ok(error instanceof QueryError && error.code === 'invalid_request', String(error))
-    return error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
-  }
-  assert.fail('expected a 400')
-}
+import { SHOP_SCOPE, requestIssues } from '../support/request-issues'
 
 const series = (items: object[]) => JSON.stringify(items)
 
@@ -60,21 +48,21 @@ describe('request cost', () => {
   describe('metrics buckets', () => {
     it('refuses a minute series over 30 days, 12 months or since 1970, saying how to narrow it', () => {
       for (const raw of [{ range: '30d', interval: 'minute' }, { range: '12m', interval: 'minute' }, { startDate: '1970-01-01', interval: 'minute' }]) {
-        const issues = issuesOf(metrics, raw)
+        const issues = requestIssues(metrics, raw)
         assert.equal(issues.length, 1, JSON.stringify(raw))
         assert.match(issues[0], /^interval: this series would have \d+ buckets, more than 5000: narrow the window or widen the interval$/)
       }
-      assert.match(issuesOf(metrics, { range: '30d', interval: 'minute' })[0], / 43140 buckets/, '30 days of minutes less the hour Berlin skips on 31 March')
+      assert.match(requestIssues(metrics, { range: '30d', interval: 'minute' })[0], / 43140 buckets/, '30 days of minutes less the hour Berlin skips on 31 March')
     })
 
     it('keeps every default interval and a day of minutes working', () => {
       for (const raw of [{ range: 'today', interval: 'minute' }, { range: '7d', interval: 'hour' }, { range: '12m', interval: 'day' }, { startDate: '1970-01-01' }, { startDate: '1970-01-01', interval: 'week' }]) {
-        assert.doesNotThrow(() => prepare(metrics, raw, scope), JSON.stringify(raw))
+        assert.doesNotThrow(() => prepare(metrics, raw, SHOP_SCOPE), JSON.stringify(raw))
       }
     })
 
     it('shapes rows into buckets by lookup, each figure from its own bucket', () => {
-      const { query } = prepare(metrics, { startDate: '2024-03-01', endDate: '2024-03-03', interval: 'day' }, { ...scope, project: { ...scope.project, timezone: 'UTC' } })
+      const { query } = prepare(metrics, { startDate: '2024-03-01', endDate: '2024-03-03', interval: 'day' }, { ...SHOP_SCOPE, project: { ...SHOP_SCOPE.project, timezone: 'UTC' } })
       const day2 = Date.UTC(2024, 2, 2) / 1000
       const row = (part: string, isTotal: number, bucket: number, n: number) => ({ part, is_total: isTotal, bucket, session_count: n, bounced: 1, duration_total_ms: 4000 * n, view_count: 2 * n, visitor_count: n, revenue_total: 7 * n })
       const shaped = metrics.shape([row('sessions', 1, 0, 4), row('revenue', 1, 0, 3), row('sessions', 0, day2, 4), row('revenue', 0, day2, 3)], query).body as {
@@ -92,18 +80,18 @@ describe('request cost', () => {
 
   describe('chart cells', () => {
     it('refuses a millennium of days at once, with the arithmetic count', () => {
-      const issues = issuesOf(chart, { series: series([{ name: '*' }]), interval: 'day', startDate: '1000-01-01', endDate: '1999-12-31' })
+      const issues = requestIssues(chart, { series: series([{ name: '*' }]), interval: 'day', startDate: '1000-01-01', endDate: '1999-12-31' })
       assert.ok(issues.some((issue) => /startDate/.test(issue)), issues.join('\n'))
-      const wide = issuesOf(chart, { series: series([{ name: '*' }]), interval: 'day', startDate: '1970-01-01', endDate: '2199-12-31' })
+      const wide = requestIssues(chart, { series: series([{ name: '*' }]), interval: 'day', startDate: '1970-01-01', endDate: '2199-12-31' })
       assert.deepEqual(wide, [`interval: this chart would have 84006 cells (series x buckets x groups x periods), more than 20000: narrow the window, widen the interval or lower breakdownLimit`])
     })
 
     it('counts series, groups and periods into the cells', () => {
       const twoYearsOfDays = { series: series([{ name: '*' }]), interval: 'day', startDate: '2022-01-01', endDate: '2023-12-31' }
-      assert.doesNotThrow(() => prepare(chart, twoYearsOfDays, scope))
-      assert.match(issuesOf(chart, { ...twoYearsOfDays, breakdowns: '[{"name":"country"}]', breakdownLimit: '100' })[0], / 73000 cells/)
-      assert.doesNotThrow(() => prepare(chart, { ...twoYearsOfDays, series: series(Array(10).fill({ name: '*' })), previous: 'true' }, scope), '14,600 cells')
-      assert.match(issuesOf(chart, { ...twoYearsOfDays, startDate: '2021-01-01', series: series(Array(10).fill({ name: '*' })), previous: 'true' })[0], / 21900 cells/)
+      assert.doesNotThrow(() => prepare(chart, twoYearsOfDays, SHOP_SCOPE))
+      assert.match(requestIssues(chart, { ...twoYearsOfDays, breakdowns: '[{"name":"country"}]', breakdownLimit: '100' })[0], / 73000 cells/)
+      assert.doesNotThrow(() => prepare(chart, { ...twoYearsOfDays, series: series(Array(10).fill({ name: '*' })), previous: 'true' }, SHOP_SCOPE), '14,600 cells')
+      assert.match(requestIssues(chart, { ...twoYearsOfDays, startDate: '2021-01-01', series: series(Array(10).fill({ name: '*' })), previous: 'true' })[0], / 21900 cells/)
     })
   })
 
@@ -112,21 +100,21 @@ describe('request cost', () => {
 
     it('refuses more than 20 regex values, and patterns longer than 1000 characters in all', () => {
       const many = Array.from({ length: 100 }, (_, i) => `^/(a|b|c|d|e|f|g|h)+${i}(x|y)*$`)
-      assert.deepEqual(issuesOf(pages, { filters: regex(many) }), ['filters.0.value: a regex filter takes at most 20 patterns, got 100: combine them into fewer patterns or use another operator'])
+      assert.deepEqual(requestIssues(pages, { filters: regex(many) }), ['filters.0.value: a regex filter takes at most 20 patterns, got 100: combine them into fewer patterns or use another operator'])
       const long = ['a'.repeat(600), 'b'.repeat(600)]
-      assert.deepEqual(issuesOf(pages, { filters: regex(long) }), ['filters.0.value: the regex patterns of a filter may total at most 1000 characters, got 1200'])
-      assert.doesNotThrow(() => prepare(pages, { filters: regex(Array(20).fill('^/blog/(a|b)$')) }, scope))
-      assert.doesNotThrow(() => prepare(pages, { filters: JSON.stringify([{ name: 'path', operator: 'is', value: Array(100).fill('/x') }]) }, scope))
+      assert.deepEqual(requestIssues(pages, { filters: regex(long) }), ['filters.0.value: the regex patterns of a filter may total at most 1000 characters, got 1200'])
+      assert.doesNotThrow(() => prepare(pages, { filters: regex(Array(20).fill('^/blog/(a|b)$')) }, SHOP_SCOPE))
+      assert.doesNotThrow(() => prepare(pages, { filters: JSON.stringify([{ name: 'path', operator: 'is', value: Array(100).fill('/x') }]) }, SHOP_SCOPE))
     })
   })
 
   describe('dates', () => {
     it('refuses dates before 1970 or after 2199, listing each', () => {
-      assert.deepEqual(issuesOf(pages, { startDate: '2024-01-01', endDate: '9999-12-31' }), [
+      assert.deepEqual(requestIssues(pages, { startDate: '2024-01-01', endDate: '9999-12-31' }), [
         'endDate: "endDate" must be YYYY-MM-DD or an ISO date-time with Z or an offset, from 1970-01-01 to 2199-12-31, got "9999-12-31"',
       ])
-      assert.deepEqual(issuesOf(pages, { startDate: '1969-12-31T23:00:00Z', endDate: '2200-01-01T00:00:00+01:00' }).length, 2)
-      assert.doesNotThrow(() => prepare(pages, { startDate: '1970-01-01', endDate: '2199-12-31' }, scope))
+      assert.deepEqual(requestIssues(pages, { startDate: '1969-12-31T23:00:00Z', endDate: '2200-01-01T00:00:00+01:00' }).length, 2)
+      assert.doesNotThrow(() => prepare(pages, { startDate: '1970-01-01', endDate: '2199-12-31' }, SHOP_SCOPE))
     })
   })
 })
