@@ -46,6 +46,11 @@ export class ServerLanes implements EngineLanes {
     return { text: await result.text(), ...readSummary(result.response_headers) }
   }
 
+  /** A server runs statements side by side: a bounded one only needs its own queue (the runner's). */
+  bounded(statement: Statement): Promise<StatementOutput> {
+    return this.data(statement)
+  }
+
   async control(sql: string, signal: AbortSignal): Promise<string> {
     const result = await this.client.query({ query: sql, format: 'JSONEachRow', clickhouse_settings: { readonly: '2' }, abort_signal: signal })
     return result.text()

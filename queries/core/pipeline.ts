@@ -1,6 +1,7 @@
 // The query pipeline: parse -> plan -> compile -> run -> shape. Only `run` does I/O, so any request can
 // be compiled and explained without touching ClickHouse.
 import type { CompiledQuery } from './compiled'
+import type { Lane } from './run'
 
 export interface Project {
   id: string
@@ -28,6 +29,8 @@ export interface Resource<Q> {
   name: string
   /** JSON Schema of the query-string parameters: validates requests and feeds /openapi.json. */
   schema: object
+  /** `bounded` when the statement's cost is bounded by construction, so it runs beside heavy ones. */
+  lane?: Lane
   parse(raw: Record<string, unknown>, scope: Scope): Q
   plan: PlanStep<Q>[]
   compile(query: Q): CompiledQuery

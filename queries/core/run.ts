@@ -49,9 +49,17 @@ export interface EngineLanes {
   readonly maxInFlight: number
   /** Runs one data statement, read-only; when `signal` aborts, the engine stops it before this settles. */
   data(statement: Statement): Promise<StatementOutput>
+  /**
+   * Runs a statement whose cost is bounded by construction (a fixed few minutes of events) beside the
+   * data statements, so it never waits behind a heavy one; stopped when `signal` aborts.
+   */
+  bounded(statement: Statement): Promise<StatementOutput>
   /** Runs a statement without parameters beside the data statements, never queued behind them. */
   control(sql: string, signal: AbortSignal): Promise<string>
 }
+
+/** Where a statement runs: with the data statements, or on the lane for bounded-cost ones. */
+export type Lane = 'data' | 'bounded'
 
 export interface StatementEvent {
   template: string
@@ -80,6 +88,8 @@ export interface RunOptions {
   signal?: AbortSignal
   /** Whose turn this is: the queue is served round-robin by client. */
   clientId?: string
+  /** `bounded` only for statements whose cost is bounded by construction; `data` by default. */
+  lane?: Lane
 }
 
 export interface RunResult<T> {
@@ -128,7 +138,8 @@ export type StatementRunner = Pick<Runner, 'run' | 'runText'>
 
 export class Runner {
   private readonly lanes: EngineLanes
-  private readonly scheduler: FairScheduler
+  /** One queue per lane, each served round-robin by client. */
+  private readonly schedulers: Record<Lane, FairScheduler>
   private readonly deadlineMs: number
   private readonly observer?: RunObserver
 
@@ -136,15 +147,18 @@ export class Runner {
     this.lanes = options.lanes
     this.observer = options.observer
     this.deadlineMs = options.guardrails.maxExecutionSeconds * 1000
-    this.scheduler = new FairScheduler({ maxInFlight: options.lanes.maxInFlight, maxQueued: options.maxQueued })
+    const queue = { maxInFlight: options.lanes.maxInFlight, maxQueued: options.maxQueued }
+    this.schedulers = { data: new FairScheduler(queue), bounded: new FairScheduler(queue) }
   }
 
+  /** Data statements waiting for a turn. */
   queueDepth(): number {
-    return this.scheduler.queueDepth()
+    return this.schedulers.data.queueDepth()
   }
 
+  /** Data statements running. */
   inFlight(): number {
-    return this.scheduler.inFlight()
+    return this.schedulers.data.inFlight()
   }
 
   /** This runner with every statement queued as `clientId`'s turn. */
@@ -177,9 +191,10 @@ export class Runner {
         outcome,
       })
     try {
-      const release = await this.scheduler.admit(options.clientId ?? ANONYMOUS, signal)
+      const lane = options.lane ?? 'data'
+      const release = await this.schedulers[lane].admit(options.clientId ?? ANONYMOUS, signal)
       admitted = performance.now()
-      const work = this.lanes.data({ sql: query.sql, params: query.params, id: crypto.randomUUID(), signal })
+      const work = this.lanes[lane]({ sql: query.sql, params: query.params, id: crypto.randomUUID(), signal })
       // The turn ends when the engine has stopped, not when the caller stops waiting.
       work.then(release, release)
       const output = await untilAborted(work, signal)

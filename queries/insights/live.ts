@@ -19,6 +19,8 @@ const resolveLiveWindow = (query: LiveQuery): LiveQuery => ({ ...query, since: n
 export const live: Resource<LiveQuery> = {
   name: 'live',
   schema,
+  // Five minutes of events at most, whatever the request: it never waits behind a heavy statement.
+  lane: 'bounded',
   parse(raw, scope) {
     assertValid(validateParams, raw)
     return { projectId: scope.project.id, now: scope.now }

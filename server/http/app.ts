@@ -142,7 +142,7 @@ export function createApp(options: AppOptions): express.Express {
       signal: res.locals.signal,
       revalidate: /\bno-(cache|store)\b/i.test(req.get('cache-control') ?? ''),
       compute: async (signal) => {
-        const { rows, ...run } = await runner.run<Record<string, unknown>>(compiled, { signal, clientId: res.locals.client.id })
+        const { rows, ...run } = await runner.run<Record<string, unknown>>(compiled, { signal, clientId: res.locals.client.id, lane: resource.lane })
         Object.assign(res.locals, { queryMs: Math.round(run.durationMs), ...run })
         return resource.shape(rows, query)
       },
