@@ -76,6 +76,23 @@ describe('request cost', () => {
         ['2024-03-03T00:00:00.000+00:00', 0, 0],
       ])
     })
+
+    it('reads each row once however many buckets there are (linear, not a search per bucket)', () => {
+      const { query } = prepare(metrics, { startDate: '2024-01-01', endDate: '2024-12-31', interval: 'day' }, { ...SHOP_SCOPE, project: { ...SHOP_SCOPE.project, timezone: 'UTC' } })
+      const days = Array.from({ length: 366 }, (_, n) => Date.UTC(2024, 0, 1 + n) / 1000)
+      const rows = days.flatMap((bucket) => ['sessions', 'revenue'].map((part) => ({ part, is_total: 0, bucket, session_count: 1, bounced: 0, duration_total_ms: 0, view_count: 1, visitor_count: 1, revenue_total: 1 })))
+      let reads = 0
+      const counted = new Proxy(rows, {
+        get(target, key, receiver) {
+          if (typeof key === 'string' && /^[0-9]+$/.test(key)) reads += 1
+          return Reflect.get(target, key, receiver)
+        },
+      })
+      const shaped = metrics.shape(counted, query).body as { series: { total_sessions: number }[] }
+      assert.equal(shaped.series.length, 366)
+      assert.ok(shaped.series.every((bucket) => bucket.total_sessions === 1))
+      assert.ok(reads <= rows.length, `${reads} row reads for ${rows.length} rows`)
+    })
   })
 
   describe('chart cells', () => {
