@@ -51,10 +51,17 @@ function clientStatusOf(error: unknown): number | undefined {
 }
 
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
-  return (rawError, req, res, next) => {
-    if (res.headersSent) return next(rawError)
+  return (rawError, req, res, _next) => {
     const requestId = String(res.locals.requestId ?? '')
     const error = toQueryError(rawError)
+    if (res.headersSent) {
+      // A stream under way cannot change its status: it is cut off without its last chunk, so the client
+      // sees an incomplete answer, never a complete-looking one.
+      const code = error instanceof QueryError ? error.code : 'internal'
+      logger.error('request failed', { requestId, path: req.path, code, cutOff: true, cause: String(rawError?.stack ?? rawError) })
+      res.destroy()
+      return
+    }
     if (error instanceof QueryError) {
       const status = statusOf(error.code)
       const retryAfter = RETRY_AFTER_SECONDS[error.code]
