@@ -75,7 +75,12 @@ async function streamRate(path: string, headers: Record<string, string>): Promis
   const started = performance.now()
   const res = await fetch(`http://127.0.0.1:${PORT}${path}`, { headers })
   let rows = 0
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) for (const byte of chunk) if (byte === 10) rows += 1
+  // TRICKY: Buffer.indexOf, not a loop over bytes in JavaScript: on 10M rows of NDJSON from one gateway,
+  // the loop read 183k rows/s where indexOf read 222k-345k, so the bench was timing itself.
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+    for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) rows += 1
+  }
   return { rows, rate: rows / ((performance.now() - started) / 1000) }
 }
 
