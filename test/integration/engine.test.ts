@@ -137,7 +137,7 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
     assert.ok(events.every((event) => event.queueWaitMs >= 0))
   })
 
-  it('over HTTP: /ready answers beside a running statement, and a full queue is a 503 with Retry-After', async function () {
+  it('over HTTP: /ready and /live answer beside a running statement, and a full queue is a 503 with Retry-After', async function () {
     this.timeout(60_000)
     await createProject(h.engine, { id: 'busy' })
     const client = await createApiClient(h.engine, { type: 'read', projectId: 'busy' })
@@ -149,7 +149,9 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
     try {
       await until(() => small.inFlight() === 1 && small.queueDepth() === 1)
       await request(app).get('/ready').expect(200)
-      const full = await request(app).get('/insights/busy/live').set({ 'openpanel-client-id': client.id, 'openpanel-client-secret': client.secret })
+      const headers = { 'openpanel-client-id': client.id, 'openpanel-client-secret': client.secret }
+      await request(app).get('/insights/busy/live').set(headers).expect(200, { visitors: 0 })
+      const full = await request(app).get('/insights/busy/metrics?range=7d').set(headers)
       assert.equal(full.status, 503)
       assert.equal(full.headers['retry-after'], '1')
       assert.match(full.body.message, /queue is full/)
