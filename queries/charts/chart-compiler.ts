@@ -100,7 +100,8 @@ function conditionsOf(item: EventItem, params: Params): string {
  * once, prefixed; its fragments are SQL only, as the top-groups subquery repeats the labels, aggregate
  * and conditions.
  */
-function compileItem(query: ChartQuery, shared: Params, item: EventItem, index: number): Fragment {
+function compileItem(query: ChartQuery, item: EventItem, index: number): Fragment {
+  const shared = chartParams(query)
   const own: Params = { item: index, ...(query.breakdowns.length ? { groupLimit: query.breakdownLimit } : {}) }
   const labels = sqlOnly(labelsExpression(query.breakdowns, own))
   const conditions = sqlOnly(conditionsOf(item, own))
@@ -129,11 +130,10 @@ function compileItem(query: ChartQuery, shared: Params, item: EventItem, index: 
 
 /** The one statement of a chart. Formula items need no SQL: they are evaluated from the others. */
 export function compileChart(query: ChartQuery): CompiledQuery {
-  const shared = chartParams(query)
-  const parts = query.items.flatMap((item, index) => (item.kind === 'event' ? [compileItem(query, shared, item, index)] : []))
+  const parts = query.items.flatMap((item, index) => (item.kind === 'event' ? [compileItem(query, item, index)] : []))
   const union: Fragment = {
     sql: parts.map((part) => part.sql).join('\n\nUNION ALL\n\n'),
     params: mergeParams(parts.map((part) => part.params), 'the chart series'),
   }
-  return compileTemplate('export/chart.sql', shared, { series: union })
+  return compileTemplate('export/chart.sql', chartParams(query), { series: union })
 }
