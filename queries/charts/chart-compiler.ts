@@ -1,17 +1,25 @@
 // The chart compiler: every series item of a request (and its breakdown groups and previous window)
 // compiles to ONE statement, a UNION ALL of per-item GROUP BYs. Pure: no I/O.
 import { bucketExpression } from '../core/buckets'
-import { andClauses, compileFragment, compileTemplate, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
+import { andClauses, compileInner, compileTemplate, mergeParams, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
 import type { Breakdown, ChartQuery, EventItem, FieldSource, NumericSource } from './chart-params'
 import { assertNever } from '../core/errors'
-import { NUMBER_PATTERN, compileAll } from '../core/filters'
+import { compileAll, isNumberText } from '../core/filters'
 import { toClickHouseTime } from '../core/pipeline'
+import { windowParams } from '../core/window-params'
 
-const SHARED_PARAMS = new Set(['projectId', 'start', 'end', 'from', 'tz'])
+/** The params every item reads, bound once by the statement: the window, the previous one's start, the timezone. */
+function chartParams(query: ChartQuery): Params {
+  return {
+    ...windowParams(query.projectId, query.window),
+    from: toClickHouseTime((query.previousWindow ?? query.window).start),
+    tz: query.timezone,
+  }
+}
 
-/** Gives a fragment's own params the item's prefix (`s0_...`) so items never collide. */
-function prefixParams(fragment: Fragment, prefix: string): Fragment {
-  const rename = (name: string) => (SHARED_PARAMS.has(name) ? name : `${prefix}_${name}`)
+/** Gives an item's own params the item's prefix (`s0_...`) so items never collide; the statement's stay. */
+function prefixParams(fragment: Fragment, prefix: string, shared: Params): Fragment {
+  const rename = (name: string) => (name in shared ? name : `${prefix}_${name}`)
   return {
     sql: fragment.sql.replace(/\{(\w+):([^{}]+?)\}/g, (_, name: string, type: string) => `{${rename(name)}:${type}}`),
     params: Object.fromEntries(Object.entries(fragment.params).map(([name, value]) => [rename(name), value])),
@@ -30,11 +38,9 @@ function fieldExpression(source: FieldSource, param: string, params: Params): st
   }
 }
 
-function labelsFragment(breakdowns: Breakdown[]): Fragment {
-  if (breakdowns.length === 0) return { sql: 'CAST([], \'Array(String)\')', params: {} }
-  const params: Params = {}
-  const parts = breakdowns.map((breakdown, index) => fieldExpression(breakdown.source, `b${index}_key`, params))
-  return { sql: `[${parts.join(', ')}]`, params }
+function labelsExpression(breakdowns: Breakdown[], params: Params): string {
+  if (breakdowns.length === 0) return 'CAST([], \'Array(String)\')'
+  return `[${breakdowns.map((breakdown, index) => fieldExpression(breakdown.source, `b${index}_key`, params)).join(', ')}]`
 }
 
 /** The numeric value of a property segment: a numeric column, or a property that is a number (else NULL). */
@@ -44,16 +50,15 @@ function numberExpression(source: NumericSource, params: Params): string {
       return `toFloat64(${source.column})`
     case 'property':
       params.property_key = source.key
-      return `if(match(properties[{property_key:String}], '${NUMBER_PATTERN.replace(/\\/g, '\\\\')}'), toFloat64OrZero(properties[{property_key:String}]), NULL)`
+      return `if(${isNumberText('properties[{property_key:String}]')}, toFloat64OrZero(properties[{property_key:String}]), NULL)`
     default:
       return assertNever(source)
   }
 }
 
 /** The segment's aggregate (and the ARRAY JOIN the `group` segment reads through). */
-function aggregateOf(item: EventItem): { aggregate: Fragment; arrayJoin: string } {
-  const params: Params = {}
-  const plain = (sql: string) => ({ aggregate: { sql, params }, arrayJoin: '' })
+function aggregateOf(item: EventItem, params: Params): { aggregate: string; arrayJoin: string } {
+  const plain = (aggregate: string) => ({ aggregate, arrayJoin: '' })
   switch (item.segment) {
     case 'event':
       return plain('count()')
@@ -63,64 +68,64 @@ function aggregateOf(item: EventItem): { aggregate: Fragment; arrayJoin: string 
     case 'session':
       return plain('uniqExact(session_id)')
     case 'group':
-      return { aggregate: { sql: 'uniqExact(group_id)', params }, arrayJoin: ' ARRAY JOIN groups AS group_id' }
+      return { aggregate: 'uniqExact(group_id)', arrayJoin: ' ARRAY JOIN groups AS group_id' }
     case 'user_average':
       return plain('count() / uniqExact(profile_id)')
     case 'property_sum':
-      return plain(`ifNull(sum(${numberExpression(item.property as NumericSource, params)}), 0)`)
+      return plain(`ifNull(sum(${numberExpression(item.property, params)}), 0)`)
     case 'property_average':
-      return plain(`ifNull(avg(${numberExpression(item.property as NumericSource, params)}), 0)`)
+      return plain(`ifNull(avg(${numberExpression(item.property, params)}), 0)`)
     case 'property_min':
-      return plain(`ifNull(min(${numberExpression(item.property as NumericSource, params)}), 0)`)
+      return plain(`ifNull(min(${numberExpression(item.property, params)}), 0)`)
     case 'property_max':
-      return plain(`ifNull(max(${numberExpression(item.property as NumericSource, params)}), 0)`)
+      return plain(`ifNull(max(${numberExpression(item.property, params)}), 0)`)
     default:
-      return assertNever(item.segment)
+      return assertNever(item)
   }
 }
 
-/** `AND ...`: the item's event name (unless "*") and filters, on each event row. */
-function conditionsOf(item: EventItem): Fragment {
+/** `AND ...`: the item's event name (unless "*") and filters, on each event row, each compiled once. */
+function conditionsOf(item: EventItem, params: Params): string {
   const parts: Fragment[] = []
   if (item.name !== '*') parts.push({ sql: 'name = {event:String}', params: { event: item.name } })
   const filters = compileAll(item.filters, { subject: 'events' })
   if (filters) parts.push(filters)
-  return andClauses(parts, '    ')
+  const conditions = andClauses(parts, '    ')
+  Object.assign(params, conditions.params)
+  return conditions.sql
 }
 
-function windowParams(query: ChartQuery): Params {
-  return {
-    projectId: query.projectId,
-    start: toClickHouseTime(query.window.start),
-    end: toClickHouseTime(query.window.end),
-    from: toClickHouseTime((query.previousWindow ?? query.window).start),
-  }
-}
-
+/**
+ * One item's statement. The item's own params (its index, event name, filter values, keys) are bound
+ * once, prefixed; its fragments are SQL only, as the top-groups subquery repeats the labels, aggregate
+ * and conditions.
+ */
 function compileItem(query: ChartQuery, item: EventItem, index: number): Fragment {
-  const base = windowParams(query)
-  const labels = labelsFragment(query.breakdowns)
-  const conditions = conditionsOf(item)
-  const { aggregate, arrayJoin } = aggregateOf(item)
+  const shared = chartParams(query)
+  const own: Params = { item: index, ...(query.breakdowns.length ? { groupLimit: query.breakdownLimit } : {}) }
+  const labels = sqlOnly(labelsExpression(query.breakdowns, own))
+  const conditions = sqlOnly(conditionsOf(item, own))
+  const { aggregate, arrayJoin } = aggregateOf(item, own)
+  const context = { ...shared, ...own }
   const firstEvent = item.segment === 'one_event_per_user'
-  let topGroups: Fragment = { sql: '', params: {} }
-  let rank: Fragment = { sql: 'toUInt32(0)', params: {} }
+  let topGroups = sqlOnly('')
+  let rank = sqlOnly('toUInt32(0)')
   if (query.breakdowns.length) {
-    const top = compileFragment('export/chart-top-groups.sql', { ...base, groupLimit: query.breakdownLimit }, { labels, aggregate, array_join: { sql: arrayJoin, params: {} }, conditions })
-    topGroups = { sql: `INNER JOIN\n(\n${top.sql}\n) AS top USING (labels)`, params: top.params }
-    rank = { sql: 'top.rank', params: {} }
+    const top = compileInner('export/chart-top-groups.sql', context, { labels, aggregate: sqlOnly(aggregate), array_join: sqlOnly(arrayJoin), conditions })
+    topGroups = sqlOnly(`INNER JOIN\n(\n${top.sql}\n) AS top USING (labels)`)
+    rank = sqlOnly('top.rank')
   }
   const fragments: Record<string, Fragment> = {
     rank,
-    bucket: { sql: bucketExpression(query.interval, firstEvent ? 'first_at' : 'created_at'), params: { tz: query.timezone } },
+    bucket: sqlOnly(bucketExpression(query.interval, firstEvent ? 'first_at' : 'created_at')),
     labels,
     conditions,
     top_groups: topGroups,
   }
   const series = firstEvent
-    ? compileFragment('export/chart-series-first-event.sql', { ...base, item: index }, fragments)
-    : compileFragment('export/chart-series.sql', { ...base, item: index }, { ...fragments, aggregate, array_join: { sql: arrayJoin, params: {} } })
-  return prefixParams(series, `s${index}`)
+    ? compileInner('export/chart-series-first-event.sql', context, fragments)
+    : compileInner('export/chart-series.sql', context, { ...fragments, aggregate: sqlOnly(aggregate), array_join: sqlOnly(arrayJoin) })
+  return prefixParams({ sql: series.sql, params: own }, `s${index}`, shared)
 }
 
 /** The one statement of a chart. Formula items need no SQL: they are evaluated from the others. */
@@ -128,7 +133,7 @@ export function compileChart(query: ChartQuery): CompiledQuery {
   const parts = query.items.flatMap((item, index) => (item.kind === 'event' ? [compileItem(query, item, index)] : []))
   const union: Fragment = {
     sql: parts.map((part) => part.sql).join('\n\nUNION ALL\n\n'),
-    params: Object.assign({}, ...parts.map((part) => part.params)),
+    params: mergeParams(parts.map((part) => part.params), 'the chart series'),
   }
-  return compileTemplate('export/chart.sql', {}, { series: union })
+  return compileTemplate('export/chart.sql', chartParams(query), { series: union })
 }

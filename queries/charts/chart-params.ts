@@ -1,11 +1,11 @@
 // Parsing of `/export/charts` requests: series items (events and formulas), breakdowns, dates,
 // interval and `previous`, with every problem listed.
-import { INTERVALS, RANGES, bucketCount, defaultInterval, requestWindow, type Interval, type Range, type Window } from '../core/dates'
+import { INTERVALS, RANGES, requestWindow, type Interval, type Range, type Window } from '../core/dates'
 import { invalid, type Issue } from '../core/errors'
-import { SESSION_ONLY_ATTRIBUTES, parseFilters, type Filter } from '../core/filters'
+import { SESSION_ONLY_ATTRIBUTES, parseFilterList, type Filter } from '../core/filters'
 import { lettersOf, parseFormula, type Formula } from './formula'
 import type { Scope } from '../core/pipeline'
-import { EVENT_FIELDS, SESSION_ATTRIBUTES, isEventField, isSessionAttribute } from '../core/registry'
+import { EVENT_FIELDS, SESSION_ATTRIBUTES, isEventField, isSessionAttribute, propertyKeyOf } from '../core/registry'
 import { compileSchema, schemaIssues } from '../core/validate'
 
 export const SEGMENTS = [
@@ -14,6 +14,8 @@ export const SEGMENTS = [
 ] as const
 export type Segment = (typeof SEGMENTS)[number]
 export const PROPERTY_SEGMENTS: readonly Segment[] = ['property_sum', 'property_average', 'property_min', 'property_max']
+type PropertySegment = Extract<Segment, `property_${string}`>
+const isPropertySegment = (segment: Segment): segment is PropertySegment => PROPERTY_SEGMENTS.includes(segment)
 
 /** Numeric event columns a property segment may aggregate (besides `properties.<key>`). */
 export const NUMERIC_COLUMNS = { duration: 'duration', revenue: 'revenue' } as const
@@ -22,15 +24,26 @@ export type NumericSource = { kind: 'column'; column: keyof typeof NUMERIC_COLUM
 /** A value read per event for a breakdown: a column of `events` or a property. */
 export type FieldSource = { kind: 'column'; column: string } | { kind: 'property'; key: string }
 
-export interface EventItem {
+interface EventItemBase {
   kind: 'event'
   letter: string
   name: string
   filters: Filter[]
-  segment: Segment
-  property?: NumericSource
   displayName?: string
 }
+
+/** An item counting events, users, sessions or groups. */
+export interface CountItem extends EventItemBase {
+  segment: Exclude<Segment, PropertySegment>
+}
+
+/** An item aggregating a numeric property of its events. */
+export interface PropertyItem extends EventItemBase {
+  segment: PropertySegment
+  property: NumericSource
+}
+
+export type EventItem = CountItem | PropertyItem
 
 export interface FormulaItem {
   kind: 'formula'
@@ -47,18 +60,23 @@ export interface Breakdown {
   source: FieldSource
 }
 
-/** Bucket cap: series items x buckets x groups x periods above this is a 400. */
-export const CHART_CELL_CAP = 20_000
-
-export interface ChartQuery {
+/** A parsed chart request. */
+export interface ChartRequest {
   projectId: string
   timezone: string
   window: Window
-  previousWindow?: Window
-  interval: Interval
+  interval?: Interval
+  /** Whether each bucket is compared with the window before this one. */
+  previous: boolean
   items: SeriesItem[]
   breakdowns: Breakdown[]
   breakdownLimit: number
+}
+
+/** A chart after its plan (chart-plan.ts): its interval picked and its previous window, if asked for, resolved. */
+export interface ChartQuery extends ChartRequest {
+  interval: Interval
+  previousWindow?: Window
 }
 
 const paramsSchema = {
@@ -134,14 +152,14 @@ function parseJson(text: string, name: string, issues: Issue[]): unknown {
 export function fieldSource(name: string): FieldSource | undefined {
   if (isEventField(name)) return { kind: 'column', column: EVENT_FIELDS[name] }
   if (isSessionAttribute(name) && !SESSION_ONLY_ATTRIBUTES.includes(name)) return { kind: 'column', column: SESSION_ATTRIBUTES[name] }
-  if (name.startsWith('properties.') && name.length > 'properties.'.length) return { kind: 'property', key: name.slice('properties.'.length) }
-  return undefined
+  const key = propertyKeyOf(name)
+  return key === undefined ? undefined : { kind: 'property', key }
 }
 
 function numericSource(property: string): NumericSource | undefined {
   if (Object.hasOwn(NUMERIC_COLUMNS, property)) return { kind: 'column', column: property as keyof typeof NUMERIC_COLUMNS }
-  if (property.startsWith('properties.') && property.length > 'properties.'.length) return { kind: 'property', key: property.slice('properties.'.length) }
-  return undefined
+  const key = propertyKeyOf(property)
+  return key === undefined ? undefined : { kind: 'property', key }
 }
 
 type RawItem = { name?: string; filters?: unknown[]; segment?: Segment; property?: string; displayName?: string; type?: 'formula'; formula?: string }
@@ -167,26 +185,27 @@ function parseItems(raw: RawItem[], issues: Issue[]): SeriesItem[] {
       }
     }
     const segment = item.segment ?? 'event'
-    const isPropertySegment = PROPERTY_SEGMENTS.includes(segment)
     let property: NumericSource | undefined
-    if (isPropertySegment && item.property === undefined) issues.push({ path: [...path, 'property'], message: `segment "${segment}" needs "property"` })
-    if (!isPropertySegment && item.property !== undefined) issues.push({ path: [...path, 'property'], message: `segment "${segment}" takes no "property"` })
-    if (isPropertySegment && item.property !== undefined) {
+    if (isPropertySegment(segment) && item.property === undefined) issues.push({ path: [...path, 'property'], message: `segment "${segment}" needs "property"` })
+    if (!isPropertySegment(segment) && item.property !== undefined) issues.push({ path: [...path, 'property'], message: `segment "${segment}" takes no "property"` })
+    if (isPropertySegment(segment) && item.property !== undefined) {
       property = numericSource(item.property)
       if (!property) issues.push({ path: [...path, 'property'], message: `"${item.property}" is not properties.<key> nor one of ${Object.keys(NUMERIC_COLUMNS).join(', ')}` })
     }
-    const { filters, issues: filterIssues } = parseFilters(item.filters === undefined ? undefined : JSON.stringify(item.filters))
+    const { filters, issues: filterIssues } = parseFilterList(item.filters ?? [])
     issues.push(...filterIssues.map((issue) => ({ ...issue, path: [...path, ...issue.path] })))
     filters.forEach((filter, filterIndex) => {
       if (filter.target.kind === 'session' && SESSION_ONLY_ATTRIBUTES.includes(filter.target.attribute)) {
         issues.push({ path: [...path, 'filters', filterIndex, 'name'], message: `"${filter.target.attribute}" describes sessions; chart series count events` })
       }
     })
-    return [{ kind: 'event', letter, name: item.name as string, filters, segment, property, displayName: item.displayName }]
+    const common = { kind: 'event' as const, letter, name: item.name as string, filters, displayName: item.displayName }
+    if (!isPropertySegment(segment)) return [{ ...common, segment }]
+    return property ? [{ ...common, segment, property }] : []
   })
 }
 
-export function parseChart(raw: Record<string, unknown>, scope: Scope): ChartQuery {
+export function parseChart(raw: Record<string, unknown>, scope: Scope): ChartRequest {
   const params = { ...raw }
   const issues = schemaIssues(validateParams, params)
   const typed = params as { series?: string; breakdowns?: string; breakdownLimit: number; interval?: Interval; range: Range; startDate?: string; endDate?: string; timezone?: string; previous: string }
@@ -219,21 +238,5 @@ export function parseChart(raw: Record<string, unknown>, scope: Scope): ChartQue
   }
   const { timezone, window } = requestWindow(typed, scope.project.timezone, scope.now, issues)
   if (issues.length || !window) throw invalid(issues)
-  const length = window.end.getTime() - window.start.getTime()
-  const query: ChartQuery = {
-    projectId: scope.project.id,
-    timezone,
-    window,
-    previousWindow: typed.previous === 'true' ? { start: new Date(window.start.getTime() - length), end: window.start } : undefined,
-    interval: typed.interval ?? defaultInterval(window),
-    items,
-    breakdowns,
-    breakdownLimit: typed.breakdownLimit,
-  }
-  const perBucket = items.length * (breakdowns.length ? query.breakdownLimit : 1) * (query.previousWindow ? 2 : 1)
-  const cells = perBucket * bucketCount(window, query.interval, timezone)
-  if (cells > CHART_CELL_CAP) {
-    throw invalid([{ path: ['interval'], message: `this chart would have ${cells} cells (series x buckets x groups x periods), more than ${CHART_CELL_CAP}: narrow the window, widen the interval or lower breakdownLimit` }])
-  }
-  return query
+  return { projectId: scope.project.id, timezone, window, interval: typed.interval, previous: typed.previous === 'true', items, breakdowns, breakdownLimit: typed.breakdownLimit }
 }

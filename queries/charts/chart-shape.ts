@@ -3,6 +3,7 @@
 import type { ChartQuery, EventItem, FormulaItem } from './chart-params'
 import { bucketStarts, formatInstant } from '../core/dates'
 import { evaluateFormula } from './formula'
+import { round2 } from '../core/rounding'
 
 export interface ChartRow {
   item: number
@@ -15,10 +16,6 @@ export interface ChartRow {
 
 type Value = number | null
 
-/** Two decimals, ties away from zero. */
-export function round2(value: number): number {
-  return (Math.sign(value) * Math.floor(Math.abs(value) * 100 + 0.5)) / 100 || 0
-}
 const round2OrNull = (value: Value) => (value === null ? null : round2(value))
 
 interface Comparison {

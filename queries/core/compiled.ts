@@ -1,5 +1,5 @@
 // A compiled query: the exact SQL, its bound values and its settings, frozen. Compiling never runs it.
-import { checkBinding, fillMarkers, loadTemplate } from './templates'
+import { checkBinding, fillMarkers, loadTemplate, placeholdersOf, type Template } from './templates'
 
 export type Params = Record<string, string | number | boolean | string[] | number[]>
 
@@ -14,37 +14,77 @@ export interface Fragment {
   params: Params
 }
 
-/** Renders a template with its marker fragments and params, checking every placeholder is bound. */
-export function compileTemplate(file: string, params: Params, fragments: Record<string, Fragment> = {}): CompiledQuery {
-  const template = loadTemplate(file)
-  const allParams: Params = { ...params }
-  const texts: Record<string, string> = {}
-  for (const [marker, fragment] of Object.entries(fragments)) {
-    texts[marker] = fragment.sql
-    for (const [key, value] of Object.entries(fragment.params)) {
-      // Fragments may share the statement's own params (projectId, the window) but never redefine them.
-      if (key in allParams && JSON.stringify(allParams[key]) !== JSON.stringify(value)) {
-        throw new Error(`Fragment param ${key} collides in ${template.name}`)
-      }
-      allParams[key] = value
+/** Several fragments' params as one object; a param bound twice is an error (`where` names the statement). */
+export function mergeParams(parts: Params[], where: string): Params {
+  const merged: Params = {}
+  for (const part of parts) {
+    for (const [key, value] of Object.entries(part)) {
+      if (key in merged) throw new Error(`Fragment param ${key} collides in ${where}`)
+      merged[key] = value
     }
   }
-  const sql = fillMarkers(template, texts).trim()
-  checkBinding(template.name, sql, allParams)
-  return Object.freeze({ template: template.name, sql, params: Object.freeze(allParams) })
+  return merged
+}
+
+/**
+ * TRICKY: two statements nest templates that bring the params they read into statements that bind
+ * them too: the CSV export's chunk (its rows statement inside the profile look-up and beside it) and
+ * the import's count (the staging table). For these templates alone, a repeated param with an equal
+ * value is accepted; everywhere else each param is bound once.
+ */
+const REPEATING_TEMPLATES: ReadonlySet<string> = new Set(['export/events-csv.sql', 'export/profiles.sql', 'admin/import-count.sql'])
+
+/** The marker texts of `fragments`, and the `own` params with every fragment's. */
+function gatherFragments(template: Template, own: Params, fragments: Record<string, Fragment>): { texts: Record<string, string>; params: Params } {
+  const texts = Object.fromEntries(Object.entries(fragments).map(([marker, fragment]) => [marker, fragment.sql]))
+  const parts = [own, ...Object.values(fragments).map((fragment) => fragment.params)]
+  if (!REPEATING_TEMPLATES.has(template.file)) return { texts, params: mergeParams(parts, template.name) }
+  const params: Params = {}
+  for (const [key, value] of parts.flatMap((part) => Object.entries(part))) {
+    if (key in params && JSON.stringify(params[key]) !== JSON.stringify(value)) throw new Error(`Fragment param ${key} collides in ${template.name}`)
+    params[key] = value
+  }
+  return { texts, params }
+}
+
+/** Renders a template with its marker fragments and params, checking every placeholder is bound once. */
+export function compileTemplate(file: string, params: Params, fragments: Record<string, Fragment> = {}): CompiledQuery {
+  const template = loadTemplate(file)
+  const gathered = gatherFragments(template, params, fragments)
+  const sql = fillMarkers(template, gathered.texts).trim()
+  checkBinding(template.name, sql, gathered.params)
+  return Object.freeze({ template: template.name, sql, params: Object.freeze(gathered.params) })
 }
 
 /** Conditions as `AND ...` lines to append to a WHERE or HAVING clause (empty when there are none). */
 export function andClauses(parts: Fragment[], indent = '  '): Fragment {
-  return { sql: parts.map((part) => `\n${indent}AND ${part.sql}`).join(''), params: Object.assign({}, ...parts.map((part) => part.params)) }
+  return { sql: parts.map((part) => `\n${indent}AND ${part.sql}`).join(''), params: mergeParams(parts.map((part) => part.params), 'AND clauses') }
 }
 
+const withoutHeader = (sql: string) => sql.replace(/^--.*\n/gm, '')
+
+/** SQL that binds nothing of its own (its placeholders are the statement's). */
+export const sqlOnly = (sql: string): Fragment => ({ sql, params: {} })
+
 /**
- * A template used inside another statement: given the statement's params, it keeps those its own text
- * names (its fragments bring theirs).
+ * A template used inside another statement that does not bind its values: given the statement's
+ * params, it brings those its own text names (and its fragments bring theirs).
  */
 export function compileFragment(file: string, params: Params, fragments: Record<string, Fragment> = {}): Fragment {
   const own = loadTemplate(file).placeholders
   const compiled = compileTemplate(file, Object.fromEntries(Object.entries(params).filter(([key]) => own.has(key))), fragments)
-  return { sql: compiled.sql.replace(/^--.*\n/gm, ''), params: { ...compiled.params } }
+  return { sql: withoutHeader(compiled.sql), params: { ...compiled.params } }
+}
+
+/**
+ * A template used inside a statement that binds the values it reads (`context`, e.g. the window and the
+ * filters' values): it brings only its fragments' params, so the statement binds each param once.
+ */
+export function compileInner(file: string, context: Params, fragments: Record<string, Fragment> = {}): Fragment {
+  const template = loadTemplate(file)
+  const gathered = gatherFragments(template, {}, fragments)
+  const sql = withoutHeader(fillMarkers(template, gathered.texts).trim())
+  const unbound = [...placeholdersOf(sql).keys()].filter((key) => !(key in context) && !(key in gathered.params))
+  if (unbound.length) throw new Error(`Template ${template.name}: unbound placeholders [${unbound.join(', ')}]`)
+  return { sql, params: gathered.params }
 }

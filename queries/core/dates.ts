@@ -132,6 +132,11 @@ export function defaultInterval(window: Window): Interval {
   return 'month'
 }
 
+/** Plan step: a query without an `interval` gets its window's default. */
+export function pickInterval<Q extends { window: Window; interval?: Interval }>(query: Q): Q & { interval: Interval } {
+  return { ...query, interval: query.interval ?? defaultInterval(query.window) }
+}
+
 /** Start instants of every bucket from the one containing `start` up to `end`, in `zone`. */
 export function bucketStarts(window: Window, interval: Interval, zone: string): Date[] {
   const end = DateTime.fromJSDate(window.end, { zone })

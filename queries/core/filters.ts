@@ -1,9 +1,9 @@
 // The filter compiler (docs/definitions.md "Filters"): parses the `filters` JSON parameter into typed
 // filters, listing every problem, and compiles each to a SQL condition whose values (and property
 // keys) are bound params prefixed per filter, so fragments never collide.
-import type { Fragment } from './compiled'
+import { mergeParams, type Fragment, type Params } from './compiled'
 import { assertNever, type Issue } from './errors'
-import { EVENT_FIELDS, SESSION_ATTRIBUTES, isEventField, isSessionAttribute, type EventField, type SessionAttribute } from './registry'
+import { EVENT_FIELDS, SESSION_ATTRIBUTES, isEventField, isSessionAttribute, propertyKeyOf, type EventField, type SessionAttribute } from './registry'
 import { compileSchema, schemaIssues } from './validate'
 
 export const OPERATORS = ['is', 'isNot', 'contains', 'doesNotContain', 'startsWith', 'endsWith', 'regex', 'isNull', 'isNotNull', 'gt', 'lt', 'gte', 'lte'] as const
@@ -22,8 +22,15 @@ export interface Filter {
 }
 
 /** The number grammar of numeric comparisons: sign, digits, fraction, exponent; nothing else. */
-export const NUMBER_PATTERN = '^[+-]?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?$'
+const NUMBER_PATTERN = '^[+-]?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?$'
 const NUMBER = new RegExp(NUMBER_PATTERN)
+
+/**
+ * SQL: whether a String expression is a number in that grammar. TRICKY: toFloat64OrZero alone would
+ * read 'abc' as 0 and 'inf' as infinity; text that passes this test never fails to parse.
+ */
+export const isNumberText = (expression: string): string => `match(${expression}, '${NUMBER_PATTERN.replace(/\\/g, '\\\\')}')`
+
 const MAX_VALUES = 100
 /**
  * A regex filter's cost grows with its patterns: each is matched against every row read. 100
@@ -52,8 +59,8 @@ const validateFilters = compileSchema(filtersSchema, { coerce: false, keyNoun: '
 function targetOf(name: string): FilterTarget | undefined {
   if (isSessionAttribute(name)) return { kind: 'session', attribute: name }
   if (isEventField(name)) return { kind: 'event', field: name }
-  if (name.startsWith('properties.') && name.length > 'properties.'.length) return { kind: 'property', key: name.slice('properties.'.length) }
-  return undefined
+  const key = propertyKeyOf(name)
+  return key === undefined ? undefined : { kind: 'property', key }
 }
 
 const KNOWN_NAMES = [...Object.keys(SESSION_ATTRIBUTES), ...Object.keys(EVENT_FIELDS), 'properties.<key>'].join(', ')
@@ -112,11 +119,16 @@ export function parseFilters(text: string | undefined): { filters: Filter[]; iss
   } catch (error) {
     return { filters: [], issues: [{ path: ['filters'], message: `"filters" is not valid JSON: ${(error as Error).message}` }] }
   }
-  const shapeIssues = schemaIssues(validateFilters, parsed, ['filters'])
+  return parseFilterList(parsed)
+}
+
+/** Parses filters already read from JSON (a chart item's `filters`); issue paths start at `filters`. */
+export function parseFilterList(value: unknown): { filters: Filter[]; issues: Issue[] } {
+  const shapeIssues = schemaIssues(validateFilters, value, ['filters'])
   if (shapeIssues.length) return { filters: [], issues: shapeIssues }
   const filters: Filter[] = []
   const issues: Issue[] = []
-  ;(parsed as { name: string; operator: Operator; value?: (string | number)[] }[]).forEach((raw, index) => {
+  ;(value as { name: string; operator: Operator; value?: (string | number)[] }[]).forEach((raw, index) => {
     const result = parseOne(raw, ['filters', index])
     if (result.filter) filters.push(result.filter)
     issues.push(...result.issues)
@@ -191,9 +203,7 @@ export function compileFilter(filter: Filter, prefix: string, subject: FilterSub
     case 'lte': {
       const op = { gt: '>', lt: '<', gte: '>=', lte: '<=' }[filter.operator]
       params[`${prefix}_v`] = filter.numbers
-      // TRICKY: toFloat64OrZero alone would read 'abc' as 0 and 'inf' as infinity; the pattern keeps
-      // only plain decimal numbers, which then never fail to parse.
-      sql = `(match(${x}, '${NUMBER_PATTERN.replace(/\\/g, '\\\\')}') AND arrayExists(v -> toFloat64OrZero(${x}) ${op} v, {${prefix}_v:Array(Float64)}))`
+      sql = `(${isNumberText(x)} AND arrayExists(v -> toFloat64OrZero(${x}) ${op} v, {${prefix}_v:Array(Float64)}))`
       break
     }
     default:
@@ -202,21 +212,49 @@ export function compileFilter(filter: Filter, prefix: string, subject: FilterSub
   return { sql: `(${sql})`, params }
 }
 
-export const isSessionFilter = (filter: Filter) => filter.target.kind === 'session'
-export const isNameFilter = (filter: Filter) => filter.target.kind === 'event' && filter.target.field === 'name'
+const isSessionFilter = (filter: Filter) => filter.target.kind === 'session'
+const isNameFilter = (filter: Filter) => filter.target.kind === 'event' && filter.target.field === 'name'
 
-/**
- * The filters that `keep` selects, ANDed, or null when there are none. Each keeps the param prefix of its
- * position in the request (`f<index>`), so the same filter compiles alike in every fragment.
- */
-export function compileAll(filters: Filter[], options: { keep?: (filter: Filter) => boolean; subject?: FilterSubject } = {}): Fragment | null {
-  const { keep = () => true, subject = 'sessions' } = options
-  const parts = filters.flatMap((filter, index) => (keep(filter) ? [compileFilter(filter, `f${index}`, subject)] : []))
+/** Fragments ANDed into one, or null when there are none. */
+function allOf(parts: Fragment[]): Fragment | null {
   if (parts.length === 0) return null
-  return { sql: parts.map((part) => part.sql).join(' AND '), params: Object.assign({}, ...parts.map((part) => part.params)) }
+  return { sql: parts.map((part) => part.sql).join(' AND '), params: mergeParams(parts.map((part) => part.params), 'a filter conjunction') }
 }
 
-/** The session attributes the filters read. */
-export function sessionAttributesOf(filters: Filter[]): SessionAttribute[] {
-  return filters.flatMap((filter) => (filter.target.kind === 'session' ? [filter.target.attribute] : []))
+/** Every filter ANDed, or null when there are none; each keeps the param prefix of its position (`f<index>`). */
+export function compileAll(filters: Filter[], options: { subject?: FilterSubject } = {}): Fragment | null {
+  return allOf(filters.map((filter, index) => compileFilter(filter, `f${index}`, options.subject)))
+}
+
+/**
+ * A request's filters over sessions, each compiled once and sorted by what it restricts. The conditions
+ * are SQL text only: a statement binds `params` once, whichever conditions it uses (each at least once).
+ */
+export interface SortedFilters {
+  /** The session-attribute filters ANDed, over a grouped session's `s_` columns; null without any. */
+  sessionRestriction: string | null
+  /** Every event-field filter ANDed, `name` included: the events that make a session match; null without any. */
+  eventSelection: string | null
+  /** The event-field filters but `name` ANDed: the page views that count; null without any. */
+  viewCondition: string | null
+  /** The session attributes the restriction reads. */
+  sessionAttributes: SessionAttribute[]
+  /** Every filter's values (and property keys). */
+  params: Params
+}
+
+/** Compiles each filter once (prefix `f<index>`) and sorts the conditions into the three groups. */
+export function sortFilters(filters: Filter[]): SortedFilters {
+  const compiled = filters.map((filter, index) => ({ filter, fragment: compileFilter(filter, `f${index}`) }))
+  const sqlOf = (keep: (filter: Filter) => boolean): string | null => {
+    const kept = compiled.filter((entry) => keep(entry.filter)).map((entry) => entry.fragment.sql)
+    return kept.length ? kept.join(' AND ') : null
+  }
+  return {
+    sessionRestriction: sqlOf(isSessionFilter),
+    eventSelection: sqlOf((filter) => !isSessionFilter(filter)),
+    viewCondition: sqlOf((filter) => !isSessionFilter(filter) && !isNameFilter(filter)),
+    sessionAttributes: filters.flatMap((filter) => (filter.target.kind === 'session' ? [filter.target.attribute] : [])),
+    params: mergeParams(compiled.map((entry) => entry.fragment.params), 'the filters'),
+  }
 }

@@ -17,34 +17,53 @@ export interface Scope {
   sessionLookbackMs: number
 }
 
-export type PlanStep<Q> = (query: Q) => Q
+/** A plan step: a pure function that completes a query; its result's type may be narrower than its input's. */
+export type PlanStep<In, Out = In> = (query: In) => Out
+
+/** The plan steps of a resource, run in order: each takes what the step before it returns. */
+export function planSteps<A, B>(first: PlanStep<A, B>): PlanStep<A, B>
+export function planSteps<A, B, C>(first: PlanStep<A, B>, second: PlanStep<B, C>): PlanStep<A, C>
+export function planSteps<A, B, C, D>(first: PlanStep<A, B>, second: PlanStep<B, C>, third: PlanStep<C, D>): PlanStep<A, D>
+export function planSteps<A, B, C, D, E>(first: PlanStep<A, B>, second: PlanStep<B, C>, third: PlanStep<C, D>, fourth: PlanStep<D, E>): PlanStep<A, E>
+export function planSteps(...steps: PlanStep<unknown>[]): PlanStep<unknown> {
+  return (query) => steps.reduce((current, step) => step(current), query)
+}
 
 export interface Answer {
   body: unknown
   hasMore?: boolean
 }
 
-export interface Resource<Q> {
+/**
+ * A route's pipeline. `parse` gives the request's query, `plan` completes it (defaults, read ranges,
+ * sorted filters), and `compile` and `shape` take the planned query.
+ */
+export interface Resource<Parsed, Planned = Parsed> {
   /** The route segment, e.g. `live`. */
   name: string
   /** JSON Schema of the query-string parameters: validates requests and feeds /openapi.json. */
   schema: object
   /** `bounded` when the statement's cost is bounded by construction, so it runs beside heavy ones. */
   lane?: Lane
-  parse(raw: Record<string, unknown>, scope: Scope): Q
-  plan: PlanStep<Q>[]
-  compile(query: Q): CompiledQuery
-  shape(rows: Record<string, unknown>[], query: Q): Answer
+  parse(raw: Record<string, unknown>, scope: Scope): Parsed
+  plan(query: Parsed): Planned
+  compile(query: Planned): CompiledQuery
+  shape(rows: Record<string, unknown>[], query: Planned): Answer
 }
+
+/**
+ * A resource whatever its query types, for tables of routes: TypeScript compares method parameters
+ * bivariantly, so every `Resource<P, Q>` is one, and `prepare` keeps each resource's own types together.
+ */
+export type AnyResource = Resource<unknown, unknown>
 
 export interface Prepared<Q> {
   query: Q
   compiled: CompiledQuery
 }
 
-export function prepare<Q>(resource: Resource<Q>, raw: Record<string, unknown>, scope: Scope): Prepared<Q> {
-  const parsed = resource.parse(raw, scope)
-  const query = resource.plan.reduce((current, step) => step(current), parsed)
+export function prepare<Parsed, Planned>(resource: Resource<Parsed, Planned>, raw: Record<string, unknown>, scope: Scope): Prepared<Planned> {
+  const query = resource.plan(resource.parse(raw, scope))
   return { query, compiled: resource.compile(query) }
 }
 

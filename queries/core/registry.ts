@@ -60,3 +60,9 @@ export type Dimension = keyof typeof DIMENSIONS
 
 export const isSessionAttribute = (name: string): name is SessionAttribute => Object.hasOwn(SESSION_ATTRIBUTES, name)
 export const isEventField = (name: string): name is EventField => Object.hasOwn(EVENT_FIELDS, name)
+
+/** `properties.<key>` names a property of the event's `properties` map; the key, or undefined for any other name. */
+export function propertyKeyOf(name: string): string | undefined {
+  const prefix = 'properties.'
+  return name.startsWith(prefix) && name.length > prefix.length ? name.slice(prefix.length) : undefined
+}

@@ -1,5 +1,6 @@
-// Rounding of rates and means (docs/definitions.md): half up to 2 decimals, exact for ratios of
-// integers, 0 when there is nothing to divide by.
+// Rounding to 2 decimals (docs/definitions.md): rates and means of counts half up, exact for ratios of
+// integers, 0 when there is nothing to divide by; other values (chart values, which may be negative)
+// ties away from zero.
 
 /** numerator / denominator rounded half up to 2 decimals; 0 for a zero denominator. */
 export function ratio(numerator: number, denominator: number): number {
@@ -17,4 +18,12 @@ export function percent(part: number, whole: number): number {
 
 export function ratioOrNull(numerator: number, denominator: number): number | null {
   return denominator === 0 ? null : ratio(numerator, denominator)
+}
+
+/**
+ * A value that is not a ratio of integers (a chart's sum, mean or change), to 2 decimals, ties away from
+ * zero; never -0.
+ */
+export function round2(value: number): number {
+  return (Math.sign(value) * Math.floor(Math.abs(value) * 100 + 0.5)) / 100 || 0
 }

@@ -1,11 +1,11 @@
 // The breakdown resources (`/referrer`, `/country`, ...): one shared template, one registry entry each.
-import { compileTemplate } from '../core/compiled'
-import { parseInsightParams, pagedSchema, widenForSessions, type InsightQuery } from './insight-params'
+import { compileTemplate, sqlOnly } from '../core/compiled'
+import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
 import { pageParams, splitPage } from '../core/paging'
-import type { Resource } from '../core/pipeline'
+import { planSteps, type Resource } from '../core/pipeline'
 import { DIMENSIONS, SESSION_ATTRIBUTES, type Dimension } from '../core/registry'
 import { percent, ratio } from '../core/rounding'
-import { eventJoin, windowParams, windowSessions } from './session-sql'
+import { eventJoin, sessionParams, windowSessions } from './session-sql'
 
 interface DimensionRow {
   prefix_value: string
@@ -16,22 +16,22 @@ interface DimensionRow {
   duration_total_ms: number
 }
 
-function dimensionResource(name: Dimension): Resource<InsightQuery> {
+function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedInsight> {
   const spec: { column: keyof typeof SESSION_ATTRIBUTES; prefix?: keyof typeof SESSION_ATTRIBUTES } = DIMENSIONS[name]
   return {
     name,
     schema: pagedSchema,
     parse: (raw, scope) => parseInsightParams(raw, scope, 'paged'),
-    plan: [widenForSessions],
+    plan: planSteps(widenForSessions, decideFilters),
     compile(query) {
       const { views, join } = eventJoin(query)
       const attributes = spec.prefix ? [spec.column, spec.prefix] : [spec.column]
       return compileTemplate(
         'insights/dimension.sql',
-        { ...windowParams(query), ...pageParams(query) },
+        { ...sessionParams(query), ...pageParams(query) },
         {
-          prefix: { sql: spec.prefix ? `s_${SESSION_ATTRIBUTES[spec.prefix]}` : "''", params: {} },
-          name: { sql: `s_${SESSION_ATTRIBUTES[spec.column]}`, params: {} },
+          prefix: sqlOnly(spec.prefix ? `s_${SESSION_ATTRIBUTES[spec.prefix]}` : "''"),
+          name: sqlOnly(`s_${SESSION_ATTRIBUTES[spec.column]}`),
           window_sessions: windowSessions(query, attributes),
           views,
           views_join: join,
@@ -56,4 +56,4 @@ function dimensionResource(name: Dimension): Resource<InsightQuery> {
   }
 }
 
-export const dimensions: Resource<InsightQuery>[] = (Object.keys(DIMENSIONS) as Dimension[]).map(dimensionResource)
+export const dimensions: Resource<InsightQuery, PlannedInsight>[] = (Object.keys(DIMENSIONS) as Dimension[]).map(dimensionResource)

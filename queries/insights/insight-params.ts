@@ -2,7 +2,7 @@
 // problem of a request is collected into one 400.
 import { INTERVALS, RANGES, bucketCount, requestWindow, type Interval, type Range, type Window } from '../core/dates'
 import { invalid, type Issue } from '../core/errors'
-import { parseFilters, type Filter } from '../core/filters'
+import { parseFilters, sortFilters, type Filter, type SortedFilters } from '../core/filters'
 import type { Scope } from '../core/pipeline'
 import { compileSchema, schemaIssues } from '../core/validate'
 
@@ -15,9 +15,22 @@ export interface InsightQuery {
   cursor: number
   interval?: Interval
   lookbackMs: number
-  /** Set by `widenForSessions`: where session and event rows are read from and to. */
-  readFrom?: Date
-  readTo?: Date
+}
+
+/** Set by `widenForSessions`: where session and event rows are read from and to. */
+export interface ReadRange {
+  readFrom: Date
+  readTo: Date
+}
+
+/** An insights query after its plan: its read range and sorted filters decided. */
+export interface PlannedInsight extends InsightQuery, ReadRange {
+  sorted: SortedFilters
+}
+
+/** A series query after its plan: its interval picked too. */
+export interface PlannedSeries extends PlannedInsight {
+  interval: Interval
 }
 
 const dateProperties = {
@@ -79,7 +92,7 @@ export function parseInsightParams(raw: Record<string, unknown>, scope: Scope, k
 }
 
 /** Plan step: session rows are read from a lookback before the window to a lookback after it. */
-export function widenForSessions(query: InsightQuery): InsightQuery {
+export function widenForSessions<Q extends InsightQuery>(query: Q): Q & ReadRange {
   return {
     ...query,
     readFrom: new Date(query.window.start.getTime() - query.lookbackMs),
@@ -94,9 +107,17 @@ export function widenForSessions(query: InsightQuery): InsightQuery {
  */
 export const SERIES_BUCKET_CAP = 5_000
 
+/**
+ * Plan step: which filters restrict sessions, which select events and which pick the counted views is
+ * decided here, once, each filter compiled once (Plausible's table decider).
+ */
+export function decideFilters<Q extends InsightQuery>(query: Q): Q & { sorted: SortedFilters } {
+  return { ...query, sorted: sortFilters(query.filters) }
+}
+
 /** Plan step, after the interval is picked: a series with too many buckets is a 400, counted without listing them. */
-export function capSeriesBuckets(query: InsightQuery): InsightQuery {
-  const buckets = bucketCount(query.window, query.interval ?? 'month', query.timezone)
+export function capSeriesBuckets<Q extends InsightQuery & { interval: Interval }>(query: Q): Q {
+  const buckets = bucketCount(query.window, query.interval, query.timezone)
   if (buckets > SERIES_BUCKET_CAP) {
     throw invalid([{ path: ['interval'], message: `this series would have ${buckets} buckets, more than ${SERIES_BUCKET_CAP}: narrow the window or widen the interval` }])
   }

@@ -1,6 +1,6 @@
 // `GET /insights/:projectId/live`: distinct visitors with any event in the last five minutes.
 import { compileTemplate } from '../core/compiled'
-import { toClickHouseTime, type Resource } from '../core/pipeline'
+import { planSteps, toClickHouseTime, type Resource } from '../core/pipeline'
 import { assertValid, compileSchema } from '../core/validate'
 
 const LIVE_WINDOW_MS = 5 * 60 * 1000
@@ -8,15 +8,19 @@ const LIVE_WINDOW_MS = 5 * 60 * 1000
 interface LiveQuery {
   projectId: string
   now: Date
-  since?: Date
+}
+
+/** Planned: the start of the last five minutes. */
+interface LiveWindow extends LiveQuery {
+  since: Date
 }
 
 const schema = { type: 'object', additionalProperties: false, properties: {} }
 const validateParams = compileSchema(schema)
 
-const resolveLiveWindow = (query: LiveQuery): LiveQuery => ({ ...query, since: new Date(query.now.getTime() - LIVE_WINDOW_MS) })
+const resolveLiveWindow = (query: LiveQuery): LiveWindow => ({ ...query, since: new Date(query.now.getTime() - LIVE_WINDOW_MS) })
 
-export const live: Resource<LiveQuery> = {
+export const live: Resource<LiveQuery, LiveWindow> = {
   name: 'live',
   schema,
   // Five minutes of events at most, whatever the request: it never waits behind a heavy statement.
@@ -25,11 +29,11 @@ export const live: Resource<LiveQuery> = {
     assertValid(validateParams, raw)
     return { projectId: scope.project.id, now: scope.now }
   },
-  plan: [resolveLiveWindow],
+  plan: planSteps(resolveLiveWindow),
   compile(query) {
     return compileTemplate('insights/live.sql', {
       projectId: query.projectId,
-      since: toClickHouseTime(query.since as Date),
+      since: toClickHouseTime(query.since),
       now: toClickHouseTime(query.now),
     })
   },

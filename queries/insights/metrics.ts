@@ -1,11 +1,11 @@
 // `GET /insights/:projectId/metrics`: totals and a zero-filled series of the session metrics and revenue.
 import { bucketExpression } from '../core/buckets'
-import { andClauses, compileTemplate, type Fragment } from '../core/compiled'
-import { bucketStarts, defaultInterval, formatInstant, type Interval } from '../core/dates'
-import { capSeriesBuckets, parseInsightParams, seriesSchema, widenForSessions, type InsightQuery } from './insight-params'
-import type { Resource } from '../core/pipeline'
+import { andClauses, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
+import { bucketStarts, formatInstant, pickInterval } from '../core/dates'
+import { capSeriesBuckets, decideFilters, parseInsightParams, seriesSchema, widenForSessions, type InsightQuery, type PlannedSeries } from './insight-params'
+import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratio } from '../core/rounding'
-import { eventConditions, sessionsMatchingAttributes, eventJoin, windowParams, windowSessions } from './session-sql'
+import { eventConditions, eventJoin, sessionParams, sessionsMatchingAttributes, windowSessions } from './session-sql'
 
 interface MetricsRow {
   part: 'sessions' | 'revenue'
@@ -29,10 +29,8 @@ export interface Figures {
   total_revenue: number
 }
 
-const pickInterval = (query: InsightQuery): InsightQuery => ({ ...query, interval: query.interval ?? defaultInterval(query.window) })
-
 /** `AND ...` for revenue events: sessions kept by the attribute filters, events matching every event filter. */
-function revenueFilters(query: InsightQuery): Fragment {
+function revenueFilters(query: PlannedSeries): Fragment {
   const parts = [sessionsMatchingAttributes(query), eventConditions(query)].filter((part): part is Fragment => part !== null)
   return andClauses(parts)
 }
@@ -54,20 +52,19 @@ function toFigures(sessions: MetricsRow | undefined, revenue: MetricsRow | undef
   }
 }
 
-export const metrics: Resource<InsightQuery> = {
+export const metrics: Resource<InsightQuery, PlannedSeries> = {
   name: 'metrics',
   schema: seriesSchema,
   parse: (raw, scope) => parseInsightParams(raw, scope, 'series'),
-  plan: [pickInterval, capSeriesBuckets, widenForSessions],
+  plan: planSteps(pickInterval, capSeriesBuckets, widenForSessions, decideFilters),
   compile(query) {
-    const interval = query.interval as Interval
     const { views, join } = eventJoin(query)
     return compileTemplate(
       'insights/metrics.sql',
-      { ...windowParams(query), tz: query.timezone },
+      { ...sessionParams(query), tz: query.timezone },
       {
-        session_bucket: { sql: bucketExpression(interval, 'session_start'), params: {} },
-        event_bucket: { sql: bucketExpression(interval, 'created_at'), params: {} },
+        session_bucket: sqlOnly(bucketExpression(query.interval, 'session_start')),
+        event_bucket: sqlOnly(bucketExpression(query.interval, 'created_at')),
         window_sessions: windowSessions(query, []),
         views,
         views_join: join,
@@ -78,7 +75,7 @@ export const metrics: Resource<InsightQuery> = {
   shape(rawRows, query) {
     const byKey = new Map<string, MetricsRow>()
     for (const row of rawRows as unknown as MetricsRow[]) byKey.set(rowKey(row.part, Number(row.is_total) ? 'total' : Number(row.bucket)), row)
-    const series = bucketStarts(query.window, query.interval as Interval, query.timezone).map((start) => {
+    const series = bucketStarts(query.window, query.interval, query.timezone).map((start) => {
       const seconds = Math.floor(start.getTime() / 1000)
       return { date: formatInstant(start, query.timezone), ...toFigures(byKey.get(rowKey('sessions', seconds)), byKey.get(rowKey('revenue', seconds))) }
     })

@@ -1,10 +1,10 @@
 // `GET /insights/:projectId/pages`: page rows per (origin, path) of the window's page views.
-import { andClauses, compileTemplate, type Fragment } from '../core/compiled'
-import { parseInsightParams, pagedSchema, widenForSessions, type InsightQuery } from './insight-params'
+import { andClauses, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
+import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
 import { pageParams, splitPage } from '../core/paging'
-import type { Resource } from '../core/pipeline'
+import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratioOrNull } from '../core/rounding'
-import { eventJoin, sessionsMatchingAttributes, sessionsWithEvent, viewConditions, windowParams, windowSessions } from './session-sql'
+import { eventJoin, sessionParams, sessionsMatchingAttributes, sessionsWithEvent, viewConditions, windowSessions } from './session-sql'
 
 interface PageRow {
   origin: string
@@ -19,26 +19,26 @@ interface PageRow {
 }
 
 /** Which views count: those matching every event-field filter other than `name`. */
-const viewMatch = (query: InsightQuery): Fragment => viewConditions(query) ?? { sql: '1', params: {} }
+const viewMatch = (query: PlannedInsight): Fragment => viewConditions(query) ?? sqlOnly('1')
 
 /**
  * `AND ...` keeping views whose session passes the filters: its attributes pass, and it has an event
  * matching every event-field filter. Sets, not joins, and nothing at all without filters.
  */
-function viewSessions(query: InsightQuery): Fragment {
+function viewSessions(query: PlannedInsight): Fragment {
   const parts = [sessionsMatchingAttributes(query), sessionsWithEvent(query)].filter((part): part is Fragment => part !== null)
   return andClauses(parts, '      ')
 }
 
-export const pages: Resource<InsightQuery> = {
+export const pages: Resource<InsightQuery, PlannedInsight> = {
   name: 'pages',
   schema: pagedSchema,
   parse: (raw, scope) => parseInsightParams(raw, scope, 'paged'),
-  plan: [widenForSessions],
+  plan: planSteps(widenForSessions, decideFilters),
   compile(query) {
     return compileTemplate(
       'insights/pages.sql',
-      { ...windowParams(query), ...pageParams(query) },
+      { ...sessionParams(query), ...pageParams(query) },
       {
         window_sessions: windowSessions(query, ['entry_origin', 'entry_path']),
         entry_join: eventJoin(query).join,

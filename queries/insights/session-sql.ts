@@ -1,78 +1,73 @@
 // SQL fragments shared by the session-based insights: the window's sessions (partial rows combined,
-// filters applied) and the page views counted under event-field filters.
-import { andClauses, compileFragment, type Fragment, type Params } from '../core/compiled'
-import { compileAll, isNameFilter, isSessionFilter, sessionAttributesOf } from '../core/filters'
-import type { InsightQuery } from './insight-params'
+// filters applied) and the page views counted under event-field filters. The filters come compiled
+// and sorted by the plan (`decideFilters`); these fragments only place them, and the statement binds
+// their values once (`sessionParams`).
+import { andClauses, compileInner, sqlOnly, type Fragment, type Params } from '../core/compiled'
+import type { PlannedInsight } from './insight-params'
 import { toClickHouseTime } from '../core/pipeline'
 import { SESSION_ATTRIBUTES, type SessionAttribute } from '../core/registry'
+import { windowParams } from '../core/window-params'
 
-/** The statement-wide params: project and the window, with the lookback read range. */
-export function windowParams(query: InsightQuery): Params {
+/** The statement-wide params: project, the window with the lookback read range, and every filter's values. */
+export function sessionParams(query: PlannedInsight): Params {
   return {
-    projectId: query.projectId,
-    start: toClickHouseTime(query.window.start),
-    end: toClickHouseTime(query.window.end),
-    readFrom: toClickHouseTime(query.readFrom as Date),
-    readTo: toClickHouseTime(query.readTo as Date),
+    ...windowParams(query.projectId, query.window),
+    readFrom: toClickHouseTime(query.readFrom),
+    readTo: toClickHouseTime(query.readTo),
+    ...query.sorted.params,
   }
 }
 
-const EMPTY: Fragment = { sql: '', params: {} }
+const EMPTY: Fragment = sqlOnly('')
 
 /** `argMin(col, ...) AS s_col` for each attribute, for a GROUP BY session_id over `sessions`. */
 export function attributeColumns(attributes: SessionAttribute[]): Fragment {
   const unique = [...new Set(attributes)]
-  return {
-    sql: unique.map((attribute) => `,\n  argMin(${SESSION_ATTRIBUTES[attribute]}, first_event_key) AS s_${SESSION_ATTRIBUTES[attribute]}`).join(''),
-    params: {},
-  }
+  return sqlOnly(unique.map((attribute) => `,\n  argMin(${SESSION_ATTRIBUTES[attribute]}, first_event_key) AS s_${SESSION_ATTRIBUTES[attribute]}`).join(''))
 }
+
+const orNull = (sql: string | null): Fragment | null => (sql === null ? null : sqlOnly(sql))
 
 /** Every event-field filter ANDed (`name` included), or null. */
-export function eventConditions(query: InsightQuery): Fragment | null {
-  return compileAll(query.filters, { keep: (filter) => !isSessionFilter(filter) })
-}
+export const eventConditions = (query: PlannedInsight): Fragment | null => orNull(query.sorted.eventSelection)
 
 /** Every event-field filter but `name` ANDed (the filters a counted page view must match), or null. */
-export function viewConditions(query: InsightQuery): Fragment | null {
-  return compileAll(query.filters, { keep: (filter) => !isSessionFilter(filter) && !isNameFilter(filter) })
+export const viewConditions = (query: PlannedInsight): Fragment | null => orNull(query.sorted.viewCondition)
+
+/** `AND ...` restricting grouped sessions by the session-attribute filters. */
+function attributeRestriction(query: PlannedInsight): Fragment {
+  const restriction = orNull(query.sorted.sessionRestriction)
+  return andClauses(restriction ? [restriction] : [])
 }
 
 /**
  * `session_id IN (...)` for sessions (started from the lookback before the window to its end) whose
  * attributes pass the session-attribute filters, or null when there are none.
  */
-export function sessionsMatchingAttributes(query: InsightQuery): Fragment | null {
-  const attributeFilters = compileAll(query.filters, { keep: isSessionFilter })
-  if (!attributeFilters) return null
-  const matching = compileFragment('insights/sessions-matching.sql', windowParams(query), {
-    attributes: attributeColumns(sessionAttributesOf(query.filters)),
-    session_filters: andClauses([attributeFilters]),
+export function sessionsMatchingAttributes(query: PlannedInsight): Fragment | null {
+  if (query.sorted.sessionRestriction === null) return null
+  const matching = compileInner('insights/sessions-matching.sql', sessionParams(query), {
+    attributes: attributeColumns(query.sorted.sessionAttributes),
+    session_filters: attributeRestriction(query),
   })
   return { sql: `session_id IN (\n${matching.sql}\n)`, params: matching.params }
 }
 
 /** `session_id IN (...)` for sessions with an event matching every event-field filter, or null when there are none. */
-export function sessionsWithEvent(query: InsightQuery): Fragment | null {
+export function sessionsWithEvent(query: PlannedInsight): Fragment | null {
   const events = eventConditions(query)
   if (!events) return null
-  const subquery = compileFragment('insights/sessions-with-event.sql', windowParams(query), { event_filters: events })
+  const subquery = compileInner('insights/sessions-with-event.sql', sessionParams(query), { event_filters: events })
   return { sql: `session_id IN (\n${subquery.sql}\n)`, params: subquery.params }
-}
-
-/** `AND ...` restricting grouped sessions by the session-attribute filters. */
-function attributeRestriction(query: InsightQuery): Fragment {
-  const attributeFilters = compileAll(query.filters, { keep: isSessionFilter })
-  return andClauses(attributeFilters ? [attributeFilters] : [])
 }
 
 /**
  * The window's sessions kept by the attribute filters, with `s_` columns for `attributes` (and the
  * filters'). The event-field filters apply through `eventJoin`.
  */
-export function windowSessions(query: InsightQuery, attributes: SessionAttribute[]): Fragment {
-  return compileFragment('insights/window-sessions.sql', windowParams(query), {
-    attributes: attributeColumns([...attributes, ...sessionAttributesOf(query.filters)]),
+export function windowSessions(query: PlannedInsight, attributes: SessionAttribute[]): Fragment {
+  return compileInner('insights/window-sessions.sql', sessionParams(query), {
+    attributes: attributeColumns([...attributes, ...query.sorted.sessionAttributes]),
     session_filters: attributeRestriction(query),
   })
 }
@@ -82,13 +77,13 @@ export function windowSessions(query: InsightQuery, attributes: SessionAttribute
  * with some, an INNER JOIN keeping the sessions with a matching event, whose page views count only where
  * they match the filters other than `name` (`counted_views`).
  */
-export function eventJoin(query: InsightQuery): { views: Fragment; join: Fragment } {
+export function eventJoin(query: PlannedInsight): { views: Fragment; join: Fragment } {
   const events = eventConditions(query)
-  if (!events) return { views: { sql: 'all_views', params: {} }, join: EMPTY }
+  if (!events) return { views: sqlOnly('all_views'), join: EMPTY }
   const viewFilters = viewConditions(query)
-  const scan = compileFragment('insights/session-events.sql', windowParams(query), { event_filters: events, view_filters: viewFilters ?? { sql: '1', params: {} } })
+  const scan = compileInner('insights/session-events.sql', sessionParams(query), { event_filters: events, view_filters: viewFilters ?? sqlOnly('1') })
   return {
-    views: { sql: viewFilters ? 'counted_views' : 'all_views', params: {} },
+    views: sqlOnly(viewFilters ? 'counted_views' : 'all_views'),
     join: { sql: `INNER JOIN\n(\n${scan.sql}\n) AS matched USING (session_id)`, params: scan.params },
   }
 }

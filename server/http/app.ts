@@ -4,7 +4,7 @@ import crypto from 'node:crypto'
 import express, { type Request, type Response } from 'express'
 import type { Store } from 'express-rate-limit'
 import swaggerUi from 'swagger-ui-express'
-import { prepare, type Resource, type Scope } from '../../queries/core/pipeline'
+import { prepare, type AnyResource, type Scope } from '../../queries/core/pipeline'
 import { ResultCache, matchesEtag } from '../../queries/core/result-cache'
 import type { Runner } from '../../queries/core/run'
 import { authenticate, authorizeProject, resolveQueryProject } from './auth'
@@ -125,7 +125,7 @@ export function createApp(options: AppOptions): express.Express {
     )
   }
 
-  async function serveResource(resource: Resource<unknown>, projectFrom: 'path' | 'query', req: Request, res: Response) {
+  async function serveResource(resource: AnyResource, projectFrom: 'path' | 'query', req: Request, res: Response) {
     const project =
       projectFrom === 'path'
         ? await authorizeProject(directory, res.locals.client, String(req.params.projectId))

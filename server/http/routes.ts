@@ -6,7 +6,7 @@ import { exportEventsSchema } from '../../queries/export/export-events'
 import { live } from '../../queries/insights/live'
 import { metrics } from '../../queries/insights/metrics'
 import { pages } from '../../queries/insights/pages'
-import type { Resource } from '../../queries/core/pipeline'
+import type { AnyResource } from '../../queries/core/pipeline'
 import type { Dimension } from '../../queries/core/registry'
 import { chartResponse } from '../../queries/charts/responses'
 import type { RouteResponse } from '../../queries/core/responses'
@@ -22,7 +22,7 @@ import type { ServeContext } from './serve-context'
 interface ResourceRoute {
   path: string
   summary: string
-  resource: Resource<any>
+  resource: AnyResource
   projectFrom?: 'path' | 'query'
   /** The 200 answer, for /openapi.json. */
   response: RouteResponse

@@ -1,7 +1,10 @@
 // Exact SQL and params of representative compiled requests: what an analyst reviews is what runs.
 import assert from 'node:assert/strict'
+import { compileTemplate } from '../../queries/core/compiled'
+import { parseFilters, sortFilters } from '../../queries/core/filters'
 import { dimensions } from '../../queries/insights/dimensions'
 import { live } from '../../queries/insights/live'
+import { metrics } from '../../queries/insights/metrics'
 import { prepare, type Scope } from '../../queries/core/pipeline'
 import { normalizedSql } from '../support/sql'
 
@@ -99,5 +102,48 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,
     assert.deepEqual(compiled.params.f0_v, ["'; DROP TABLE events; --"])
     assert.ok(!compiled.sql.includes('DROP'), 'no value in the SQL text')
     assert.ok(compiled.sql.includes('properties[{f0_key:String}] IN {f0_v:Array(String)}'))
+  })
+
+  describe('filters decided once', () => {
+    const filters = JSON.stringify([
+      { name: 'country', operator: 'is', value: ['DE'] },
+      { name: 'name', operator: 'is', value: ['purchase'] },
+      { name: 'path', operator: 'startsWith', value: ['/blog'] },
+    ])
+
+    it('sorts each filter, compiled once, into session restrictions, event selections and view conditions', () => {
+      const blog = '(arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f2_v:Array(String)}))'
+      assert.deepEqual(sortFilters(parseFilters(filters).filters), {
+        sessionRestriction: '(s_country IN {f0_v:Array(String)})',
+        eventSelection: `(name IN {f1_v:Array(String)}) AND ${blog}`,
+        viewCondition: blog,
+        sessionAttributes: ['country'],
+        params: { f0_v: ['DE'], f1_v: ['purchase'], f2_v: ['/blog'] },
+      })
+    })
+
+    it('metrics binds each filter once, though its conditions appear in several subqueries', () => {
+      const { compiled } = prepare(metrics, { startDate: '2024-03-30', endDate: '2024-03-31', filters }, scope)
+      assert.deepEqual(compiled.params, {
+        projectId: 'shop',
+        start: '2024-03-29 23:00:00.000',
+        end: '2024-03-31 22:00:00.000',
+        readFrom: '2024-03-28 23:00:00.000',
+        readTo: '2024-04-01 22:00:00.000',
+        tz: 'Europe/Berlin',
+        f0_v: ['DE'],
+        f1_v: ['purchase'],
+        f2_v: ['/blog'],
+      })
+      // The session restriction restricts the window's sessions and the revenue events' sessions.
+      assert.equal(compiled.sql.split('(s_country IN {f0_v:Array(String)})').length - 1, 2)
+    })
+
+    it('refuses a param bound twice, even with an equal value', () => {
+      assert.throws(
+        () => compileTemplate('insights/dimension.sql', { projectId: 'p', rowsToRead: 1, offset: 0 }, { prefix: { sql: "''", params: { offset: 0 } } }),
+        /Fragment param offset collides in insights.dimension/,
+      )
+    })
   })
 })

@@ -19,7 +19,7 @@ function probeRoute(path: string, steps: { compile?: () => CompiledQuery; parse?
     name: 'probe',
     schema: steps.schema ?? { type: 'object', additionalProperties: false, properties: {} },
     parse: steps.parse ?? (() => ({})),
-    plan: [],
+    plan: (query) => query,
     compile: steps.compile ?? LIVE,
     shape: () => ({ body: null }),
   }

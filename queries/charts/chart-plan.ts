@@ -1,0 +1,24 @@
+// The plan steps of a chart: its interval, the window before it (with `previous`) and the cap on cells.
+import { bucketCount, type Window } from '../core/dates'
+import { invalid } from '../core/errors'
+import type { ChartQuery, ChartRequest } from './chart-params'
+
+/** Bucket cap: series items x buckets x groups x periods above this is a 400. */
+export const CHART_CELL_CAP = 20_000
+
+/** Plan step: with `previous`, the window of the same length just before the requested one. */
+export function resolvePreviousWindow<Q extends ChartRequest>(query: Q): Q & { previousWindow?: Window } {
+  if (!query.previous) return query
+  const length = query.window.end.getTime() - query.window.start.getTime()
+  return { ...query, previousWindow: { start: new Date(query.window.start.getTime() - length), end: query.window.start } }
+}
+
+/** Plan step, after the interval and previous window: a chart with too many cells is a 400. */
+export function capChartCells(query: ChartQuery): ChartQuery {
+  const perBucket = query.items.length * (query.breakdowns.length ? query.breakdownLimit : 1) * (query.previousWindow ? 2 : 1)
+  const cells = perBucket * bucketCount(query.window, query.interval, query.timezone)
+  if (cells > CHART_CELL_CAP) {
+    throw invalid([{ path: ['interval'], message: `this chart would have ${cells} cells (series x buckets x groups x periods), more than ${CHART_CELL_CAP}: narrow the window, widen the interval or lower breakdownLimit` }])
+  }
+  return query
+}
