@@ -1,6 +1,7 @@
 // Authentication and project authorization, run before any parameter is looked at (DESIGN 6):
 // 401 missing/wrong credentials, 403 write clients and read clients on another project, 404 unknown project.
 import type { Request, RequestHandler } from 'express'
+import { ipKeyGenerator } from 'express-rate-limit'
 import { QueryError } from '../../queries/core/errors'
 import type { ApiClient, Directory } from './directory'
 import type { AuthFailureReason } from './metrics'
@@ -28,7 +29,7 @@ export function authenticate(directory: Directory, onFailure: (reason: AuthFailu
     }
     const credentials = credentialsOf(req)
     if (!credentials) throw refuse('missing_credentials', new QueryError('unauthorized', 'Send openpanel-client-id and openpanel-client-secret headers, or HTTP Basic credentials'))
-    const client = await directory.authenticate(credentials.id, credentials.secret)
+    const client = await directory.authenticate(credentials.id, credentials.secret, ipKeyGenerator(req.ip ?? ''))
     if (!client) throw refuse('bad_credentials', new QueryError('unauthorized', 'Unknown client or wrong secret'))
     if (client.type === 'write') throw refuse('write_client', new QueryError('forbidden', 'Write clients cannot read data'))
     res.locals.client = client

@@ -4,7 +4,9 @@ import crypto from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import { compileTemplate } from '../../queries/core/compiled'
 import type { Project } from '../../queries/core/pipeline'
+import { QueryError } from '../../queries/core/errors'
 import type { Runner } from '../../queries/core/run'
+import { FairScheduler } from '../../queries/core/scheduler'
 import { dummyHash, verifySecret } from '../secrets'
 
 export type ClientType = 'read' | 'write' | 'root'
@@ -39,6 +41,15 @@ export interface DirectoryOptions {
   verify?: (secret: string, stored: string) => Promise<boolean>
 }
 
+/**
+ * scrypt checks run at once (each takes one of libuv's 4 threads for tens of ms), and the most one
+ * caller (an address) may have running or waiting: a caller trying many ids waits for its own checks and
+ * is refused past that, while every other caller's check takes the next free turn.
+ */
+const CHECKS_IN_FLIGHT = 2
+const CHECKS_PER_CALLER = 4
+const CHECKS_QUEUED = 1_000
+
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export class Directory {
@@ -50,6 +61,10 @@ export class Directory {
    */
   private readonly verified: LRUCache<string, boolean>
   private readonly dummy: Promise<string>
+  /** Checks not answered from `verified` take turns round-robin by caller. */
+  private readonly checks = new FairScheduler({ maxInFlight: CHECKS_IN_FLIGHT, maxQueued: CHECKS_QUEUED })
+  /** Checks running or waiting, per caller. */
+  private readonly checking = new Map<string, number>()
   private snapshot?: Snapshot
   /** The latest reading of the tables under way, and when it started. */
   private pending?: { promise: Promise<Snapshot>; takenAt: number }
@@ -69,13 +84,16 @@ export class Directory {
     this.dummy = dummyHash()
   }
 
-  /** The client for these credentials, or null when they are wrong, unknown or revoked. */
-  async authenticate(id: string, secret: string): Promise<ApiClient | null> {
+  /**
+   * The client for these credentials, or null when they are wrong, unknown or revoked. `caller` (the
+   * request's address) takes turns with other callers for the scrypt checks the cache cannot answer.
+   */
+  async authenticate(id: string, secret: string, caller = ''): Promise<ApiClient | null> {
     if (!UUID_PATTERN.test(id) || !secret) return null
     const row = (await this.current()).clients.get(id.toLowerCase())
     const live = row !== undefined && row.revoked === 0
     // Unknown and revoked ids are checked too, against a hash nobody's secret matches: the same work.
-    const valid = await this.check(id.toLowerCase(), secret, live ? row.secret_hash : await this.dummy)
+    const valid = await this.check({ id: id.toLowerCase(), secret, stored: live ? row.secret_hash : await this.dummy, caller })
     return live && valid ? { id: row.id, name: row.name, type: row.type, projectId: row.project_id } : null
   }
 
@@ -83,14 +101,28 @@ export class Directory {
     return (await this.current()).projects.get(id) ?? null
   }
 
-  private async check(id: string, secret: string, stored: string): Promise<boolean> {
+  private async check({ id, secret, stored, caller }: { id: string; secret: string; stored: string; caller: string }): Promise<boolean> {
     // The id is part of the key, so a cached answer for one unknown id says nothing about another.
     const key = crypto.createHash('sha256').update(`${id}\0${stored}\0${secret}`).digest('base64url')
     const hit = this.verified.get(key)
     if (hit !== undefined) return hit
-    const valid = await this.verify(secret, stored)
-    this.verified.set(key, valid)
-    return valid
+    const pending = this.checking.get(caller) ?? 0
+    if (pending >= CHECKS_PER_CALLER) throw new QueryError('too_many_queries', `At most ${CHECKS_PER_CALLER} credential checks at once from one address; retry shortly`)
+    this.checking.set(caller, pending + 1)
+    try {
+      const release = await this.checks.admit(caller)
+      try {
+        const valid = await this.verify(secret, stored)
+        this.verified.set(key, valid)
+        return valid
+      } finally {
+        release()
+      }
+    } finally {
+      const left = (this.checking.get(caller) ?? 1) - 1
+      if (left > 0) this.checking.set(caller, left)
+      else this.checking.delete(caller)
+    }
   }
 
   /**

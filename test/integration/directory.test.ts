@@ -62,6 +62,35 @@ describe('the directory of clients and projects', function () {
     assert.equal(clock.checks.length, 4, 'the oldest was evicted, not the whole cache cleared')
   })
 
+  it('gives each address its turn at the scrypt checks and refuses one address past 4 at once', async () => {
+    const started: string[] = []
+    const gates: (() => void)[] = []
+    const directory = new Directory(h.runner, 5_000, {
+      verify: async (secret, stored) => {
+        started.push(secret)
+        await new Promise<void>((resolve) => gates.push(resolve))
+        return verifySecret(secret, stored)
+      },
+    })
+    const valid = await createApiClient(h.engine, { type: 'read', projectId: 'shop' })
+    const unknownId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+    const attempts = Array.from({ length: 6 }, (_, n) => directory.authenticate(unknownId(n), `sec_guess_${n}`, 'attacker').then((client) => client, (error: Error) => error))
+    while (started.length < 2) await new Promise((resolve) => setTimeout(resolve, 5))
+    for (const outcome of await Promise.all(attempts.slice(4))) assert.match(String((outcome as Error).message), /At most 4 credential checks at once from one address/)
+    const other = directory.authenticate(valid.id, valid.secret, 'other')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    assert.equal(started.length, 2, 'both turns are taken by the attacker')
+    gates.shift()?.()
+    while (started.length < 3) await new Promise((resolve) => setTimeout(resolve, 5))
+    assert.equal(started[2], valid.secret, `the other address goes before the attacker's waiting checks: ${started.join(' ')}`)
+    while (started.length < 5 || gates.length) {
+      gates.shift()?.()
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    assert.equal((await other)?.id, valid.id)
+    assert.deepEqual(await Promise.all(attempts.slice(0, 4)), [null, null, null, null])
+  })
+
   it('sees a new project once its copy is refreshed', async () => {
     const { directory, clock } = directoryAt(5_000)
     assert.equal(await directory.project('later'), null)
