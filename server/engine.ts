@@ -3,6 +3,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { createClient, type ClickHouseClient } from '@clickhouse/client'
+import { AdminRunner } from '../queries/core/admin-run'
 import { Runner, type EngineLanes, type Guardrails, type RunObserver } from '../queries/core/run'
 import { SERVER_IN_FLIGHT, type Config, type EngineSettings } from './config'
 import { EmbeddedLanes } from './embedded-lanes'
@@ -11,8 +12,10 @@ import { ServerLanes } from './server-lanes'
 type ClientOptions = NonNullable<Parameters<typeof createClient>[0]>
 
 export interface Engine {
-  /** The admin connection (migrations, demo seed, CLI). The gateway serves only through `openLanes`. */
+  /** The writable connection, for tests and benches; server/ code goes through `admin`. */
   client: ClickHouseClient
+  /** Migrations, demo seed, imports and the CLI run their templates here. The gateway serves only through `openLanes`. */
+  admin: AdminRunner
   settings: EngineSettings
   /** Read-only serving lanes under these guardrails; closed with the engine. */
   openLanes(guardrails: Guardrails): EngineLanes
@@ -94,6 +97,7 @@ async function openEmbedded(settings: EngineSettings): Promise<Engine> {
   const lanes: EmbeddedLanes[] = []
   return {
     client: opened,
+    admin: new AdminRunner(opened),
     settings,
     openLanes(guardrails) {
       const lane = new EmbeddedLanes({ Session, dataDir: settings.dataDir, guardrails })
@@ -118,6 +122,7 @@ function openServer(settings: EngineSettings): Engine {
   const admin = settings.adminUser ? connect(settings, settings.adminUser, settings.adminPassword) : serving
   return {
     client: admin,
+    admin: new AdminRunner(admin),
     settings,
     openLanes: (guardrails) => new ServerLanes({ client: serving, guardrails, maxInFlight: settings.maxInFlight ?? SERVER_IN_FLIGHT }),
     async close() {

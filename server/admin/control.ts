@@ -2,9 +2,10 @@
 // gateway itself never writes).
 import crypto from 'node:crypto'
 import { IANAZone } from 'luxon'
+import { compileTemplate } from '../../queries/core/compiled'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import type { Engine } from '../engine'
-import type { ClientType } from '../http/directory'
+import { UUID_PATTERN, type ClientType } from '../http/directory'
 import { generateSecret, hashSecret } from '../secrets'
 
 export class ControlError extends Error {
@@ -35,17 +36,12 @@ export interface ClientListing {
   revoked: number
 }
 
-async function select<T>(engine: Engine, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
-  const result = await engine.client.query({ query, query_params: params, format: 'JSONEachRow' })
-  return result.json<T>()
-}
-
 export async function listProjects(engine: Engine): Promise<ProjectRow[]> {
-  return select<ProjectRow>(engine, 'SELECT id, name, timezone, created_at FROM projects FINAL ORDER BY id')
+  return engine.admin.rows<ProjectRow>(compileTemplate('control/project-list.sql', {}))
 }
 
 export async function findProject(engine: Engine, id: string): Promise<ProjectRow | undefined> {
-  const rows = await select<ProjectRow>(engine, 'SELECT id, name, timezone, created_at FROM projects FINAL WHERE id = {id:String}', { id })
+  const rows = await engine.admin.rows<ProjectRow>(compileTemplate('control/project-find.sql', { id }))
   return rows[0]
 }
 
@@ -57,9 +53,9 @@ export async function createProject(engine: Engine, input: { id: string; name?: 
   if (problems.length) throw new ControlError(problems.join('; '))
   if (await findProject(engine, input.id)) throw new ControlError(`project "${input.id}" already exists`)
   const now = nowText()
-  const row = { id: input.id, name: input.name ?? input.id, timezone, created_at: now, updated_at: now }
-  await engine.client.insert({ table: 'projects', values: [row], format: 'JSONEachRow' })
-  return { id: row.id, name: row.name, timezone, created_at: now }
+  const name = input.name ?? input.id
+  await engine.admin.command(compileTemplate('control/project-create.sql', { id: input.id, name, timezone, now }))
+  return { id: input.id, name, timezone, created_at: now }
 }
 
 export async function createApiClient(
@@ -77,27 +73,19 @@ export async function createApiClient(
   const id = crypto.randomUUID()
   const secret = generateSecret()
   const now = nowText()
-  await engine.client.insert({
-    table: 'api_clients',
-    values: [{ id, name: input.name ?? `${type} client`, type, project_id: projectId, secret_hash: await hashSecret(secret), created_at: now, revoked: 0, updated_at: now }],
-    format: 'JSONEachRow',
-  })
+  const name = input.name ?? `${type} client`
+  await engine.admin.command(compileTemplate('control/client-create.sql', { id, name, type, projectId, secretHash: await hashSecret(secret), now }))
   return { id, secret, type, projectId }
 }
 
 export async function listApiClients(engine: Engine, projectId?: string): Promise<ClientListing[]> {
-  const where = projectId === undefined ? '' : 'WHERE project_id = {projectId:String}'
-  return select<ClientListing>(
-    engine,
-    `SELECT id, name, type, project_id, created_at, revoked FROM api_clients FINAL ${where} ORDER BY created_at, id`,
-    projectId === undefined ? {} : { projectId },
-  )
+  return engine.admin.rows<ClientListing>(compileTemplate('control/client-list.sql', { all: projectId === undefined, projectId: projectId ?? '' }))
 }
 
 export async function revokeApiClient(engine: Engine, id: string): Promise<void> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new ControlError(`"${id}" is not a client id (a UUID)`)
-  const rows = await select<Record<string, unknown>>(engine, 'SELECT * FROM api_clients FINAL WHERE id = {id:UUID}', { id })
-  if (!rows[0]) throw new ControlError(`no client "${id}"`)
-  if (rows[0].revoked) throw new ControlError(`client "${id}" is already revoked`)
-  await engine.client.insert({ table: 'api_clients', values: [{ ...rows[0], revoked: 1, updated_at: nowText() }], format: 'JSONEachRow' })
+  if (!UUID_PATTERN.test(id)) throw new ControlError(`"${id}" is not a client id (a UUID)`)
+  const [row] = await engine.admin.rows<{ id: string; revoked: number }>(compileTemplate('control/client-find.sql', { id }))
+  if (!row) throw new ControlError(`no client "${id}"`)
+  if (row.revoked) throw new ControlError(`client "${id}" is already revoked`)
+  await engine.admin.command(compileTemplate('control/client-revoke.sql', { id, now: nowText() }))
 }

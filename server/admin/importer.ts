@@ -4,7 +4,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import readline from 'node:readline'
-import { compileFragment, compileTemplate, type CompiledQuery, type Params } from '../../queries/core/compiled'
+import { compileFragment, compileTemplate, type Params } from '../../queries/core/compiled'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import { compileSchema, schemaIssues } from '../../queries/core/validate'
 import type { Engine } from '../engine'
@@ -92,14 +92,6 @@ const STAGE_NAME = /^import_stage_(\d+)_[0-9a-f]+$/
 /** A staging table this old is a killed import's leftover, even on a server shared with other imports. */
 const STALE_STAGE_MS = 24 * 3_600_000
 
-async function run(engine: Engine, compiled: CompiledQuery): Promise<void> {
-  await engine.client.command({ query: compiled.sql, query_params: compiled.params })
-}
-
-async function select<T>(engine: Engine, compiled: CompiledQuery): Promise<T[]> {
-  return engine.client.query({ query: compiled.sql, query_params: compiled.params, format: 'JSONEachRow' }).then((rs) => rs.json<T>())
-}
-
 /** Number of lines of a file, read once without parsing (the total for the progress bar). */
 export async function countLines(file: string): Promise<number> {
   let lines = 0
@@ -114,10 +106,10 @@ export async function countLines(file: string): Promise<number> {
 
 /** Drops the staging tables of killed imports: all of them on the embedded engine (this process owns it). */
 async function dropLeftoverStages(engine: Engine): Promise<void> {
-  const tables = await select<{ name: string }>(engine, compileTemplate('admin/import-leftovers.sql', {}))
+  const tables = await engine.admin.rows<{ name: string }>(compileTemplate('admin/import-leftovers.sql', {}))
   for (const { name } of tables) {
     const created = Number(STAGE_NAME.exec(name)?.[1])
-    if (engine.settings.mode === 'embedded' || Date.now() - created > STALE_STAGE_MS) await run(engine, compileTemplate('admin/import-drop.sql', { stage: name }))
+    if (engine.settings.mode === 'embedded' || Date.now() - created > STALE_STAGE_MS) await engine.admin.command(compileTemplate('admin/import-drop.sql', { stage: name }))
   }
 }
 
@@ -128,7 +120,7 @@ async function stageLines(engine: Engine, stage: string, options: ImportOptions)
   let batch: Record<string, unknown>[] = []
   let number = 0
   const flush = async () => {
-    if (batch.length && (options.skipBad || bad.length === 0)) await engine.client.insert({ table: stage, values: batch, format: 'JSONEachRow' })
+    if (batch.length && (options.skipBad || bad.length === 0)) await engine.admin.insert(stage, batch)
     batch = []
     options.onProgress?.(number)
   }
@@ -151,17 +143,17 @@ export async function importEvents(engine: Engine, options: ImportOptions): Prom
   if (!fs.existsSync(options.file)) throw new ControlError(`no file ${options.file}`)
   await dropLeftoverStages(engine)
   const stage = `import_stage_${Date.now()}_${crypto.randomBytes(6).toString('hex')}`
-  await run(engine, compileTemplate('admin/import-stage.sql', { stage }))
+  await engine.admin.command(compileTemplate('admin/import-stage.sql', { stage }))
   try {
     const bad = await stageLines(engine, stage, options)
     if (bad.length && !options.skipBad) return { imported: 0, duplicates: 0, skipped: 0, bad }
     const params: Params = { stage, projectId: options.projectId }
     const newEvents = compileFragment('admin/import-new-events.sql', params)
-    const [counts] = await select<{ staged: number | string; new_events: number | string }>(engine, compileTemplate('admin/import-count.sql', { stage }, { new_events: newEvents }))
-    await run(engine, compileTemplate('admin/import-move.sql', {}, { new_events: newEvents }))
+    const [counts] = await engine.admin.rows<{ staged: number | string; new_events: number | string }>(compileTemplate('admin/import-count.sql', { stage }, { new_events: newEvents }))
+    await engine.admin.command(compileTemplate('admin/import-move.sql', {}, { new_events: newEvents }))
     const imported = Number(counts.new_events)
     return { imported, duplicates: Number(counts.staged) - imported, skipped: bad.length, bad }
   } finally {
-    await run(engine, compileTemplate('admin/import-drop.sql', { stage }))
+    await engine.admin.command(compileTemplate('admin/import-drop.sql', { stage }))
   }
 }

@@ -3,6 +3,7 @@
 // The files carry markers so one text serves a single node and a cluster (Replicated + Distributed).
 import fs from 'node:fs'
 import path from 'node:path'
+import { compileTemplate } from '../../queries/core/compiled'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import type { Engine } from '../engine'
 
@@ -67,21 +68,15 @@ function trackingTable(topology: Topology): string {
 /** Applies every migration not yet recorded; returns the names it applied. */
 export async function migrate(engine: Engine): Promise<string[]> {
   const topology = { cluster: engine.settings.cluster, database: engine.settings.database }
-  const { client } = engine
-  await client.command({ query: trackingTable(topology) })
-  const done = await client
-    .query({ query: 'SELECT name FROM quarry_migrations FINAL', format: 'JSONEachRow' })
-    .then((rs) => rs.json<{ name: string }>())
+  const ddl = (template: string, sql: string) => engine.admin.command({ template, sql, params: {} })
+  await ddl('admin.migrations-table', trackingTable(topology))
+  const done = await engine.admin.rows<{ name: string }>(compileTemplate('admin/migrations-applied.sql', {}))
   const applied = new Set(done.map((row) => row.name))
   const ran: string[] = []
   for (const migration of listMigrations()) {
     if (applied.has(migration.name)) continue
-    for (const statement of renderMigration(migration.text, topology)) await client.command({ query: statement })
-    await client.insert({
-      table: 'quarry_migrations',
-      values: [{ name: migration.name, applied_at: toClickHouseTime(new Date()) }],
-      format: 'JSONEachRow',
-    })
+    for (const statement of renderMigration(migration.text, topology)) await ddl(`migrations.${migration.name}`, statement)
+    await engine.admin.command(compileTemplate('admin/migration-record.sql', { name: migration.name, appliedAt: toClickHouseTime(new Date()) }))
     ran.push(migration.name)
   }
   return ran

@@ -36,7 +36,7 @@ function seedProblems(options: SeedOptions): string[] {
 async function runTemplate(engine: Engine, file: string, values: Params): Promise<void> {
   const wanted = loadTemplate(file).placeholders
   const compiled = compileTemplate(file, Object.fromEntries(Object.entries(values).filter(([key]) => wanted.has(key))))
-  await engine.client.command({ query: compiled.sql, query_params: compiled.params })
+  await engine.admin.command(compiled)
 }
 
 export async function seedProject(engine: Engine, options: SeedOptions): Promise<{ seconds: number }> {

@@ -1,0 +1,28 @@
+// The admin path: migrations, the demo seed, imports and the CLI's projects and clients run their
+// reviewed statements here, on the engine's writable connection (server/engine.ts builds it). The
+// gateway's serving lanes (run.ts) never write.
+import type { ClickHouseClient } from '@clickhouse/client'
+import type { CompiledQuery } from './compiled'
+
+/** A table an admin insert may name: one the importer or a migration made, never a client's text. */
+const TABLE_NAME = /^[a-z_][a-z0-9_]*$/
+
+export class AdminRunner {
+  constructor(private readonly client: ClickHouseClient) {}
+
+  /** A statement without rows to read (DDL, INSERT ... SELECT). */
+  async command(query: CompiledQuery): Promise<void> {
+    await this.client.command({ query: query.sql, query_params: { ...query.params } })
+  }
+
+  async rows<T>(query: CompiledQuery): Promise<T[]> {
+    const result = await this.client.query({ query: query.sql, query_params: { ...query.params }, format: 'JSONEachRow' })
+    return result.json<T>()
+  }
+
+  /** Rows sent as JSONEachRow data, never as SQL text (an import's staged lines). */
+  async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
+    if (!TABLE_NAME.test(table)) throw new Error(`Not a table an admin insert may name: ${table}`)
+    await this.client.insert({ table, values: [...rows], format: 'JSONEachRow' })
+  }
+}

@@ -1,0 +1,4 @@
+-- @name admin.migrations-applied
+-- @returns one row per migration already applied: name
+SELECT name
+FROM quarry_migrations FINAL
