@@ -11,7 +11,8 @@ import { resolveRequest } from '../server/admin/explain'
 import { isResourceRoute } from '../server/http/routes'
 import { offsetExportSql } from './openpanel'
 import { DASHBOARD, NOW, QUESTIONS } from './questions'
-import { LONG, MAIN, PORT, PROJECT, TIMEZONE, openDataset, startGateway, stopGateway, waitForAuth, type Dataset } from './setup'
+import { LONG, MAIN, PORT, PROJECT, TIMEZONE, openDataset, BENCH_GATEWAY_ENV, waitForAuth, type Dataset } from './setup'
+import { startGateway } from './gateway'
 
 const RUNS = Number(process.env.QUARRY_BENCH_RUNS ?? 5)
 const STREAMS = process.env.QUARRY_BENCH_STREAMS !== '0'
@@ -96,7 +97,7 @@ export async function compare(): Promise<void> {
   // `Cache-Control: no-cache` asks for a fresh answer, so the latency table measures engine work.
   const fresh = { ...auth, 'cache-control': 'no-cache' }
   const { engine } = await openDataset({ ...MAIN, dir: copy })
-  const gateway = await startGateway(MAIN.dir)
+  const gateway = await startGateway({ dataDir: MAIN.dir, port: PORT, env: BENCH_GATEWAY_ENV })
   const mainRaw = new Map<string, number>()
   try {
     await waitForAuth(auth)
@@ -148,7 +149,7 @@ export async function compare(): Promise<void> {
       console.log(`Whole-project ${format.toUpperCase()} export: ${rows} lines at ${Math.round(rate)} rows/s`)
     }
   } finally {
-    await stopGateway(gateway)
+    await gateway.stop()
     await engine.close()
     fs.rmSync(copy, { recursive: true, force: true })
   }

@@ -1,4 +1,4 @@
-// The gateway as a child process for the abuse and fuzz benches, bound to 127.0.0.1: `startGateway`
+// The gateway as a child process for every bench, bound to 127.0.0.1: `startGateway`
 // spawns this file, which serves a data directory as server/http/main.ts does and also reports how long
 // its event loop was kept from running.
 import { spawn, type ChildProcess } from 'node:child_process'

@@ -2,7 +2,8 @@
 // QUARRY_BENCH_SECONDS each, printing p50/p95 latency and requests per second.
 import { DIMENSIONS } from '../queries/core/registry'
 import { loadTest } from './load'
-import { MAIN, PORT, PROJECT, openDataset, startGateway, stopGateway, waitForAuth } from './setup'
+import { MAIN, PORT, PROJECT, openDataset, BENCH_GATEWAY_ENV, waitForAuth } from './setup'
+import { startGateway } from './gateway'
 import { WINDOW } from './questions'
 
 const SECONDS = Number(process.env.QUARRY_BENCH_SECONDS ?? 5)
@@ -20,7 +21,7 @@ export async function loadTable(): Promise<void> {
   const { engine, credentials } = await openDataset(MAIN)
   await engine.close()
   const headers = { 'openpanel-client-id': credentials.id, 'openpanel-client-secret': credentials.secret, 'cache-control': 'no-cache' }
-  const gateway = await startGateway(MAIN.dir)
+  const gateway = await startGateway({ dataDir: MAIN.dir, port: PORT, env: BENCH_GATEWAY_ENV })
   try {
     await waitForAuth(headers)
     console.log(`\n${MAIN.events} events, 30-day window, ${SECONDS} s per cell\n`)
@@ -34,6 +35,6 @@ export async function loadTable(): Promise<void> {
       console.log(`| ${name} | ${ms(one.p50)} | ${ms(one.p95)} | ${one.rps.toFixed(1)} | ${ms(eight.p50)} | ${ms(eight.p95)} | ${eight.rps.toFixed(1)} | ${one.errors + eight.errors} |`)
     }
   } finally {
-    await stopGateway(gateway)
+    await gateway.stop()
   }
 }

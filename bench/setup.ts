@@ -1,6 +1,5 @@
-// Bench data and gateway: a seeded project in its own data directory (seeded once, merges awaited) and
-// the gateway started as a child process on loopback.
-import { spawn, type ChildProcess } from 'node:child_process'
+// Bench data: a seeded project in its own data directory (seeded once, merges awaited), and the settings
+// of the gateway the latency benches start (bench/gateway.ts).
 import fs from 'node:fs'
 import path from 'node:path'
 import type { ClickHouseClient } from '@clickhouse/client'
@@ -70,23 +69,8 @@ export async function openDataset(dataset: Dataset): Promise<{ engine: Engine; c
   return { engine, credentials: JSON.parse(fs.readFileSync(credentialsFile, 'utf8')) as Credentials }
 }
 
-/** The gateway (requests go to loopback), in one child process (node with tsx's loader), killed when the bench exits. */
-export async function startGateway(dataDir: string, env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'http', 'main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', QUARRY_DATA_DIR: dataDir, PORT: String(PORT), LOG_LEVEL: 'error', QUARRY_RATE_LIMIT: '1000000', QUARRY_MAX_CONCURRENT_QUERIES: '64', QUARRY_MAX_EXECUTION_SECONDS: '300', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  process.once('exit', () => child.kill('SIGKILL'))
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130))
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('listening')) resolve()
-    })
-    child.once('exit', (code) => reject(new Error(`gateway exited with ${code}`)))
-  })
-  return child
-}
+/** Settings of the gateway the latency benches time: nothing of the bench's own load is refused. */
+export const BENCH_GATEWAY_ENV = { QUARRY_RATE_LIMIT: '1000000', QUARRY_MAX_CONCURRENT_QUERIES: '64', QUARRY_MAX_EXECUTION_SECONDS: '300' }
 
 /** Waits (up to 30 s) until the gateway accepts the bench credentials; a fresh seed's client may lag. */
 export async function waitForAuth(headers: Record<string, string>): Promise<void> {
@@ -97,12 +81,4 @@ export async function waitForAuth(headers: Record<string, string>): Promise<void
     await new Promise((resolve) => setTimeout(resolve, 1000))
   }
   throw new Error('the gateway did not accept the bench credentials within 30 s')
-}
-
-/** Stops the gateway and waits until it has released its data directory. */
-export async function stopGateway(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGTERM')
-  await exited
 }
