@@ -55,7 +55,7 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>
 
-function readInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
+function readInteger(env: Env, name: string, { fallback, min, max }: { fallback: number; min: number; max: number }): number {
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
   if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `expected a whole number, got "${raw}"`)
@@ -120,7 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
   const logFormat = env.LOG_FORMAT || undefined
   if (logFormat !== undefined && !(LOG_FORMATS as readonly string[]).includes(logFormat)) throw new ConfigError('LOG_FORMAT', `must be one of ${LOG_FORMATS.join(', ')}`)
   return {
-    port: readInteger(env, 'PORT', 3000, 0, 65535),
+    port: readInteger(env, 'PORT', { fallback: 3000, min: 0, max: 65535 }),
     host: readHost(env, 'HOST', '0.0.0.0'),
     engine: {
       mode: url ? 'server' : 'embedded',
@@ -132,33 +132,33 @@ export function loadConfig(env: Env = process.env): Config {
       adminPassword: env.CLICKHOUSE_ADMIN_PASSWORD || '',
       database: readIdentifier(env, 'CLICKHOUSE_DATABASE', 'default') as string,
       cluster: readIdentifier(env, 'CLICKHOUSE_CLUSTER', undefined),
-      maxInFlight: readInteger(env, 'QUARRY_ENGINE_MAX_IN_FLIGHT', SERVER_IN_FLIGHT, 1, 1000),
+      maxInFlight: readInteger(env, 'QUARRY_ENGINE_MAX_IN_FLIGHT', { fallback: SERVER_IN_FLIGHT, min: 1, max: 1000 }),
     },
-    maxExecutionSeconds: readInteger(env, 'QUARRY_MAX_EXECUTION_SECONDS', 15, 1, 3600),
-    maxResultRows: readInteger(env, 'QUARRY_MAX_RESULT_ROWS', 1_000_000, 1, 1_000_000_000),
-    maxMemoryBytes: readInteger(env, 'QUARRY_MAX_MEMORY_BYTES', 4 * 1024 ** 3, 1024 ** 2, 1024 ** 4),
+    maxExecutionSeconds: readInteger(env, 'QUARRY_MAX_EXECUTION_SECONDS', { fallback: 15, min: 1, max: 3600 }),
+    maxResultRows: readInteger(env, 'QUARRY_MAX_RESULT_ROWS', { fallback: 1_000_000, min: 1, max: 1_000_000_000 }),
+    maxMemoryBytes: readInteger(env, 'QUARRY_MAX_MEMORY_BYTES', { fallback: 4 * 1024 ** 3, min: 1024 ** 2, max: 1024 ** 4 }),
     rateLimit: {
-      requests: readInteger(env, 'QUARRY_RATE_LIMIT', 100, 1, 1_000_000),
-      windowMs: readInteger(env, 'QUARRY_RATE_WINDOW_MS', 10_000, 100, 3_600_000),
+      requests: readInteger(env, 'QUARRY_RATE_LIMIT', { fallback: 100, min: 1, max: 1_000_000 }),
+      windowMs: readInteger(env, 'QUARRY_RATE_WINDOW_MS', { fallback: 10_000, min: 100, max: 3_600_000 }),
     },
-    maxConcurrentQueries: readInteger(env, 'QUARRY_MAX_CONCURRENT_QUERIES', 8, 1, 1000),
-    engineQueue: readInteger(env, 'QUARRY_ENGINE_QUEUE', 64, 1, 100_000),
-    authCacheMs: readInteger(env, 'QUARRY_AUTH_CACHE_MS', 5_000, 0, 600_000),
-    sessionLookbackHours: readInteger(env, 'QUARRY_SESSION_LOOKBACK_HOURS', 24, 1, 24 * 366),
+    maxConcurrentQueries: readInteger(env, 'QUARRY_MAX_CONCURRENT_QUERIES', { fallback: 8, min: 1, max: 1000 }),
+    engineQueue: readInteger(env, 'QUARRY_ENGINE_QUEUE', { fallback: 64, min: 1, max: 100_000 }),
+    authCacheMs: readInteger(env, 'QUARRY_AUTH_CACHE_MS', { fallback: 5_000, min: 0, max: 600_000 }),
+    sessionLookbackHours: readInteger(env, 'QUARRY_SESSION_LOOKBACK_HOURS', { fallback: 24, min: 1, max: 24 * 366 }),
     cache: {
-      maxBytes: readInteger(env, 'QUARRY_CACHE_BYTES', 64 * 1024 ** 2, 0, 1024 ** 4),
-      versionPollMs: readInteger(env, 'QUARRY_CACHE_VERSION_MS', 1_000, 0, 60_000),
-      recentMaxAgeSeconds: readInteger(env, 'QUARRY_CACHE_RECENT_SECONDS', 5, 0, 3_600),
-      settledMaxAgeSeconds: readInteger(env, 'QUARRY_CACHE_SETTLED_SECONDS', 300, 0, 86_400),
+      maxBytes: readInteger(env, 'QUARRY_CACHE_BYTES', { fallback: 64 * 1024 ** 2, min: 0, max: 1024 ** 4 }),
+      versionPollMs: readInteger(env, 'QUARRY_CACHE_VERSION_MS', { fallback: 1_000, min: 0, max: 60_000 }),
+      recentMaxAgeSeconds: readInteger(env, 'QUARRY_CACHE_RECENT_SECONDS', { fallback: 5, min: 0, max: 3_600 }),
+      settledMaxAgeSeconds: readInteger(env, 'QUARRY_CACHE_SETTLED_SECONDS', { fallback: 300, min: 0, max: 86_400 }),
     },
-    demoEvents: readInteger(env, 'QUARRY_DEMO_EVENTS', 200_000, 0, 100_000_000),
+    demoEvents: readInteger(env, 'QUARRY_DEMO_EVENTS', { fallback: 200_000, min: 0, max: 100_000_000 }),
     logLevel,
     metrics: {
       host: readHost(env, 'QUARRY_METRICS_HOST', '127.0.0.1'),
-      port: readInteger(env, 'QUARRY_METRICS_PORT', 9464, 0, 65535),
+      port: readInteger(env, 'QUARRY_METRICS_PORT', { fallback: 9464, min: 0, max: 65535 }),
     },
     trustProxy: readTrustProxy(env, 'QUARRY_TRUST_PROXY'),
-    shutdownGraceMs: readInteger(env, 'QUARRY_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    shutdownGraceMs: readInteger(env, 'QUARRY_SHUTDOWN_GRACE_MS', { fallback: 10_000, min: 0, max: 600_000 }),
     logFormat: logFormat as Config['logFormat'],
   }
 }

@@ -54,7 +54,7 @@ export function shapeChart(rows: ChartRow[], query: ChartQuery) {
   const previousStarts = query.previousWindow ? bucketStarts(query.previousWindow, query.interval, query.timezone) : []
   const index = new Map<string, number>()
   for (const row of rows) index.set(`${row.item}|${row.rank}|${row.period}|${row.bucket}`, Number(row.value))
-  const valuesOf = (item: number, rank: number, period: ChartRow['period'], buckets: Date[]) =>
+  const valuesOf = ({ item, rank, period }: { item: number; rank: number; period: ChartRow['period'] }, buckets: Date[]) =>
     buckets.map((start) => index.get(`${item}|${rank}|${period}|${Math.floor(start.getTime() / 1000)}`) ?? 0)
   const alignPrevious = (values: Value[]) => starts.map((_, i) => (i < values.length ? values[i] : 0))
 
@@ -63,8 +63,8 @@ export function shapeChart(rows: ChartRow[], query: ChartQuery) {
   query.items.forEach((item, itemIndex) => {
     if (item.kind === 'formula') return
     if (query.breakdowns.length === 0) {
-      const current = valuesOf(itemIndex, 0, 'current', starts)
-      const previous = valuesOf(itemIndex, 0, 'previous', previousStarts)
+      const current = valuesOf({ item: itemIndex, rank: 0, period: 'current' }, starts)
+      const previous = valuesOf({ item: itemIndex, rank: 0, period: 'previous' }, previousStarts)
       ungrouped.set(item.letter, { current, previous })
       lines.push(eventLine(item, current, query.previousWindow ? previous : undefined))
       return
@@ -72,12 +72,12 @@ export function shapeChart(rows: ChartRow[], query: ChartQuery) {
     const groups = new Map<number, string[]>()
     for (const row of rows) if (row.item === itemIndex && row.rank > 0) groups.set(Number(row.rank), row.labels)
     for (const [rank, labels] of [...groups].sort(([a], [b]) => a - b)) {
-      const previous = query.previousWindow ? valuesOf(itemIndex, rank, 'previous', previousStarts) : undefined
-      lines.push({ ...eventLine(item, valuesOf(itemIndex, rank, 'current', starts), previous), group: { rank, labels } })
+      const previous = query.previousWindow ? valuesOf({ item: itemIndex, rank: rank, period: 'previous' }, previousStarts) : undefined
+      lines.push({ ...eventLine(item, valuesOf({ item: itemIndex, rank: rank, period: 'current' }, starts), previous), group: { rank, labels } })
     }
   })
   for (const item of query.items) {
-    if (item.kind === 'formula') lines.splice(query.items.indexOf(item), 0, formulaLine(item, ungrouped, starts.length, previousStarts.length, Boolean(query.previousWindow)))
+    if (item.kind === 'formula') lines.splice(query.items.indexOf(item), 0, formulaLine(item, ungrouped, { buckets: starts.length, previousBuckets: previousStarts.length, withPrevious: Boolean(query.previousWindow) }))
   }
 
   const series = lines.map((line) => {
@@ -126,9 +126,7 @@ function eventLine(item: EventItem, current: Value[], previous: Value[] | undefi
 function formulaLine(
   item: FormulaItem,
   ungrouped: Map<string, { current: Value[]; previous: Value[] }>,
-  buckets: number,
-  previousBuckets: number,
-  withPrevious: boolean,
+  { buckets, previousBuckets, withPrevious }: { buckets: number; previousBuckets: number; withPrevious: boolean },
 ): Line {
   const evaluate = (period: 'current' | 'previous', count: number) =>
     Array.from({ length: count }, (_, i) => evaluateFormula(item.formula, (letter) => ungrouped.get(letter)?.[period][i] ?? 0))

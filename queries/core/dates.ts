@@ -193,7 +193,7 @@ export interface RequestDates {
  * date parameters. Their problems are added to `issues` (those already there for the date parameters,
  * from the schema, are not repeated); the window is undefined when anything is wrong.
  */
-export function requestWindow(params: RequestDates, projectZone: string, now: Date, issues: Issue[]): { timezone: string; window?: Window } {
+export function requestWindow(params: RequestDates, { projectZone, now, issues }: { projectZone: string; now: Date; issues: Issue[] }): { timezone: string; window?: Window } {
   const timezone = params.timezone ?? projectZone
   if (params.timezone !== undefined && !isValidTimezone(params.timezone)) {
     issues.push({ path: ['timezone'], message: `"timezone" must be an IANA time zone such as Europe/Berlin, got "${params.timezone}"` })

@@ -146,7 +146,7 @@ export type FilterSubject = 'sessions' | 'events'
 export const SESSION_ONLY_ATTRIBUTES: readonly SessionAttribute[] = ['entry_origin', 'entry_path']
 
 /** The filter's target as SQL; a property key is bound as a value. */
-function targetExpression(target: FilterTarget, prefix: string, params: Fragment['params'], subject: FilterSubject): string {
+function targetExpression(target: FilterTarget, { prefix, params, subject }: { prefix: string; params: Fragment['params']; subject: FilterSubject }): string {
   switch (target.kind) {
     case 'session':
       if (subject === 'events' && SESSION_ONLY_ATTRIBUTES.includes(target.attribute)) throw new Error(`${target.attribute} is not an event column`)
@@ -164,7 +164,7 @@ function targetExpression(target: FilterTarget, prefix: string, params: Fragment
 /** One filter as a SQL condition over its target column. */
 export function compileFilter(filter: Filter, prefix: string, subject: FilterSubject = 'sessions'): Fragment {
   const params: Fragment['params'] = {}
-  const x = targetExpression(filter.target, prefix, params, subject)
+  const x = targetExpression(filter.target, { prefix, params, subject })
   const v = `{${prefix}_v:Array(String)}`
   const anyText = (test: string) => `arrayExists(v -> ${test}, ${v})`
   if (!VALUELESS_OPERATORS.includes(filter.operator)) params[`${prefix}_v`] = filter.values

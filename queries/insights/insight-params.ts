@@ -77,7 +77,7 @@ export function parseInsightParams(raw: Record<string, unknown>, scope: Scope, k
   const typed = params as unknown as RawParams
   const { filters, issues: filterIssues } = parseFilters(typeof typed.filters === 'string' ? typed.filters : undefined)
   issues.push(...filterIssues)
-  const { timezone, window } = requestWindow(typed, scope.project.timezone, scope.now, issues)
+  const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })
   if (issues.length || !window) throw invalid(issues)
   return {
     projectId: scope.project.id,

@@ -4,7 +4,7 @@ import crypto from 'node:crypto'
 import express, { type Request, type Response } from 'express'
 import type { Store } from 'express-rate-limit'
 import swaggerUi from 'swagger-ui-express'
-import { prepare, type AnyResource, type Scope } from '../../queries/core/pipeline'
+import { prepare, type Scope } from '../../queries/core/pipeline'
 import { ResultCache, matchesEtag } from '../../queries/core/result-cache'
 import type { Runner } from '../../queries/core/run'
 import { authenticate, authorizeProject, resolveQueryProject } from './auth'
@@ -16,7 +16,7 @@ import { clientRateLimit, concurrencyCap, failedAuthLimit } from './limits'
 import type { Logger } from '../logger'
 import type { Metrics } from './metrics'
 import { buildOpenApi } from './openapi'
-import { ROUTES, isResourceRoute } from './routes'
+import { ROUTES, isResourceRoute, type ResourceRoute } from './routes'
 
 /** How the gateway parses query strings; `explain` resolves requests with the same setting. */
 export const QUERY_PARSER = 'simple'
@@ -93,14 +93,14 @@ export function createApp(options: AppOptions): express.Express {
   })
   app.get('/ready', async (_req, res) => {
     if (drain.isDraining) {
-      res.set('Retry-After', '5').status(503).json(errorBody(503, 'The gateway is shutting down', res.locals.requestId))
+      res.set('Retry-After', '5').status(503).json(errorBody({ status: 503, message: 'The gateway is shutting down', requestId: res.locals.requestId }))
       return
     }
     if (await runner.ping()) {
       res.json({ status: 'ready' })
       return
     }
-    res.set('Retry-After', '5').status(503).json(errorBody(503, 'ClickHouse is not reachable', res.locals.requestId))
+    res.set('Retry-After', '5').status(503).json(errorBody({ status: 503, message: 'ClickHouse is not reachable', requestId: res.locals.requestId }))
   })
   const openApi = buildOpenApi(ROUTES)
   app.get('/openapi.json', (_req, res) => {
@@ -121,11 +121,11 @@ export function createApp(options: AppOptions): express.Express {
   ]
   for (const route of ROUTES) {
     app.get(route.path, ...guards, (req: Request, res: Response) =>
-      isResourceRoute(route) ? serveResource(route.resource, route.projectFrom ?? 'path', req, res) : route.serve({ runner, directory, clock, metrics }, req, res),
+      isResourceRoute(route) ? serveResource(route, req, res) : route.serve({ runner, directory, clock, metrics }, req, res),
     )
   }
 
-  async function serveResource(resource: AnyResource, projectFrom: 'path' | 'query', req: Request, res: Response) {
+  async function serveResource({ resource, projectFrom = 'path' }: ResourceRoute, req: Request, res: Response) {
     const project =
       projectFrom === 'path'
         ? await authorizeProject(directory, res.locals.client, String(req.params.projectId))

@@ -35,7 +35,7 @@ function statusOf(code: QueryErrorCode): number {
 
 const RETRY_AFTER_SECONDS: Partial<Record<QueryErrorCode, number>> = { engine_unavailable: 5, overloaded: 1, too_many_queries: 1 }
 
-export function errorBody(status: number, message: string, requestId: string, issues: Issue[] = []) {
+export function errorBody({ status, message, requestId, issues = [] }: { status: number; message: string; requestId: string; issues?: Issue[] }) {
   return {
     error: http.STATUS_CODES[status] ?? 'Error',
     message,
@@ -67,21 +67,21 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       const retryAfter = RETRY_AFTER_SECONDS[error.code]
       if (retryAfter) res.set('Retry-After', String(retryAfter))
       if (status >= 500) logger.error('request failed', { requestId, path: req.path, code: error.code, cause: String(rawError?.stack ?? rawError) })
-      res.status(status).json(errorBody(status, error.message, requestId, error.issues))
+      res.status(status).json(errorBody({ status, message: error.message, requestId, issues: error.issues }))
       return
     }
     const clientStatus = clientStatusOf(error)
     if (clientStatus) {
       // Express's own 4xx (an undecodable path, say): still one body shape, with the problem listed.
       const message = (error as Error).message
-      res.status(clientStatus).json(errorBody(clientStatus, message, requestId, [{ path: [], message }]))
+      res.status(clientStatus).json(errorBody({ status: clientStatus, message, requestId, issues: [{ path: [], message }] }))
       return
     }
     logger.error('request failed', { requestId, path: req.path, error: String((error as Error)?.stack ?? error) })
-    res.status(500).json(errorBody(500, 'Internal error; quote the requestId when reporting it', requestId))
+    res.status(500).json(errorBody({ status: 500, message: 'Internal error; quote the requestId when reporting it', requestId }))
   }
 }
 
 export const notFoundHandler: RequestHandler = (_req, res) => {
-  res.status(404).json(errorBody(404, 'No such endpoint', String(res.locals.requestId ?? '')))
+  res.status(404).json(errorBody({ status: 404, message: 'No such endpoint', requestId: String(res.locals.requestId ?? '') }))
 }

@@ -19,7 +19,7 @@ import type { ServeContext } from './serve-context'
  * A route answered by the standard pipeline. Its project is the `:projectId` path segment, or with
  * `projectFrom: 'query'` the `projectId` parameter (a read client's own project by default) ...
  */
-interface ResourceRoute {
+export interface ResourceRoute {
   path: string
   summary: string
   resource: AnyResource
