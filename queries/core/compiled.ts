@@ -27,12 +27,11 @@ export function mergeParams(parts: Params[], where: string): Params {
 }
 
 /**
- * TRICKY: two statements nest templates that bring the params they read into statements that bind
- * them too: the CSV export's chunk (its rows statement inside the profile look-up and beside it) and
- * the import's count (the staging table). For these templates alone, a repeated param with an equal
- * value is accepted; everywhere else each param is bound once.
+ * TRICKY: the CSV export's chunk nests templates that bring the params they read into statements that
+ * bind them too (its rows statement inside the profile look-up and beside it). For these templates
+ * alone, a repeated param with an equal value is accepted; everywhere else each param is bound once.
  */
-const REPEATING_TEMPLATES: ReadonlySet<string> = new Set(['export/events-csv.sql', 'export/profiles.sql', 'admin/import-count.sql'])
+const REPEATING_TEMPLATES: ReadonlySet<string> = new Set(['export/events-csv.sql', 'export/profiles.sql'])
 
 /** The marker texts of `fragments`, and the `own` params with every fragment's. */
 function gatherFragments(template: Template, own: Params, fragments: Record<string, Fragment>): { texts: Record<string, string>; params: Params } {

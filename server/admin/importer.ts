@@ -4,7 +4,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import readline from 'node:readline'
-import { compileFragment, compileTemplate, type Params } from '../../queries/core/compiled'
+import { compileInner, compileTemplate, type Params } from '../../queries/core/compiled'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import { compileSchema, schemaIssues } from '../../queries/core/validate'
 import type { Engine } from '../engine'
@@ -148,9 +148,9 @@ export async function importEvents(engine: Engine, options: ImportOptions): Prom
     const bad = await stageLines(engine, stage, options)
     if (bad.length && !options.skipBad) return { imported: 0, duplicates: 0, skipped: 0, bad }
     const params: Params = { stage, projectId: options.projectId }
-    const newEvents = compileFragment('admin/import-new-events.sql', params)
-    const [counts] = await engine.admin.rows<{ staged: number | string; new_events: number | string }>(compileTemplate('admin/import-count.sql', { stage }, { new_events: newEvents }))
-    await engine.admin.command(compileTemplate('admin/import-move.sql', {}, { new_events: newEvents }))
+    const newEvents = compileInner('admin/import-new-events.sql', params)
+    const [counts] = await engine.admin.rows<{ staged: number | string; new_events: number | string }>(compileTemplate('admin/import-count.sql', params, { new_events: newEvents }))
+    await engine.admin.command(compileTemplate('admin/import-move.sql', params, { new_events: newEvents }))
     const imported = Number(counts.new_events)
     return { imported, duplicates: Number(counts.staged) - imported, skipped: bad.length, bad }
   } finally {

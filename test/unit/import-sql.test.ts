@@ -1,7 +1,7 @@
 // The import's statements as compiled: staging by generated table name (an Identifier parameter),
 // and one INSERT into `events` that skips stored and repeated ids, squashed into one block.
 import assert from 'node:assert/strict'
-import { compileFragment, compileTemplate } from '../../queries/core/compiled'
+import { compileInner, compileTemplate } from '../../queries/core/compiled'
 import { normalizedSql } from '../support/sql'
 
 /** Statement text with comments dropped and every run of whitespace as one space. */
@@ -9,7 +9,8 @@ const flat = (sql: string) => normalizedSql(sql).replace(/\s+/g, ' ').replace(/\
 
 describe('import statements', () => {
   const stage = 'import_stage_1700000000000_0123456789ab'
-  const newEvents = compileFragment('admin/import-new-events.sql', { stage, projectId: 'shop' })
+  const params = { stage, projectId: 'shop' }
+  const newEvents = compileInner('admin/import-new-events.sql', params)
 
   it('stages into a table named by a bound Identifier, never spliced', () => {
     const compiled = compileTemplate('admin/import-stage.sql', { stage })
@@ -18,7 +19,7 @@ describe('import statements', () => {
   })
 
   it('moves the new events with one INSERT that skips stored ids and repeated ids, as one block', () => {
-    const move = compileTemplate('admin/import-move.sql', {}, { new_events: newEvents })
+    const move = compileTemplate('admin/import-move.sql', params, { new_events: newEvents })
     assert.equal(
       flat(move.sql),
       flat(`INSERT INTO events
@@ -38,7 +39,8 @@ describe('import statements', () => {
   })
 
   it('counts the same selection it moves', () => {
-    const count = compileTemplate('admin/import-count.sql', { stage }, { new_events: newEvents })
+    const count = compileTemplate('admin/import-count.sql', params, { new_events: newEvents })
     assert.ok(flat(count.sql).includes(flat(newEvents.sql)))
+    assert.deepEqual(count.params, params, 'each param bound once')
   })
 })
