@@ -62,7 +62,7 @@ export class EmbeddedLanes implements EngineLanes {
     // request (and the deadline timers) until it ended. The call itself cannot be interrupted, so on
     // abort KILL QUERY from the other session stops it; it is repeated until the statement has ended, in
     // case it landed before the statement was registered.
-    const work = this.serving.queryBindAsync(`${statement.sql}\nSETTINGS log_comment = '${statement.id}'`, statement.params, { format: 'JSONEachRow' })
+    const work = this.serving.queryBindAsync(`${statement.sql}\nSETTINGS log_comment = '${statement.id}'`, statement.params, { format: statement.format })
     let ended = false
     const stop = async () => {
       while (!ended) {
@@ -95,7 +95,7 @@ export class EmbeddedLanes implements EngineLanes {
   async bounded(statement: Statement): Promise<StatementOutput> {
     await this.ready
     statement.signal.throwIfAborted()
-    const stream = this.boundedSession.queryStreamBind(statement.sql, statement.params, { format: 'JSONEachRow', signal: statement.signal })
+    const stream = this.boundedSession.queryStreamBind(statement.sql, statement.params, { format: statement.format, signal: statement.signal })
     let text = ''
     for await (const chunk of stream) text += chunk.text()
     return { text }

@@ -38,7 +38,7 @@ export class ServerLanes implements EngineLanes {
     const result = await this.client.query({
       query: statement.sql,
       query_params: { ...statement.params },
-      format: 'JSONEachRow',
+      format: statement.format,
       clickhouse_settings: this.settings,
       abort_signal: statement.signal,
       query_id: statement.id,

@@ -3,10 +3,15 @@ import { checkBinding, fillMarkers, loadTemplate, placeholdersOf, type Template 
 
 export type Params = Record<string, string | number | boolean | string[] | number[]>
 
+/** How the engine writes a statement's result: JSON objects a line, or one row of raw text fields. */
+export type OutputFormat = 'JSONEachRow' | 'TabSeparatedRaw'
+
 export interface CompiledQuery {
   readonly template: string
   readonly sql: string
   readonly params: Readonly<Params>
+  /** JSONEachRow unless the statement says otherwise. */
+  readonly format?: OutputFormat
 }
 
 export interface Fragment {

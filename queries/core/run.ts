@@ -1,7 +1,7 @@
 // The one admission point for statements: every data statement waits for a fair turn, runs under a
 // deadline, is cancelled in the engine when its request goes away, and fails as a typed QueryError.
 import crypto from 'node:crypto'
-import type { CompiledQuery } from './compiled'
+import type { CompiledQuery, OutputFormat } from './compiled'
 import { toQueryError } from './engine-errors'
 import { QueryError } from './errors'
 import { FairScheduler } from './scheduler'
@@ -34,10 +34,11 @@ export interface Statement {
   /** Unique per statement: the engine's query id, by which a cancelled statement is found and killed. */
   id: string
   signal: AbortSignal
+  format: OutputFormat
 }
 
 export interface StatementOutput {
-  /** JSONEachRow, one object a line. */
+  /** In the statement's format: JSONEachRow (one object a line) by default. */
   text: string
   readRows?: number
   readBytes?: number
@@ -174,7 +175,7 @@ export class Runner {
     return { rows: parseLines<T>(text), ...run }
   }
 
-  /** The result as JSONEachRow text, one object a line: for streaming it on without re-encoding. */
+  /** The result as the engine wrote it (the query's format), for streaming it on without re-encoding. */
   async runText(query: CompiledQuery, options: RunOptions = {}): Promise<Omit<RunResult<unknown>, 'rows'> & { text: string }> {
     const started = performance.now()
     const deadline = AbortSignal.timeout(this.deadlineMs)
@@ -194,7 +195,7 @@ export class Runner {
       const lane = options.lane ?? 'data'
       const release = await this.schedulers[lane].admit(options.clientId ?? ANONYMOUS, signal)
       admitted = performance.now()
-      const work = this.lanes[lane]({ sql: query.sql, params: query.params, id: crypto.randomUUID(), signal })
+      const work = this.lanes[lane]({ sql: query.sql, params: query.params, id: crypto.randomUUID(), signal, format: query.format ?? 'JSONEachRow' })
       // The turn ends when the engine has stopped, not when the caller stops waiting.
       work.then(release, release)
       const output = await untilAborted(work, signal)

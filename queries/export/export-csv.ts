@@ -70,9 +70,27 @@ export function compileCsvChunk(query: ExportQuery, slice: { after?: Keyset; row
   const profiles = query.includes.includes('profile')
     ? compileFragment('export/profile-cells.sql', {}, { profiles: nested(compileProfiles(query, { sql: `(SELECT profileId FROM (${rowsFragment.sql}))`, params: rowsFragment.params })) })
     : undefined
-  return compileTemplate('export/events-csv.sql', {}, {
+  const compiled = compileTemplate('export/events-csv.sql', {}, {
     rows: rowsFragment,
     cells: { sql: exportColumns(query).map(cellSql).join(",\n    ',',\n    "), params: {} },
     profiles: profiles ? { sql: `\nLEFT JOIN (${profiles.sql}) AS profile ON profile.profileKey = chunk.profileId`, params: profiles.params } : { sql: '', params: {} },
   })
+  return { ...compiled, format: 'TabSeparatedRaw' }
+}
+
+/** A chunk written by export.events-csv: `rows \t lastAtMs \t lastId \t text \n`, the text raw. */
+export function parseCsvChunk(output: string): { rows: number; lastAtMs: number; lastId: string; text: string } {
+  const tabs: number[] = []
+  for (let at = -1; tabs.length < 3; ) {
+    at = output.indexOf('\t', at + 1)
+    if (at === -1) throw new Error('A CSV chunk without its three leading fields')
+    tabs.push(at)
+  }
+  const end = output.endsWith('\n') ? output.length - 1 : output.length
+  return {
+    rows: Number(output.slice(0, tabs[0])),
+    lastAtMs: Number(output.slice(tabs[0] + 1, tabs[1])),
+    lastId: output.slice(tabs[1] + 1, tabs[2]),
+    text: output.slice(tabs[2] + 1, end),
+  }
 }

@@ -1,7 +1,7 @@
 // Runs an export of every matching row (NDJSON or CSV) as a sequence of keyset chunks, one statement
 // each, handing the text to any writer (an HTTP response, a file); the next chunk is fetched while the
 // current one is written.
-import { compileCsvChunk, csvHeader } from './export-csv'
+import { compileCsvChunk, csvHeader, parseCsvChunk } from './export-csv'
 import { compileProfiles, compileRows, keysetOf, type ExportQuery, type Keyset } from './export-events'
 import type { StatementRunner } from '../core/run'
 
@@ -32,9 +32,9 @@ function countLines(text: string): number {
 }
 
 async function fetchCsvChunk(runner: StatementRunner, query: ExportQuery, after: Keyset | undefined, signal: AbortSignal): Promise<Chunk> {
-  const { rows } = await runner.run<{ text: string; rows: number; lastAtMs: number; lastId: string }>(compileCsvChunk(query, { after, rows: STREAM_CHUNK_ROWS }), { signal })
-  const count = Number(rows[0]?.rows ?? 0)
-  return { count, last: count ? { createdAtMs: Number(rows[0].lastAtMs), id: rows[0].lastId, page: 1 } : undefined, text: count ? rows[0].text : '' }
+  const { text } = await runner.runText(compileCsvChunk(query, { after, rows: STREAM_CHUNK_ROWS }), { signal })
+  const chunk = parseCsvChunk(text)
+  return { count: chunk.rows, last: chunk.rows ? { createdAtMs: chunk.lastAtMs, id: chunk.lastId, page: 1 } : undefined, text: chunk.rows ? chunk.text : '' }
 }
 
 /**
