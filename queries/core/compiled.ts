@@ -31,24 +31,11 @@ export function mergeParams(parts: Params[], where: string): Params {
   return merged
 }
 
-/**
- * TRICKY: the CSV export's chunk nests templates that bring the params they read into statements that
- * bind them too (its rows statement inside the profile look-up and beside it). For these templates
- * alone, a repeated param with an equal value is accepted; everywhere else each param is bound once.
- */
-const REPEATING_TEMPLATES: ReadonlySet<string> = new Set(['export/events-csv.sql', 'export/profiles.sql'])
-
 /** The marker texts of `fragments`, and the `own` params with every fragment's. */
 function gatherFragments(template: Template, own: Params, fragments: Record<string, Fragment>): { texts: Record<string, string>; params: Params } {
   const texts = Object.fromEntries(Object.entries(fragments).map(([marker, fragment]) => [marker, fragment.sql]))
   const parts = [own, ...Object.values(fragments).map((fragment) => fragment.params)]
-  if (!REPEATING_TEMPLATES.has(template.file)) return { texts, params: mergeParams(parts, template.name) }
-  const params: Params = {}
-  for (const [key, value] of parts.flatMap((part) => Object.entries(part))) {
-    if (key in params && JSON.stringify(params[key]) !== JSON.stringify(value)) throw new Error(`Fragment param ${key} collides in ${template.name}`)
-    params[key] = value
-  }
-  return { texts, params }
+  return { texts, params: mergeParams(parts, template.name) }
 }
 
 /** Renders a template with its marker fragments and params, checking every placeholder is bound once. */
@@ -69,16 +56,6 @@ const withoutHeader = (sql: string) => sql.replace(/^--.*\n/gm, '')
 
 /** SQL that binds nothing of its own (its placeholders are the statement's). */
 export const sqlOnly = (sql: string): Fragment => ({ sql, params: {} })
-
-/**
- * A template used inside another statement that does not bind its values: given the statement's
- * params, it brings those its own text names (and its fragments bring theirs).
- */
-export function compileFragment(file: string, params: Params, fragments: Record<string, Fragment> = {}): Fragment {
-  const own = loadTemplate(file).placeholders
-  const compiled = compileTemplate(file, Object.fromEntries(Object.entries(params).filter(([key]) => own.has(key))), fragments)
-  return { sql: withoutHeader(compiled.sql), params: { ...compiled.params } }
-}
 
 /**
  * A template used inside a statement that binds the values it reads (`context`, e.g. the window and the

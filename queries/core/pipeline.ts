@@ -57,6 +57,50 @@ export interface Resource<Parsed, Planned = Parsed> {
  */
 export type AnyResource = Resource<unknown, unknown>
 
+/** Rows of several statements, by the statements' names. */
+export type RowSets = Record<string, Record<string, unknown>[]>
+
+/** Statements by name, run together: when one fails, the others are cancelled. */
+export type StatementSet = Record<string, CompiledQuery>
+
+/** What a streamed answer is sent as, and the bytes before its first chunk (a CSV header). */
+export interface StreamHead {
+  contentType: string
+  fileName: string
+  text: string
+}
+
+/** A chunk's bytes, its rows, and the position the next chunk starts after (none: the stream is done). */
+export interface Chunk<Position> {
+  text: string
+  count: number
+  next?: Position
+}
+
+/**
+ * A route answered by several statements, as one body or as a stream of chunks. Body: `compile` names
+ * the statements run together, `follow` those that need their rows (the profiles of the rows), and
+ * `shape` takes every one's rows. Stream (when `streams(query)`): `compileChunk` continues after a
+ * position, `followChunk` compiles what a chunk's output needs, and `shapeChunk` gives its bytes.
+ */
+export interface MultiResource<Parsed, Planned, Position> {
+  name: string
+  schema: object
+  parse(raw: Record<string, unknown>, scope: Scope): Parsed
+  plan(query: Parsed): Planned
+  compile(query: Planned): StatementSet
+  follow(query: Planned, rows: RowSets): StatementSet
+  shape(rows: RowSets, query: Planned): Answer
+  streams(query: Planned): boolean
+  head(query: Planned): StreamHead
+  compileChunk(query: Planned, after: Position | undefined): CompiledQuery
+  followChunk(query: Planned, output: string): StatementSet
+  shapeChunk(output: string, follow: RowSets, query: Planned): Chunk<Position>
+}
+
+/** A multi-statement resource whatever its types (see AnyResource). */
+export type AnyMultiResource = MultiResource<unknown, unknown, unknown>
+
 export interface Prepared<Q> {
   query: Q
   compiled: CompiledQuery

@@ -4,6 +4,9 @@ import Ajv, { type ErrorObject, type JSONSchemaType, type ValidateFunction } fro
 import addFormats from 'ajv-formats'
 import { invalid, type Issue } from './errors'
 
+/** A UUID in its text form (client ids, event ids), either case. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 const coercing = addFormats(new Ajv({ allErrors: true, coerceTypes: 'array', useDefaults: true, strict: true, allowUnionTypes: true }))
 const exact = addFormats(new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }))
 

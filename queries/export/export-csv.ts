@@ -1,7 +1,7 @@
 // CSV for `/export/events`, written by the engine: each keyset chunk is one statement whose single row
 // carries the chunk's CSV records (quoted and formula-neutralised in SQL) and the keyset of its last row.
-import { compileFragment, compileTemplate, type CompiledQuery, type Fragment } from '../core/compiled'
-import { exportColumns, compileProfiles, compileRows, type ExportQuery, type Keyset } from './export-events'
+import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Fragment } from '../core/compiled'
+import { exportColumns, compileRows, type ExportQuery, type Keyset } from './export-events'
 
 /**
  * How a column becomes a CSV cell: client text (quoted when needed, formula-neutralised), text the
@@ -67,8 +67,11 @@ const nested = (compiled: CompiledQuery): Fragment => ({ sql: compiled.sql.repla
 /** One keyset chunk of `rows` rows after `after`, as CSV text written by the engine. */
 export function compileCsvChunk(query: ExportQuery, slice: { after?: Keyset; rows: number }): CompiledQuery {
   const rowsFragment = nested(compileRows(query, { ...slice, extraColumns: ['created_at AS createdAtKey', 'toUInt128(events.id) AS idKey'] }))
+  // The profile look-up reads the chunk's rows statement again; the chunk binds its params once.
   const profiles = query.includes.includes('profile')
-    ? compileFragment('export/profile-cells.sql', {}, { profiles: nested(compileProfiles(query, { sql: `(SELECT profileId FROM (${rowsFragment.sql}))`, params: rowsFragment.params })) })
+    ? compileInner('export/profile-cells.sql', rowsFragment.params, {
+        profiles: compileInner('export/profiles.sql', rowsFragment.params, { ids: sqlOnly(`(SELECT profileId FROM (${rowsFragment.sql}))`) }),
+      })
     : undefined
   const compiled = compileTemplate('export/events-csv.sql', {}, {
     rows: rowsFragment,

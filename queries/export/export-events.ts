@@ -6,7 +6,8 @@ import { isValidTimezone, parseBound } from '../core/dates'
 import { invalid, type Issue } from '../core/errors'
 import { SESSION_ONLY_ATTRIBUTES, compileAll, parseFilters, type Filter } from '../core/filters'
 import { toClickHouseTime, type Scope } from '../core/pipeline'
-import { compileSchema, schemaIssues } from '../core/validate'
+import { UUID_PATTERN, compileSchema, schemaIssues } from '../core/validate'
+import { windowParams } from '../core/window-params'
 
 /** Column groups `includes` adds, with their response names (closed registry). */
 export const INCLUDES = {
@@ -97,7 +98,7 @@ function decodeCursor(text: string): Keyset | undefined {
     const [createdAtMs, id, page] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[]
     const valid =
       Number.isSafeInteger(createdAtMs) && (createdAtMs as number) >= 0 && (createdAtMs as number) < OPEN_END.getTime() &&
-      typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id) &&
+      typeof id === 'string' && UUID_PATTERN.test(id) &&
       Number.isSafeInteger(page) && (page as number) >= 1
     if (!valid) return undefined
     return { createdAtMs: createdAtMs as number, id, page: page as number }
@@ -106,7 +107,7 @@ function decodeCursor(text: string): Keyset | undefined {
   }
 }
 
-function bound(raw: unknown, name: 'start' | 'end', zone: string, issues: Issue[]): DateTime | undefined {
+function bound(raw: unknown, { name, zone, issues }: { name: 'start' | 'end'; zone: string; issues: Issue[] }): DateTime | undefined {
   if (raw === undefined) return undefined
   const value = parseBound(String(raw), zone, name === 'end')
   if (!value) issues.push({ path: [name], message: `"${name}" must be YYYY-MM-DD or an ISO date-time with Z or an offset, got "${String(raw)}"` })
@@ -119,8 +120,8 @@ export function parseExport(raw: Record<string, unknown>, scope: Scope): ExportQ
   const timezone = typeof params.timezone === 'string' ? params.timezone : scope.project.timezone
   if (typeof params.timezone === 'string' && !isValidTimezone(params.timezone)) issues.push({ path: ['timezone'], message: `"timezone" must be an IANA time zone, got "${params.timezone}"` })
   const zone = isValidTimezone(timezone) ? timezone : 'UTC'
-  const start = bound(params.start, 'start', zone, issues)
-  const end = bound(params.end, 'end', zone, issues)
+  const start = bound(params.start, { name: 'start', zone, issues })
+  const end = bound(params.end, { name: 'end', zone, issues })
   if (start && end && start >= end) issues.push({ path: ['start'], message: `the window is empty: start ${start.toISO()} is not before end ${end.toISO()}` })
   const includes = listOf(params.includes)
   includes.forEach((name, index) => {
@@ -181,7 +182,7 @@ function conditions(query: ExportQuery, after: Keyset | undefined): Fragment {
   return andClauses(parts)
 }
 
-const windowParams = (query: ExportQuery): Params => ({ projectId: query.projectId, start: toClickHouseTime(query.start), end: toClickHouseTime(query.end) })
+const exportWindowParams = (query: ExportQuery): Params => windowParams(query.projectId, { start: query.start, end: query.end })
 
 /**
  * One slice of the order: `rows` rows after `after` (keyset) or after `offset` rows. `extraColumns`
@@ -191,13 +192,13 @@ export function compileRows(query: ExportQuery, slice: { after?: Keyset; offset?
   const includes = [...query.includes.flatMap((name) => INCLUDES[name]), ...(slice.extraColumns ?? [])]
   return compileTemplate(
     'export/events.sql',
-    { ...windowParams(query), tz: query.timezone, rowsToRead: slice.rows, offset: slice.offset ?? 0 },
+    { ...exportWindowParams(query), tz: query.timezone, rowsToRead: slice.rows, offset: slice.offset ?? 0 },
     { includes: { sql: includes.map((column) => `,\n  ${column}`).join(''), params: {} }, conditions: conditions(query, slice.after) },
   )
 }
 
 export function compileCount(query: ExportQuery): CompiledQuery {
-  return compileTemplate('export/count.sql', windowParams(query), { conditions: conditions(query, undefined) })
+  return compileTemplate('export/count.sql', exportWindowParams(query), { conditions: conditions(query, undefined) })
 }
 
 /** The profiles of a bound list of ids, or of the ids a fragment selects (an export chunk's). */

@@ -5,7 +5,8 @@ import { IANAZone } from 'luxon'
 import { compileTemplate } from '../../queries/core/compiled'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import type { Engine } from '../engine'
-import { UUID_PATTERN, type ClientType } from '../http/directory'
+import { UUID_PATTERN } from '../../queries/core/validate'
+import type { ClientType } from '../http/directory'
 import { generateSecret, hashSecret } from '../secrets'
 
 export class ControlError extends Error {

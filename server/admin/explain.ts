@@ -5,10 +5,7 @@ import { Socket } from 'node:net'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import { QueryError } from '../../queries/core/errors'
-import { compileCsvChunk } from '../../queries/export/export-csv'
-import { compileCount, compileProfiles, compileRows, parseExport, type ExportQuery } from '../../queries/export/export-events'
-import { STREAM_CHUNK_ROWS } from '../../queries/export/export-stream'
-import { prepare, type Scope } from '../../queries/core/pipeline'
+import { prepare, type AnyMultiResource, type Scope } from '../../queries/core/pipeline'
 import { QUERY_PARSER } from '../http/app'
 import { ROUTES, isResourceRoute, type Route } from '../http/routes'
 
@@ -72,42 +69,31 @@ export async function projectIdOf(url: string): Promise<string | undefined> {
 }
 
 /**
- * `/export/events`: a JSON page runs its rows and its count; a stream (csv, ndjson) runs one chunk
- * statement after another, each continuing after the previous chunk's last row. With `profile`, the
- * profiles of the rows are looked up once the rows are in.
+ * A multi-statement route: a body runs its statements together, then those that follow from their rows
+ * (the profiles of the rows); a stream runs one chunk statement after another, each continuing after the
+ * previous chunk's last row, with what follows from each chunk.
  */
-function exportEventStatements(query: ExportQuery): Statement[] {
-  const profiles: Statement[] = query.includes.includes('profile')
-    ? [{ label: 'profiles (ids: the profile ids of the rows)', compiled: compileProfiles(query, []) }]
-    : []
-  const label = `chunk (${STREAM_CHUNK_ROWS} rows; the next chunk adds the keyset of the previous chunk's last row)`
-  // The engine writes a CSV chunk whole, profiles included; an NDJSON chunk's profiles are looked up after it.
-  if (query.format === 'csv') return [{ label, compiled: compileCsvChunk(query, { rows: STREAM_CHUNK_ROWS }) }]
-  if (query.format === 'ndjson') return [{ label, compiled: compileRows(query, { rows: STREAM_CHUNK_ROWS }) }, ...profiles]
-  const current = query.after ? query.after.page + 1 : (query.page ?? 1)
-  const offset = query.after ? 0 : (current - 1) * query.limit
+function multiStatements(multi: AnyMultiResource, raw: Record<string, unknown>, scope: Scope): Statement[] {
+  const query = multi.plan(multi.parse(raw, scope))
+  const followers = (statements: Record<string, CompiledQuery>, after: string): Statement[] =>
+    Object.entries(statements).map(([name, compiled]) => ({ label: `${name} (${after})`, compiled }))
+  if (multi.streams(query)) {
+    return [
+      { label: "chunk (the first; each next chunk continues after the previous chunk's last row)", compiled: multi.compileChunk(query, undefined) },
+      ...followers(multi.followChunk(query, ''), 'for the rows of each chunk, once it is in'),
+    ]
+  }
   return [
-    { label: 'rows (one more than the page, to know whether another follows)', compiled: compileRows(query, { after: query.after, offset, rows: query.limit + 1 }) },
-    { label: 'count', compiled: compileCount(query) },
-    ...profiles,
+    ...Object.entries(multi.compile(query)).map(([label, compiled]) => ({ label, compiled })),
+    ...followers(multi.follow(query, {}), 'for the rows of the page, once they are in'),
   ]
-}
-
-/** Routes answered by their own handler whose statements explain can compile. */
-const HANDLER_STATEMENTS: Record<string, (raw: Record<string, unknown>, scope: Scope) => Statement[]> = {
-  '/export/events': (raw, scope) => exportEventStatements(parseExport(raw, scope)),
 }
 
 /** Every statement a route runs for a parsed query string, compiled (throws a QueryError on bad input). */
 export function statementsOf(route: Route, raw: Record<string, unknown>, scope: Scope): Statement[] {
   if (isResourceRoute(route)) return [{ label: route.resource.name, compiled: prepare(route.resource, raw, scope).compiled }]
-  const compile = HANDLER_STATEMENTS[route.path]
-  if (!compile) throw new QueryError('not_found', `explain cannot compile ${route.path}`)
-  return compile(raw, scope)
+  return multiStatements(route.multi, raw, scope)
 }
-
-/** Whether explain (and the startup check) can compile a route's statements. */
-export const isExplainable = (route: Route): boolean => isResourceRoute(route) || Object.hasOwn(HANDLER_STATEMENTS, route.path)
 
 function formatStatement({ compiled }: Statement): string {
   return [`-- template: ${compiled.template}`, `-- params: ${JSON.stringify(compiled.params, null, 2).replace(/\n/g, '\n-- ')}`, compiled.sql].join('\n')

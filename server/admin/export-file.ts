@@ -1,10 +1,11 @@
-// `npm run cli -- export`: writes a project's events to a file through the same keyset chunks as the
-// HTTP export (queries/export-stream.ts), so the file holds exactly the bytes `/export/events` sends.
+// `npm run cli -- export`: writes a project's events to a file through the same resource and stream as
+// the HTTP export (queries/export/export-resource.ts), so the file holds exactly the bytes `/export/events` sends.
 import { once } from 'node:events'
 import fs from 'node:fs'
 import { QueryError } from '../../queries/core/errors'
-import { compileCount, parseExport } from '../../queries/export/export-events'
-import { streamExport } from '../../queries/export/export-stream'
+import { streamMulti } from '../../queries/core/run-multi'
+import { compileCount } from '../../queries/export/export-events'
+import { exportEvents } from '../../queries/export/export-resource'
 import type { Config } from '../config'
 import { ControlError, findProject } from './control'
 import { createRunner, type Engine } from '../engine'
@@ -29,7 +30,7 @@ export async function exportToFile(engine: Engine, config: Config, options: Expo
   const raw = { projectId: project.id, format: options.format, ...(options.start ? { start: options.start } : {}), ...(options.end ? { end: options.end } : {}) }
   let query
   try {
-    query = parseExport(raw, { project, now: new Date(), sessionLookbackMs: 0 })
+    query = exportEvents.plan(exportEvents.parse(raw, { project, now: new Date(), sessionLookbackMs: 0 }))
   } catch (error) {
     if (!(error instanceof QueryError)) throw error
     throw new ControlError(error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('; '))
@@ -45,7 +46,7 @@ export async function exportToFile(engine: Engine, config: Config, options: Expo
       const { rows: counted } = await runner.run<{ total: number }>(compileCount(query))
       options.onTotal(Number(counted[0]?.total ?? 0))
     }
-    const rows = await streamExport({ runner, query, write, signal: new AbortController().signal, onProgress: options.onProgress })
+    const rows = await streamMulti({ runner, resource: exportEvents, query, write, signal: new AbortController().signal, onProgress: options.onProgress })
     file.end()
     await once(file, 'finish')
     fs.renameSync(partial, options.out)

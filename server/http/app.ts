@@ -17,6 +17,7 @@ import type { Logger } from '../logger'
 import type { Metrics } from './metrics'
 import { buildOpenApi } from './openapi'
 import { ROUTES, isResourceRoute, type ResourceRoute } from './routes'
+import { serveMulti } from './serve-multi'
 
 /** How the gateway parses query strings; `explain` resolves requests with the same setting. */
 export const QUERY_PARSER = 'simple'
@@ -119,9 +120,10 @@ export function createApp(options: AppOptions): express.Express {
     clientRateLimit({ ...config.rateLimit, store: options.rateLimitStore }),
     concurrencyCap(config.maxConcurrentQueries),
   ]
+  const multiContext = { runner, directory, clock, metrics, sessionLookbackMs: config.sessionLookbackHours * 3_600_000 }
   for (const route of ROUTES) {
     app.get(route.path, ...guards, (req: Request, res: Response) =>
-      isResourceRoute(route) ? serveResource(route, req, res) : route.serve({ runner, directory, clock, metrics }, req, res),
+      isResourceRoute(route) ? serveResource(route, req, res) : serveMulti({ ...multiContext, route }, req, res),
     )
   }
 

@@ -7,6 +7,7 @@ import type { Project } from '../../queries/core/pipeline'
 import { QueryError } from '../../queries/core/errors'
 import type { Runner } from '../../queries/core/run'
 import { FairScheduler } from '../../queries/core/scheduler'
+import { UUID_PATTERN } from '../../queries/core/validate'
 import { dummyHash, verifySecret } from '../secrets'
 
 export type ClientType = 'read' | 'write' | 'root'
@@ -50,7 +51,6 @@ const CHECKS_IN_FLIGHT = 2
 const CHECKS_PER_CALLER = 4
 const CHECKS_QUEUED = 1_000
 
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export class Directory {
   private readonly now: () => number

@@ -3,7 +3,8 @@ import type { RequestHandler } from 'express'
 import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit'
 import { QueryError } from '../../queries/core/errors'
 import { credentialsOf } from './auth'
-import { UUID_PATTERN, type ApiClient } from './directory'
+import { UUID_PATTERN } from '../../queries/core/validate'
+import type { ApiClient } from './directory'
 
 export interface LimitOptions {
   requests: number

@@ -1,19 +1,16 @@
 // Every data route of the gateway, in one greppable table.
-import type { Request, Response } from 'express'
 import { chart } from '../../queries/charts/chart'
 import { dimensions } from '../../queries/insights/dimensions'
-import { exportEventsSchema } from '../../queries/export/export-events'
+import { exportEvents } from '../../queries/export/export-resource'
 import { live } from '../../queries/insights/live'
 import { metrics } from '../../queries/insights/metrics'
 import { pages } from '../../queries/insights/pages'
-import type { AnyResource } from '../../queries/core/pipeline'
+import type { AnyMultiResource, AnyResource } from '../../queries/core/pipeline'
 import type { Dimension } from '../../queries/core/registry'
 import { chartResponse } from '../../queries/charts/responses'
 import type { RouteResponse } from '../../queries/core/responses'
 import { exportEventsResponse } from '../../queries/export/responses'
 import { dimensionResponse, liveResponse, metricsResponse, pagesResponse } from '../../queries/insights/responses'
-import { serveExportEvents } from './export-events'
-import type { ServeContext } from './serve-context'
 
 /**
  * A route answered by the standard pipeline. Its project is the `:projectId` path segment, or with
@@ -28,19 +25,19 @@ export interface ResourceRoute {
   response: RouteResponse
 }
 
-/** ... or by its own handler (a stream). */
-interface HandlerRoute {
+/** ... or by several statements (a page and its count, or a stream of chunks). */
+export interface MultiRoute {
   path: string
   summary: string
-  schema: object
+  multi: AnyMultiResource
+  projectFrom: 'path' | 'query'
   response: RouteResponse
-  serve(context: ServeContext, req: Request, res: Response): Promise<void>
 }
 
-export type Route = ResourceRoute | HandlerRoute
+export type Route = ResourceRoute | MultiRoute
 
 export const isResourceRoute = (route: Route): route is ResourceRoute => 'resource' in route
-export const schemaOf = (route: Route): object => (isResourceRoute(route) ? route.resource.schema : route.schema)
+export const schemaOf = (route: Route): object => (isResourceRoute(route) ? route.resource.schema : route.multi.schema)
 
 export const ROUTES: Route[] = [
   { path: '/insights/:projectId/live', summary: 'Visitors active in the last 5 minutes', resource: live, response: liveResponse },
@@ -53,5 +50,5 @@ export const ROUTES: Route[] = [
     response: dimensionResponse(resource.name as Dimension),
   })),
   { path: '/export/charts', summary: 'Time series of event series (segments, breakdowns, formulas, previous period)', resource: chart, projectFrom: 'query', response: chartResponse },
-  { path: '/export/events', summary: 'Raw events: JSON pages (keyset cursor or page) or a stream (ndjson, csv)', schema: exportEventsSchema, response: exportEventsResponse, serve: serveExportEvents },
+  { path: '/export/events', summary: 'Raw events: JSON pages (keyset cursor or page) or a stream (ndjson, csv)', multi: exportEvents, projectFrom: 'query', response: exportEventsResponse },
 ]

@@ -5,7 +5,7 @@ import { QueryError } from '../../queries/core/errors'
 import { INCLUDES, encodeCursor } from '../../queries/export/export-events'
 import type { Scope } from '../../queries/core/pipeline'
 import { checkTemplates, filledMarkers, isRouteTemplate, listSqlFiles, loadTemplate } from '../../queries/core/templates'
-import { isExplainable, statementsOf } from '../admin/explain'
+import { statementsOf } from '../admin/explain'
 import { ROUTES, schemaOf, type Route } from './routes'
 
 /** Filters of every kind: a session attribute, event fields, a numeric property comparison. */
@@ -73,7 +73,7 @@ export const examplesFor = (route: Route): Record<string, string>[] => EXAMPLE_Q
 
 /** Every problem of compiling the example requests of the given routes, as `route?query: problem` lines. */
 export function findRouteProblems(routes: Route[], scope: Scope): string[] {
-  return routes.filter(isExplainable).flatMap((route) => {
+  return routes.flatMap((route) => {
     const examples = examplesFor(route)
     if (!examples.length) return [`${route.path}: no example request reaches this route (add one to EXAMPLE_QUERIES)`]
     return examples.flatMap((query) => {

@@ -1,0 +1,65 @@
+// Runs a multi-statement resource (pipeline.ts): its statements together, then those that follow from
+// their rows, and shapes the answer; or its stream, one chunk statement after another, the next chunk
+// read while the current one is written.
+import type { AnyMultiResource, Answer, RowSets, StatementSet } from './pipeline'
+import { runTogether } from './run-together'
+import type { StatementRunner } from './run'
+
+/** Every statement of a set, side by side; when one fails, the others are cancelled. */
+export async function runStatements(runner: StatementRunner, statements: StatementSet, signal: AbortSignal): Promise<RowSets> {
+  const entries = Object.entries(statements)
+  const results = await runTogether(
+    signal,
+    entries.map(([, compiled]) => (shared: AbortSignal) => runner.run<Record<string, unknown>>(compiled, { signal: shared })),
+  )
+  return Object.fromEntries(entries.map(([name], index) => [name, results[index].rows]))
+}
+
+export interface MultiRun {
+  runner: StatementRunner
+  resource: AnyMultiResource
+  /** The planned query. */
+  query: unknown
+  signal: AbortSignal
+}
+
+/** The answer of a resource that is not streamed. */
+export async function answerMulti({ runner, resource, query, signal }: MultiRun): Promise<Answer> {
+  const first = await runStatements(runner, resource.compile(query), signal)
+  const followed = await runStatements(runner, resource.follow(query, first), signal)
+  return resource.shape({ ...first, ...followed }, query)
+}
+
+export interface StreamRun extends MultiRun {
+  /** Writes a piece of the stream; resolves once the writer can take more (backpressure). */
+  write(text: string): Promise<void>
+  /** Called after each chunk with the rows written so far. */
+  onProgress?(rows: number): void
+}
+
+/** Writes the whole stream (its head first) and returns the number of rows written. */
+export async function streamMulti({ runner, resource, query, signal, write, onProgress }: StreamRun): Promise<number> {
+  const fetchChunk = async (after: unknown) => {
+    const { text } = await runner.runText(resource.compileChunk(query, after), { signal })
+    const follow = await runStatements(runner, resource.followChunk(query, text), signal)
+    return resource.shapeChunk(text, follow, query)
+  }
+  const head = resource.head(query).text
+  if (head) await write(head)
+  let next = fetchChunk(undefined)
+  let written = 0
+  for (;;) {
+    const chunk = await next
+    if (chunk.next !== undefined) {
+      next = fetchChunk(chunk.next)
+      // A write that fails (the client went away) leaves this chunk unread; it must not surface as unhandled.
+      next.catch(() => undefined)
+    }
+    if (chunk.count) {
+      await write(chunk.text)
+      written += chunk.count
+      onProgress?.(written)
+    }
+    if (chunk.next === undefined || signal.aborted) return written
+  }
+}

@@ -1,0 +1,106 @@
+// `GET /export/events` as a pipeline resource: a JSON page runs its rows and its count together, then the
+// profiles of its rows; a stream (ndjson, csv) runs one keyset chunk statement after another. Shaping,
+// page meta, cursors and the CSV framing are here; the server only writes the bytes.
+import type { CompiledQuery } from '../core/compiled'
+import type { Chunk, MultiResource, RowSets, StatementSet } from '../core/pipeline'
+import { compileCsvChunk, csvHeader, parseCsvChunk } from './export-csv'
+import { compileCount, compileProfiles, compileRows, encodeCursor, exportEventsSchema, keysetOf, parseExport, type ExportQuery, type Keyset } from './export-events'
+
+export type ExportRow = Record<string, unknown> & { id: string; createdAt: string; profileId: string }
+
+/** Rows per statement while streaming: bounds memory on both engines (DESIGN 9). */
+export const STREAM_CHUNK_ROWS = 20_000
+
+const includesProfiles = (query: ExportQuery) => query.includes.includes('profile')
+
+/** The page a JSON request asks for, and how many rows it skips (none after a cursor). */
+function pageOf(query: ExportQuery): { current: number; offset: number } {
+  const current = query.after ? query.after.page + 1 : (query.page ?? 1)
+  return { current, offset: query.after ? 0 : (current - 1) * query.limit }
+}
+
+/** The profile look-up of some rows: their distinct profile ids, bound. */
+function profilesOf(query: ExportQuery, rows: Record<string, unknown>[]): StatementSet {
+  if (!includesProfiles(query)) return {}
+  const ids = [...new Set(rows.map((row) => String(row.profileId ?? '')).filter(Boolean))]
+  return { profiles: compileProfiles(query, ids) }
+}
+
+/** Adds `profile` (or null) to each row from the looked-up profiles. */
+function attachProfiles(rows: ExportRow[], profiles: Record<string, unknown>[]): void {
+  const byId = new Map(profiles.map((profile) => [String(profile.id), profile]))
+  for (const row of rows) row.profile = byId.get(row.profileId) ?? null
+}
+
+function countLines(text: string): number {
+  let count = 0
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count += 1
+  return count
+}
+
+const parseLines = (text: string): ExportRow[] => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as ExportRow)
+
+/** The position after a full chunk's last row; a chunk short of STREAM_CHUNK_ROWS ends the stream. */
+const nextAfter = (count: number, last: Keyset | undefined): Keyset | undefined => (count >= STREAM_CHUNK_ROWS ? last : undefined)
+
+/** A CSV chunk as the engine wrote it (export.events-csv). */
+function csvChunk(output: string): Chunk<Keyset> {
+  const chunk = parseCsvChunk(output)
+  const last = chunk.rows ? { createdAtMs: chunk.lastAtMs, id: chunk.lastId, page: 1 } : undefined
+  return { text: chunk.rows ? chunk.text : '', count: chunk.rows, next: nextAfter(chunk.rows, last) }
+}
+
+/**
+ * An NDJSON chunk: without profiles, the engine's JSONEachRow text passes through untouched and only its
+ * last line is parsed; with them, the rows are decoded to attach their profiles.
+ */
+function ndjsonChunk(output: string, follow: RowSets, query: ExportQuery): Chunk<Keyset> {
+  if (!includesProfiles(query)) {
+    const text = output.endsWith('\n') || !output ? output : `${output}\n`
+    const count = countLines(text)
+    const last = count ? keysetOf(JSON.parse(text.slice(text.lastIndexOf('\n', text.length - 2) + 1)) as ExportRow, 1) : undefined
+    return { text, count, next: nextAfter(count, last) }
+  }
+  const rows = parseLines(output)
+  attachProfiles(rows, follow.profiles ?? [])
+  const last = rows.at(-1)
+  return { text: rows.map((row) => `${JSON.stringify(row)}\n`).join(''), count: rows.length, next: nextAfter(rows.length, last && keysetOf(last, 1)) }
+}
+
+export const exportEvents: MultiResource<ExportQuery, ExportQuery, Keyset> = {
+  name: 'export.events',
+  schema: exportEventsSchema,
+  parse: parseExport,
+  plan: (query) => query,
+  compile(query) {
+    const { offset } = pageOf(query)
+    return {
+      // One more than the page, to know whether another follows.
+      rows: compileRows(query, { after: query.after, offset, rows: query.limit + 1 }),
+      count: compileCount(query),
+    }
+  },
+  follow: (query, rows) => profilesOf(query, (rows.rows ?? []).slice(0, query.limit)),
+  shape(rows, query) {
+    const { current } = pageOf(query)
+    const fetched = (rows.rows ?? []) as ExportRow[]
+    const data = fetched.slice(0, query.limit)
+    if (includesProfiles(query)) attachProfiles(data, rows.profiles ?? [])
+    const totalCount = Number(rows.count?.[0]?.total ?? 0)
+    const last = data.at(-1)
+    const nextCursor = fetched.length > query.limit && last ? encodeCursor(keysetOf(last, current)) : null
+    return { body: { meta: { count: data.length, totalCount, pages: Math.ceil(totalCount / query.limit), current, nextCursor }, data } }
+  },
+  streams: (query) => query.format !== 'json',
+  head(query) {
+    if (query.format === 'csv') return { contentType: 'text/csv; charset=utf-8', fileName: 'events.csv', text: csvHeader(query) }
+    return { contentType: 'application/x-ndjson; charset=utf-8', fileName: 'events.ndjson', text: '' }
+  },
+  compileChunk(query, after): CompiledQuery {
+    // The engine writes a CSV chunk whole, profiles included; an NDJSON chunk's profiles follow it.
+    if (query.format === 'csv') return compileCsvChunk(query, { after, rows: STREAM_CHUNK_ROWS })
+    return compileRows(query, { after, rows: STREAM_CHUNK_ROWS })
+  },
+  followChunk: (query, output) => (query.format === 'ndjson' && includesProfiles(query) ? profilesOf(query, parseLines(output)) : {}),
+  shapeChunk: (output, follow, query) => (query.format === 'csv' ? csvChunk(output) : ndjsonChunk(output, follow, query)),
+}
