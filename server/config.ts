@@ -42,6 +42,8 @@ export interface Config {
   trustProxy: boolean | number | string
   /** After SIGTERM, how long in-flight requests may finish before their connections are cut. */
   shutdownGraceMs: number
+  /** How often the gateway compacts settled sessions (server/admin/compact.ts); 0: only at startup. */
+  compactSeconds: number
   /** Unset: pretty on a terminal, JSON otherwise. */
   logFormat?: 'json' | 'pretty'
 }
@@ -159,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     trustProxy: readTrustProxy(env, 'QUARRY_TRUST_PROXY'),
     shutdownGraceMs: readInteger(env, 'QUARRY_SHUTDOWN_GRACE_MS', { fallback: 10_000, min: 0, max: 600_000 }),
+    compactSeconds: readInteger(env, 'QUARRY_COMPACT_SECONDS', { fallback: 300, min: 0, max: 86_400 }),
     logFormat: logFormat as Config['logFormat'],
   }
 }

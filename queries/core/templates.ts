@@ -35,6 +35,7 @@ export const MARKERS = {
   series: 'the UNION ALL of chart series statements',
   session_bucket: 'the time bucket of a session start',
   session_filters: 'HAVING conditions on session attributes and event-filter matches',
+  settled_attributes: 'the session attributes a query reads, as columns of sessions_settled',
   top_groups: 'the join with a series\' top groups',
   view_match: 'whether a page view matches the view filters',
   view_filters: 'conditions a counted page view matches (event-field filters but name)',

@@ -8,12 +8,27 @@ import { toClickHouseTime } from '../core/pipeline'
 import { SESSION_ATTRIBUTES, type SessionAttribute } from '../core/registry'
 import { windowParams } from '../core/window-params'
 
-/** The statement-wide params: project, the window with the lookback read range, and every filter's values. */
+const DAY_MS = 86_400_000
+const utcDay = (time: number) => Math.floor(time / DAY_MS) * DAY_MS
+const dateText = (time: number) => new Date(time).toISOString().slice(0, 10)
+
+/**
+ * The statement-wide params: project, the window with the lookback read range, the window's UTC days and
+ * the rows their read ranges hold (settled sessions, see insights/window-sessions.sql), and every
+ * filter's values.
+ */
 export function sessionParams(query: PlannedInsight): Params {
+  const firstDay = utcDay(query.window.start.getTime())
+  const lastDay = utcDay(query.window.end.getTime() - 1)
   return {
     ...windowParams(query.projectId, query.window),
     readFrom: toClickHouseTime(query.readFrom),
     readTo: toClickHouseTime(query.readTo),
+    lookbackSeconds: Math.round(query.lookbackMs / 1000),
+    firstDay: dateText(firstDay),
+    lastDay: dateText(lastDay),
+    countFrom: toClickHouseTime(new Date(firstDay - query.lookbackMs)),
+    countTo: toClickHouseTime(new Date(lastDay + DAY_MS + query.lookbackMs)),
     ...query.sorted.params,
   }
 }
@@ -24,6 +39,11 @@ const EMPTY: Fragment = sqlOnly('')
 export function attributeColumns(attributes: SessionAttribute[]): Fragment {
   const unique = [...new Set(attributes)]
   return sqlOnly(unique.map((attribute) => `,\n  argMin(${SESSION_ATTRIBUTES[attribute]}, first_event_key) AS s_${SESSION_ATTRIBUTES[attribute]}`).join(''))
+}
+
+/** `s_col` for each attribute: the same columns as `attributeColumns`, read from `sessions_settled`. */
+function settledColumns(attributes: SessionAttribute[]): Fragment {
+  return sqlOnly([...new Set(attributes)].map((attribute) => `,\n  s_${SESSION_ATTRIBUTES[attribute]}`).join(''))
 }
 
 const orNull = (sql: string | null): Fragment | null => (sql === null ? null : sqlOnly(sql))
@@ -66,8 +86,10 @@ export function sessionsWithEvent(query: PlannedInsight): Fragment | null {
  * filters'). The event-field filters apply through `eventJoin`.
  */
 export function windowSessions(query: PlannedInsight, attributes: SessionAttribute[]): Fragment {
+  const all = [...attributes, ...query.sorted.sessionAttributes]
   return compileInner('insights/window-sessions.sql', sessionParams(query), {
-    attributes: attributeColumns([...attributes, ...query.sorted.sessionAttributes]),
+    attributes: attributeColumns(all),
+    settled_attributes: settledColumns(all),
     session_filters: attributeRestriction(query),
   })
 }

@@ -9,6 +9,7 @@ import { explainRequest, projectIdOf } from './explain'
 import { exportToFile } from './export-file'
 import { countLines, importEvents } from './importer'
 import { migrate } from './migrate'
+import { compactSessions } from './compact'
 import { createProgress } from './progress'
 import { seedProject } from './seed'
 
@@ -22,6 +23,7 @@ const USAGE = `Usage: npm run cli -- <command>
   seed --project ID [--events N] [--days D] [--seed S] [--end ISO-DATETIME]
   export --project ID [--format ndjson|csv] [--start DATE] [--end DATE] --out FILE   (default ndjson)
   explain '<path?query>' [--timezone IANA] [--now ISO-DATETIME]   (prints SQL + params, runs nothing)
+  compact   (combines the sessions of settled days; seed and import run it too)
   migrate`
 
 class UsageError extends Error {}
@@ -44,6 +46,12 @@ function wholeNumber(options: Options, name: string, fallback: number): number {
 const print = (value: unknown) => console.log(typeof value === 'string' ? value : JSON.stringify(value, null, 2))
 
 type Command = (engine: Engine, positionals: string[], options: Options) => Promise<void>
+
+/** Compacts the settled days that changed, and says what it did. */
+async function compactNow(engine: Engine): Promise<string> {
+  const report = await compactSessions(engine, { lookbackMs: loadConfig().sessionLookbackHours * 3_600_000, now: new Date() })
+  return `compacted ${report.sessions} session(s) of ${report.days} settled day(s) in ${report.seconds.toFixed(1)} s`
+}
 
 const COMMANDS: Record<string, Command> = {
   'project create': async (engine, [id], options) => {
@@ -71,6 +79,7 @@ const COMMANDS: Record<string, Command> = {
       throw new ControlError(`${report.bad.length} bad line(s); nothing was imported (use --skip-bad to import the good lines)`)
     }
     print(`imported ${report.imported} event(s), skipped ${report.skipped} bad line(s), ${report.duplicates} already imported (not written again)`)
+    print(await compactNow(engine))
   },
   seed: async (engine, _, options) => {
     const end = typeof options.end === 'string' ? new Date(options.end) : new Date()
@@ -79,6 +88,7 @@ const COMMANDS: Record<string, Command> = {
     const progress = createProgress({ label: 'seed', total: events })
     const { seconds } = await seedProject(engine, { projectId, events, days: wholeNumber(options, 'days', 30), seed: wholeNumber(options, 'seed', 42), end, onProgress: progress.update }).finally(progress.done)
     print(`seeded ${events} events into "${projectId}" in ${seconds.toFixed(1)} s`)
+    print(await compactNow(engine))
   },
   export: async (engine, _, options) => {
     const out = need(options, 'out')
@@ -98,6 +108,7 @@ const COMMANDS: Record<string, Command> = {
     }).finally(() => progress?.done())
     print(`exported ${rows} event(s) to ${out}`)
   },
+  compact: async (engine) => print(await compactNow(engine)),
   explain: async () => undefined,
   migrate: async (engine) => print(`applied: ${(await migrate(engine)).join(', ') || 'nothing (up to date)'}`),
 }

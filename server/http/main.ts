@@ -10,6 +10,7 @@ import { createLogger } from '../logger'
 import { createMetrics, type Metrics } from './metrics'
 import { startMetricsServer } from './metrics-server'
 import { migrate } from '../admin/migrate'
+import { scheduleCompaction } from '../admin/compact'
 import { checkQueries } from './startup-check'
 
 function printWelcome(port: number, demo: Demo | undefined) {
@@ -46,6 +47,12 @@ async function main() {
   const applied = await migrate(engine)
   if (applied.length) logger.info('migrations applied', { applied })
   const demo = config.engine.mode === 'embedded' ? await ensureDemo(engine, config.demoEvents, (line) => console.log(line)) : undefined
+  const compaction = scheduleCompaction(engine, {
+    lookbackMs: config.sessionLookbackHours * 3_600_000,
+    everyMs: config.compactSeconds * 1000,
+    onRun: (report) => report.days && logger.info('sessions compacted', { ...report }),
+    onError: (error) => logger.error('session compaction failed', { error: String((error as Error)?.stack ?? error) }),
+  })
   const metrics = createMetrics()
   const metricsServer = config.metrics.port ? await startMetrics(metrics, config.metrics) : undefined
   if (metricsServer) logger.info('metrics listening', { url: `http://${config.metrics.host}:${metricsServer.port}/metrics` })
@@ -68,6 +75,7 @@ async function main() {
       server.closeAllConnections()
     }
     server.close(async () => {
+      await compaction.stop()
       await metricsServer?.close()
       await engine.close()
       logger.info('stopped')

@@ -2,22 +2,92 @@
 -- @returns per session that starts in the window and passes the session-attribute filters (event-field
 --   filters join on after, see session-events.sql): session_id, session_start,
 --   duration_ms, all_views, visitor, and s_<attribute> for each attribute asked for
--- A session may have several partial rows (see migrations/002_sessions.sql); they are combined here:
--- earliest start, latest end, all page views, and the attributes of the earliest first event (ties by
--- the first event's id text). Rows are read from a lookback before the window to as long after it, so
--- a session that began before the window is recognised and left out, and one that runs past the
--- window's end keeps its later rows.
-SELECT
-  session_id,
-  min(started_at) AS session_start,
-  dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
-  sum(screen_views) AS all_views,
-  argMin(profile_id, first_event_key) AS visitor/* @attributes */
-FROM sessions
-WHERE project_id = {projectId:String}
-  AND started_at >= {readFrom:DateTime64(3, 'UTC')}
-  AND started_at < {readTo:DateTime64(3, 'UTC')}
-GROUP BY session_id
-HAVING session_start >= {start:DateTime64(3, 'UTC')}
-  AND session_start < {end:DateTime64(3, 'UTC')}
-  /* @session_filters */
+-- Settled days come combined from sessions_settled (migrations/005_settled_sessions.sql): a UTC day of
+-- the window counts as settled when its last compaction is the one in the table and its read range
+-- [day - lookback, day + 1 day + lookback) still holds as many partial rows as that compaction saw.
+-- Every other day (the open edge, a day a late event changed, one never compacted) is combined here
+-- from its partial rows (see migrations/002_sessions.sql): earliest start, latest end, all page views,
+-- and the attributes of the earliest first event (ties by the first event's id text). TRICKY: only the
+-- rows in the read range of such a day are grouped; that range holds every row of a session starting
+-- on the day, so a kept session (its start on such a day) is whole, and a session cut by the ranges
+-- starts, as grouped, on a settled day (or outside the window) and is left out.
+WITH
+  (
+    SELECT groupArray((recorded.day, recorded.compaction))
+    FROM
+    (
+      SELECT day, compaction, partial_rows
+      FROM session_compactions FINAL
+      WHERE project_id = {projectId:String}
+        AND lookback_seconds = {lookbackSeconds:UInt32}
+        AND day >= {firstDay:Date}
+        AND day <= {lastDay:Date}
+    ) AS recorded
+    INNER JOIN
+    (
+      SELECT day, min(compaction) AS oldest, max(compaction) AS newest
+      FROM sessions_settled
+      WHERE project_id = {projectId:String}
+        AND day >= {firstDay:Date}
+        AND day <= {lastDay:Date}
+      GROUP BY day
+    ) AS present ON present.day = recorded.day
+    INNER JOIN
+    (
+      SELECT toDate(dayNumber) AS day, count() AS partial_rows
+      FROM sessions
+      ARRAY JOIN range(
+        toUInt32(toDate(started_at - toIntervalSecond({lookbackSeconds:UInt32}) - toIntervalDay(1))) + 1,
+        toUInt32(toDate(started_at + toIntervalSecond({lookbackSeconds:UInt32}))) + 1
+      ) AS dayNumber
+      WHERE project_id = {projectId:String}
+        AND started_at >= {countFrom:DateTime64(3, 'UTC')}
+        AND started_at < {countTo:DateTime64(3, 'UTC')}
+      GROUP BY day
+    ) AS current ON current.day = recorded.day
+    WHERE present.oldest = recorded.compaction
+      AND present.newest = recorded.compaction
+      AND current.partial_rows = recorded.partial_rows
+  ) AS settled,
+  arrayMap(pair -> pair.1, settled) AS settled_days
+SELECT *
+FROM
+(
+  SELECT
+    session_id,
+    session_start,
+    duration_ms,
+    all_views,
+    visitor/* @settled_attributes */
+  FROM sessions_settled
+  WHERE project_id = {projectId:String}
+    AND session_start >= {start:DateTime64(3, 'UTC')}
+    AND session_start < {end:DateTime64(3, 'UTC')}
+    AND has(settled, (day, compaction))
+    /* @session_filters */
+
+  UNION ALL
+
+  SELECT
+    session_id,
+    min(started_at) AS session_start,
+    dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
+    sum(screen_views) AS all_views,
+    argMin(profile_id, first_event_key) AS visitor/* @attributes */
+  FROM sessions
+  WHERE project_id = {projectId:String}
+    AND started_at >= {readFrom:DateTime64(3, 'UTC')}
+    AND started_at < {readTo:DateTime64(3, 'UTC')}
+    AND NOT arrayAll(
+      dayNumber -> has(settled_days, toDate(dayNumber)),
+      range(
+        toUInt32(toDate(started_at - toIntervalSecond({lookbackSeconds:UInt32}) - toIntervalDay(1))) + 1,
+        toUInt32(toDate(started_at + toIntervalSecond({lookbackSeconds:UInt32}))) + 1
+      )
+    )
+  GROUP BY session_id
+  HAVING session_start >= {start:DateTime64(3, 'UTC')}
+    AND session_start < {end:DateTime64(3, 'UTC')}
+    AND NOT has(settled_days, toDate(session_start))
+    /* @session_filters */
+)

@@ -45,6 +45,11 @@ WHERE project_id = {projectId:String}
       end: '2024-03-31 22:00:00.000',
       readFrom: '2024-03-28 23:00:00.000',
       readTo: '2024-04-01 22:00:00.000',
+      lookbackSeconds: 86400,
+      firstDay: '2024-03-29',
+      lastDay: '2024-03-31',
+      countFrom: '2024-03-28 00:00:00.000',
+      countTo: '2024-04-02 00:00:00.000',
       rowsToRead: 6,
       offset: 5,
       f0_v: ['DE'],
@@ -61,22 +66,88 @@ WHERE project_id = {projectId:String}
   sum(duration_ms) AS duration_total_ms
 FROM
 (
+  WITH
+  (
+    SELECT groupArray((recorded.day, recorded.compaction))
+    FROM
+    (
+      SELECT day, compaction, partial_rows
+      FROM session_compactions FINAL
+      WHERE project_id = {projectId:String}
+        AND lookback_seconds = {lookbackSeconds:UInt32}
+        AND day >= {firstDay:Date}
+        AND day <= {lastDay:Date}
+    ) AS recorded
+    INNER JOIN
+    (
+      SELECT day, min(compaction) AS oldest, max(compaction) AS newest
+      FROM sessions_settled
+      WHERE project_id = {projectId:String}
+        AND day >= {firstDay:Date}
+        AND day <= {lastDay:Date}
+      GROUP BY day
+    ) AS present ON present.day = recorded.day
+    INNER JOIN
+    (
+      SELECT toDate(dayNumber) AS day, count() AS partial_rows
+      FROM sessions
+      ARRAY JOIN range(
+        toUInt32(toDate(started_at - toIntervalSecond({lookbackSeconds:UInt32}) - toIntervalDay(1))) + 1,
+        toUInt32(toDate(started_at + toIntervalSecond({lookbackSeconds:UInt32}))) + 1
+      ) AS dayNumber
+      WHERE project_id = {projectId:String}
+        AND started_at >= {countFrom:DateTime64(3, 'UTC')}
+        AND started_at < {countTo:DateTime64(3, 'UTC')}
+      GROUP BY day
+    ) AS current ON current.day = recorded.day
+    WHERE present.oldest = recorded.compaction
+      AND present.newest = recorded.compaction
+      AND current.partial_rows = recorded.partial_rows
+  ) AS settled,
+  arrayMap(pair -> pair.1, settled) AS settled_days
+SELECT *
+FROM
+(
   SELECT
-  session_id,
-  min(started_at) AS session_start,
-  dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
-  sum(screen_views) AS all_views,
-  argMin(profile_id, first_event_key) AS visitor,
+    session_id,
+    session_start,
+    duration_ms,
+    all_views,
+    visitor,
+  s_referrer,
+  s_country
+  FROM sessions_settled
+  WHERE project_id = {projectId:String}
+    AND session_start >= {start:DateTime64(3, 'UTC')}
+    AND session_start < {end:DateTime64(3, 'UTC')}
+    AND has(settled, (day, compaction))
+  AND (s_country IN {f0_v:Array(String)})
+  UNION ALL
+  SELECT
+    session_id,
+    min(started_at) AS session_start,
+    dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
+    sum(screen_views) AS all_views,
+    argMin(profile_id, first_event_key) AS visitor,
   argMin(referrer, first_event_key) AS s_referrer,
   argMin(country, first_event_key) AS s_country
-FROM sessions
-WHERE project_id = {projectId:String}
-  AND started_at >= {readFrom:DateTime64(3, 'UTC')}
-  AND started_at < {readTo:DateTime64(3, 'UTC')}
-GROUP BY session_id
-HAVING session_start >= {start:DateTime64(3, 'UTC')}
-  AND session_start < {end:DateTime64(3, 'UTC')}
+  FROM sessions
+  WHERE project_id = {projectId:String}
+    AND started_at >= {readFrom:DateTime64(3, 'UTC')}
+    AND started_at < {readTo:DateTime64(3, 'UTC')}
+    AND NOT arrayAll(
+      dayNumber -> has(settled_days, toDate(dayNumber)),
+      range(
+        toUInt32(toDate(started_at - toIntervalSecond({lookbackSeconds:UInt32}) - toIntervalDay(1))) + 1,
+        toUInt32(toDate(started_at + toIntervalSecond({lookbackSeconds:UInt32}))) + 1
+      )
+    )
+  GROUP BY session_id
+  HAVING session_start >= {start:DateTime64(3, 'UTC')}
+    AND session_start < {end:DateTime64(3, 'UTC')}
+    AND NOT has(settled_days, toDate(session_start))
   AND (s_country IN {f0_v:Array(String)})
+)
 ) AS kept
 INNER JOIN
 (
@@ -130,13 +201,18 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,
         end: '2024-03-31 22:00:00.000',
         readFrom: '2024-03-28 23:00:00.000',
         readTo: '2024-04-01 22:00:00.000',
+        lookbackSeconds: 86400,
+        firstDay: '2024-03-29',
+        lastDay: '2024-03-31',
+        countFrom: '2024-03-28 00:00:00.000',
+        countTo: '2024-04-02 00:00:00.000',
         tz: 'Europe/Berlin',
         f0_v: ['DE'],
         f1_v: ['purchase'],
         f2_v: ['/blog'],
       })
-      // The session restriction restricts the window's sessions and the revenue events' sessions.
-      assert.equal(compiled.sql.split('(s_country IN {f0_v:Array(String)})').length - 1, 2)
+      // The session restriction restricts the window's sessions (settled and regrouped) and the revenue events' sessions.
+      assert.equal(compiled.sql.split('(s_country IN {f0_v:Array(String)})').length - 1, 3)
     })
 
     it('refuses a param bound twice, even with an equal value', () => {

@@ -1,0 +1,11 @@
+-- @name admin.compact-record
+-- @returns nothing (insert)
+-- What a day's compaction saw, per project: recorded only once the day has been swapped in.
+INSERT INTO session_compactions (project_id, day, compaction, lookback_seconds, partial_rows)
+SELECT
+  tupleElement(counted, 1),
+  {day:Date},
+  {compaction:UInt64},
+  {lookbackSeconds:UInt32},
+  tupleElement(counted, 2)
+FROM (SELECT arrayJoin(arrayZip({projects:Array(String)}, {partialRows:Array(UInt64)})) AS counted)

@@ -1,0 +1,26 @@
+-- @name admin.compact-stale-days
+-- @returns the UTC days up to `lastDay` to compact, oldest first: day
+-- A day needs a compaction when, for some project, the partial rows of its read range
+-- [day - lookback, day + 1 day + lookback) are not as many as its last compaction recorded (or none did).
+-- Each partial row is counted for every day whose read range holds it.
+SELECT day
+FROM
+(
+  SELECT project_id, toDate(dayNumber) AS day, count() AS partial_rows
+  FROM sessions
+  ARRAY JOIN range(
+    toUInt32(toDate(started_at - toIntervalSecond({lookbackSeconds:UInt32}) - toIntervalDay(1))) + 1,
+    toUInt32(toDate(started_at + toIntervalSecond({lookbackSeconds:UInt32}))) + 1
+  ) AS dayNumber
+  GROUP BY project_id, day
+) AS current
+LEFT JOIN
+(
+  SELECT project_id, day, partial_rows
+  FROM session_compactions FINAL
+  WHERE lookback_seconds = {lookbackSeconds:UInt32}
+) AS recorded ON recorded.project_id = current.project_id AND recorded.day = current.day
+WHERE current.day <= {lastDay:Date}
+GROUP BY day
+HAVING countIf(recorded.partial_rows != current.partial_rows) > 0
+ORDER BY day
