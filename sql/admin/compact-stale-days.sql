@@ -2,15 +2,21 @@
 -- @returns the UTC days up to `lastDay` to compact, oldest first: day
 -- A day needs a compaction when, for some project, the partial rows of its read range
 -- [day - lookback, day + 1 day + lookback) are not as many as its last compaction recorded (or none did).
--- Each partial row is counted for every day whose read range holds it.
+-- Each partial row is counted for every day whose read range holds it: by the hour, as the lookback is
+-- whole hours (every row of an hour lies in the same days' ranges).
 SELECT day
 FROM
 (
-  SELECT project_id, toDate(dayNumber) AS day, count() AS partial_rows
-  FROM sessions
+  SELECT project_id, toDate(dayNumber) AS day, sum(hour_rows) AS partial_rows
+  FROM
+  (
+    SELECT project_id, toStartOfHour(started_at) AS hour, count() AS hour_rows
+    FROM sessions
+    GROUP BY project_id, hour
+  )
   ARRAY JOIN range(
-    toUInt32(toDate(started_at - toIntervalSecond({lookbackSeconds:UInt32}) - toIntervalDay(1))) + 1,
-    toUInt32(toDate(started_at + toIntervalSecond({lookbackSeconds:UInt32}))) + 1
+    toUInt32(toDate(hour - toIntervalSecond({lookbackSeconds:UInt32}) - toIntervalDay(1))) + 1,
+    toUInt32(toDate(hour + toIntervalSecond({lookbackSeconds:UInt32}))) + 1
   ) AS dayNumber
   GROUP BY project_id, day
 ) AS current

@@ -68,7 +68,7 @@ FROM
 (
   WITH
   (
-    SELECT groupArray((recorded.day, recorded.compaction))
+    SELECT groupArray(recorded.day)
     FROM
     (
       SELECT day, compaction, partial_rows
@@ -89,22 +89,34 @@ FROM
     ) AS present ON present.day = recorded.day
     INNER JOIN
     (
-      SELECT toDate(dayNumber) AS day, count() AS partial_rows
-      FROM sessions
+      -- Counted by the hour, then each hour for every day whose read range holds it: the lookback is
+      -- whole hours, so every row of an hour lies in the same days' ranges.
+      SELECT toDate(dayNumber) AS day, sum(hour_rows) AS partial_rows
+      FROM
+      (
+        SELECT toStartOfHour(started_at) AS hour, count() AS hour_rows
+        FROM sessions
+        WHERE project_id = {projectId:String}
+          AND started_at >= {countFrom:DateTime64(3, 'UTC')}
+          AND started_at < {countTo:DateTime64(3, 'UTC')}
+        GROUP BY hour
+      )
       ARRAY JOIN range(
-        toUInt32(toDate(started_at - toIntervalSecond({lookbackSeconds:UInt32}) - toIntervalDay(1))) + 1,
-        toUInt32(toDate(started_at + toIntervalSecond({lookbackSeconds:UInt32}))) + 1
+        toUInt32(toDate(hour - toIntervalSecond({lookbackSeconds:UInt32}) - toIntervalDay(1))) + 1,
+        toUInt32(toDate(hour + toIntervalSecond({lookbackSeconds:UInt32}))) + 1
       ) AS dayNumber
-      WHERE project_id = {projectId:String}
-        AND started_at >= {countFrom:DateTime64(3, 'UTC')}
-        AND started_at < {countTo:DateTime64(3, 'UTC')}
       GROUP BY day
     ) AS current ON current.day = recorded.day
     WHERE present.oldest = recorded.compaction
       AND present.newest = recorded.compaction
       AND current.partial_rows = recorded.partial_rows
-  ) AS settled,
-  arrayMap(pair -> pair.1, settled) AS settled_days
+  ) AS settled_days,
+  arrayFilter(
+    day -> NOT has(settled_days, day),
+    arrayMap(dayNumber -> toDate(dayNumber), range(toUInt32({firstDay:Date}), toUInt32({lastDay:Date}) + 1))
+  ) AS regrouped_days,
+  toDateTime64(arrayMin(regrouped_days), 3, 'UTC') - toIntervalSecond({lookbackSeconds:UInt32}) AS regroup_from,
+  if(empty(regrouped_days), regroup_from, toDateTime64(arrayMax(regrouped_days), 3, 'UTC') + toIntervalDay(1) + toIntervalSecond({lookbackSeconds:UInt32})) AS regroup_to
 SELECT *
 FROM
 (
@@ -120,7 +132,7 @@ FROM
   WHERE project_id = {projectId:String}
     AND session_start >= {start:DateTime64(3, 'UTC')}
     AND session_start < {end:DateTime64(3, 'UTC')}
-    AND has(settled, (day, compaction))
+    AND day IN (SELECT arrayJoin(settled_days))
   AND (s_country IN {f0_v:Array(String)})
   UNION ALL
   SELECT
@@ -135,13 +147,8 @@ FROM
   WHERE project_id = {projectId:String}
     AND started_at >= {readFrom:DateTime64(3, 'UTC')}
     AND started_at < {readTo:DateTime64(3, 'UTC')}
-    AND NOT arrayAll(
-      dayNumber -> has(settled_days, toDate(dayNumber)),
-      range(
-        toUInt32(toDate(started_at - toIntervalSecond({lookbackSeconds:UInt32}) - toIntervalDay(1))) + 1,
-        toUInt32(toDate(started_at + toIntervalSecond({lookbackSeconds:UInt32}))) + 1
-      )
-    )
+    AND started_at >= regroup_from
+    AND started_at < regroup_to
   GROUP BY session_id
   HAVING session_start >= {start:DateTime64(3, 'UTC')}
     AND session_start < {end:DateTime64(3, 'UTC')}
