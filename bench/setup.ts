@@ -8,6 +8,7 @@ import { createApiClient, createProject, findProject } from '../server/admin/con
 import { openEngine, type Engine } from '../server/engine'
 import { migrate } from '../server/admin/migrate'
 import { seedProject } from '../server/admin/seed'
+import { compactSessions } from '../server/admin/compact'
 import { buildBaseline } from './openpanel'
 
 export const ROOT = path.join(__dirname, '..')
@@ -64,6 +65,10 @@ export async function openDataset(dataset: Dataset): Promise<{ engine: Engine; c
     fs.writeFileSync(credentialsFile, JSON.stringify({ id: client.id, secret: client.secret }))
   }
   await buildBaseline(engine.client, PROJECT)
+  // Compacted as a gateway at the bench's clock would have: the days whose read range ended before END;
+  // the last ones are the open edge, regrouped by every question (the bench's gateway never compacts).
+  const compacted = await compactSessions(engine, { lookbackMs: loadConfig({}).sessionLookbackHours * 3_600_000, now: END })
+  if (compacted.days) console.log(`compacted ${compacted.sessions} sessions of ${compacted.days} settled days in ${compacted.seconds.toFixed(1)} s`)
   const waited = await waitForMerges(engine.client)
   console.log(`${dataset.dir}: background merges finished (waited ${waited.toFixed(0)} s) before timing`)
   return { engine, credentials: JSON.parse(fs.readFileSync(credentialsFile, 'utf8')) as Credentials }

@@ -42,7 +42,7 @@ export interface Config {
   trustProxy: boolean | number | string
   /** After SIGTERM, how long in-flight requests may finish before their connections are cut. */
   shutdownGraceMs: number
-  /** How often the gateway compacts settled sessions (server/admin/compact.ts); 0: only at startup. */
+  /** How often the gateway compacts settled sessions (server/admin/compact.ts), from startup; 0: never. */
   compactSeconds: number
   /** Unset: pretty on a terminal, JSON otherwise. */
   logFormat?: 'json' | 'pretty'

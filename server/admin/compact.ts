@@ -67,7 +67,7 @@ export interface CompactionTimer {
 }
 
 /**
- * Compacts now and then every `everyMs` (none when 0), one run at a time; a failed run is reported to
+ * Compacts now and then every `everyMs`, one run at a time (never when 0); a failed run is reported to
  * `onError` and the next one tries again. `stop` waits for a run under way.
  */
 export function scheduleCompaction(engine: Engine, options: { lookbackMs: number; everyMs: number; onRun(report: CompactReport): void; onError(error: unknown): void }): CompactionTimer {
@@ -76,7 +76,7 @@ export function scheduleCompaction(engine: Engine, options: { lookbackMs: number
   const run = () => {
     running = compactSessions(engine, { lookbackMs: options.lookbackMs, now: new Date() }).then(options.onRun, options.onError)
   }
-  run()
+  if (options.everyMs) run()
   const timer = options.everyMs ? setInterval(() => void running.then(() => (stopped ? undefined : run())), options.everyMs) : undefined
   timer?.unref()
   return {
