@@ -15,6 +15,23 @@ const scope: Scope = {
 }
 
 
+/**
+ * The window params of 2024-03-30..31 in Berlin: the window, its lookback read range (24 h), and its UTC
+ * days with the partial rows their read ranges hold (settled sessions).
+ */
+const BERLIN_WEEKEND = {
+  projectId: 'shop',
+  start: '2024-03-29 23:00:00.000',
+  end: '2024-03-31 22:00:00.000',
+  readFrom: '2024-03-28 23:00:00.000',
+  readTo: '2024-04-01 22:00:00.000',
+  lookbackSeconds: 86400,
+  firstDay: '2024-03-29',
+  lastDay: '2024-03-31',
+  countFrom: '2024-03-28 00:00:00.000',
+  countTo: '2024-04-02 00:00:00.000',
+}
+
 describe('compiled queries', () => {
   it('live: the last five minutes of one project, values bound', () => {
     const { compiled } = prepare(live, {}, scope)
@@ -40,16 +57,7 @@ WHERE project_id = {projectId:String}
     const { compiled } = prepare(referrer, { startDate: '2024-03-30', endDate: '2024-03-31', limit: '5', cursor: '2', filters }, scope)
     assert.equal(compiled.template, 'insights.dimension')
     assert.deepEqual(compiled.params, {
-      projectId: 'shop',
-      start: '2024-03-29 23:00:00.000',
-      end: '2024-03-31 22:00:00.000',
-      readFrom: '2024-03-28 23:00:00.000',
-      readTo: '2024-04-01 22:00:00.000',
-      lookbackSeconds: 86400,
-      firstDay: '2024-03-29',
-      lastDay: '2024-03-31',
-      countFrom: '2024-03-28 00:00:00.000',
-      countTo: '2024-04-02 00:00:00.000',
+      ...BERLIN_WEEKEND,
       rowsToRead: 6,
       offset: 5,
       f0_v: ['DE'],
@@ -203,16 +211,7 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,
     it('metrics binds each filter once, though its conditions appear in several subqueries', () => {
       const { compiled } = prepare(metrics, { startDate: '2024-03-30', endDate: '2024-03-31', filters }, scope)
       assert.deepEqual(compiled.params, {
-        projectId: 'shop',
-        start: '2024-03-29 23:00:00.000',
-        end: '2024-03-31 22:00:00.000',
-        readFrom: '2024-03-28 23:00:00.000',
-        readTo: '2024-04-01 22:00:00.000',
-        lookbackSeconds: 86400,
-        firstDay: '2024-03-29',
-        lastDay: '2024-03-31',
-        countFrom: '2024-03-28 00:00:00.000',
-        countTo: '2024-04-02 00:00:00.000',
+        ...BERLIN_WEEKEND,
         tz: 'Europe/Berlin',
         f0_v: ['DE'],
         f1_v: ['purchase'],
