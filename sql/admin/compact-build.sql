@@ -12,7 +12,7 @@ SELECT
   min(started_at) AS session_start,
   dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
   sum(screen_views) AS all_views,
-  argMin(profile_id, first_event_key) AS visitor,
+  reinterpretAsUInt128(sipHash128(argMin(profile_id, first_event_key))) AS visitor_key,
   argMin(referrer, first_event_key) AS s_referrer,
   argMin(referrer_name, first_event_key) AS s_referrer_name,
   argMin(referrer_type, first_event_key) AS s_referrer_type,

@@ -11,7 +11,7 @@ SELECT
   countIf(all_views <= 1) AS bounced,
   sum(duration_ms) AS duration_total_ms,
   sum(/* @views */) AS view_count,
-  uniqExact(visitor) AS visitor_count,
+  uniqExact(visitor_key) AS visitor_count,
   toInt64(0) AS revenue_total
 FROM
 (

@@ -1,7 +1,8 @@
 -- @name insights.window_sessions
 -- @returns per session that starts in the window and passes the session-attribute filters (event-field
 --   filters join on after, see session-events.sql): session_id, session_start,
---   duration_ms, all_views, visitor, and s_<attribute> for each attribute asked for
+--   duration_ms, all_views, visitor_key (see migrations/005_settled_sessions.sql), and s_<attribute> for
+--   each attribute asked for
 -- Settled days come combined from sessions_settled (migrations/005_settled_sessions.sql): a UTC day of
 -- the window counts as settled when the rows in the table are all of its last recorded compaction and
 -- its read range [day - lookback, day + 1 day + lookback) still holds as many partial rows as that
@@ -70,7 +71,7 @@ FROM
     session_start,
     duration_ms,
     all_views,
-    visitor/* @settled_attributes */
+    visitor_key/* @settled_attributes */
   FROM sessions_settled
   WHERE project_id = {projectId:String}
     AND session_start >= {start:DateTime64(3, 'UTC')}
@@ -85,7 +86,7 @@ FROM
     min(started_at) AS session_start,
     dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
     sum(screen_views) AS all_views,
-    argMin(profile_id, first_event_key) AS visitor/* @attributes */
+    reinterpretAsUInt128(sipHash128(argMin(profile_id, first_event_key))) AS visitor_key/* @attributes */
   FROM sessions
   WHERE project_id = {projectId:String}
     AND started_at >= {readFrom:DateTime64(3, 'UTC')}

@@ -133,7 +133,7 @@ FROM
     session_start,
     duration_ms,
     all_views,
-    visitor,
+    visitor_key,
   s_referrer,
   s_country
   FROM sessions_settled
@@ -148,7 +148,7 @@ FROM
     min(started_at) AS session_start,
     dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
     sum(screen_views) AS all_views,
-    argMin(profile_id, first_event_key) AS visitor,
+    reinterpretAsUInt128(sipHash128(argMin(profile_id, first_event_key))) AS visitor_key,
   argMin(referrer, first_event_key) AS s_referrer,
   argMin(country, first_event_key) AS s_country
   FROM sessions
