@@ -6,6 +6,7 @@
 import fs from 'node:fs'
 import type { ClickHouseClient } from '@clickhouse/client'
 import { prepare } from '../queries/core/pipeline'
+import { guardrailSettings } from '../queries/core/run'
 import { loadConfig } from '../server/config'
 import { resolveRequest } from '../server/admin/explain'
 import { isResourceRoute } from '../server/http/routes'
@@ -35,8 +36,11 @@ async function interleaved(tasks: (() => Promise<unknown>)[]): Promise<number[]>
   return samples.map(median)
 }
 
+/** The settings the bench's gateway runs its statements with: the raw engine and the baseline run with them too. */
+const SERVED_SETTINGS = guardrailSettings(loadConfig(BENCH_GATEWAY_ENV))
+
 async function runSql(client: ClickHouseClient, sql: string, params: Record<string, unknown>): Promise<void> {
-  const result = await client.query({ query: sql, query_params: params, format: 'JSONEachRow' })
+  const result = await client.query({ query: sql, query_params: params, format: 'JSONEachRow', clickhouse_settings: SERVED_SETTINGS })
   await result.json()
 }
 

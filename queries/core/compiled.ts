@@ -64,7 +64,7 @@ export const sqlOnly = (sql: string): Fragment => ({ sql, params: {} })
 export function compileInner(file: string, context: Params, fragments: Record<string, Fragment> = {}): Fragment {
   const template = loadTemplate(file)
   const gathered = gatherFragments(template, {}, fragments)
-  const sql = withoutHeader(fillMarkers(template, gathered.texts).trim())
+  const sql = withoutHeader(fillMarkers(template, gathered.texts)).trim()
   const unbound = [...placeholdersOf(sql).keys()].filter((key) => !(key in context) && !(key in gathered.params))
   if (unbound.length) throw new Error(`Template ${template.name}: unbound placeholders [${unbound.join(', ')}]`)
   return { sql, params: gathered.params }

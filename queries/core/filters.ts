@@ -214,6 +214,7 @@ export function compileFilter(filter: Filter, prefix: string, subject: FilterSub
 
 const isSessionFilter = (filter: Filter) => filter.target.kind === 'session'
 const isNameFilter = (filter: Filter) => filter.target.kind === 'event' && filter.target.field === 'name'
+const isPageFilter = (filter: Filter) => filter.target.kind === 'event' && (filter.target.field === 'origin' || filter.target.field === 'path')
 
 /** Fragments ANDed into one, or null when there are none. */
 function allOf(parts: Fragment[]): Fragment | null {
@@ -237,6 +238,8 @@ export interface SortedFilters {
   eventSelection: string | null
   /** The event-field filters but `name` ANDed: the page views that count; null without any. */
   viewCondition: string | null
+  /** Whether the view condition reads a view's page (origin, path) only: the same for all views of a page. */
+  viewConditionOnPage: boolean
   /** The session attributes the restriction reads. */
   sessionAttributes: SessionAttribute[]
   /** Every filter's values (and property keys). */
@@ -254,6 +257,7 @@ export function sortFilters(filters: Filter[]): SortedFilters {
     sessionRestriction: sqlOf(isSessionFilter),
     eventSelection: sqlOf((filter) => !isSessionFilter(filter)),
     viewCondition: sqlOf((filter) => !isSessionFilter(filter) && !isNameFilter(filter)),
+    viewConditionOnPage: filters.every((filter) => isSessionFilter(filter) || isNameFilter(filter) || isPageFilter(filter)),
     sessionAttributes: filters.flatMap((filter) => (filter.target.kind === 'session' ? [filter.target.attribute] : [])),
     params: mergeParams(compiled.map((entry) => entry.fragment.params), 'the filters'),
   }

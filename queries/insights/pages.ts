@@ -4,7 +4,10 @@ import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type 
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratioOrNull } from '../core/rounding'
-import { eventJoin, sessionParams, sessionsMatchingAttributes, sessionsWithEvent, viewConditions, windowSessions } from './session-sql'
+import { eventJoin, sessionParams, sessionsMatchingAttributes, sessionsWithEvent, settledDays, viewConditions, windowSessions } from './session-sql'
+
+const QUARTER_HOUR_MS = 900_000
+const onQuarterHour = (date: Date) => date.getTime() % QUARTER_HOUR_MS === 0
 
 interface PageRow {
   origin: string
@@ -22,6 +25,17 @@ interface PageRow {
 const viewMatch = (query: PlannedInsight): Fragment => viewConditions(query) ?? sqlOnly('1')
 
 /**
+ * The settled days whose page rows (a row per session, page and quarter hour) answer exactly, and the
+ * rows' view condition: all of them when the window's bounds fall on quarter hours and the view filters
+ * read the page only; else none, and a condition that reads no view field.
+ */
+function settledViews(query: PlannedInsight): { days: Fragment; match: Fragment } {
+  const rowsAnswer = onQuarterHour(query.window.start) && onQuarterHour(query.window.end) && query.sorted.viewConditionOnPage
+  if (!rowsAnswer) return { days: sqlOnly("CAST([], 'Array(Date)')"), match: sqlOnly('0') }
+  return { days: sqlOnly('settled_days'), match: viewMatch(query) }
+}
+
+/**
  * `AND ...` keeping views whose session passes the filters: its attributes pass, and it has an event
  * matching every event-field filter. Sets, not joins, and nothing at all without filters.
  */
@@ -36,10 +50,14 @@ export const pages: Resource<InsightQuery, PlannedInsight> = {
   parse: (raw, scope) => parseInsightParams(raw, scope, 'paged'),
   plan: planSteps(widenForSessions, decideFilters),
   compile(query) {
+    const settled = settledViews(query)
     return compileTemplate(
       'insights/pages.sql',
       { ...sessionParams(query), ...pageParams(query) },
       {
+        settled_days: settledDays(query),
+        settled_view_days: settled.days,
+        settled_view_match: settled.match,
         window_sessions: windowSessions(query, ['entry_origin', 'entry_path']),
         entry_join: eventJoin(query).join,
         view_match: viewMatch(query),

@@ -35,6 +35,9 @@ export function sessionParams(query: PlannedInsight): Params {
 
 const EMPTY: Fragment = sqlOnly('')
 
+/** The scalar list of the window's settled UTC days (insights/settled-days.sql). */
+export const settledDays = (query: PlannedInsight): Fragment => compileInner('insights/settled-days.sql', sessionParams(query))
+
 /** `argMin(col, ...) AS s_col` for each attribute, for a GROUP BY session_id over `sessions`. */
 export function attributeColumns(attributes: SessionAttribute[]): Fragment {
   const unique = [...new Set(attributes)]
@@ -88,6 +91,7 @@ export function sessionsWithEvent(query: PlannedInsight): Fragment | null {
 export function windowSessions(query: PlannedInsight, attributes: SessionAttribute[]): Fragment {
   const all = [...attributes, ...query.sorted.sessionAttributes]
   return compileInner('insights/window-sessions.sql', sessionParams(query), {
+    settled_days: settledDays(query),
     attributes: attributeColumns(all),
     settled_attributes: settledColumns(all),
     session_filters: attributeRestriction(query),

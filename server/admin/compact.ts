@@ -1,6 +1,6 @@
-// Compaction of settled sessions (sql/migrations/005_settled_sessions.sql): for each UTC day whose partial
-// session rows changed since it was last compacted, build its sessions combined and swap them in whole,
-// then record what the build saw. Runs on the engine's writable connection, one day at a time.
+// Compaction of settled days (sql/migrations/005_settled_sessions.sql, 006_settled_page_views.sql): for
+// each UTC day whose partial session rows changed since it was last compacted, build its sessions and its
+// page views combined, swap each in whole, then record what the builds saw. Runs on the engine's writable connection, one day at a time.
 import { compileTemplate } from '../../queries/core/compiled'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import type { Engine } from '../engine'
@@ -22,18 +22,28 @@ export interface CompactReport {
 
 const dateText = (date: Date) => date.toISOString().slice(0, 10)
 
-/** Builds and swaps in one day; returns its sessions. */
+/** The combined tables a compaction builds for a day: each built in its staging table, then swapped in whole. */
+const SETTLED_TABLES = [
+  { clear: 'admin/compact-stage-clear.sql', build: 'admin/compact-build.sql', rows: 'admin/compact-stage-rows.sql', swap: 'admin/compact-swap.sql', drop: 'admin/compact-drop.sql' },
+  { clear: 'admin/compact-views-stage-clear.sql', build: 'admin/compact-views-build.sql', rows: 'admin/compact-views-stage-rows.sql', swap: 'admin/compact-views-swap.sql', drop: 'admin/compact-views-drop.sql' },
+] as const
+
+/** Builds and swaps in one day's sessions and page views; returns its sessions. */
 async function compactDay(engine: Engine, day: Date, lookbackMs: number): Promise<number> {
   const range = { readFrom: toClickHouseTime(new Date(day.getTime() - lookbackMs)), readTo: toClickHouseTime(new Date(day.getTime() + DAY_MS + lookbackMs)) }
   const dayText = dateText(day)
   // Counted first (see admin/compact-count.sql), and a compaction number that only grows.
   const counts = await engine.admin.rows<{ project_id: string; partial_rows: number | string }>(compileTemplate('admin/compact-count.sql', range))
   const compaction = Date.now()
-  await engine.admin.command(compileTemplate('admin/compact-stage-clear.sql', {}))
-  await engine.admin.command(compileTemplate('admin/compact-build.sql', { ...range, day: dayText, compaction }))
-  const [{ sessions }] = await engine.admin.rows<{ sessions: number | string }>(compileTemplate('admin/compact-stage-rows.sql', {}))
-  const swap = Number(sessions) > 0 ? 'admin/compact-swap.sql' : 'admin/compact-drop.sql'
-  await engine.admin.command(compileTemplate(swap, { day: dayText }))
+  const built: number[] = []
+  for (const table of SETTLED_TABLES) {
+    await engine.admin.command(compileTemplate(table.clear, {}))
+    await engine.admin.command(compileTemplate(table.build, { ...range, day: dayText, compaction }))
+    const [{ rows }] = await engine.admin.rows<{ rows: number | string }>(compileTemplate(table.rows, {}))
+    await engine.admin.command(compileTemplate(Number(rows) > 0 ? table.swap : table.drop, { day: dayText }))
+    built.push(Number(rows))
+  }
+  // Recorded only once both tables hold the day: until then, readers regroup it.
   await engine.admin.command(
     compileTemplate('admin/compact-record.sql', {
       day: dayText,
@@ -43,7 +53,7 @@ async function compactDay(engine: Engine, day: Date, lookbackMs: number): Promis
       partialRows: counts.map((row) => Number(row.partial_rows)),
     }),
   )
-  return Number(sessions)
+  return built[0]
 }
 
 /**

@@ -1,4 +1,4 @@
 -- @name admin.compact-stage-rows
--- @returns one row: sessions (in the staging table)
-SELECT count() AS sessions
+-- @returns one row: rows (in the staging table)
+SELECT count() AS rows
 FROM sessions_settled_stage

@@ -1,11 +1,24 @@
 -- @name insights.pages
 -- @returns one row per (origin, path), in answer order, one page plus one row: origin, path,
 --   latest_title, session_count, view_count, entered, entered_bounced, with_next, gap_total_ms
--- Page views in the window whose session passes the filters; a view's next view is the session's next
--- screen_view (all of them, read up to the lookback after the window), so the gap is computed before
--- the views are narrowed to the window and the view filters. `entered`/`entered_bounced` count the
--- window's kept sessions (start in the window) by entry page, whether or not they viewed it.
+-- Page views in the window whose session passes the filters. A view's next view is the session's next
+-- screen_view (all of them), so views are ordered before they are narrowed to the window and the view
+-- filters. A session counts once per page: at its first counted view of the page in the window, so the
+-- sessions add up. `entered`/`entered_bounced` count the window's kept sessions (start in the window) by
+-- entry page, whether or not they viewed it.
+-- The days of `view_days` (settled, when the page rows can be read) come from page_views_settled: rows
+-- per (session, page, quarter hour), ordered by the compaction (migrations/006_settled_page_views.sql).
+-- The other days' views are ordered here, read from the lookback before the first such day (a view's
+-- previous one of the page) to the lookback after the last (its next view).
 WITH
+  /* @settled_days */ AS settled_days,
+  /* @settled_view_days */ AS view_days,
+  arrayFilter(
+    day -> NOT has(view_days, day),
+    arrayMap(dayNumber -> toDate(dayNumber), range(toUInt32({firstDay:Date}), toUInt32({lastDay:Date}) + 1))
+  ) AS ordered_days,
+  toDateTime64(arrayMin(ordered_days), 3, 'UTC') - toIntervalSecond({lookbackSeconds:UInt32}) AS order_from,
+  if(empty(ordered_days), order_from, toDateTime64(arrayMax(ordered_days), 3, 'UTC') + toIntervalDay(1) + toIntervalSecond({lookbackSeconds:UInt32})) AS order_to,
   entries AS
   (
     SELECT
@@ -20,37 +33,75 @@ WITH
     /* @entry_join */
     GROUP BY entry_origin, entry_path
   ),
-  page_views AS
+  ordered_views AS
   (
     SELECT
-      session_id, origin, path, title, created_at,
-      -- created_at, then the id text, as one number (as sessions.first_event_key): a cheap sort key.
-      bitOr(
-        bitShiftLeft(toUInt256(toUnixTimestamp64Milli(created_at)), 128),
-        toUInt256(toUInt128(id))
-      ) AS view_key,
-      /* @view_match */ AS counted,
+      session_id, origin, path, title, created_at, view_key, counted,
       leadInFrame(toNullable(created_at)) OVER (
         PARTITION BY session_id ORDER BY view_key ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING
-      ) AS next_at
-    FROM events
+      ) AS next_at,
+      -- The session's counted view of this page before this one (views before the window are not read).
+      lagInFrame(toNullable(created_at)) OVER (
+        PARTITION BY session_id, origin, path, counted ORDER BY view_key ROWS BETWEEN 1 PRECEDING AND CURRENT ROW
+      ) AS previous_at
+    FROM
+    (
+      SELECT
+        session_id, origin, path, title, created_at,
+        -- created_at, then the id text, as one number (as sessions.first_event_key): a cheap sort key.
+        bitOr(
+          bitShiftLeft(toUInt256(toUnixTimestamp64Milli(created_at)), 128),
+          toUInt256(toUInt128(id))
+        ) AS view_key,
+        /* @view_match */ AS counted
+      FROM events
+      WHERE project_id = {projectId:String}
+        AND name = 'screen_view'
+        AND created_at >= {start:DateTime64(3, 'UTC')}
+        AND created_at < {readTo:DateTime64(3, 'UTC')}
+        AND created_at >= order_from
+        AND created_at < order_to
+    )
+  ),
+  page_parts AS
+  (
+    SELECT
+      origin, path, views,
+      toUInt32(previous_at < {start:DateTime64(3, 'UTC')}) AS first_views,
+      with_next, gap_total_ms, title, title_key
+    FROM page_views_settled
     WHERE project_id = {projectId:String}
-      AND name = 'screen_view'
-      AND created_at >= {start:DateTime64(3, 'UTC')}
-      AND created_at < {readTo:DateTime64(3, 'UTC')}
+      AND day IN (SELECT arrayJoin(view_days))
+      AND bucket >= {start:DateTime64(3, 'UTC')}
+      AND bucket < {end:DateTime64(3, 'UTC')}
+      AND /* @settled_view_match */ /* @view_sessions */
+
+    UNION ALL
+
+    SELECT
+      origin, path, toUInt32(1) AS views,
+      toUInt32(previous_at IS NULL) AS first_views,
+      toUInt32(next_at IS NOT NULL) AS with_next,
+      if(next_at IS NULL, 0, dateDiff('millisecond', created_at, assumeNotNull(next_at))) AS gap_total_ms,
+      title,
+      if(title = '', toUInt256(0), view_key) AS title_key
+    FROM ordered_views
+    WHERE created_at < {end:DateTime64(3, 'UTC')}
+      AND NOT has(view_days, toDate(created_at))
+      AND counted /* @view_sessions */
   ),
   page_rows AS
   (
     SELECT
       origin,
       path,
-      argMaxIf(title, view_key, title != '') AS latest_title,
-      uniqExact(session_id) AS session_count,
-      count() AS view_count,
-      countIf(next_at IS NOT NULL) AS with_next,
-      sumIf(dateDiff('millisecond', created_at, assumeNotNull(next_at)), next_at IS NOT NULL) AS gap_total_ms
-    FROM page_views
-    WHERE created_at < {end:DateTime64(3, 'UTC')} AND counted /* @view_sessions */
+      -- The latest titled view's title; every untitled view has key 0 and title ''.
+      argMax(title, title_key) AS latest_title,
+      sum(first_views) AS session_count,
+      sum(views) AS view_count,
+      sum(with_next) AS with_next,
+      sum(gap_total_ms) AS gap_total_ms
+    FROM page_parts
     GROUP BY origin, path
   )
 SELECT

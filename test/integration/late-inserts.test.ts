@@ -111,4 +111,27 @@ describe('sessions split over inserts, and late events for settled days', functi
     })
     assert.equal(await week(), before + 1)
   })
+
+  it('reads compacted page views from page_views_settled, not from events', async () => {
+    const top = async () => {
+      const res = await request(h.app).get(`/insights/${PROJECT.id}/pages?${WEEK}&limit=50`).set({ ...auth, 'cache-control': 'no-cache' })
+      return res.body as { origin: string; path: string; sessions: number; pageviews: number }[]
+    }
+    const before = await top()
+    // A copy of one settled row under a new session id: only a reader of page_views_settled counts it.
+    const [row] = await h.engine.client
+      .query({
+        query: `SELECT origin, path, views FROM page_views_settled WHERE project_id = 'shop' AND bucket >= '2024-03-28' AND bucket < '2024-03-29' ORDER BY bucket, session_id LIMIT 1`,
+        format: 'JSONEachRow',
+      })
+      .then((rs) => rs.json<{ origin: string; path: string; views: number }>())
+    await h.engine.client.command({
+      query: `INSERT INTO page_views_settled SELECT * REPLACE (concat(session_id, '-copy') AS session_id)
+        FROM page_views_settled WHERE project_id = 'shop' AND bucket >= '2024-03-28' AND bucket < '2024-03-29' ORDER BY bucket, session_id LIMIT 1`,
+    })
+    const after = await top()
+    const page = (rows: typeof before) => rows.find((entry) => entry.origin === row.origin && entry.path === row.path)
+    assert.equal(page(after)?.sessions, (page(before)?.sessions ?? 0) + 1)
+    assert.equal(page(after)?.pageviews, (page(before)?.pageviews ?? 0) + Number(row.views))
+  })
 })

@@ -203,9 +203,17 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,
         sessionRestriction: '(s_country IN {f0_v:Array(String)})',
         eventSelection: `(name IN {f1_v:Array(String)}) AND ${blog}`,
         viewCondition: blog,
+        viewConditionOnPage: true,
         sessionAttributes: ['country'],
         params: { f0_v: ['DE'], f1_v: ['purchase'], f2_v: ['/blog'] },
       })
+    })
+
+    it('tells a view condition that reads the page only from one that reads each view', () => {
+      const onPage = (list: object[]) => sortFilters(parseFilters(JSON.stringify(list)).filters).viewConditionOnPage
+      assert.equal(onPage([{ name: 'origin', operator: 'is', value: ['https://a.example'] }, { name: 'entry_path', operator: 'is', value: ['/'] }]), true)
+      assert.equal(onPage([{ name: 'path', operator: 'is', value: ['/'] }, { name: 'title', operator: 'contains', value: ['Home'] }]), false)
+      assert.equal(onPage([{ name: 'properties.plan', operator: 'is', value: ['pro'] }]), false)
     })
 
     it('metrics binds each filter once, though its conditions appear in several subqueries', () => {

@@ -1,0 +1,50 @@
+-- @name insights.settled_days
+-- @returns a scalar: the UTC days from firstDay to lastDay whose sessions (sessions_settled) and page views
+--   (page_views_settled) are read combined
+-- A day counts as settled when the rows of sessions_settled are all of its last recorded compaction and its
+-- read range [day - lookback, day + 1 day + lookback) still holds as many partial rows as that compaction
+-- saw (see migrations/005_settled_sessions.sql and 006_settled_page_views.sql).
+  (
+    SELECT groupArray(recorded.day)
+    FROM
+    (
+      SELECT day, compaction, partial_rows
+      FROM session_compactions FINAL
+      WHERE project_id = {projectId:String}
+        AND lookback_seconds = {lookbackSeconds:UInt32}
+        AND day >= {firstDay:Date}
+        AND day <= {lastDay:Date}
+    ) AS recorded
+    INNER JOIN
+    (
+      SELECT day, min(compaction) AS oldest, max(compaction) AS newest
+      FROM sessions_settled
+      WHERE project_id = {projectId:String}
+        AND day >= {firstDay:Date}
+        AND day <= {lastDay:Date}
+      GROUP BY day
+    ) AS present ON present.day = recorded.day
+    INNER JOIN
+    (
+      -- Counted by the hour, then each hour for every day whose read range holds it: the lookback is
+      -- whole hours, so every row of an hour lies in the same days' ranges.
+      SELECT toDate(dayNumber) AS day, sum(hour_rows) AS partial_rows
+      FROM
+      (
+        SELECT toStartOfHour(started_at) AS hour, count() AS hour_rows
+        FROM sessions
+        WHERE project_id = {projectId:String}
+          AND started_at >= {countFrom:DateTime64(3, 'UTC')}
+          AND started_at < {countTo:DateTime64(3, 'UTC')}
+        GROUP BY hour
+      )
+      ARRAY JOIN range(
+        toUInt32(toDate(hour - toIntervalSecond({lookbackSeconds:UInt32}) - toIntervalDay(1))) + 1,
+        toUInt32(toDate(hour + toIntervalSecond({lookbackSeconds:UInt32}))) + 1
+      ) AS dayNumber
+      GROUP BY day
+    ) AS current ON current.day = recorded.day
+    WHERE present.oldest = recorded.compaction
+      AND present.newest = recorded.compaction
+      AND current.partial_rows = recorded.partial_rows
+  )
