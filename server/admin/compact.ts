@@ -22,11 +22,29 @@ export interface CompactReport {
 
 const dateText = (date: Date) => date.toISOString().slice(0, 10)
 
-/** The combined tables a compaction builds for a day: each built in its staging table, then swapped in whole. */
-const SETTLED_TABLES = [
-  { clear: 'admin/compact-stage-clear.sql', build: 'admin/compact-build.sql', rows: 'admin/compact-stage-rows.sql', swap: 'admin/compact-swap.sql', drop: 'admin/compact-drop.sql' },
-  { clear: 'admin/compact-views-stage-clear.sql', build: 'admin/compact-views-build.sql', rows: 'admin/compact-views-stage-rows.sql', swap: 'admin/compact-views-swap.sql', drop: 'admin/compact-views-drop.sql' },
-] as const
+/** A combined table a compaction builds for a day (a closed set: these two), in its staging table first. */
+interface SettledTable {
+  table: 'sessions_settled' | 'page_views_settled'
+  stage: 'sessions_settled_stage' | 'page_views_settled_stage'
+  build: string
+  swap: string
+}
+const SESSIONS_SETTLED: SettledTable = { table: 'sessions_settled', stage: 'sessions_settled_stage', build: 'admin/compact-build.sql', swap: 'admin/compact-swap.sql' }
+const PAGE_VIEWS_SETTLED: SettledTable = { table: 'page_views_settled', stage: 'page_views_settled_stage', build: 'admin/compact-views-build.sql', swap: 'admin/compact-views-swap.sql' }
+
+/**
+ * Builds one day of one table as compaction `compaction` and swaps it in: its partition is added, then
+ * the day's older ones are dropped (migrations/007_settled_by_compaction.sql). Returns the rows built.
+ */
+async function swapDay(engine: Engine, target: SettledTable, range: Record<string, string>, day: string, compaction: number): Promise<number> {
+  await engine.admin.command(compileTemplate('admin/compact-stage-clear.sql', { stage: target.stage }))
+  await engine.admin.command(compileTemplate(target.build, { ...range, day, compaction }))
+  const [{ rows }] = await engine.admin.rows<{ rows: number | string }>(compileTemplate('admin/compact-stage-rows.sql', { stage: target.stage }))
+  if (Number(rows) > 0) await engine.admin.command(compileTemplate(target.swap, { day, compaction }))
+  const older = await engine.admin.rows<{ compaction: number | string }>(compileTemplate('admin/compact-older.sql', { table: target.table, day, compaction }))
+  for (const old of older) await engine.admin.command(compileTemplate('admin/compact-drop.sql', { table: target.table, day, compaction: Number(old.compaction) }))
+  return Number(rows)
+}
 
 /** Builds and swaps in one day's sessions and page views; returns its sessions. */
 async function compactDay(engine: Engine, day: Date, lookbackMs: number): Promise<number> {
@@ -35,14 +53,8 @@ async function compactDay(engine: Engine, day: Date, lookbackMs: number): Promis
   // Counted first (see admin/compact-count.sql), and a compaction number that only grows.
   const counts = await engine.admin.rows<{ project_id: string; partial_rows: number | string }>(compileTemplate('admin/compact-count.sql', range))
   const compaction = Date.now()
-  const built: number[] = []
-  for (const table of SETTLED_TABLES) {
-    await engine.admin.command(compileTemplate(table.clear, {}))
-    await engine.admin.command(compileTemplate(table.build, { ...range, day: dayText, compaction }))
-    const [{ rows }] = await engine.admin.rows<{ rows: number | string }>(compileTemplate(table.rows, {}))
-    await engine.admin.command(compileTemplate(Number(rows) > 0 ? table.swap : table.drop, { day: dayText }))
-    built.push(Number(rows))
-  }
+  const sessions = await swapDay(engine, SESSIONS_SETTLED, range, dayText, compaction)
+  await swapDay(engine, PAGE_VIEWS_SETTLED, range, dayText, compaction)
   // Recorded only once both tables hold the day: until then, readers regroup it.
   await engine.admin.command(
     compileTemplate('admin/compact-record.sql', {
@@ -53,7 +65,7 @@ async function compactDay(engine: Engine, day: Date, lookbackMs: number): Promis
       partialRows: counts.map((row) => Number(row.partial_rows)),
     }),
   )
-  return built[0]
+  return sessions
 }
 
 /**

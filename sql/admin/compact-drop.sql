@@ -1,3 +1,3 @@
 -- @name admin.compact-drop
--- @returns nothing (a day that holds no session start any more has no partition)
-ALTER TABLE sessions_settled DROP PARTITION {day:Date}
+-- @returns nothing (drops one compaction of a day, in whole)
+ALTER TABLE {table:Identifier} DROP PARTITION tuple({day:Date}, {compaction:UInt64})

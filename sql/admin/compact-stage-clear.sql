@@ -1,3 +1,3 @@
 -- @name admin.compact-stage-clear
--- @returns nothing (empties the staging table)
-TRUNCATE TABLE sessions_settled_stage
+-- @returns nothing (empties a staging table: sessions_settled_stage or page_views_settled_stage)
+TRUNCATE TABLE {stage:Identifier}

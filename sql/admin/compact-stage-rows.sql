@@ -1,4 +1,4 @@
 -- @name admin.compact-stage-rows
--- @returns one row: rows (in the staging table)
+-- @returns one row: rows (in a staging table)
 SELECT count() AS rows
-FROM sessions_settled_stage
+FROM {stage:Identifier}

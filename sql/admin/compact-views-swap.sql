@@ -1,3 +1,4 @@
 -- @name admin.compact-views-swap
--- @returns nothing (swaps one day's partition in whole, atomically, from the staging table)
-ALTER TABLE page_views_settled REPLACE PARTITION {day:Date} FROM page_views_settled_stage
+-- @returns nothing (moves one day's compaction in whole, atomically, from the staging table)
+-- As admin/compact-swap.sql, for page_views_settled.
+ALTER TABLE page_views_settled REPLACE PARTITION tuple({day:Date}, {compaction:UInt64}) FROM page_views_settled_stage

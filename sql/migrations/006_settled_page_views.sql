@@ -3,7 +3,8 @@
 -- per session and page for settled time, and orders a session's views (next view, previous view of the
 -- same page) only at the open edge. A day's rows are the views whose UTC day it is, built by the same
 -- compaction as sessions_settled (server/admin/compact.ts) from the views of the day's read range
--- [day - lookback, day + 1 day + lookback), swapped in whole, and valid exactly when that day's sessions
+-- [day - lookback, day + 1 day + lookback), swapped in whole (a partition per day and compaction, see
+-- migrations/007_settled_by_compaction.sql), and valid exactly when that day's sessions
 -- are (insights/settled-days.sql): every event of a session with a view on the day lies in the read range,
 -- so a late event changes the partial rows the compaction counted.
 -- TRICKY: a row adds up views of one quarter hour, so a window whose bounds fall on quarter hours (every
@@ -31,7 +32,7 @@ CREATE TABLE IF NOT EXISTS {{table page_views_settled}} {{on_cluster}}
   title_key UInt256
 )
 ENGINE = {{sharded MergeTree()}}
-PARTITION BY day
+PARTITION BY (day, compaction)
 ORDER BY (project_id, bucket, origin, path, session_id);
 
 {{distributed page_views_settled cityHash64(project_id, session_id)}};
@@ -39,8 +40,5 @@ ORDER BY (project_id, bucket, origin, path, session_id);
 -- Where a compaction builds a day before swapping it into page_views_settled (same structure and keys).
 CREATE TABLE IF NOT EXISTS page_views_settled_stage {{on_cluster}} AS {{table page_views_settled}}
 ENGINE = {{sharded MergeTree()}}
-PARTITION BY day
+PARTITION BY (day, compaction)
 ORDER BY (project_id, bucket, origin, path, session_id);
-
--- Every day is compacted again, so that no recorded day lacks its page rows.
-TRUNCATE TABLE IF EXISTS {{table session_compactions}} {{on_cluster}};

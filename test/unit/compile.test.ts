@@ -88,25 +88,38 @@ FROM
     ) AS recorded
     INNER JOIN
     (
-      SELECT day, min(compaction) AS oldest, max(compaction) AS newest
-      FROM sessions_settled
-      WHERE project_id = {projectId:String}
-        AND day >= {firstDay:Date}
-        AND day <= {lastDay:Date}
+      -- The day's compactions in either table, from the partition key's per-part min/max (a partition per
+      -- day and compaction, over all projects: a compaction builds a day for all of them).
+      SELECT day, min(oldest) AS oldest, max(newest) AS newest
+      FROM
+      (
+        SELECT day, min(compaction) AS oldest, max(compaction) AS newest
+        FROM sessions_settled
+        WHERE day >= {firstDay:Date}
+          AND day <= {lastDay:Date}
+        GROUP BY day
+        UNION ALL
+        SELECT day, min(compaction) AS oldest, max(compaction) AS newest
+        FROM page_views_settled
+        WHERE day >= {firstDay:Date}
+          AND day <= {lastDay:Date}
+        GROUP BY day
+      )
       GROUP BY day
     ) AS present ON present.day = recorded.day
     INNER JOIN
     (
       -- Counted by the hour, then each hour for every day whose read range holds it: the lookback is
-      -- whole hours, so every row of an hour lies in the same days' ranges.
+      -- whole hours, so every row of an hour lies in the same days' ranges, and the hours' bounds are the
+      -- rows' bounds (read from the rows_by_hour projection).
       SELECT toDate(dayNumber) AS day, sum(hour_rows) AS partial_rows
       FROM
       (
         SELECT toStartOfHour(started_at) AS hour, count() AS hour_rows
         FROM sessions
         WHERE project_id = {projectId:String}
-          AND started_at >= {countFrom:DateTime64(3, 'UTC')}
-          AND started_at < {countTo:DateTime64(3, 'UTC')}
+          AND toStartOfHour(started_at) >= {countFrom:DateTime64(3, 'UTC')}
+          AND toStartOfHour(started_at) < {countTo:DateTime64(3, 'UTC')}
         GROUP BY hour
       )
       ARRAY JOIN range(

@@ -155,7 +155,7 @@ describe('migrations', () => {
       const statements = renderMigration(text, { database: 'analytics' })
       assert.ok(statements.length > 0)
       for (const statement of statements) {
-        assert.match(statement, /^(CREATE (TABLE|MATERIALIZED VIEW) IF NOT EXISTS|TRUNCATE TABLE IF EXISTS) \w+/)
+        assert.match(statement, /^(CREATE (TABLE|MATERIALIZED VIEW) IF NOT EXISTS|(TRUNCATE|DROP) TABLE IF EXISTS|RENAME TABLE|ALTER TABLE) \w+/)
         assert.doesNotMatch(statement, /\{\{|\}\}|ON CLUSTER|Replicated|Distributed|_local\b/, statement)
         assertWellFormed(file, statement)
       }
@@ -166,7 +166,7 @@ describe('migrations', () => {
       assert.ok(statements.length > 0)
       const locals = new Set(statements.map((statement) => /^CREATE TABLE IF NOT EXISTS (\w+)_local /.exec(statement)?.[1]).filter(Boolean))
       for (const statement of statements) {
-        assert.match(statement, /^(CREATE (TABLE|MATERIALIZED VIEW) IF NOT EXISTS \w+|TRUNCATE TABLE IF EXISTS \w+_local) ON CLUSTER 'main'/, statement)
+        assert.match(statement, /^(CREATE (TABLE|MATERIALIZED VIEW) IF NOT EXISTS \w+|(TRUNCATE|DROP) TABLE IF EXISTS \w+|RENAME TABLE \w+_local TO \w+_local|ALTER TABLE \w+_local) ON CLUSTER 'main'/, statement)
         assert.doesNotMatch(statement, /\{\{|\}\}/, statement)
         const table = /^CREATE TABLE IF NOT EXISTS (\w+) /.exec(statement)?.[1]
         if (table) assert.match(statement, /ENGINE = (Replicated\w+\('\/clickhouse\/tables\/(\{shard\}|all)\/analytics\/\w+', '\{replica\}'|Distributed\('main', 'analytics', '\w+_local')/, statement)
