@@ -110,9 +110,21 @@ export class ResultCache {
     return { body: text, etag: etagOf(text), hasMore: hasMore ?? false, storedAt: Date.now(), maxAgeSeconds }
   }
 
-  /** The data version, read again once the last reading is `versionPollMs` old (one read at a time). */
+  /**
+   * The data version, never older than `versionPollMs`: a reading half that old is served while a new one
+   * is taken in the background, so that a steady stream of requests never waits for it; an older one is
+   * awaited (one read at a time).
+   */
   private async currentVersion(): Promise<string | undefined> {
-    if (this.version && Date.now() - this.version.readAt < this.settings.versionPollMs) return this.version.value
+    const age = this.version ? Date.now() - this.version.readAt : Infinity
+    if (this.version && age < this.settings.versionPollMs) {
+      if (age >= this.settings.versionPollMs / 2) this.readVersionOnce().catch(() => undefined)
+      return this.version.value
+    }
+    return this.readVersionOnce()
+  }
+
+  private readVersionOnce(): Promise<string | undefined> {
     this.versionRead ??= this.readVersion().finally(() => {
       this.versionRead = undefined
     })
