@@ -2,12 +2,13 @@
 -- @returns per (period, bucket, group) of one series item: its segment's aggregate as value
 -- Events of the window (and, with `previous`, of the window before it) matching the item's name and
 -- filters; with breakdowns, only the item's top groups (ranked by the same aggregate over the current
--- window) are kept, joined with their rank.
-SELECT {item:UInt32} AS item, /* @rank */ AS rank, labels, period, bucket, value
+-- window) are kept, joined with their rank. The period is grouped as a number (0/1), named after: a
+-- String key made the grouping about 10% slower.
+SELECT {item:UInt32} AS item, /* @rank */ AS rank, labels, if(in_window, 'current', 'previous') AS period, bucket, value
 FROM
 (
   SELECT
-    if(created_at >= {start:DateTime64(3, 'UTC')}, 'current', 'previous') AS period,
+    created_at >= {start:DateTime64(3, 'UTC')} AS in_window,
     toUnixTimestamp(/* @bucket */) AS bucket,
     /* @labels */ AS labels,
     toFloat64(/* @aggregate */) AS value
@@ -15,6 +16,6 @@ FROM
   WHERE project_id = {projectId:String}
     AND created_at >= {from:DateTime64(3, 'UTC')}
     AND created_at < {end:DateTime64(3, 'UTC')}/* @conditions */
-  GROUP BY period, bucket, labels
+  GROUP BY in_window, bucket, labels
 ) AS buckets
 /* @top_groups */

@@ -46,11 +46,11 @@ describe('chart compiler', () => {
       `SELECT item, rank, labels, period, bucket, value
 FROM
 (
-SELECT {s0_item:UInt32} AS item, top.rank AS rank, labels, period, bucket, value
+SELECT {s0_item:UInt32} AS item, top.rank AS rank, labels, if(in_window, 'current', 'previous') AS period, bucket, value
 FROM
 (
   SELECT
-    if(created_at >= {start:DateTime64(3, 'UTC')}, 'current', 'previous') AS period,
+    created_at >= {start:DateTime64(3, 'UTC')} AS in_window,
     toUnixTimestamp(toStartOfDay(created_at, {tz:String})) AS bucket,
     [toString(country)] AS labels,
     toFloat64(count()) AS value
@@ -60,7 +60,7 @@ FROM
     AND created_at < {end:DateTime64(3, 'UTC')}
     AND name = {s0_event:String}
     AND (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {s0_f0_v:Array(String)}))
-  GROUP BY period, bucket, labels
+  GROUP BY in_window, bucket, labels
 ) AS buckets
 INNER JOIN
 (
@@ -81,11 +81,11 @@ FROM
 )
 ) AS top USING (labels)
 UNION ALL
-SELECT {s1_item:UInt32} AS item, top.rank AS rank, labels, period, bucket, value
+SELECT {s1_item:UInt32} AS item, top.rank AS rank, labels, if(in_window, 'current', 'previous') AS period, bucket, value
 FROM
 (
   SELECT
-    if(created_at >= {start:DateTime64(3, 'UTC')}, 'current', 'previous') AS period,
+    created_at >= {start:DateTime64(3, 'UTC')} AS in_window,
     toUnixTimestamp(toStartOfDay(created_at, {tz:String})) AS bucket,
     [toString(country)] AS labels,
     toFloat64(ifNull(sum(if(match(properties[{s1_property_key:String}], '^[+-]?[0-9]+(\\\\.[0-9]+)?([eE][+-]?[0-9]+)?$'), toFloat64OrZero(properties[{s1_property_key:String}]), NULL)), 0)) AS value
@@ -94,7 +94,7 @@ FROM
     AND created_at >= {from:DateTime64(3, 'UTC')}
     AND created_at < {end:DateTime64(3, 'UTC')}
     AND name = {s1_event:String}
-  GROUP BY period, bucket, labels
+  GROUP BY in_window, bucket, labels
 ) AS buckets
 INNER JOIN
 (
