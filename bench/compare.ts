@@ -75,18 +75,36 @@ function get(path: string, headers: Record<string, string>): Promise<Response> {
   })
 }
 
-/** Rows per second of a whole-project stream, counting lines as they arrive. */
-async function streamRate(path: string, headers: Record<string, string>): Promise<{ rows: number; rate: number }> {
+/** A process's resident memory in MB, from /proc (Linux). */
+function residentMb(pid: number): number {
+  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((text) => text.startsWith('VmRSS:'))
+  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024
+}
+
+/**
+ * Rows per second of a whole-project stream, counting lines as they arrive, and the gateway's resident
+ * memory before it and at its highest (sampled every 100 ms).
+ */
+async function streamRate(path: string, headers: Record<string, string>, gatewayPid: number): Promise<{ rows: number; rate: number; rssBefore: number; rssPeak: number }> {
+  const rssBefore = residentMb(gatewayPid)
+  let rssPeak = rssBefore
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, residentMb(gatewayPid))
+  }, 100)
   const started = performance.now()
-  const res = await fetch(`http://127.0.0.1:${PORT}${path}`, { headers })
-  let rows = 0
-  // TRICKY: Buffer.indexOf, not a loop over bytes in JavaScript: on 10M rows of NDJSON from one gateway,
-  // the loop read 183k rows/s where indexOf read 222k-345k, so the bench was timing itself.
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-    for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) rows += 1
+  try {
+    const res = await fetch(`http://127.0.0.1:${PORT}${path}`, { headers })
+    let rows = 0
+    // TRICKY: Buffer.indexOf, not a loop over bytes in JavaScript: on 10M rows of NDJSON from one gateway,
+    // the loop read 183k rows/s where indexOf read 222k-345k, so the bench was timing itself.
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+      for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) rows += 1
+    }
+    return { rows, rate: rows / ((performance.now() - started) / 1000), rssBefore, rssPeak: Math.max(rssPeak, residentMb(gatewayPid)) }
+  } finally {
+    clearInterval(sampler)
   }
-  return { rows, rate: rows / ((performance.now() - started) / 1000) }
 }
 
 export async function compare(): Promise<void> {
@@ -149,8 +167,10 @@ export async function compare(): Promise<void> {
     console.log(`Repeated identical request (metrics, second of two): ${median(repeatedTimes).toFixed(1)} ms p50`)
 
     for (const format of STREAMS ? (['ndjson', 'csv'] as const) : []) {
-      const { rows, rate } = await streamRate(`/export/events?projectId=${PROJECT}&format=${format}`, auth)
-      console.log(`Whole-project ${format.toUpperCase()} export: ${rows} lines at ${Math.round(rate)} rows/s`)
+      const { rows, rate, rssBefore, rssPeak } = await streamRate(`/export/events?projectId=${PROJECT}&format=${format}`, auth, gateway.child.pid as number)
+      console.log(
+        `Whole-project ${format.toUpperCase()} export: ${rows} lines at ${Math.round(rate)} rows/s; gateway RSS ${rssBefore.toFixed(0)} MB before, ${rssPeak.toFixed(0)} MB at most (+${(rssPeak - rssBefore).toFixed(0)} MB)`,
+      )
     }
   } finally {
     await gateway.stop()

@@ -6,6 +6,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { request } from '../support/openapi-request'
 import { createProject } from '../../server/admin/control'
+import { STREAM_CHUNK_ROWS } from '../../queries/export/export-resource'
 import { exportRows } from '../reference/export'
 import type { RawEvent } from '../reference/model'
 import { insertRawEvents, startWithEvents, type Harness } from '../support/harness'
@@ -168,7 +169,7 @@ describe('export events', function () {
       const afterDisconnect = statements
       await new Promise((resolve) => setTimeout(resolve, 1500))
       assert.equal(statements, afterDisconnect, 'no statements after the client went away')
-      assert.ok(statements < Math.ceil(many.length / 20_000) + 1, `stopped early: ${statements} statements for ${many.length} rows`)
+      assert.ok(statements < Math.ceil(many.length / STREAM_CHUNK_ROWS) + 1, `stopped early: ${statements} statements for ${many.length} rows`)
     } finally {
       h.runner.run = run
       server.close()
@@ -180,7 +181,7 @@ describe('export events', function () {
     assert.equal(res.status, 200)
     const rows = res.text.trim().split('\n').map((line) => JSON.parse(line) as { id: string; createdAt: string })
     const expected = await h.engine.client.query({ query: "SELECT count() AS n FROM events WHERE project_id = 'big'", format: 'JSONEachRow' }).then((rs) => rs.json<{ n: number }>())
-    assert.ok(rows.length > 2 * 20_000, `several chunks: ${rows.length} rows`)
+    assert.ok(rows.length > 2 * STREAM_CHUNK_ROWS, `several chunks: ${rows.length} rows`)
     assert.equal(rows.length, expected[0].n)
     assert.equal(new Set(rows.map((row) => row.id)).size, rows.length)
     for (let i = 1; i < rows.length; i += 1) assert.ok(Date.parse(rows[i - 1].createdAt) >= Date.parse(rows[i].createdAt), `order at ${i}`)
