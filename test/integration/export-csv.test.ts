@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import { parse } from 'csv-parse/sync'
 import request from 'supertest'
 import { toClickHouseTime } from '../../queries/core/pipeline'
+import { STREAM_CHUNK_ROWS } from '../../queries/export/export-resource'
 import { exportRows, type RawProfile } from '../reference/export'
 import type { RawEvent } from '../reference/model'
 import { startWithEvents, type Harness } from '../support/harness'
@@ -64,7 +65,7 @@ describe('export events as CSV', function () {
   it('writes the exact bytes of the quoting rule, over several chunks, with every include', async () => {
     const includes = 'properties,profile,meta,geo,device,referrer'
     const rows = expected({ includes })
-    assert.ok(rows.length > 2 * 20_000, `several chunks: ${rows.length} rows`)
+    assert.ok(rows.length > 2 * STREAM_CHUNK_ROWS, `several chunks: ${rows.length} rows`)
     const res = await csv({ includes })
     assert.equal(res.status, 200)
     // Columns follow the order of `includes` in the request, as before.

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict'
 import { QueryError } from '../../queries/core/errors'
 import { encodeCursor } from '../../queries/export/export-events'
+import { STREAM_CHUNK_ROWS } from '../../queries/export/export-resource'
 import type { Scope } from '../../queries/core/pipeline'
 import { explainRequest, projectIdOf, resolveRequest } from '../../server/admin/explain'
 
@@ -58,7 +59,7 @@ describe('explain', () => {
       const text = await explainRequest('/export/events?projectId=demo&format=csv', scopeFor)
       assert.deepEqual(statementLabels(text), ["chunk (the first; each next chunk continues after the previous chunk's last row)"])
       assert.deepEqual(templatesOf(text), ['export.events-csv'])
-      assert.deepEqual(paramsOf(text), [{ projectId: 'demo', start: '1970-01-01 00:00:00.000', end: '2299-12-31 00:00:00.000', tz: 'Europe/Berlin', rowsToRead: 20000, offset: 0 }])
+      assert.deepEqual(paramsOf(text), [{ projectId: 'demo', start: '1970-01-01 00:00:00.000', end: '2299-12-31 00:00:00.000', tz: 'Europe/Berlin', rowsToRead: STREAM_CHUNK_ROWS, offset: 0 }])
       assert.match(text, /LIMIT \{rowsToRead:UInt32\} OFFSET \{offset:UInt64\}\) AS chunk\n\)$/)
     })
 
