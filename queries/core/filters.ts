@@ -240,6 +240,8 @@ export interface SortedFilters {
   viewCondition: string | null
   /** Whether the view condition reads a view's page (origin, path) only: the same for all views of a page. */
   viewConditionOnPage: boolean
+  /** Whether a filter reads the event `name`; without one, the view condition is the whole event selection. */
+  nameFiltered: boolean
   /** The session attributes the restriction reads. */
   sessionAttributes: SessionAttribute[]
   /** Every filter's values (and property keys). */
@@ -258,6 +260,7 @@ export function sortFilters(filters: Filter[]): SortedFilters {
     eventSelection: sqlOf((filter) => !isSessionFilter(filter)),
     viewCondition: sqlOf((filter) => !isSessionFilter(filter) && !isNameFilter(filter)),
     viewConditionOnPage: filters.every((filter) => isSessionFilter(filter) || isNameFilter(filter) || isPageFilter(filter)),
+    nameFiltered: filters.some(isNameFilter),
     sessionAttributes: filters.flatMap((filter) => (filter.target.kind === 'session' ? [filter.target.attribute] : [])),
     params: mergeParams(compiled.map((entry) => entry.fragment.params), 'the filters'),
   }

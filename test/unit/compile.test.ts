@@ -5,6 +5,7 @@ import { parseFilters, sortFilters } from '../../queries/core/filters'
 import { dimensions } from '../../queries/insights/dimensions'
 import { live } from '../../queries/insights/live'
 import { metrics } from '../../queries/insights/metrics'
+import { pages } from '../../queries/insights/pages'
 import { prepare, type Scope } from '../../queries/core/pipeline'
 import { normalizedSql } from '../support/sql'
 
@@ -184,7 +185,7 @@ FROM events
 WHERE project_id = {projectId:String}
   AND created_at >= {start:DateTime64(3, 'UTC')}
   AND created_at < {readTo:DateTime64(3, 'UTC')}
-  AND (name = 'screen_view' OR (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)})))
+  AND ((name = 'screen_view' AND (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)}))) OR (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)})))
 GROUP BY session_id
 HAVING countIf((arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)}))) > 0
 ) AS matched USING (session_id)
@@ -217,6 +218,7 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,
         eventSelection: `(name IN {f1_v:Array(String)}) AND ${blog}`,
         viewCondition: blog,
         viewConditionOnPage: true,
+        nameFiltered: true,
         sessionAttributes: ['country'],
         params: { f0_v: ['DE'], f1_v: ['purchase'], f2_v: ['/blog'] },
       })
@@ -227,6 +229,15 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,
       assert.equal(onPage([{ name: 'origin', operator: 'is', value: ['https://a.example'] }, { name: 'entry_path', operator: 'is', value: ['/'] }]), true)
       assert.equal(onPage([{ name: 'path', operator: 'is', value: ['/'] }, { name: 'title', operator: 'contains', value: ['Home'] }]), false)
       assert.equal(onPage([{ name: 'properties.plan', operator: 'is', value: ['pro'] }]), false)
+    })
+
+    it('pages looks up sessions with a matching event only under a name filter: else each counted view is one', () => {
+      const lookUps = (list: object[]) => {
+        const { compiled } = prepare(pages, { startDate: '2024-03-30', endDate: '2024-03-31', filters: JSON.stringify(list) }, scope)
+        return compiled.sql.split('SELECT DISTINCT session_id').length - 1
+      }
+      assert.equal(lookUps([{ name: 'path', operator: 'contains', value: ['a'] }, { name: 'country', operator: 'is', value: ['DE'] }]), 0)
+      assert.equal(lookUps([{ name: 'path', operator: 'contains', value: ['a'] }, { name: 'name', operator: 'is', value: ['purchase'] }]), 2)
     })
 
     it('metrics binds each filter once, though its conditions appear in several subqueries', () => {
