@@ -38,6 +38,7 @@ export const MARKERS = {
   settled_attributes: 'the session attributes a query reads, as columns of sessions_settled',
   settled_days: 'the window\'s UTC days read combined (insights/settled-days.sql)',
   settled_view_days: 'the window\'s UTC days whose page views are read combined (pages)',
+  settled_pages: 'the stored page views of the settled days: page rows or their rollup (pages)',
   settled_view_match: 'whether a settled page row matches the view filters (pages)',
   top_groups: 'the join with a series\' top groups',
   view_match: 'whether a page view matches the view filters',

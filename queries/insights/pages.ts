@@ -1,5 +1,5 @@
 // `GET /insights/:projectId/pages`: page rows per (origin, path) of the window's page views.
-import { andClauses, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
+import { andClauses, compileInner, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
 import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Resource } from '../core/pipeline'
@@ -7,7 +7,8 @@ import { percent, ratioOrNull } from '../core/rounding'
 import { eventJoin, sessionParams, sessionsMatchingAttributes, sessionsWithEvent, settledDays, viewConditions, windowSessions } from './session-sql'
 
 const QUARTER_HOUR_MS = 900_000
-const onQuarterHour = (date: Date) => date.getTime() % QUARTER_HOUR_MS === 0
+const HOUR_MS = 3_600_000
+const onMultipleOf = (date: Date, ms: number) => date.getTime() % ms === 0
 
 interface PageRow {
   origin: string
@@ -25,17 +26,6 @@ interface PageRow {
 const viewMatch = (query: PlannedInsight): Fragment => viewConditions(query) ?? sqlOnly('1')
 
 /**
- * The settled days whose page rows (a row per session, page and quarter hour) answer exactly, and the
- * rows' view condition: all of them when the window's bounds fall on quarter hours and the view filters
- * read the page only; else none, and a condition that reads no view field.
- */
-function settledViews(query: PlannedInsight): { days: Fragment; match: Fragment } {
-  const rowsAnswer = onQuarterHour(query.window.start) && onQuarterHour(query.window.end) && query.sorted.viewConditionOnPage
-  if (!rowsAnswer) return { days: sqlOnly("CAST([], 'Array(Date)')"), match: sqlOnly('0') }
-  return { days: sqlOnly('settled_days'), match: viewMatch(query) }
-}
-
-/**
  * `AND ...` keeping views whose session passes the filters: its attributes pass, and it has an event
  * matching every event-field filter. Sets, not joins, and nothing at all without filters. Without a
  * `name` filter a counted view is itself such an event (it matches every event-field filter, in the
@@ -48,24 +38,48 @@ function viewSessions(query: PlannedInsight): Fragment {
   return andClauses(parts, '      ')
 }
 
+/**
+ * The settled days whose stored page views answer exactly (the window's bounds on quarter hours and a view
+ * condition that reads the page only), and those views: the page rollup when the bounds fall on whole
+ * hours and no filter restricts the sessions (on 10M events, 30-day pages: 285-289 ms with the page rows,
+ * 211-219 ms with the rollup, the same rows), else the page rows. Otherwise no day, and the rows with a
+ * condition that reads no view field.
+ */
+function settledPages(query: PlannedInsight, sessions: Fragment): { days: Fragment; pages: Fragment } {
+  const { start, end } = query.window
+  const context = sessionParams(query)
+  const stored = onMultipleOf(start, QUARTER_HOUR_MS) && onMultipleOf(end, QUARTER_HOUR_MS) && query.sorted.viewConditionOnPage
+  if (!stored) {
+    const nothing = compileInner('insights/pages-settled-rows.sql', context, { settled_view_match: sqlOnly('0'), view_sessions: sessions })
+    return { days: sqlOnly("CAST([], 'Array(Date)')"), pages: nothing }
+  }
+  const sessionsRestricted = sessions.sql !== ''
+  const pages =
+    onMultipleOf(start, HOUR_MS) && onMultipleOf(end, HOUR_MS) && !sessionsRestricted
+      ? compileInner('insights/pages-settled-rollup.sql', context, { settled_view_match: viewMatch(query) })
+      : compileInner('insights/pages-settled-rows.sql', context, { settled_view_match: viewMatch(query), view_sessions: sessions })
+  return { days: sqlOnly('settled_days'), pages }
+}
+
 export const pages: Resource<InsightQuery, PlannedInsight> = {
   name: 'pages',
   schema: pagedSchema,
   parse: (raw, scope) => parseInsightParams(raw, scope, 'paged'),
   plan: planSteps(widenForSessions, decideFilters),
   compile(query) {
-    const settled = settledViews(query)
+    const sessions = viewSessions(query)
+    const settled = settledPages(query, sessions)
     return compileTemplate(
       'insights/pages.sql',
       { ...sessionParams(query), ...pageParams(query) },
       {
         settled_days: settledDays(query),
         settled_view_days: settled.days,
-        settled_view_match: settled.match,
+        settled_pages: settled.pages,
         window_sessions: windowSessions(query, ['entry_origin', 'entry_path']),
         entry_join: eventJoin(query).join,
         view_match: viewMatch(query),
-        view_sessions: viewSessions(query),
+        view_sessions: sessions,
       },
     )
   },

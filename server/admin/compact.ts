@@ -1,7 +1,8 @@
-// Compaction of settled days (sql/migrations/005_settled_sessions.sql, 006_settled_page_views.sql): for
-// each UTC day whose partial session rows changed since it was last compacted, build its sessions and its
-// page views combined, swap each in whole, then record what the builds saw. Runs on the engine's writable connection, one day at a time.
-import { compileTemplate } from '../../queries/core/compiled'
+// Compaction of settled days (sql/migrations/005_settled_sessions.sql, 006_settled_page_views.sql,
+// 008_page_rollup.sql): for each UTC day whose partial session rows changed since it was last compacted,
+// build its sessions, its page views and their rollup combined, swap each in whole, then record what the
+// builds saw. Runs on the engine's writable connection, one day at a time.
+import { compileTemplate, type CompiledQuery } from '../../queries/core/compiled'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import type { Engine } from '../engine'
 
@@ -22,15 +23,33 @@ export interface CompactReport {
 
 const dateText = (date: Date) => date.toISOString().slice(0, 10)
 
-/** A combined table a compaction builds for a day (a closed set: these two), in its staging table first. */
+/** A combined table a compaction builds for a day (a closed set: these three), in its staging table first. */
 interface SettledTable {
-  table: 'sessions_settled' | 'page_views_settled'
-  stage: 'sessions_settled_stage' | 'page_views_settled_stage'
-  build: string
+  table: 'sessions_settled' | 'page_views_settled' | 'page_rollup'
+  stage: 'sessions_settled_stage' | 'page_views_settled_stage' | 'page_rollup_stage'
+  /** The statement that builds the day in the staging table, from the day's read range or its page rows. */
+  build(range: Record<string, string>, day: string, compaction: number): CompiledQuery
   swap: string
 }
-const SESSIONS_SETTLED: SettledTable = { table: 'sessions_settled', stage: 'sessions_settled_stage', build: 'admin/compact-build.sql', swap: 'admin/compact-swap.sql' }
-const PAGE_VIEWS_SETTLED: SettledTable = { table: 'page_views_settled', stage: 'page_views_settled_stage', build: 'admin/compact-views-build.sql', swap: 'admin/compact-views-swap.sql' }
+const SESSIONS_SETTLED: SettledTable = {
+  table: 'sessions_settled',
+  stage: 'sessions_settled_stage',
+  build: (range, day, compaction) => compileTemplate('admin/compact-build.sql', { ...range, day, compaction }),
+  swap: 'admin/compact-swap.sql',
+}
+const PAGE_VIEWS_SETTLED: SettledTable = {
+  table: 'page_views_settled',
+  stage: 'page_views_settled_stage',
+  build: (range, day, compaction) => compileTemplate('admin/compact-views-build.sql', { ...range, day, compaction }),
+  swap: 'admin/compact-views-swap.sql',
+}
+/** Built from the page rows still in their staging table, so after them. */
+const PAGE_ROLLUP: SettledTable = {
+  table: 'page_rollup',
+  stage: 'page_rollup_stage',
+  build: (_range, day, compaction) => compileTemplate('admin/compact-rollup-build.sql', { day, compaction }),
+  swap: 'admin/compact-rollup-swap.sql',
+}
 
 /**
  * Builds one day of one table as compaction `compaction` and swaps it in: its partition is added, then
@@ -38,7 +57,7 @@ const PAGE_VIEWS_SETTLED: SettledTable = { table: 'page_views_settled', stage: '
  */
 async function swapDay(engine: Engine, target: SettledTable, range: Record<string, string>, day: string, compaction: number): Promise<number> {
   await engine.admin.command(compileTemplate('admin/compact-stage-clear.sql', { stage: target.stage }))
-  await engine.admin.command(compileTemplate(target.build, { ...range, day, compaction }))
+  await engine.admin.command(target.build(range, day, compaction))
   const [{ rows }] = await engine.admin.rows<{ rows: number | string }>(compileTemplate('admin/compact-stage-rows.sql', { stage: target.stage }))
   if (Number(rows) > 0) await engine.admin.command(compileTemplate(target.swap, { day, compaction }))
   const older = await engine.admin.rows<{ compaction: number | string }>(compileTemplate('admin/compact-older.sql', { table: target.table, day, compaction }))
@@ -46,7 +65,7 @@ async function swapDay(engine: Engine, target: SettledTable, range: Record<strin
   return Number(rows)
 }
 
-/** Builds and swaps in one day's sessions and page views; returns its sessions. */
+/** Builds and swaps in one day's sessions, page views and page rollup; returns its sessions. */
 async function compactDay(engine: Engine, day: Date, lookbackMs: number): Promise<number> {
   const range = { readFrom: toClickHouseTime(new Date(day.getTime() - lookbackMs)), readTo: toClickHouseTime(new Date(day.getTime() + DAY_MS + lookbackMs)) }
   const dayText = dateText(day)
@@ -55,7 +74,8 @@ async function compactDay(engine: Engine, day: Date, lookbackMs: number): Promis
   const compaction = Date.now()
   const sessions = await swapDay(engine, SESSIONS_SETTLED, range, dayText, compaction)
   await swapDay(engine, PAGE_VIEWS_SETTLED, range, dayText, compaction)
-  // Recorded only once both tables hold the day: until then, readers regroup it.
+  await swapDay(engine, PAGE_ROLLUP, range, dayText, compaction)
+  // Recorded only once every table holds the day: until then, readers regroup it.
   await engine.admin.command(
     compileTemplate('admin/compact-record.sql', {
       day: dayText,

@@ -6,8 +6,9 @@
 -- filters. A session counts once per page: at its first counted view of the page in the window, so the
 -- sessions add up. `entered`/`entered_bounced` count the window's kept sessions (start in the window) by
 -- entry page, whether or not they viewed it.
--- The days of `view_days` (settled, when the page rows can be read) come from page_views_settled: rows
--- per (session, page, quarter hour), ordered by the compaction (migrations/006_settled_page_views.sql).
+-- The days of `view_days` (settled, when stored page views answer) come ordered by the compaction: rows
+-- per (session, page, quarter hour) or their rollup per (page, hour), see pages-settled-rows.sql and
+-- pages-settled-rollup.sql.
 -- The other days' views are ordered here, read from the lookback before the first such day (a view's
 -- previous one of the page) to the lookback after the last (its next view).
 WITH
@@ -40,10 +41,16 @@ WITH
       leadInFrame(toNullable(created_at)) OVER (
         PARTITION BY session_id ORDER BY view_key ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING
       ) AS next_at,
-      -- The session's counted view of this page before this one (views before the window are not read).
-      lagInFrame(toNullable(created_at)) OVER (
-        PARTITION BY session_id, origin, path, counted ORDER BY view_key ROWS BETWEEN 1 PRECEDING AND CURRENT ROW
-      ) AS previous_at
+      -- The session's counted and uncounted pages through this view and before it (views before the window
+      -- are not read): the view is the session's first of its page exactly when it adds one. One ordering
+      -- for all three (30-day pages on 10M events: 211-219 -> 195-200 ms, against a second ordering of the
+      -- session's views by page).
+      uniqExact(origin, path, counted) OVER (
+        PARTITION BY session_id ORDER BY view_key ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS pages_through,
+      uniqExact(origin, path, counted) OVER (
+        PARTITION BY session_id ORDER BY view_key ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ) AS pages_before
     FROM
     (
       SELECT
@@ -65,22 +72,13 @@ WITH
   ),
   page_parts AS
   (
-    SELECT
-      origin, path, views,
-      toUInt32(previous_at < {start:DateTime64(3, 'UTC')}) AS first_views,
-      with_next, gap_total_ms, title, title_key
-    FROM page_views_settled
-    WHERE project_id = {projectId:String}
-      AND day IN (SELECT arrayJoin(view_days))
-      AND bucket >= {start:DateTime64(3, 'UTC')}
-      AND bucket < {end:DateTime64(3, 'UTC')}
-      AND /* @settled_view_match */ /* @view_sessions */
+    /* @settled_pages */
 
     UNION ALL
 
     SELECT
       origin, path, toUInt32(1) AS views,
-      toUInt32(previous_at IS NULL) AS first_views,
+      toUInt32(pages_through > pages_before) AS first_views,
       toUInt32(next_at IS NOT NULL) AS with_next,
       if(next_at IS NULL, 0, dateDiff('millisecond', created_at, assumeNotNull(next_at))) AS gap_total_ms,
       title,

@@ -1,10 +1,11 @@
 -- @name insights.settled_days
 -- @returns a scalar: the UTC days from firstDay to lastDay whose sessions (sessions_settled) and page views
---   (page_views_settled) are read combined
--- A day counts as settled when the rows of both tables are all of its last recorded compaction and its
+--   (page_views_settled, page_rollup) are read combined
+-- A day counts as settled when the rows of all three tables are of its last recorded compaction and its
 -- read range [day - lookback, day + 1 day + lookback) still holds as many partial rows as that compaction
--- saw (see migrations/005_settled_sessions.sql and 006_settled_page_views.sql). Both readings come from
--- part metadata and a projection (migrations/007_settled_by_compaction.sql), not from rows.
+-- saw (see migrations/005_settled_sessions.sql, 006_settled_page_views.sql and 008_page_rollup.sql).
+-- Both readings come from part metadata and a projection (migrations/007_settled_by_compaction.sql), not
+-- from rows.
   (
     SELECT groupArray(recorded.day)
     FROM
@@ -18,7 +19,7 @@
     ) AS recorded
     INNER JOIN
     (
-      -- The day's compactions in either table, from the partition key's per-part min/max (a partition per
+      -- The day's compactions in any of the tables, from the partition key's per-part min/max (a partition per
       -- day and compaction, over all projects: a compaction builds a day for all of them).
       SELECT day, min(oldest) AS oldest, max(newest) AS newest
       FROM
@@ -33,6 +34,14 @@
 
         SELECT day, min(compaction) AS oldest, max(compaction) AS newest
         FROM page_views_settled
+        WHERE day >= {firstDay:Date}
+          AND day <= {lastDay:Date}
+        GROUP BY day
+
+        UNION ALL
+
+        SELECT day, min(compaction) AS oldest, max(compaction) AS newest
+        FROM page_rollup
         WHERE day >= {firstDay:Date}
           AND day <= {lastDay:Date}
         GROUP BY day

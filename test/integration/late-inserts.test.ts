@@ -113,27 +113,45 @@ describe('sessions split over inserts, and late events for settled days', functi
     assert.equal(await week(), before + 1)
   })
 
-  it('reads compacted page views from page_views_settled, not from events', async () => {
-    const top = async () => {
-      const res = await request(h.app).get(`/insights/${PROJECT.id}/pages?${WEEK}&limit=50`).set({ ...auth, 'cache-control': 'no-cache' })
-      return res.body as { origin: string; path: string; sessions: number; pageviews: number }[]
-    }
-    const before = await top()
-    // A copy of one settled row under a new session id: only a reader of page_views_settled counts it.
+  /** The week's pages, asked fresh, with the filters of `query`. */
+  const pagesOf = async (query = '') => {
+    const res = await request(h.app).get(`/insights/${PROJECT.id}/pages?${WEEK}&limit=50${query}`).set({ ...auth, 'cache-control': 'no-cache' })
+    assert.equal(res.status, 200)
+    return res.body as { origin: string; path: string; sessions: number; pageviews: number }[]
+  }
+  const pageIn = (rows: { origin: string; path: string; sessions: number; pageviews: number }[], page: { origin: string; path: string }) =>
+    rows.find((entry) => entry.origin === page.origin && entry.path === page.path)
+
+  it('reads compacted page views from page_rollup without session filters, not from page rows or events', async () => {
+    const before = await pagesOf()
+    // A copy of one settled rollup row of first views: only a reader of page_rollup counts it.
     const [row] = await h.engine.client
       .query({
-        query: `SELECT origin, path, views FROM page_views_settled WHERE project_id = 'shop' AND bucket >= '2024-03-28' AND bucket < '2024-03-29' ORDER BY bucket, session_id LIMIT 1`,
+        query: `SELECT origin, path, page_rows, views FROM page_rollup WHERE project_id = 'shop' AND hour >= '2024-03-28' AND hour < '2024-03-29' AND previous_hour < '2024-03-27' ORDER BY hour, path LIMIT 1`,
         format: 'JSONEachRow',
       })
-      .then((rs) => rs.json<{ origin: string; path: string; views: number }>())
+      .then((rs) => rs.json<{ origin: string; path: string; page_rows: number; views: number }>())
     await h.engine.client.command({
-      query: `INSERT INTO page_views_settled SELECT * REPLACE (concat(session_id, '-copy') AS session_id)
-        FROM page_views_settled WHERE project_id = 'shop' AND bucket >= '2024-03-28' AND bucket < '2024-03-29' ORDER BY bucket, session_id LIMIT 1`,
+      query: `INSERT INTO page_rollup SELECT * FROM page_rollup WHERE project_id = 'shop' AND hour >= '2024-03-28' AND hour < '2024-03-29' AND previous_hour < '2024-03-27' ORDER BY hour, path LIMIT 1`,
     })
-    const after = await top()
-    const page = (rows: typeof before) => rows.find((entry) => entry.origin === row.origin && entry.path === row.path)
-    assert.equal(page(after)?.sessions, (page(before)?.sessions ?? 0) + 1)
-    assert.equal(page(after)?.pageviews, (page(before)?.pageviews ?? 0) + Number(row.views))
+    const after = await pagesOf()
+    assert.equal(pageIn(after, row)?.sessions, (pageIn(before, row)?.sessions ?? 0) + Number(row.page_rows))
+    assert.equal(pageIn(after, row)?.pageviews, (pageIn(before, row)?.pageviews ?? 0) + Number(row.views))
+  })
+
+  it('reads compacted page views from page_views_settled when a filter restricts the sessions', async () => {
+    const everySession = `&filters=${encodeURIComponent(JSON.stringify([{ name: 'country', operator: 'isNot', value: ['XX'] }]))}`
+    const before = await pagesOf(everySession)
+    // A second copy of one settled row of a first view (its session passes the filter): only a reader
+    // of page_views_settled counts it.
+    const where = `project_id = 'shop' AND bucket >= '2024-03-28' AND bucket < '2024-03-29' AND previous_at < '2024-03-27'`
+    const [row] = await h.engine.client
+      .query({ query: `SELECT origin, path, views FROM page_views_settled WHERE ${where} ORDER BY bucket, session_id LIMIT 1`, format: 'JSONEachRow' })
+      .then((rs) => rs.json<{ origin: string; path: string; views: number }>())
+    await h.engine.client.command({ query: `INSERT INTO page_views_settled SELECT * FROM page_views_settled WHERE ${where} ORDER BY bucket, session_id LIMIT 1` })
+    const after = await pagesOf(everySession)
+    assert.equal(pageIn(after, row)?.sessions, (pageIn(before, row)?.sessions ?? 0) + 1)
+    assert.equal(pageIn(after, row)?.pageviews, (pageIn(before, row)?.pageviews ?? 0) + Number(row.views))
   })
 
   it('counts a day once while a later compaction of it is being swapped in (its rows beside the recorded ones)', async () => {

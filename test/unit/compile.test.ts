@@ -89,7 +89,7 @@ FROM
     ) AS recorded
     INNER JOIN
     (
-      -- The day's compactions in either table, from the partition key's per-part min/max (a partition per
+      -- The day's compactions in any of the tables, from the partition key's per-part min/max (a partition per
       -- day and compaction, over all projects: a compaction builds a day for all of them).
       SELECT day, min(oldest) AS oldest, max(newest) AS newest
       FROM
@@ -102,6 +102,12 @@ FROM
         UNION ALL
         SELECT day, min(compaction) AS oldest, max(compaction) AS newest
         FROM page_views_settled
+        WHERE day >= {firstDay:Date}
+          AND day <= {lastDay:Date}
+        GROUP BY day
+        UNION ALL
+        SELECT day, min(compaction) AS oldest, max(compaction) AS newest
+        FROM page_rollup
         WHERE day >= {firstDay:Date}
           AND day <= {lastDay:Date}
         GROUP BY day
