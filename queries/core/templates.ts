@@ -30,6 +30,7 @@ export const MARKERS = {
   prefix: 'the breakdown prefix column',
   profiles: 'the profiles joined to a CSV chunk',
   rank: 'the rank of a chart group',
+  revenue: 'the revenue rows of a metrics window: events, or hours from a projection',
   revenue_filters: 'conditions on the events whose revenue counts',
   rows: 'the rows of an export chunk',
   series: 'the UNION ALL of chart series statements',

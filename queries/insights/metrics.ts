@@ -1,6 +1,6 @@
 // `GET /insights/:projectId/metrics`: totals and a zero-filled series of the session metrics and revenue.
 import { bucketExpression } from '../core/buckets'
-import { andClauses, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
+import { andClauses, compileInner, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
 import { bucketStarts, formatInstant, pickInterval } from '../core/dates'
 import { capSeriesBuckets, decideFilters, parseInsightParams, seriesSchema, widenForSessions, type InsightQuery, type PlannedSeries } from './insight-params'
 import { planSteps, type Resource } from '../core/pipeline'
@@ -35,6 +35,21 @@ function revenueFilters(query: PlannedSeries): Fragment {
   return andClauses(parts)
 }
 
+const HOUR_MS = 3_600_000
+const onHour = (date: Date) => date.getTime() % HOUR_MS === 0
+
+/**
+ * The revenue rows, as (at, amount): the window's events kept by the filters; or, without filters, when
+ * the window and every bucket start on whole hours (so no bucket bound lies inside an hour), the window's
+ * hours from the revenue_by_hour projection.
+ */
+function revenueRows(query: PlannedSeries): Fragment {
+  const filters = revenueFilters(query)
+  const hourly = filters.sql === '' && onHour(query.window.start) && onHour(query.window.end) && bucketStarts(query.window, query.interval, query.timezone).every(onHour)
+  if (hourly) return compileInner('insights/revenue-hours.sql', sessionParams(query))
+  return compileInner('insights/revenue-events.sql', sessionParams(query), { revenue_filters: filters })
+}
+
 /** The lookup key of a row: its part and its bucket (epoch seconds), or the total. */
 const rowKey = (part: MetricsRow['part'], bucket: number | 'total') => `${part}|${bucket}`
 
@@ -64,11 +79,11 @@ export const metrics: Resource<InsightQuery, PlannedSeries> = {
       { ...sessionParams(query), tz: query.timezone },
       {
         session_bucket: sqlOnly(bucketExpression(query.interval, 'session_start')),
-        event_bucket: sqlOnly(bucketExpression(query.interval, 'created_at')),
+        event_bucket: sqlOnly(bucketExpression(query.interval, 'at')),
         window_sessions: windowSessions(query, []),
         views,
         views_join: join,
-        revenue_filters: revenueFilters(query),
+        revenue: revenueRows(query),
       },
     )
   },

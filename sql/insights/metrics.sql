@@ -27,10 +27,9 @@ SELECT
   grouping(bucket) AS is_total,
   toUnixTimestamp(/* @event_bucket */) AS bucket,
   0, 0, 0, 0, 0,
-  sum(revenue) AS revenue_total
-FROM events
-WHERE project_id = {projectId:String}
-  AND created_at >= {start:DateTime64(3, 'UTC')}
-  AND created_at < {end:DateTime64(3, 'UTC')}
-  /* @revenue_filters */
+  sum(amount) AS revenue_total
+FROM
+(
+  /* @revenue */
+) AS revenue_rows
 GROUP BY GROUPING SETS ((bucket), ())

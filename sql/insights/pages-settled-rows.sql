@@ -10,6 +10,8 @@ SELECT
   with_next, gap_total_ms, title, title_key
 FROM page_views_settled
 WHERE project_id = {projectId:String}
+  AND day >= {firstDay:Date}
+  AND day <= {lastDay:Date}
   AND day IN (SELECT arrayJoin(view_days))
   AND bucket >= {start:DateTime64(3, 'UTC')}
   AND bucket < {end:DateTime64(3, 'UTC')}

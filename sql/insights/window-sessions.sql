@@ -6,6 +6,9 @@
 -- Settled days (insights/settled-days.sql) come combined from sessions_settled. Every other day (the open
 -- edge, a day a late event changed, one never compacted) is combined here from its partial rows (see migrations/002_sessions.sql): earliest start, latest end,
 -- all page views, and the attributes of the earliest first event (ties by the first event's id text).
+-- The settled read names the window's days as bounds too: the partition key's min/max prunes by them
+-- (not by the IN set), so a project's older history is not looked at (30-day metrics on 40M events over
+-- 360 days: 133-143 -> 126-130 ms).
 -- TRICKY: only rows from the first such day's read range to the last one's are grouped. That holds every
 -- row of a session starting on such a day, so a kept session is whole; a session cut at either end
 -- starts, as grouped, on a settled day or outside the window, and is left out.
@@ -30,6 +33,8 @@ FROM
   WHERE project_id = {projectId:String}
     AND session_start >= {start:DateTime64(3, 'UTC')}
     AND session_start < {end:DateTime64(3, 'UTC')}
+    AND day >= {firstDay:Date}
+    AND day <= {lastDay:Date}
     AND day IN (SELECT arrayJoin(settled_days))
     /* @session_filters */
 

@@ -160,6 +160,8 @@ FROM
   WHERE project_id = {projectId:String}
     AND session_start >= {start:DateTime64(3, 'UTC')}
     AND session_start < {end:DateTime64(3, 'UTC')}
+    AND day >= {firstDay:Date}
+    AND day <= {lastDay:Date}
     AND day IN (SELECT arrayJoin(settled_days))
   AND (s_country IN {f0_v:Array(String)})
   UNION ALL
@@ -244,6 +246,15 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,
       }
       assert.equal(lookUps([{ name: 'path', operator: 'contains', value: ['a'] }, { name: 'country', operator: 'is', value: ['DE'] }]), 0)
       assert.equal(lookUps([{ name: 'path', operator: 'contains', value: ['a'] }, { name: 'name', operator: 'is', value: ['purchase'] }]), 2)
+    })
+
+    it('metrics sums revenue by the hour only without filters and with every bound on a whole hour', () => {
+      const hourly = (raw: Record<string, string>) => prepare(metrics, raw, scope).compiled.sql.includes('toStartOfHour(created_at) AS at')
+      assert.equal(hourly({ startDate: '2024-03-01', endDate: '2024-03-31', interval: 'day' }), true)
+      assert.equal(hourly({ startDate: '2024-03-01', endDate: '2024-03-31', interval: 'week' }), true)
+      assert.equal(hourly({ startDate: '2024-03-01', endDate: '2024-03-31', filters }), false)
+      assert.equal(hourly({ startDate: '2024-03-01', endDate: '2024-03-31', timezone: 'Asia/Kathmandu' }), false)
+      assert.equal(hourly({ startDate: '2024-03-01T10:30:00Z', endDate: '2024-03-01T12:00:00Z', interval: 'minute' }), false)
     })
 
     it('metrics binds each filter once, though its conditions appear in several subqueries', () => {

@@ -1,0 +1,8 @@
+-- @name insights.revenue_events
+-- @returns the window's events kept by the filters, as (at, amount): created_at and revenue
+SELECT created_at AS at, revenue AS amount
+FROM events
+WHERE project_id = {projectId:String}
+  AND created_at >= {start:DateTime64(3, 'UTC')}
+  AND created_at < {end:DateTime64(3, 'UTC')}
+  /* @revenue_filters */
