@@ -85,31 +85,50 @@ export function sessionsWithEvent(query: PlannedInsight): Fragment | null {
 }
 
 /**
+ * Whether every event-field filter reads the page only (`origin`, `path`; none `name`), so that a settled
+ * session's pages answer them (migrations/010_session_pages.sql).
+ */
+const pageFiltered = (query: PlannedInsight): boolean => query.sorted.eventSelection !== null && !query.sorted.nameFiltered && query.sorted.viewConditionOnPage
+
+/** The events of the window's sessions grouped by session (insights/session-events.sql), from `range` on. */
+function sessionEvents(query: PlannedInsight, range: Fragment): Fragment {
+  const events = eventConditions(query) ?? sqlOnly('1')
+  const views = viewConditions(query) ?? sqlOnly('1')
+  return compileInner('insights/session-events.sql', sessionParams(query), { event_filters: events, view_filters: views, event_range: range })
+}
+
+/**
  * The window's sessions kept by the attribute filters, with `s_` columns for `attributes` (and the
- * filters'). The event-field filters apply through `eventJoin`.
+ * filters'). Event-field filters that read the page only apply here too, with `counted_views`; others
+ * apply through `eventJoin`.
  */
 export function windowSessions(query: PlannedInsight, attributes: SessionAttribute[]): Fragment {
   const all = [...attributes, ...query.sorted.sessionAttributes]
+  const pages = pageFiltered(query)
+  const pageCondition = query.sorted.eventSelection ?? '1'
+  const regroupedEvents = pages ? sessionEvents(query, sqlOnly('\n  AND created_at >= regroup_from\n  AND created_at < regroup_to')) : EMPTY
   return compileInner('insights/window-sessions.sql', sessionParams(query), {
     settled_days: settledDays(query),
     attributes: attributeColumns(all),
     settled_attributes: settledColumns(all),
     session_filters: attributeRestriction(query),
+    settled_page_views: sqlOnly(pages ? `,\n    arraySum((origin, path, views) -> if(${pageCondition}, views, 0), page_origins, page_paths, page_views) AS counted_views` : ''),
+    settled_page_match: sqlOnly(pages ? `\n    AND arrayExists((origin, path) -> ${pageCondition}, page_origins, page_paths)` : ''),
+    regrouped_page_join: pages ? { sql: `INNER JOIN\n  (\n${regroupedEvents.sql}\n  ) AS matched USING (session_id)`, params: regroupedEvents.params } : EMPTY,
   })
 }
 
 /**
  * The event-field filters over the window's sessions: without any, no join and all page views count;
  * with some, an INNER JOIN keeping the sessions with a matching event, whose page views count only where
- * they match the filters other than `name` (`counted_views`).
+ * they match the filters other than `name` (`counted_views`). Filters that read the page only are
+ * applied by `windowSessions`, which gives `counted_views` itself.
  */
 export function eventJoin(query: PlannedInsight): { views: Fragment; join: Fragment } {
   const events = eventConditions(query)
   if (!events) return { views: sqlOnly('all_views'), join: EMPTY }
-  const viewFilters = viewConditions(query)
-  const scan = compileInner('insights/session-events.sql', sessionParams(query), { event_filters: events, view_filters: viewFilters ?? sqlOnly('1') })
-  return {
-    views: sqlOnly(viewFilters ? 'counted_views' : 'all_views'),
-    join: { sql: `INNER JOIN\n(\n${scan.sql}\n) AS matched USING (session_id)`, params: scan.params },
-  }
+  const views = sqlOnly(viewConditions(query) ? 'counted_views' : 'all_views')
+  if (pageFiltered(query)) return { views, join: EMPTY }
+  const scan = sessionEvents(query, EMPTY)
+  return { views, join: { sql: `INNER JOIN\n(\n${scan.sql}\n) AS matched USING (session_id)`, params: scan.params } }
 }

@@ -2,39 +2,62 @@
 -- @returns nothing (insert)
 -- The sessions that start in one UTC day, combined from the partial rows of its read range exactly as
 -- insights/window-sessions.sql combines them: earliest start, latest end, all page views, and the
--- attributes of the earliest first event (ties by the first event's id text).
+-- attributes of the earliest first event (ties by the first event's id text); and the session's pages
+-- (migrations/010_session_pages.sql) from the events of the read range, which hold all of its events.
 INSERT INTO sessions_settled_stage
 SELECT
-  project_id,
-  {day:Date} AS day,
-  {compaction:UInt64} AS compaction,
-  session_id,
-  min(started_at) AS session_start,
-  dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
-  sum(screen_views) AS all_views,
-  reinterpretAsUInt128(sipHash128(argMin(profile_id, first_event_key))) AS visitor_key,
-  argMin(referrer, first_event_key) AS s_referrer,
-  argMin(referrer_name, first_event_key) AS s_referrer_name,
-  argMin(referrer_type, first_event_key) AS s_referrer_type,
-  argMin(utm_source, first_event_key) AS s_utm_source,
-  argMin(utm_medium, first_event_key) AS s_utm_medium,
-  argMin(utm_campaign, first_event_key) AS s_utm_campaign,
-  argMin(utm_term, first_event_key) AS s_utm_term,
-  argMin(utm_content, first_event_key) AS s_utm_content,
-  argMin(country, first_event_key) AS s_country,
-  argMin(region, first_event_key) AS s_region,
-  argMin(city, first_event_key) AS s_city,
-  argMin(device, first_event_key) AS s_device,
-  argMin(brand, first_event_key) AS s_brand,
-  argMin(model, first_event_key) AS s_model,
-  argMin(browser, first_event_key) AS s_browser,
-  argMin(browser_version, first_event_key) AS s_browser_version,
-  argMin(os, first_event_key) AS s_os,
-  argMin(os_version, first_event_key) AS s_os_version,
-  argMin(entry_origin, first_event_key) AS s_entry_origin,
-  argMin(entry_path, first_event_key) AS s_entry_path
-FROM sessions
-WHERE started_at >= {readFrom:DateTime64(3, 'UTC')}
-  AND started_at < {readTo:DateTime64(3, 'UTC')}
-GROUP BY project_id, session_id
-HAVING toDate(session_start) = {day:Date}
+  combined.*,
+  arrayMap(page -> page.1, pages.page_list),
+  arrayMap(page -> page.2, pages.page_list),
+  arrayMap(page -> page.3, pages.page_list)
+FROM
+(
+  SELECT
+    project_id,
+    {day:Date} AS day,
+    {compaction:UInt64} AS compaction,
+    session_id,
+    min(started_at) AS session_start,
+    dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
+    sum(screen_views) AS all_views,
+    reinterpretAsUInt128(sipHash128(argMin(profile_id, first_event_key))) AS visitor_key,
+    argMin(referrer, first_event_key) AS s_referrer,
+    argMin(referrer_name, first_event_key) AS s_referrer_name,
+    argMin(referrer_type, first_event_key) AS s_referrer_type,
+    argMin(utm_source, first_event_key) AS s_utm_source,
+    argMin(utm_medium, first_event_key) AS s_utm_medium,
+    argMin(utm_campaign, first_event_key) AS s_utm_campaign,
+    argMin(utm_term, first_event_key) AS s_utm_term,
+    argMin(utm_content, first_event_key) AS s_utm_content,
+    argMin(country, first_event_key) AS s_country,
+    argMin(region, first_event_key) AS s_region,
+    argMin(city, first_event_key) AS s_city,
+    argMin(device, first_event_key) AS s_device,
+    argMin(brand, first_event_key) AS s_brand,
+    argMin(model, first_event_key) AS s_model,
+    argMin(browser, first_event_key) AS s_browser,
+    argMin(browser_version, first_event_key) AS s_browser_version,
+    argMin(os, first_event_key) AS s_os,
+    argMin(os_version, first_event_key) AS s_os_version,
+    argMin(entry_origin, first_event_key) AS s_entry_origin,
+    argMin(entry_path, first_event_key) AS s_entry_path
+  FROM sessions
+  WHERE started_at >= {readFrom:DateTime64(3, 'UTC')}
+    AND started_at < {readTo:DateTime64(3, 'UTC')}
+  GROUP BY project_id, session_id
+  HAVING toDate(session_start) = {day:Date}
+) AS combined
+LEFT JOIN
+(
+  -- One array of tuples, split above: the three lists stay in the same order.
+  SELECT project_id, session_id, groupArray((origin, path, page_view_count)) AS page_list
+  FROM
+  (
+    SELECT project_id, session_id, origin, path, toUInt32(countIf(name = 'screen_view')) AS page_view_count
+    FROM events
+    WHERE created_at >= {readFrom:DateTime64(3, 'UTC')}
+      AND created_at < {readTo:DateTime64(3, 'UTC')}
+    GROUP BY project_id, session_id, origin, path
+  )
+  GROUP BY project_id, session_id
+) AS pages ON pages.project_id = combined.project_id AND pages.session_id = combined.session_id

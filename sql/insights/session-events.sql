@@ -10,6 +10,6 @@ FROM events
 WHERE project_id = {projectId:String}
   AND created_at >= {start:DateTime64(3, 'UTC')}
   AND created_at < {readTo:DateTime64(3, 'UTC')}
-  AND ((name = 'screen_view' AND /* @view_filters */) OR /* @event_filters */)
+  AND ((name = 'screen_view' AND /* @view_filters */) OR /* @event_filters */)/* @event_range */
 GROUP BY session_id
 HAVING countIf(/* @event_filters */) > 0

@@ -155,7 +155,8 @@ FROM
     all_views,
     visitor_key,
   s_referrer,
-  s_country
+  s_country,
+    arraySum((origin, path, views) -> if((arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)})), views, 0), page_origins, page_paths, page_views) AS counted_views
   FROM sessions_settled
   WHERE project_id = {projectId:String}
     AND session_start >= {start:DateTime64(3, 'UTC')}
@@ -164,39 +165,46 @@ FROM
     AND day <= {lastDay:Date}
     AND day IN (SELECT arrayJoin(settled_days))
   AND (s_country IN {f0_v:Array(String)})
+    AND arrayExists((origin, path) -> (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)})), page_origins, page_paths)
   UNION ALL
-  SELECT
-    session_id,
-    min(started_at) AS session_start,
-    dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
-    sum(screen_views) AS all_views,
-    reinterpretAsUInt128(sipHash128(argMin(profile_id, first_event_key))) AS visitor_key,
+  SELECT *
+  FROM
+  (
+    SELECT
+      session_id,
+      min(started_at) AS session_start,
+      dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
+      sum(screen_views) AS all_views,
+      reinterpretAsUInt128(sipHash128(argMin(profile_id, first_event_key))) AS visitor_key,
   argMin(referrer, first_event_key) AS s_referrer,
   argMin(country, first_event_key) AS s_country
-  FROM sessions
-  WHERE project_id = {projectId:String}
-    AND started_at >= {readFrom:DateTime64(3, 'UTC')}
-    AND started_at < {readTo:DateTime64(3, 'UTC')}
-    AND started_at >= regroup_from
-    AND started_at < regroup_to
-  GROUP BY session_id
-  HAVING session_start >= {start:DateTime64(3, 'UTC')}
-    AND session_start < {end:DateTime64(3, 'UTC')}
-    AND NOT has(settled_days, toDate(session_start))
+    FROM sessions
+    WHERE project_id = {projectId:String}
+      AND started_at >= {readFrom:DateTime64(3, 'UTC')}
+      AND started_at < {readTo:DateTime64(3, 'UTC')}
+      AND started_at >= regroup_from
+      AND started_at < regroup_to
+    GROUP BY session_id
+    HAVING session_start >= {start:DateTime64(3, 'UTC')}
+      AND session_start < {end:DateTime64(3, 'UTC')}
+      AND NOT has(settled_days, toDate(session_start))
   AND (s_country IN {f0_v:Array(String)})
-)
-) AS kept
-INNER JOIN
-(
+  ) AS regrouped
+  INNER JOIN
+  (
 SELECT session_id, countIf(name = 'screen_view' AND (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)}))) AS counted_views
 FROM events
 WHERE project_id = {projectId:String}
   AND created_at >= {start:DateTime64(3, 'UTC')}
   AND created_at < {readTo:DateTime64(3, 'UTC')}
   AND ((name = 'screen_view' AND (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)}))) OR (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)})))
+  AND created_at >= regroup_from
+  AND created_at < regroup_to
 GROUP BY session_id
 HAVING countIf((arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)}))) > 0
-) AS matched USING (session_id)
+  ) AS matched USING (session_id)
+)
+) AS kept
 GROUP BY prefix_value, name_value
 ORDER BY session_count DESC, prefix_value ASC, name_value ASC
 LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,

@@ -161,12 +161,12 @@ describe('migrations', () => {
       }
     })
 
-    it(`${file} renders for a cluster: every statement ON CLUSTER, tables replicated or distributed over local ones`, () => {
+    it(`${file} renders for a cluster: every statement ON CLUSTER, tables replicated or distributed over local ones (columns added to both)`, () => {
       const statements = renderMigration(text, { cluster: 'main', database: 'analytics' })
       assert.ok(statements.length > 0)
       const locals = new Set(statements.map((statement) => /^CREATE TABLE IF NOT EXISTS (\w+)_local /.exec(statement)?.[1]).filter(Boolean))
       for (const statement of statements) {
-        assert.match(statement, /^(CREATE (TABLE|MATERIALIZED VIEW) IF NOT EXISTS \w+|(TRUNCATE|DROP) TABLE IF EXISTS \w+|RENAME TABLE \w+_local TO \w+_local|ALTER TABLE \w+_local) ON CLUSTER 'main'/, statement)
+        assert.match(statement, /^(CREATE (TABLE|MATERIALIZED VIEW) IF NOT EXISTS \w+|(TRUNCATE|DROP) TABLE IF EXISTS \w+|RENAME TABLE \w+_local TO \w+_local|ALTER TABLE \w+_local|ALTER TABLE \w+(?= ON CLUSTER 'main'\s+ADD COLUMN)) ON CLUSTER 'main'/, statement)
         assert.doesNotMatch(statement, /\{\{|\}\}/, statement)
         const table = /^CREATE TABLE IF NOT EXISTS (\w+) /.exec(statement)?.[1]
         if (table) assert.match(statement, /ENGINE = (Replicated\w+\('\/clickhouse\/tables\/(\{shard\}|all)\/analytics\/\w+', '\{replica\}'|Distributed\('main', 'analytics', '\w+_local')/, statement)
