@@ -46,10 +46,16 @@ export interface Statement {
 const WINDOW_EVENTS = `project_id = {projectId:String} AND created_at >= {start:DateTime64(3, 'UTC')} AND created_at < {end:DateTime64(3, 'UTC')}`
 const PATH_SESSIONS = `AND id IN (SELECT session_id FROM events WHERE ${WINDOW_EVENTS} AND path ILIKE {pathLike:String})`
 
-/** Metrics: sign-weighted sums and `uniq`, totals and a day series, no FINAL (as OpenPanel runs it). */
-export function metricsSql(pathFilter: boolean): string {
+/**
+ * The distinct count OpenPanel uses (`uniq`, an estimate), or `uniqExact` for the same statement made exact,
+ * as Quarry's answers are: the bench shows both, so that what exactness costs is measured, not argued.
+ */
+const distinct = (exact: boolean) => (exact ? 'uniqExact' : 'uniq')
+
+/** Metrics: sign-weighted sums and `uniq` (or `uniqExact`), totals and a day series, no FINAL (as OpenPanel runs it). */
+export function metricsSql(pathFilter: boolean, exact = false): string {
   return `SELECT toStartOfDay(created_at, {tz:String}) AS date, sum(sign * is_bounce) * 100 / sum(sign) AS bounce_rate,
-    uniq(profile_id) AS unique_visitors, sum(sign) AS total_sessions, sum(sign * duration) / sum(sign) AS avg_session_duration,
+    ${distinct(exact)}(profile_id) AS unique_visitors, sum(sign) AS total_sessions, sum(sign * duration) / sum(sign) AS avg_session_duration,
     sum(sign * screen_view_count) AS total_screen_views, sum(sign * revenue) AS total_revenue
   FROM ${BASELINE_TABLE}
   WHERE ${WINDOW_EVENTS} ${pathFilter ? PATH_SESSIONS : ''}
@@ -65,17 +71,17 @@ export function breakdownSql(column: string, options: { final: boolean; pathFilt
   GROUP BY name ORDER BY sessions DESC LIMIT 10`
 }
 
-/** Top pages over events (no bounce rate, duration or title). */
-export function pagesSql(pathFilter: boolean): string {
-  return `SELECT origin, path, uniq(session_id) AS sessions, count() AS pageviews
+/** Top pages over events (no bounce rate, duration or title), with `uniq` (or `uniqExact`). */
+export function pagesSql(pathFilter: boolean, exact = false): string {
+  return `SELECT origin, path, ${distinct(exact)}(session_id) AS sessions, count() AS pageviews
   FROM events
   WHERE ${WINDOW_EVENTS} AND name = 'screen_view' ${pathFilter ? 'AND path ILIKE {pathLike:String}' : ''}
   GROUP BY origin, path ORDER BY sessions DESC LIMIT 10`
 }
 
-/** One chart series: one statement per series and per period. */
-export function chartSeriesSql(segment: 'user' | 'property_sum' | 'session'): string {
-  const measure = segment === 'user' ? 'uniq(profile_id)' : segment === 'session' ? 'uniq(session_id)' : 'sum(revenue)'
+/** One chart series: one statement per series and per period, with `uniq` (or `uniqExact`). */
+export function chartSeriesSql(segment: 'user' | 'property_sum' | 'session', exact = false): string {
+  const measure = segment === 'user' ? `${distinct(exact)}(profile_id)` : segment === 'session' ? `${distinct(exact)}(session_id)` : 'sum(revenue)'
   const where = segment === 'user' ? "AND name = 'screen_view'" : segment === 'property_sum' ? "AND name = 'purchase'" : "AND country = 'DE'"
   return `SELECT toStartOfDay(created_at, {tz:String}) AS date, ${measure} AS count FROM events
   WHERE ${WINDOW_EVENTS} ${where} GROUP BY date ORDER BY date`

@@ -1,5 +1,6 @@
 // The bench questions over one 30-day window: the gateway request, and the OpenPanel-shaped statements
-// that answer the same question (FINAL as OpenPanel runs breakdowns, and without FINAL).
+// that answer the same question (FINAL as OpenPanel runs breakdowns, and without FINAL; distinct counts
+// with OpenPanel's `uniq`, and with `uniqExact` as Quarry's exact answers need).
 import { DIMENSIONS } from '../queries/core/registry'
 import { breakdownSql, chartSeriesSql, metricsSql, pagesSql } from './openpanel'
 import { END, PROJECT, TIMEZONE } from './setup'
@@ -29,8 +30,8 @@ const CHART_SERIES = [
 ] as const
 const chartUrl = (previous: boolean) =>
   `/export/charts?projectId=${PROJECT}&startDate=${WINDOW.startDate}&endDate=${WINDOW.endDate}&interval=day${previous ? '&previous=true' : ''}&series=${encodeURIComponent(JSON.stringify(CHART_SERIES))}`
-const chartStatements = (previous: boolean) =>
-  (previous ? [WINDOW_UTC, PREVIOUS_UTC] : [WINDOW_UTC]).flatMap((window) => CHART_SERIES.map((series) => ({ sql: chartSeriesSql(series.segment), params: params(window) })))
+const chartStatements = (previous: boolean, exact = false) =>
+  (previous ? [WINDOW_UTC, PREVIOUS_UTC] : [WINDOW_UTC]).flatMap((window) => CHART_SERIES.map((series) => ({ sql: chartSeriesSql(series.segment, exact), params: params(window) })))
 
 const BREAKDOWNS = ['referrer', 'country', 'browser_version'] as const satisfies readonly (keyof typeof DIMENSIONS)[]
 
@@ -46,15 +47,39 @@ function breakdown(name: keyof typeof DIMENSIONS, pathFilter: boolean): Question
   }
 }
 
+/** Metrics as OpenPanel runs it (`uniq`), or the same statement with `uniqExact`. */
+const metricsBaseline = (pathFilter: boolean, exact: boolean) => ({
+  label: exact ? 'no FINAL, uniqExact' : 'no FINAL',
+  statements: [{ sql: metricsSql(pathFilter, exact), params: params() }],
+})
+const pagesBaseline = (pathFilter: boolean, exact: boolean) => ({
+  label: exact ? 'events, uniqExact' : 'events',
+  statements: [{ sql: pagesSql(pathFilter, exact), params: params() }],
+})
+
 export const QUESTIONS: Question[] = [
-  { name: 'metrics', url: insights('metrics'), baseline: [{ label: 'no FINAL', statements: [{ sql: metricsSql(false), params: params() }] }] },
-  { name: 'metrics, path filter', url: insights('metrics', PATH_FILTER), baseline: [{ label: 'no FINAL', statements: [{ sql: metricsSql(true), params: params() }] }] },
-  { name: 'pages', url: insights('pages'), baseline: [{ label: 'events', statements: [{ sql: pagesSql(false), params: params() }] }] },
-  { name: 'pages, path filter', url: insights('pages', PATH_FILTER), baseline: [{ label: 'events', statements: [{ sql: pagesSql(true), params: params() }] }] },
+  { name: 'metrics', url: insights('metrics'), baseline: [metricsBaseline(false, false), metricsBaseline(false, true)] },
+  { name: 'metrics, path filter', url: insights('metrics', PATH_FILTER), baseline: [metricsBaseline(true, false), metricsBaseline(true, true)] },
+  { name: 'pages', url: insights('pages'), baseline: [pagesBaseline(false, false), pagesBaseline(false, true)] },
+  { name: 'pages, path filter', url: insights('pages', PATH_FILTER), baseline: [pagesBaseline(true, false), pagesBaseline(true, true)] },
   ...BREAKDOWNS.map((name) => breakdown(name, false)),
   breakdown('referrer', true),
-  { name: 'chart, 3 series by day', url: chartUrl(false), baseline: [{ label: '3 statements', statements: chartStatements(false) }] },
-  { name: 'chart + previous', url: chartUrl(true), baseline: [{ label: '6 statements', statements: chartStatements(true) }] },
+  {
+    name: 'chart, 3 series by day',
+    url: chartUrl(false),
+    baseline: [
+      { label: '3 statements', statements: chartStatements(false) },
+      { label: '3 statements, uniqExact', statements: chartStatements(false, true) },
+    ],
+  },
+  {
+    name: 'chart + previous',
+    url: chartUrl(true),
+    baseline: [
+      { label: '6 statements', statements: chartStatements(true) },
+      { label: '6 statements, uniqExact', statements: chartStatements(true, true) },
+    ],
+  },
 ]
 
 /** The dashboard burst: metrics, pages and 8 breakdowns sent at once. */
