@@ -4,6 +4,7 @@ import { bucketExpression } from '../core/buckets'
 import { andClauses, compileInner, compileTemplate, mergeParams, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
 import type { Breakdown, ChartQuery, EventItem, FieldSource, NumericSource } from './chart-params'
 import { assertNever } from '../core/errors'
+import { boundsOnWholeHours } from '../core/dates'
 import { compileAll, isNumberText } from '../core/filters'
 import { toClickHouseTime } from '../core/pipeline'
 import { windowParams } from '../core/window-params'
@@ -56,8 +57,11 @@ function numberExpression(source: NumericSource, params: Params): string {
   }
 }
 
-/** The segment's aggregate (and the ARRAY JOIN the `group` segment reads through). */
-function aggregateOf(item: EventItem, params: Params): { aggregate: string; arrayJoin: string } {
+/**
+ * The segment's aggregate (and the ARRAY JOIN the `group` segment reads through). By the hour, a column's
+ * sum is the integer sum the projection holds: the same value as the sum of its Float64 values below 2^53.
+ */
+function aggregateOf(item: EventItem, params: Params, hourly: boolean): { aggregate: string; arrayJoin: string } {
   const plain = (aggregate: string) => ({ aggregate, arrayJoin: '' })
   switch (item.segment) {
     case 'event':
@@ -72,6 +76,7 @@ function aggregateOf(item: EventItem, params: Params): { aggregate: string; arra
     case 'user_average':
       return plain('count() / uniqExact(profile_id)')
     case 'property_sum':
+      if (hourly && item.property.kind === 'column') return plain(`sum(${item.property.column})`)
       return plain(`ifNull(sum(${numberExpression(item.property, params)}), 0)`)
     case 'property_average':
       return plain(`ifNull(avg(${numberExpression(item.property, params)}), 0)`)
@@ -82,6 +87,27 @@ function aggregateOf(item: EventItem, params: Params): { aggregate: string; arra
     default:
       return assertNever(item)
   }
+}
+
+/** The segments the chart_by_hour projection (migrations/011_chart_by_hour.sql) holds per (project, name, hour). */
+const HOURLY_SEGMENTS: ReadonlySet<EventItem['segment']> = new Set(['event', 'user', 'session', 'user_average'])
+const heldByHour = (item: EventItem) =>
+  HOURLY_SEGMENTS.has(item.segment) || (item.segment === 'property_sum' && item.property.kind === 'column')
+
+/**
+ * Whether an item places its events by the start of their hour, so that the chart_by_hour projection
+ * answers it: a segment the projection holds (counts, and sums of a numeric column), no filters and no
+ * breakdowns (it keeps neither), and windows and buckets bounded on whole hours (then the hour places
+ * every event as its time does).
+ */
+function byHour(query: ChartQuery, item: EventItem): boolean {
+  const windows = query.previousWindow ? [query.window, query.previousWindow] : [query.window]
+  return (
+    heldByHour(item) &&
+    item.filters.length === 0 &&
+    query.breakdowns.length === 0 &&
+    windows.every((window) => boundsOnWholeHours(window, query.interval, query.timezone))
+  )
 }
 
 /** `AND ...`: the item's event name (unless "*") and filters, on each event row, each compiled once. */
@@ -105,7 +131,8 @@ function compileItem(query: ChartQuery, item: EventItem, index: number): Fragmen
   const own: Params = { item: index, ...(query.breakdowns.length ? { groupLimit: query.breakdownLimit } : {}) }
   const labels = sqlOnly(labelsExpression(query.breakdowns, own))
   const conditions = sqlOnly(conditionsOf(item, own))
-  const { aggregate, arrayJoin } = aggregateOf(item, own)
+  const hourly = byHour(query, item)
+  const { aggregate, arrayJoin } = aggregateOf(item, own, hourly)
   const context = { ...shared, ...own }
   const firstEvent = item.segment === 'one_event_per_user'
   let topGroups = sqlOnly('')
@@ -115,16 +142,17 @@ function compileItem(query: ChartQuery, item: EventItem, index: number): Fragmen
     topGroups = sqlOnly(`INNER JOIN\n(\n${top.sql}\n) AS top USING (labels)`)
     rank = sqlOnly('top.rank')
   }
+  const at = hourly ? 'toStartOfHour(created_at)' : 'created_at'
   const fragments: Record<string, Fragment> = {
     rank,
-    bucket: sqlOnly(bucketExpression(query.interval, firstEvent ? 'first_at' : 'created_at')),
+    bucket: sqlOnly(bucketExpression(query.interval, firstEvent ? 'first_at' : at)),
     labels,
     conditions,
     top_groups: topGroups,
   }
   const series = firstEvent
     ? compileInner('export/chart-series-first-event.sql', context, fragments)
-    : compileInner('export/chart-series.sql', context, { ...fragments, aggregate: sqlOnly(aggregate), array_join: sqlOnly(arrayJoin) })
+    : compileInner('export/chart-series.sql', context, { ...fragments, at: sqlOnly(at), aggregate: sqlOnly(aggregate), array_join: sqlOnly(arrayJoin) })
   return prefixParams({ sql: series.sql, params: own }, `s${index}`, shared)
 }
 

@@ -147,6 +147,18 @@ export function bucketStarts(window: Window, interval: Interval, zone: string): 
   return starts
 }
 
+const HOUR_MS = 3_600_000
+const onHour = (instant: Date) => instant.getTime() % HOUR_MS === 0
+
+/**
+ * Whether a window's bounds and every one of its buckets' starts fall on whole hours (UTC): then an event
+ * lies in the window, and in a bucket, exactly when the start of its hour does, so the window may be read
+ * from hourly sums. False at the first bound inside an hour (every minute bucket but the first).
+ */
+export function boundsOnWholeHours(window: Window, interval: Interval, zone: string): boolean {
+  return onHour(window.start) && onHour(window.end) && bucketStarts(window, interval, zone).every(onHour)
+}
+
 /**
  * How many buckets `bucketStarts` would list, by arithmetic: the count is known (and capped) before any
  * bucket is listed, whatever the window.

@@ -15,6 +15,7 @@ export const isRouteTemplate = (file: string): boolean => /^(insights|export)\//
 export const MARKERS = {
   aggregate: 'a chart segment\'s aggregate',
   array_join: 'the ARRAY JOIN of a group breakdown',
+  at: 'the time a chart places an event by: created_at, or the start of its hour',
   attributes: 'the session attributes a query reads, as argMin columns',
   bucket: 'the time bucket of an event',
   cells: 'the CSV cells of an export row, quoted and neutralised',

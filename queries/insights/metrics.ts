@@ -1,7 +1,7 @@
 // `GET /insights/:projectId/metrics`: totals and a zero-filled series of the session metrics and revenue.
 import { bucketExpression } from '../core/buckets'
 import { andClauses, compileInner, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
-import { bucketStarts, formatInstant, pickInterval } from '../core/dates'
+import { boundsOnWholeHours, bucketStarts, formatInstant, pickInterval } from '../core/dates'
 import { capSeriesBuckets, decideFilters, parseInsightParams, seriesSchema, widenForSessions, type InsightQuery, type PlannedSeries } from './insight-params'
 import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratio } from '../core/rounding'
@@ -35,9 +35,6 @@ function revenueFilters(query: PlannedSeries): Fragment {
   return andClauses(parts)
 }
 
-const HOUR_MS = 3_600_000
-const onHour = (date: Date) => date.getTime() % HOUR_MS === 0
-
 /**
  * The revenue rows, as (at, amount): the window's events kept by the filters; or, without filters, when
  * the window and every bucket start on whole hours (so no bucket bound lies inside an hour), the window's
@@ -45,8 +42,7 @@ const onHour = (date: Date) => date.getTime() % HOUR_MS === 0
  */
 function revenueRows(query: PlannedSeries): Fragment {
   const filters = revenueFilters(query)
-  const hourly = filters.sql === '' && onHour(query.window.start) && onHour(query.window.end) && bucketStarts(query.window, query.interval, query.timezone).every(onHour)
-  if (hourly) return compileInner('insights/revenue-hours.sql', sessionParams(query))
+  if (filters.sql === '' && boundsOnWholeHours(query.window, query.interval, query.timezone)) return compileInner('insights/revenue-hours.sql', sessionParams(query))
   return compileInner('insights/revenue-events.sql', sessionParams(query), { revenue_filters: filters })
 }
 

@@ -1,11 +1,14 @@
 // /export/charts against the embedded engine: randomized chart requests answered by the gateway and by
 // the reference model must agree exactly; a failure prints the request to replay.
 import assert from 'node:assert/strict'
+import { chart } from '../../queries/charts/chart'
 import { SEGMENTS } from '../../queries/charts/chart-params'
+import { prepare } from '../../queries/core/pipeline'
+import { createProject } from '../../server/admin/control'
 import { request } from '../support/openapi-request'
 import { answerChart } from '../reference/charts'
 import type { RawEvent } from '../reference/model'
-import { startWithEvents, type Harness } from '../support/harness'
+import { insertRawEvents, startWithEvents, type Harness } from '../support/harness'
 import { Random } from '../support/random'
 import { CHOICES, randomEvents } from '../support/random-events'
 
@@ -88,5 +91,26 @@ describe('charts: gateway vs reference model (randomized)', function () {
       }
     }
     assert.ok(withData > CHARTS / 3, `most charts should have data: ${withData}`)
+  })
+
+  it('answers items by the hour from the chart_by_hour projection, over parts inserted apart, as the reference does', async () => {
+    const project = { ...PROJECT, id: 'hourly' }
+    const split = randomEvents(SEED + 1, project)
+    await createProject(h.engine, project)
+    // Every third event per insert: a session's and a profile's events lie in three parts, whose states must merge.
+    for (let part = 0; part < 3; part += 1) await insertRawEvents(h.engine, split.filter((_, index) => index % 3 === part), project.id)
+    const items = [{ name: 'screen_view', segment: 'user' }, { name: '*', segment: 'session' }, { name: 'purchase', segment: 'property_sum', property: 'revenue' }, { name: 'add_to_cart' }]
+    // The window holds the change to summer time (2024-03-31 in Berlin) and ends on a whole hour (22:00 UTC).
+    const query = { startDate: '2024-03-26', endDate: '2024-03-31', interval: 'day', previous: 'true', series: JSON.stringify(items) }
+    h.now = new Date('2024-04-05T00:00:00Z')
+    const { compiled } = prepare(chart, query, { project: { ...project, name: project.id }, now: h.now, sessionLookbackMs: 0 })
+    const plan = await h.engine.client.query({ query: `EXPLAIN projections = 1 ${compiled.sql}`, query_params: compiled.params, format: 'JSONEachRow' })
+    const reads = ((await plan.json()) as { explain: string }[]).flatMap((row) => /ReadFromMergeTree.*/.exec(row.explain) ?? [])
+    assert.deepEqual(reads, items.map(() => 'ReadFromMergeTree (chart_by_hour)'))
+    const res = await request(h.app).get(`/export/charts?${new URLSearchParams({ projectId: project.id, ...query })}`).set(auth)
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    const sums = (res.body as { series: { metrics: { sum: number } }[] }).series.map((series) => series.metrics.sum)
+    assert.ok(sums.every((sum) => sum > 0), `every item has data: ${sums.join(', ')}`)
+    assert.deepEqual(res.body, answerChart({ events: split, projectTimezone: project.timezone, query, now: h.now }).body)
   })
 })

@@ -165,6 +165,44 @@ FROM
   }
 })
 
+describe('chart items by the hour', () => {
+  /** Which items of a chart place their events by the hour (so the chart_by_hour projection may answer them). */
+  const hourlyItems = (raw: Record<string, string>) =>
+    prepare(chart, raw, scope)
+      .compiled.sql.split('\n\nUNION ALL\n\n')
+      .map((part) => part.includes('toStartOfHour(created_at) >= {start:'))
+  const series = (items: object[]) => JSON.stringify(items)
+  const days = { startDate: '2024-03-01', endDate: '2024-03-31', interval: 'day' }
+
+  it('counts, users, sessions and column sums without filters, over whole-hour bounds', () => {
+    const items = [
+      { name: 'screen_view', segment: 'user' },
+      { name: '*', segment: 'session' },
+      { name: 'purchase', segment: 'property_sum', property: 'revenue' },
+      { name: 'purchase', segment: 'user_average' },
+      { name: 'a' },
+    ]
+    assert.deepEqual(hourlyItems({ ...days, series: series(items) }), [true, true, true, true, true])
+    assert.deepEqual(hourlyItems({ ...days, interval: 'hour', previous: 'true', series: series(items) }), [true, true, true, true, true])
+  })
+
+  it('not with filters, breakdowns, property values, a first-event segment or a bound inside an hour', () => {
+    const items = [
+      { name: 'screen_view', segment: 'user', filters: [{ name: 'country', operator: 'is', value: ['DE'] }] },
+      { name: 'purchase', segment: 'property_sum', property: 'properties.price' },
+      { name: 'purchase', segment: 'property_average', property: 'revenue' },
+      { name: 'a', segment: 'one_event_per_user' },
+      { name: 'a' },
+    ]
+    assert.deepEqual(hourlyItems({ ...days, series: series(items) }), [false, false, false, false, true])
+    const plain = series([{ name: 'a' }])
+    assert.deepEqual(hourlyItems({ ...days, series: plain, breakdowns: '[{"name":"country"}]' }), [false])
+    assert.deepEqual(hourlyItems({ ...days, series: plain, timezone: 'Asia/Kathmandu' }), [false])
+    assert.deepEqual(hourlyItems({ startDate: '2024-03-30T10:30:00Z', endDate: '2024-03-30T12:00:00Z', interval: 'minute', series: plain }), [false])
+    assert.deepEqual(hourlyItems({ startDate: '2024-03-30T10:00:00Z', endDate: '2024-03-30T12:00:00Z', interval: 'minute', series: plain }), [false])
+  })
+})
+
 describe('formulas', () => {
   const values: Record<string, number> = { A: 6, B: 3, C: 0 }
   const evaluate = (text: string) => evaluateFormula(parseFormula(text), (letter) => values[letter])
