@@ -90,6 +90,14 @@ export function sessionsWithEvent(query: PlannedInsight): Fragment | null {
  */
 const pageFiltered = (query: PlannedInsight): boolean => query.sorted.eventSelection !== null && !query.sorted.nameFiltered && query.sorted.viewConditionOnPage
 
+/**
+ * Whether each of a settled session's pages matches the page-only filters, as `page_matches`: one
+ * evaluation per page, which the kept sessions' counted views reuse (a 30-day metrics `path contains` on
+ * 10M events took 274-291 ms evaluating the filters once to keep a session and again to count its views,
+ * 220-234 ms evaluating them once).
+ */
+const pageMatches = (condition: string) => `arrayMap((origin, path) -> ${condition}, page_origins, page_paths) AS page_matches`
+
 /** The events of the window's sessions grouped by session (insights/session-events.sql), from `range` on. */
 function sessionEvents(query: PlannedInsight, range: Fragment): Fragment {
   const events = eventConditions(query) ?? sqlOnly('1')
@@ -112,8 +120,8 @@ export function windowSessions(query: PlannedInsight, attributes: SessionAttribu
     attributes: attributeColumns(all),
     settled_attributes: settledColumns(all),
     session_filters: attributeRestriction(query),
-    settled_page_views: sqlOnly(pages ? `,\n    arraySum((origin, path, views) -> if(${pageCondition}, views, 0), page_origins, page_paths, page_views) AS counted_views` : ''),
-    settled_page_match: sqlOnly(pages ? `\n    AND arrayExists((origin, path) -> ${pageCondition}, page_origins, page_paths)` : ''),
+    settled_page_views: sqlOnly(pages ? `,\n    arraySum((matched, views) -> if(matched, views, 0), ${pageMatches(pageCondition)}, page_views) AS counted_views` : ''),
+    settled_page_match: sqlOnly(pages ? '\n    AND has(page_matches, 1)' : ''),
     regrouped_page_join: pages ? { sql: `INNER JOIN\n  (\n${regroupedEvents.sql}\n  ) AS matched USING (session_id)`, params: regroupedEvents.params } : EMPTY,
   })
 }

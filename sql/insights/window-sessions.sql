@@ -11,8 +11,9 @@
 -- 360 days: 133-143 -> 126-130 ms).
 -- With event filters that read only the page (origin, path; no `name`), a settled session is kept when
 -- one of its pages (migrations/010_session_pages.sql) matches them and counts the views of those pages
--- (`counted_views`), and a regrouped one joins its events, read from the regrouped range only; with other
--- event filters, the caller joins the events (session-sql.ts, eventJoin).
+-- (`counted_views`; both read `page_matches`, the filters evaluated once per page), and a regrouped one
+-- joins its events, read from the regrouped range only; with other event filters, the caller joins the
+-- events (session-sql.ts, eventJoin).
 -- TRICKY: only rows from the first such day's read range to the last one's are grouped. That holds every
 -- row of a session starting on such a day, so a kept session is whole; a session cut at either end
 -- starts, as grouped, on a settled day or outside the window, and is left out.

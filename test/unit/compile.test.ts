@@ -156,7 +156,7 @@ FROM
     visitor_key,
   s_referrer,
   s_country,
-    arraySum((origin, path, views) -> if((arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)})), views, 0), page_origins, page_paths, page_views) AS counted_views
+    arraySum((matched, views) -> if(matched, views, 0), arrayMap((origin, path) -> (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)})), page_origins, page_paths) AS page_matches, page_views) AS counted_views
   FROM sessions_settled
   WHERE project_id = {projectId:String}
     AND session_start >= {start:DateTime64(3, 'UTC')}
@@ -165,7 +165,7 @@ FROM
     AND day <= {lastDay:Date}
     AND day IN (SELECT arrayJoin(settled_days))
   AND (s_country IN {f0_v:Array(String)})
-    AND arrayExists((origin, path) -> (arrayExists(v -> startsWith(lowerUTF8(path), lowerUTF8(v)), {f1_v:Array(String)})), page_origins, page_paths)
+    AND has(page_matches, 1)
   UNION ALL
   SELECT *
   FROM
