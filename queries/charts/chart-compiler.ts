@@ -95,20 +95,17 @@ const heldByHour = (item: EventItem) =>
   HOURLY_SEGMENTS.has(item.segment) || (item.segment === 'property_sum' && item.property.kind === 'column')
 
 /**
- * Whether an item places its events by the start of their hour, so that the chart_by_hour projection
- * answers it: a segment the projection holds (counts, and sums of a numeric column), no filters and no
- * breakdowns (it keeps neither), and windows and buckets bounded on whole hours (then the hour places
- * every event as its time does).
+ * Whether a chart's items may place their events by the start of their hour: no breakdowns (the
+ * chart_by_hour projection keeps none), and windows and buckets bounded on whole hours (then the hour
+ * places every event as its time does).
  */
-function byHour(query: ChartQuery, item: EventItem): boolean {
+function chartByHour(query: ChartQuery): boolean {
   const windows = query.previousWindow ? [query.window, query.previousWindow] : [query.window]
-  return (
-    heldByHour(item) &&
-    item.filters.length === 0 &&
-    query.breakdowns.length === 0 &&
-    windows.every((window) => boundsOnWholeHours(window, query.interval, query.timezone))
-  )
+  return query.breakdowns.length === 0 && windows.every((window) => boundsOnWholeHours(window, query.interval, query.timezone))
 }
+
+/** Whether the projection answers an item of such a chart: a segment it holds, and no filters (it keeps none). */
+const itemByHour = (item: EventItem) => heldByHour(item) && item.filters.length === 0
 
 /** `AND ...`: the item's event name (unless "*") and filters, on each event row, each compiled once. */
 function conditionsOf(item: EventItem, params: Params): string {
@@ -126,12 +123,12 @@ function conditionsOf(item: EventItem, params: Params): string {
  * once, prefixed; its fragments are SQL only, as the top-groups subquery repeats the labels, aggregate
  * and conditions.
  */
-function compileItem(query: ChartQuery, item: EventItem, index: number): Fragment {
+function compileItem(query: ChartQuery, item: EventItem, index: number, chartHourly: boolean): Fragment {
   const shared = chartParams(query)
   const own: Params = { item: index, ...(query.breakdowns.length ? { groupLimit: query.breakdownLimit } : {}) }
   const labels = sqlOnly(labelsExpression(query.breakdowns, own))
   const conditions = sqlOnly(conditionsOf(item, own))
-  const hourly = byHour(query, item)
+  const hourly = chartHourly && itemByHour(item)
   const { aggregate, arrayJoin } = aggregateOf(item, own, hourly)
   const context = { ...shared, ...own }
   const firstEvent = item.segment === 'one_event_per_user'
@@ -158,7 +155,8 @@ function compileItem(query: ChartQuery, item: EventItem, index: number): Fragmen
 
 /** The one statement of a chart. Formula items need no SQL: they are evaluated from the others. */
 export function compileChart(query: ChartQuery): CompiledQuery {
-  const parts = query.items.flatMap((item, index) => (item.kind === 'event' ? [compileItem(query, item, index)] : []))
+  const hourly = chartByHour(query)
+  const parts = query.items.flatMap((item, index) => (item.kind === 'event' ? [compileItem(query, item, index, hourly)] : []))
   const union: Fragment = {
     sql: parts.map((part) => part.sql).join('\n\nUNION ALL\n\n'),
     params: mergeParams(parts.map((part) => part.params), 'the chart series'),
