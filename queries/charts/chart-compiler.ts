@@ -89,10 +89,8 @@ function aggregateOf(item: EventItem, params: Params, hourly: boolean): { aggreg
   }
 }
 
-/** The segments the chart_by_hour projection (migrations/011_chart_by_hour.sql) holds per (project, name, hour). */
-const HOURLY_SEGMENTS: ReadonlySet<EventItem['segment']> = new Set(['event', 'user', 'session', 'user_average'])
-const heldByHour = (item: EventItem) =>
-  HOURLY_SEGMENTS.has(item.segment) || (item.segment === 'property_sum' && item.property.kind === 'column')
+/** The counts the chart_by_hour projection (migrations/011_chart_by_hour.sql) holds per (project, name, hour). */
+const HOURLY_COUNTS: ReadonlySet<EventItem['segment']> = new Set(['event', 'user', 'session', 'user_average'])
 
 /**
  * Whether a chart's items may place their events by the start of their hour: no breakdowns (the
@@ -104,8 +102,12 @@ function chartByHour(query: ChartQuery): boolean {
   return query.breakdowns.length === 0 && windows.every((window) => boundsOnWholeHours(window, query.interval, query.timezone))
 }
 
-/** Whether the projection answers an item of such a chart: a segment it holds, and no filters (it keeps none). */
-const itemByHour = (item: EventItem) => heldByHour(item) && item.filters.length === 0
+/**
+ * Whether the projection answers an item of such a chart: no filters (it keeps none), and a count or a
+ * numeric column's sum (the sums it holds).
+ */
+const itemByHour = (item: EventItem) =>
+  item.filters.length === 0 && (HOURLY_COUNTS.has(item.segment) || (item.segment === 'property_sum' && item.property.kind === 'column'))
 
 /** `AND ...`: the item's event name (unless "*") and filters, on each event row, each compiled once. */
 function conditionsOf(item: EventItem, params: Params): string {
