@@ -147,8 +147,10 @@ export function bucketStarts(window: Window, interval: Interval, zone: string): 
   return starts
 }
 
-const HOUR_MS = 3_600_000
-const onHour = (instant: Date) => instant.getTime() % HOUR_MS === 0
+export const HOUR_MS = 3_600_000
+/** Whether an instant falls on a whole multiple of `ms` since the epoch (a whole UTC hour, quarter hour, ...). */
+export const onMultipleOf = (instant: Date, ms: number) => instant.getTime() % ms === 0
+const onHour = (instant: Date) => onMultipleOf(instant, HOUR_MS)
 
 /**
  * Whether a window's bounds and every one of its buckets' starts fall on whole hours (UTC): then an event

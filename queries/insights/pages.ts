@@ -1,5 +1,6 @@
 // `GET /insights/:projectId/pages`: page rows per (origin, path) of the window's page views.
 import { andClauses, compileInner, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
+import { HOUR_MS, onMultipleOf } from '../core/dates'
 import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Resource } from '../core/pipeline'
@@ -7,8 +8,6 @@ import { percent, ratioOrNull } from '../core/rounding'
 import { eventJoin, sessionParams, sessionsMatchingAttributes, sessionsWithEvent, settledDays, viewConditions, windowSessions } from './session-sql'
 
 const QUARTER_HOUR_MS = 900_000
-const HOUR_MS = 3_600_000
-const onMultipleOf = (date: Date, ms: number) => date.getTime() % ms === 0
 
 interface PageRow {
   origin: string

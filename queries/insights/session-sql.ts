@@ -105,6 +105,12 @@ function sessionEvents(query: PlannedInsight, range: Fragment): Fragment {
   return compileInner('insights/session-events.sql', sessionParams(query), { event_filters: events, view_filters: views, event_range: range })
 }
 
+/** An INNER JOIN with the sessions of a session-events scan (`matched`), its parentheses indented by `indent`. */
+const joinMatched = (scan: Fragment, indent = ''): Fragment => ({
+  sql: `INNER JOIN\n${indent}(\n${scan.sql}\n${indent}) AS matched USING (session_id)`,
+  params: scan.params,
+})
+
 /**
  * The window's sessions kept by the attribute filters, with `s_` columns for `attributes` (and the
  * filters'). Event-field filters that read the page only apply here too, with `counted_views`; others
@@ -122,7 +128,7 @@ export function windowSessions(query: PlannedInsight, attributes: SessionAttribu
     session_filters: attributeRestriction(query),
     settled_page_views: sqlOnly(pages ? `,\n    arraySum((matched, views) -> if(matched, views, 0), ${pageMatches(pageCondition)}, page_views) AS counted_views` : ''),
     settled_page_match: sqlOnly(pages ? '\n    AND has(page_matches, 1)' : ''),
-    regrouped_page_join: pages ? { sql: `INNER JOIN\n  (\n${regroupedEvents.sql}\n  ) AS matched USING (session_id)`, params: regroupedEvents.params } : EMPTY,
+    regrouped_page_join: pages ? joinMatched(regroupedEvents, '  ') : EMPTY,
   })
 }
 
@@ -138,5 +144,5 @@ export function eventJoin(query: PlannedInsight): { views: Fragment; join: Fragm
   const views = sqlOnly(viewConditions(query) ? 'counted_views' : 'all_views')
   if (pageFiltered(query)) return { views, join: EMPTY }
   const scan = sessionEvents(query, EMPTY)
-  return { views, join: { sql: `INNER JOIN\n(\n${scan.sql}\n) AS matched USING (session_id)`, params: scan.params } }
+  return { views, join: joinMatched(scan) }
 }
