@@ -1,7 +1,7 @@
 // Chart rows -> the response: zero-filled buckets per series and group, formulas evaluated per bucket,
 // previous-window comparisons, per-series and overall metrics, rounding.
 import type { ChartQuery, EventItem, FormulaItem } from './chart-params'
-import { bucketStarts, formatInstant } from '../core/dates'
+import { buckets, type Bucket } from '../core/dates'
 import { evaluateFormula } from './formula'
 import { round2 } from '../core/rounding'
 
@@ -50,14 +50,13 @@ interface Line {
 }
 
 export function shapeChart(rows: ChartRow[], query: ChartQuery) {
-  const starts = bucketStarts(query.window, query.interval, query.timezone)
-  const previousStarts = query.previousWindow ? bucketStarts(query.previousWindow, query.interval, query.timezone) : []
-  // Formatted once for every line: a bucket's zone offset costs luxon an Intl call.
-  const dates = starts.map((start) => formatInstant(start, query.timezone))
+  const starts = buckets(query.window, query.interval, query.timezone)
+  const previousStarts = query.previousWindow ? buckets(query.previousWindow, query.interval, query.timezone) : []
+  const dates = starts.map((bucket) => bucket.date)
   const index = new Map<string, number>()
   for (const row of rows) index.set(`${row.item}|${row.rank}|${row.period}|${row.bucket}`, Number(row.value))
-  const valuesOf = ({ item, rank, period }: { item: number; rank: number; period: ChartRow['period'] }, buckets: Date[]) =>
-    buckets.map((start) => index.get(`${item}|${rank}|${period}|${Math.floor(start.getTime() / 1000)}`) ?? 0)
+  const valuesOf = ({ item, rank, period }: { item: number; rank: number; period: ChartRow['period'] }, listed: readonly Bucket[]) =>
+    listed.map((bucket) => index.get(`${item}|${rank}|${period}|${bucket.seconds}`) ?? 0)
   const alignPrevious = (values: Value[]) => starts.map((_, i) => (i < values.length ? values[i] : 0))
 
   const ungrouped = new Map<string, { current: Value[]; previous: Value[] }>()

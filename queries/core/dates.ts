@@ -1,6 +1,7 @@
 // Date windows (docs/definitions.md "Clock, timezone and windows"): range presets, startDate/endDate,
 // timezone, default interval and the bucket starts of a series. All calendar math happens in the
 // request's IANA zone with luxon, so days are 23 or 25 hours long across DST changes.
+import { LRUCache } from 'lru-cache'
 import { DateTime, IANAZone } from 'luxon'
 import { assertNever, type Issue } from './errors'
 
@@ -147,6 +148,32 @@ export function bucketStarts(window: Window, interval: Interval, zone: string): 
   return starts
 }
 
+/** A bucket of a series: its first instant, in epoch seconds as statements return it, and as answers print it. */
+export interface Bucket {
+  readonly start: Date
+  readonly seconds: number
+  readonly date: string
+}
+
+/**
+ * The windows' buckets listed lately, at most this many buckets in all. Listing and printing them costs
+ * luxon an Intl call per bucket and step: 1-1.5 ms for a 30-day window, asked by the compiler and then by
+ * the shaping, and again by every request for the same window.
+ */
+const LISTED_BUCKETS = 50_000
+const listed = new LRUCache<string, readonly Bucket[]>({ maxSize: LISTED_BUCKETS, sizeCalculation: (buckets) => Math.max(1, buckets.length) })
+
+/** Every bucket of a window (as `bucketStarts`), kept for the next request for the same window. */
+export function buckets(window: Window, interval: Interval, zone: string): readonly Bucket[] {
+  const key = `${window.start.getTime()}|${window.end.getTime()}|${interval}|${zone}`
+  let found = listed.get(key)
+  if (!found) {
+    found = Object.freeze(bucketStarts(window, interval, zone).map((start) => Object.freeze({ start, seconds: Math.floor(start.getTime() / 1000), date: formatInstant(start, zone) })))
+    listed.set(key, found)
+  }
+  return found
+}
+
 export const HOUR_MS = 3_600_000
 /** Whether an instant falls on a whole multiple of `ms` since the epoch (a whole UTC hour, quarter hour, ...). */
 export const onMultipleOf = (instant: Date, ms: number) => instant.getTime() % ms === 0
@@ -158,7 +185,7 @@ const onHour = (instant: Date) => onMultipleOf(instant, HOUR_MS)
  * from hourly sums. False at the first bound inside an hour (every minute bucket but the first).
  */
 export function boundsOnWholeHours(window: Window, interval: Interval, zone: string): boolean {
-  return onHour(window.start) && onHour(window.end) && bucketStarts(window, interval, zone).every(onHour)
+  return onHour(window.start) && onHour(window.end) && buckets(window, interval, zone).every((bucket) => onHour(bucket.start))
 }
 
 /**

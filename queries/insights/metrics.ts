@@ -1,7 +1,7 @@
 // `GET /insights/:projectId/metrics`: totals and a zero-filled series of the session metrics and revenue.
 import { bucketExpression } from '../core/buckets'
 import { andClauses, compileInner, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
-import { boundsOnWholeHours, bucketStarts, formatInstant, pickInterval } from '../core/dates'
+import { boundsOnWholeHours, buckets, pickInterval } from '../core/dates'
 import { capSeriesBuckets, decideFilters, parseInsightParams, seriesSchema, widenForSessions, type InsightQuery, type PlannedSeries } from './insight-params'
 import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratio } from '../core/rounding'
@@ -86,10 +86,10 @@ export const metrics: Resource<InsightQuery, PlannedSeries> = {
   shape(rawRows, query) {
     const byKey = new Map<string, MetricsRow>()
     for (const row of rawRows as unknown as MetricsRow[]) byKey.set(rowKey(row.part, Number(row.is_total) ? 'total' : Number(row.bucket)), row)
-    const series = bucketStarts(query.window, query.interval, query.timezone).map((start) => {
-      const seconds = Math.floor(start.getTime() / 1000)
-      return { date: formatInstant(start, query.timezone), ...toFigures(byKey.get(rowKey('sessions', seconds)), byKey.get(rowKey('revenue', seconds))) }
-    })
+    const series = buckets(query.window, query.interval, query.timezone).map(({ seconds, date }) => ({
+      date,
+      ...toFigures(byKey.get(rowKey('sessions', seconds)), byKey.get(rowKey('revenue', seconds))),
+    }))
     return { body: { metrics: toFigures(byKey.get(rowKey('sessions', 'total')), byKey.get(rowKey('revenue', 'total'))), series } }
   },
 }
