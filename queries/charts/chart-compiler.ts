@@ -63,18 +63,22 @@ function numberExpression(source: NumericSource, params: Params): string {
  */
 function aggregateOf(item: EventItem, params: Params, hourly: boolean): { aggregate: string; arrayJoin: string } {
   const plain = (aggregate: string) => ({ aggregate, arrayJoin: '' })
+  // Read from the rows, distinct users and sessions are counted over the keys stored with each event
+  // (migrations/012_event_keys.sql), the hashes uniqExact keeps of the strings; by the hour, over the
+  // strings, as the projection's states are.
+  const users = hourly ? 'uniqExact(profile_id)' : 'uniqExact(profile_key)'
   switch (item.segment) {
     case 'event':
       return plain('count()')
     case 'user':
     case 'one_event_per_user':
-      return plain('uniqExact(profile_id)')
+      return plain(users)
     case 'session':
-      return plain('uniqExact(session_id)')
+      return plain(hourly ? 'uniqExact(session_id)' : 'uniqExact(session_key)')
     case 'group':
       return { aggregate: 'uniqExact(group_id)', arrayJoin: ' ARRAY JOIN groups AS group_id' }
     case 'user_average':
-      return plain('count() / uniqExact(profile_id)')
+      return plain(`count() / ${users}`)
     case 'property_sum':
       if (hourly && item.property.kind === 'column') return plain(`sum(${item.property.column})`)
       return plain(`ifNull(sum(${numberExpression(item.property, params)}), 0)`)

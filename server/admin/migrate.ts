@@ -42,6 +42,7 @@ export function renderMigration(text: string, topology: Topology): string[] {
           `ENGINE = Distributed(${quote(cluster)}, ${quote(database)}, ${quote(`${table}_local`)}, ${shardingKey})`
         : '',
     )
+    .replace(/\{\{on_distributed (\w+): ([^}]+)\}\}/g, (_, table: string, clauses: string) => (cluster ? `ALTER TABLE ${table} ON CLUSTER ${quote(cluster)} ${clauses}` : ''))
   if (/\{\{/.test(rendered)) throw new Error(`Unknown migration marker in: ${rendered.slice(rendered.indexOf('{{'), rendered.indexOf('{{') + 60)}`)
   return rendered
     .split(/;\s*(?:\n|$)/)

@@ -113,4 +113,31 @@ describe('charts: gateway vs reference model (randomized)', function () {
     assert.ok(sums.every((sum) => sum > 0), `every item has data: ${sums.join(', ')}`)
     assert.deepEqual(res.body, answerChart({ events: split, projectTimezone: project.timezone, query, now: h.now }).body)
   })
+
+  it('counts the users and sessions of items read from the rows over the keys stored with each event, as the reference does', async () => {
+    const project = { ...PROJECT, id: 'keyed' }
+    const events = randomEvents(SEED + 2, project)
+    await createProject(h.engine, project)
+    for (let part = 0; part < 2; part += 1) await insertRawEvents(h.engine, events.filter((_, index) => index % 2 === part), project.id)
+    const stored = await h.engine.client.query({
+      query: `SELECT count() AS events, countIf(session_key != reinterpretAsUInt128(sipHash128(session_id)) OR profile_key != reinterpretAsUInt128(sipHash128(profile_id))) AS wrong
+        FROM events WHERE project_id = {project:String}`,
+      query_params: { project: project.id },
+      format: 'JSONEachRow',
+    })
+    assert.deepEqual(await stored.json(), [{ events: events.length, wrong: 0 }])
+    const filters = [{ name: 'path', operator: 'contains', value: ['/'] }]
+    const items = [{ name: '*', segment: 'session', filters }, { name: 'screen_view', segment: 'user', filters }, { name: 'screen_view', segment: 'user_average', filters }]
+    const query = { startDate: '2024-03-26', endDate: '2024-03-31', interval: 'day', previous: 'true', series: JSON.stringify(items) }
+    h.now = new Date('2024-04-05T00:00:00Z')
+    const { compiled } = prepare(chart, query, { project: { ...project, name: project.id }, now: h.now, sessionLookbackMs: 0 })
+    assert.match(compiled.sql, /uniqExact\(session_key\)/)
+    assert.match(compiled.sql, /count\(\) \/ uniqExact\(profile_key\)/)
+    assert.doesNotMatch(compiled.sql, /uniqExact\((session|profile)_id\)/)
+    const res = await request(h.app).get(`/export/charts?${new URLSearchParams({ projectId: project.id, ...query })}`).set(auth)
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    const sums = (res.body as { series: { metrics: { sum: number } }[] }).series.map((series) => series.metrics.sum)
+    assert.ok(sums.every((sum) => sum > 0), `every item has data: ${sums.join(', ')}`)
+    assert.deepEqual(res.body, answerChart({ events, projectTimezone: project.timezone, query, now: h.now }).body)
+  })
 })

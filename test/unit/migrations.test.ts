@@ -11,7 +11,7 @@ describe('migrations rendering', () => {
   it('lists the migrations in order', () => {
     assert.deepEqual(
       listMigrations().map((m) => m.name),
-      ['001_events', '002_sessions', '003_profiles', '004_projects_and_clients', '005_settled_sessions', '006_settled_page_views', '007_settled_by_compaction', '008_page_rollup', '009_revenue_by_hour', '010_session_pages', '011_chart_by_hour'],
+      ['001_events', '002_sessions', '003_profiles', '004_projects_and_clients', '005_settled_sessions', '006_settled_page_views', '007_settled_by_compaction', '008_page_rollup', '009_revenue_by_hour', '010_session_pages', '011_chart_by_hour', '012_event_keys'],
     )
   })
 
@@ -48,6 +48,19 @@ describe('migrations rendering', () => {
     assert.match(projects, /^CREATE TABLE IF NOT EXISTS projects ON CLUSTER 'main'/)
     assert.match(projects, /ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/all\/analytics\/projects', '\{replica\}', updated_at\)/)
     assert.match(clients, /ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/all\/analytics\/api_clients', '\{replica\}', updated_at\)/)
+  })
+
+  it('adds the event keys to the local table, and to the Distributed table as aliases only on a cluster', () => {
+    const single = render('012_event_keys')
+    assert.equal(single.length, 3)
+    assert.match(single[0], /^ALTER TABLE events\s+ADD COLUMN IF NOT EXISTS session_key UInt128 MATERIALIZED reinterpretAsUInt128\(sipHash128\(session_id\)\)/)
+    const cluster = render('012_event_keys', 'main')
+    assert.equal(cluster.length, 4)
+    assert.match(cluster[0], /^ALTER TABLE events_local ON CLUSTER 'main'\s+ADD COLUMN IF NOT EXISTS session_key UInt128 MATERIALIZED/)
+    assert.equal(
+      cluster[3],
+      "ALTER TABLE events ON CLUSTER 'main' ADD COLUMN IF NOT EXISTS session_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(session_id)), ADD COLUMN IF NOT EXISTS profile_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(profile_id))",
+    )
   })
 
   it('rejects an unknown marker', () => {
