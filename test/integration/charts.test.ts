@@ -114,7 +114,7 @@ describe('charts: gateway vs reference model (randomized)', function () {
     assert.deepEqual(res.body, answerChart({ events: split, projectTimezone: project.timezone, query, now: h.now }).body)
   })
 
-  it('counts the users and sessions of items read from the rows over the keys stored with each event, as the reference does', async () => {
+  it('counts the users and sessions of items read from the rows over the keys stored with each event (first events too), as the reference does', async () => {
     const project = { ...PROJECT, id: 'keyed' }
     const events = randomEvents(SEED + 2, project)
     await createProject(h.engine, project)
@@ -127,13 +127,19 @@ describe('charts: gateway vs reference model (randomized)', function () {
     })
     assert.deepEqual(await stored.json(), [{ events: events.length, wrong: 0 }])
     const filters = [{ name: 'path', operator: 'contains', value: ['/'] }]
-    const items = [{ name: '*', segment: 'session', filters }, { name: 'screen_view', segment: 'user', filters }, { name: 'screen_view', segment: 'user_average', filters }]
+    const items = [
+      { name: '*', segment: 'session', filters },
+      { name: 'screen_view', segment: 'user', filters },
+      { name: 'screen_view', segment: 'user_average', filters },
+      { name: 'screen_view', segment: 'one_event_per_user' },
+    ]
     const query = { startDate: '2024-03-26', endDate: '2024-03-31', interval: 'day', previous: 'true', series: JSON.stringify(items) }
     h.now = new Date('2024-04-05T00:00:00Z')
     const { compiled } = prepare(chart, query, { project: { ...project, name: project.id }, now: h.now, sessionLookbackMs: 0 })
     assert.match(compiled.sql, /uniqExact\(session_key\)/)
     assert.match(compiled.sql, /count\(\) \/ uniqExact\(profile_key\)/)
-    assert.doesNotMatch(compiled.sql, /uniqExact\((session|profile)_id\)/)
+    assert.match(compiled.sql, /GROUP BY in_window, labels, profile_key/)
+    assert.doesNotMatch(compiled.sql, /(session|profile)_id/)
     const res = await request(h.app).get(`/export/charts?${new URLSearchParams({ projectId: project.id, ...query })}`).set(auth)
     assert.equal(res.status, 200, JSON.stringify(res.body))
     const sums = (res.body as { series: { metrics: { sum: number } }[] }).series.map((series) => series.metrics.sum)
