@@ -93,32 +93,46 @@ describe('charts: gateway vs reference model (randomized)', function () {
     assert.ok(withData > CHARTS / 3, `most charts should have data: ${withData}`)
   })
 
-  it('answers items by the hour from the chart_by_hour projection, over parts inserted apart, as the reference does', async () => {
-    const project = { ...PROJECT, id: 'hourly' }
-    const split = randomEvents(SEED + 1, project)
+  /** A project of its own with every `parts`-th event in each insert: a session's and a profile's events lie in several parts. */
+  async function insertApart(id: string, seed: number, parts: number) {
+    const project = { ...PROJECT, id }
+    const events = randomEvents(seed, project)
     await createProject(h.engine, project)
-    // Every third event per insert: a session's and a profile's events lie in three parts, whose states must merge.
-    for (let part = 0; part < 3; part += 1) await insertRawEvents(h.engine, split.filter((_, index) => index % 3 === part), project.id)
-    const items = [{ name: 'screen_view', segment: 'user' }, { name: '*', segment: 'session' }, { name: 'purchase', segment: 'property_sum', property: 'revenue' }, { name: 'add_to_cart' }]
-    // The window holds the change to summer time (2024-03-31 in Berlin) and ends on a whole hour (22:00 UTC).
+    for (let part = 0; part < parts; part += 1) await insertRawEvents(h.engine, events.filter((_, index) => index % parts === part), project.id)
+    return { project, events }
+  }
+
+  /**
+   * A day chart of `items` with `previous` over a window that holds the change to summer time (2024-03-31 in
+   * Berlin) and ends on a whole hour (22:00 UTC), with the statement it compiles to at the test's clock.
+   */
+  function dstChart(project: typeof PROJECT, items: object[]) {
     const query = { startDate: '2024-03-26', endDate: '2024-03-31', interval: 'day', previous: 'true', series: JSON.stringify(items) }
     h.now = new Date('2024-04-05T00:00:00Z')
-    const { compiled } = prepare(chart, query, { project: { ...project, name: project.id }, now: h.now, sessionLookbackMs: 0 })
-    const plan = await h.engine.client.query({ query: `EXPLAIN projections = 1 ${compiled.sql}`, query_params: compiled.params, format: 'JSONEachRow' })
-    const reads = ((await plan.json()) as { explain: string }[]).flatMap((row) => /ReadFromMergeTree.*/.exec(row.explain) ?? [])
-    assert.deepEqual(reads, items.map(() => 'ReadFromMergeTree (chart_by_hour)'))
+    return { query, compiled: prepare(chart, query, { project: { ...project, name: project.id }, now: h.now, sessionLookbackMs: 0 }).compiled }
+  }
+
+  /** The gateway answers the chart as the reference model does, with data in every item. */
+  async function assertAsReference(project: typeof PROJECT, events: RawEvent[], query: Record<string, string>) {
     const res = await request(h.app).get(`/export/charts?${new URLSearchParams({ projectId: project.id, ...query })}`).set(auth)
     assert.equal(res.status, 200, JSON.stringify(res.body))
     const sums = (res.body as { series: { metrics: { sum: number } }[] }).series.map((series) => series.metrics.sum)
     assert.ok(sums.every((sum) => sum > 0), `every item has data: ${sums.join(', ')}`)
-    assert.deepEqual(res.body, answerChart({ events: split, projectTimezone: project.timezone, query, now: h.now }).body)
+    assert.deepEqual(res.body, answerChart({ events, projectTimezone: project.timezone, query, now: h.now }).body)
+  }
+
+  it('answers items by the hour from the chart_by_hour projection, over parts inserted apart, as the reference does', async () => {
+    const { project, events } = await insertApart('hourly', SEED + 1, 3)
+    const items = [{ name: 'screen_view', segment: 'user' }, { name: '*', segment: 'session' }, { name: 'purchase', segment: 'property_sum', property: 'revenue' }, { name: 'add_to_cart' }]
+    const { query, compiled } = dstChart(project, items)
+    const plan = await h.engine.client.query({ query: `EXPLAIN projections = 1 ${compiled.sql}`, query_params: compiled.params, format: 'JSONEachRow' })
+    const reads = ((await plan.json()) as { explain: string }[]).flatMap((row) => /ReadFromMergeTree.*/.exec(row.explain) ?? [])
+    assert.deepEqual(reads, items.map(() => 'ReadFromMergeTree (chart_by_hour)'))
+    await assertAsReference(project, events, query)
   })
 
   it('counts the users and sessions of items read from the rows over the keys stored with each event (first events too), as the reference does', async () => {
-    const project = { ...PROJECT, id: 'keyed' }
-    const events = randomEvents(SEED + 2, project)
-    await createProject(h.engine, project)
-    for (let part = 0; part < 2; part += 1) await insertRawEvents(h.engine, events.filter((_, index) => index % 2 === part), project.id)
+    const { project, events } = await insertApart('keyed', SEED + 2, 2)
     const stored = await h.engine.client.query({
       query: `SELECT count() AS events, countIf(session_key != reinterpretAsUInt128(sipHash128(session_id)) OR profile_key != reinterpretAsUInt128(sipHash128(profile_id))) AS wrong
         FROM events WHERE project_id = {project:String}`,
@@ -127,23 +141,16 @@ describe('charts: gateway vs reference model (randomized)', function () {
     })
     assert.deepEqual(await stored.json(), [{ events: events.length, wrong: 0 }])
     const filters = [{ name: 'path', operator: 'contains', value: ['/'] }]
-    const items = [
+    const { query, compiled } = dstChart(project, [
       { name: '*', segment: 'session', filters },
       { name: 'screen_view', segment: 'user', filters },
       { name: 'screen_view', segment: 'user_average', filters },
       { name: 'screen_view', segment: 'one_event_per_user' },
-    ]
-    const query = { startDate: '2024-03-26', endDate: '2024-03-31', interval: 'day', previous: 'true', series: JSON.stringify(items) }
-    h.now = new Date('2024-04-05T00:00:00Z')
-    const { compiled } = prepare(chart, query, { project: { ...project, name: project.id }, now: h.now, sessionLookbackMs: 0 })
+    ])
     assert.match(compiled.sql, /uniqExact\(session_key\)/)
     assert.match(compiled.sql, /count\(\) \/ uniqExact\(profile_key\)/)
     assert.match(compiled.sql, /GROUP BY in_window, labels, profile_key/)
     assert.doesNotMatch(compiled.sql, /(session|profile)_id/)
-    const res = await request(h.app).get(`/export/charts?${new URLSearchParams({ projectId: project.id, ...query })}`).set(auth)
-    assert.equal(res.status, 200, JSON.stringify(res.body))
-    const sums = (res.body as { series: { metrics: { sum: number } }[] }).series.map((series) => series.metrics.sum)
-    assert.ok(sums.every((sum) => sum > 0), `every item has data: ${sums.join(', ')}`)
-    assert.deepEqual(res.body, answerChart({ events, projectTimezone: project.timezone, query, now: h.now }).body)
+    await assertAsReference(project, events, query)
   })
 })
