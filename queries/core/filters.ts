@@ -31,6 +31,7 @@ const NUMBER = new RegExp(NUMBER_PATTERN)
  */
 export const isNumberText = (expression: string): string => `match(${expression}, '${NUMBER_PATTERN.replace(/\\/g, '\\\\')}')`
 
+/** Values a filter may list: a `contains` search takes at most 255 (multiSearchAny). */
 const MAX_VALUES = 100
 /**
  * A regex filter's cost grows with its patterns: each is matched against every row read. 100
@@ -161,6 +162,18 @@ function targetExpression(target: FilterTarget, { prefix, params, subject }: { p
   }
 }
 
+/**
+ * SQL: whether the lowered text contains any lowered value, as `position(lowerUTF8(x), lowerUTF8(v)) > 0`
+ * for some value, in one multi-needle search instead of a lambda per value. On 10M events, 30-day metrics
+ * with `path contains` took 171 ms instead of 202 (the lambda ran for every page of every settled session).
+ * TRICKY: multiSearchAny finds no empty needle in an empty text, where `position` finds it everywhere, so an
+ * empty value matches on its own. At most 255 needles: MAX_VALUES keeps under it.
+ */
+const containsAny = (x: string, values: string) => {
+  const lowered = `arrayMap(v -> lowerUTF8(v), ${values})`
+  return `(has(${lowered}, '') OR multiSearchAny(lowerUTF8(${x}), ${lowered}))`
+}
+
 /** One filter as a SQL condition over its target column. */
 export function compileFilter(filter: Filter, prefix: string, subject: FilterSubject = 'sessions'): Fragment {
   const params: Fragment['params'] = {}
@@ -177,10 +190,10 @@ export function compileFilter(filter: Filter, prefix: string, subject: FilterSub
       sql = `${x} NOT IN ${v}`
       break
     case 'contains':
-      sql = anyText(`position(lowerUTF8(${x}), lowerUTF8(v)) > 0`)
+      sql = containsAny(x, v)
       break
     case 'doesNotContain':
-      sql = `NOT ${anyText(`position(lowerUTF8(${x}), lowerUTF8(v)) > 0`)}`
+      sql = `NOT ${containsAny(x, v)}`
       break
     case 'startsWith':
       sql = anyText(`startsWith(lowerUTF8(${x}), lowerUTF8(v))`)
