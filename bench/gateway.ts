@@ -1,10 +1,12 @@
 // The gateway as a child process for every bench, bound to 127.0.0.1: `startGateway`
 // spawns this file, which serves a data directory as server/http/main.ts does and also reports how long
-// its event loop was kept from running.
+// its event loop was kept from running. It also runs the bench's own statements (the raw engine's and
+// the baseline's) on its engine when asked over the IPC channel, so that all three read the same files.
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createApp } from '../server/http/app'
+import { guardrailSettings } from '../queries/core/run'
 import { loadConfig } from '../server/config'
 import { Directory } from '../server/http/directory'
 import { createRunner, openEngine } from '../server/engine'
@@ -26,8 +28,24 @@ export interface ChildGateway {
   url: string
   /** Set when the gateway exited before `stop` was called: a crash. */
   exited(): { code: number | null; signal: NodeJS.Signals | null } | undefined
+  /**
+   * Runs a statement on the gateway's own engine (its writable client, with the gateway's guardrail
+   * settings), not through HTTP, and resolves once its whole result has been read.
+   */
+  statement(sql: string, params: Record<string, unknown>): Promise<void>
   /** Stops the gateway; resolves with its event-loop delay, when it could report it. */
   stop(): Promise<LoopDelay | undefined>
+}
+
+/** A statement the bench asks the child to run, and its answer. */
+interface StatementRequest {
+  id: number
+  sql: string
+  params: Record<string, unknown>
+}
+interface StatementReply {
+  id: number
+  error?: string
 }
 
 /** A request the attack is meant to end (a timeout, a client gone, a full queue): logged, but not news. */
@@ -45,7 +63,7 @@ export async function startGateway(options: { dataDir: string; port: number; env
   const child = spawn(process.execPath, ['--import', 'tsx', __filename], {
     cwd: path.join(__dirname, '..'),
     env: { ...process.env, LOG_LEVEL: 'error', QUARRY_METRICS_PORT: '0', ...options.env, QUARRY_DATA_DIR: options.dataDir, PORT: String(options.port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })
   child.stderr?.on('data', (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n')) if (line && !isExpectedFailure(line)) process.stderr.write(`${line}\n`)
@@ -69,10 +87,25 @@ export async function startGateway(options: { dataDir: string; port: number; env
     })
     void exitedNow.then(() => reject(new Error(`gateway exited with ${JSON.stringify(exit)}`)))
   })
+  const pending = new Map<number, { resolve(): void; reject(error: Error): void }>()
+  let nextId = 0
+  child.on('message', (reply: StatementReply) => {
+    const waiting = pending.get(reply.id)
+    pending.delete(reply.id)
+    if (reply.error === undefined) waiting?.resolve()
+    else waiting?.reject(new Error(reply.error))
+  })
   return {
     child,
     url: `http://127.0.0.1:${options.port}`,
     exited: () => exit,
+    statement(sql, params) {
+      const id = (nextId += 1)
+      return new Promise<void>((resolve, reject) => {
+        pending.set(id, { resolve, reject })
+        child.send({ id, sql, params } satisfies StatementRequest)
+      })
+    },
     async stop() {
       stopping = exit === undefined
       child.kill('SIGTERM')
@@ -92,6 +125,16 @@ async function serve(): Promise<void> {
   const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs), logger: createLogger(config.logLevel, false, config.logFormat) })
   const loop = monitorEventLoopDelay({ resolution: 10 })
   loop.enable()
+  const settings = guardrailSettings(config)
+  process.on('message', (request: StatementRequest) => {
+    engine.client
+      .query({ query: request.sql, query_params: request.params, format: 'JSONEachRow', clickhouse_settings: settings })
+      .then((result) => result.json())
+      .then(
+        () => process.send?.({ id: request.id } satisfies StatementReply),
+        (error: Error) => process.send?.({ id: request.id, error: error.message } satisfies StatementReply),
+      )
+  })
   const server = app.listen(config.port, '127.0.0.1', () => console.log(READY_LINE))
   process.once('SIGTERM', () => {
     const ms = (nanoseconds: number) => Math.round(nanoseconds / 1e6)
