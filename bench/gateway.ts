@@ -95,11 +95,17 @@ export async function startGateway(options: { dataDir: string; port: number; env
     if (reply.error === undefined) waiting?.resolve()
     else waiting?.reject(new Error(reply.error))
   })
+  // A gateway that exits never answers: its statements fail rather than keep the bench waiting.
+  void exitedNow.then(() => {
+    for (const waiting of pending.values()) waiting.reject(new Error(`gateway exited with ${JSON.stringify(exit)} during a statement`))
+    pending.clear()
+  })
   return {
     child,
     url: `http://127.0.0.1:${options.port}`,
     exited: () => exit,
     statement(sql, params) {
+      if (!child.connected) return Promise.reject(new Error(`gateway exited with ${JSON.stringify(exit)}: no statement can run`))
       const id = (nextId += 1)
       return new Promise<void>((resolve, reject) => {
         pending.set(id, { resolve, reject })
