@@ -5,7 +5,7 @@ import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type 
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratioOrNull } from '../core/rounding'
-import { eventJoin, sessionParams, sessionsMatchingAttributes, sessionsWithEvent, settledDays, viewConditions, windowSessions } from './session-sql'
+import { eventJoin, sessionParams, sessionsMatchingAttributes, sessionsWithEvent, settledCompactions, viewConditions, windowSessions } from './session-sql'
 
 const QUARTER_HOUR_MS = 900_000
 
@@ -50,14 +50,14 @@ function settledPages(query: PlannedInsight, sessions: Fragment): { days: Fragme
   const stored = onMultipleOf(start, QUARTER_HOUR_MS) && onMultipleOf(end, QUARTER_HOUR_MS) && query.sorted.viewConditionOnPage
   if (!stored) {
     const nothing = compileInner('insights/pages-settled-rows.sql', context, { settled_view_match: sqlOnly('0'), view_sessions: sessions })
-    return { days: sqlOnly("CAST([], 'Array(Date)')"), pages: nothing }
+    return { days: sqlOnly("CAST([], 'Array(Tuple(Date, UInt64))')"), pages: nothing }
   }
   const sessionsRestricted = sessions.sql !== ''
   const pages =
     onMultipleOf(start, HOUR_MS) && onMultipleOf(end, HOUR_MS) && !sessionsRestricted
       ? compileInner('insights/pages-settled-rollup.sql', context, { settled_view_match: viewMatch(query) })
       : compileInner('insights/pages-settled-rows.sql', context, { settled_view_match: viewMatch(query), view_sessions: sessions })
-  return { days: sqlOnly('settled_days'), pages }
+  return { days: sqlOnly('settled'), pages }
 }
 
 export const pages: Resource<InsightQuery, PlannedInsight> = {
@@ -72,8 +72,8 @@ export const pages: Resource<InsightQuery, PlannedInsight> = {
       'insights/pages.sql',
       { ...sessionParams(query), ...pageParams(query) },
       {
-        settled_days: settledDays(query),
-        settled_view_days: settled.days,
+        settled: settledCompactions(query),
+        settled_views: settled.days,
         settled_pages: settled.pages,
         window_sessions: windowSessions(query, ['entry_origin', 'entry_path']),
         entry_join: eventJoin(query).join,

@@ -35,8 +35,8 @@ export function sessionParams(query: PlannedInsight): Params {
 
 const EMPTY: Fragment = sqlOnly('')
 
-/** The scalar list of the window's settled UTC days (insights/settled-days.sql). */
-export const settledDays = (query: PlannedInsight): Fragment => compileInner('insights/settled-days.sql', sessionParams(query))
+/** The scalar list of the window's settled UTC days, each with the compaction to read (insights/settled-days.sql). */
+export const settledCompactions = (query: PlannedInsight): Fragment => compileInner('insights/settled-days.sql', sessionParams(query))
 
 /** `argMin(col, ...) AS s_col` for each attribute, for a GROUP BY session_id over `sessions`. */
 export function attributeColumns(attributes: SessionAttribute[]): Fragment {
@@ -122,7 +122,7 @@ export function windowSessions(query: PlannedInsight, attributes: SessionAttribu
   const pageCondition = query.sorted.eventSelection ?? '1'
   const regroupedEvents = pages ? sessionEvents(query, sqlOnly('\n  AND created_at >= regroup_from\n  AND created_at < regroup_to')) : EMPTY
   return compileInner('insights/window-sessions.sql', sessionParams(query), {
-    settled_days: settledDays(query),
+    settled: settledCompactions(query),
     attributes: attributeColumns(all),
     settled_attributes: settledColumns(all),
     session_filters: attributeRestriction(query),

@@ -1,7 +1,8 @@
 // Compaction of settled days (sql/migrations/005_settled_sessions.sql, 006_settled_page_views.sql,
 // 008_page_rollup.sql): for each UTC day whose partial session rows changed since it was last compacted,
-// build its sessions, its page views and their rollup combined, swap each in whole, then record what the
-// builds saw. Runs on the engine's writable connection, one day at a time.
+// build its sessions, its page views and their rollup combined, swap each in beside the day's older
+// compactions, then record what the builds saw; last, drop the compactions no reader can still be reading
+// (013_compactions_by_number.sql). Runs on the engine's writable connection, one day at a time.
 import { compileTemplate, type CompiledQuery } from '../../queries/core/compiled'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import type { Engine } from '../engine'
@@ -13,13 +14,33 @@ export interface CompactOptions {
   lookbackMs: number
   /** Only days whose read range ended before this are compacted: the open edge is left to the readers. */
   now: Date
+  /**
+   * How long a compaction that a newer one replaced is kept after that one was recorded: longer than a
+   * statement may run (`supersededKeepMs`), since one that began before the record may still read it.
+   */
+  keepSupersededMs: number
 }
 
 export interface CompactReport {
   days: number
   sessions: number
+  /** Compactions dropped (per table and day) as no reader could still be reading them. */
+  dropped: number
   seconds: number
 }
+
+/** Twice the longest a statement may run (QUARRY_MAX_EXECUTION_SECONDS): how long a replaced compaction is kept. */
+export const supersededKeepMs = (maxExecutionSeconds: number) => 2 * maxExecutionSeconds * 1000
+
+/** What a day's number is multiplied by in its compactions' numbers: above any time in ms until the year 2286. */
+const DAY_FACTOR = 10n ** 13n
+
+/**
+ * A new compaction number for `day`: the day number since 1970-01-01 times 10^13 plus the clock in ms, so
+ * that the number names its day (readers keep rows by number alone) and grows with each compaction of it.
+ * In decimal text: it is beyond 2^53.
+ */
+const compactionNumber = (day: Date) => String(BigInt(day.getTime() / DAY_MS) * DAY_FACTOR + BigInt(Date.now()))
 
 const dateText = (date: Date) => date.toISOString().slice(0, 10)
 
@@ -28,7 +49,7 @@ interface SettledTable {
   table: 'sessions_settled' | 'page_views_settled' | 'page_rollup'
   stage: 'sessions_settled_stage' | 'page_views_settled_stage' | 'page_rollup_stage'
   /** The statement that builds the day in the staging table, from the day's read range or its page rows. */
-  build(range: Record<string, string>, day: string, compaction: number): CompiledQuery
+  build(range: Record<string, string>, day: string, compaction: string): CompiledQuery
   swap: string
 }
 const SESSIONS_SETTLED: SettledTable = {
@@ -52,17 +73,26 @@ const PAGE_ROLLUP: SettledTable = {
 }
 
 /**
- * Builds one day of one table as compaction `compaction` and swaps it in: its partition is added, then
- * the day's older ones are dropped (migrations/007_settled_by_compaction.sql). Returns the rows built.
+ * Builds one day of one table as compaction `compaction` and swaps it in: its partition is added beside
+ * the day's older ones (migrations/007_settled_by_compaction.sql). Returns the rows built.
  */
-async function swapDay(engine: Engine, target: SettledTable, range: Record<string, string>, day: string, compaction: number): Promise<number> {
+async function swapDay(engine: Engine, target: SettledTable, range: Record<string, string>, day: string, compaction: string): Promise<number> {
   await engine.admin.command(compileTemplate('admin/compact-stage-clear.sql', { stage: target.stage }))
   await engine.admin.command(target.build(range, day, compaction))
   const [{ rows }] = await engine.admin.rows<{ rows: number | string }>(compileTemplate('admin/compact-stage-rows.sql', { stage: target.stage }))
   if (Number(rows) > 0) await engine.admin.command(compileTemplate(target.swap, { day, compaction }))
-  const older = await engine.admin.rows<{ compaction: number | string }>(compileTemplate('admin/compact-older.sql', { table: target.table, day, compaction }))
-  for (const old of older) await engine.admin.command(compileTemplate('admin/compact-drop.sql', { table: target.table, day, compaction: Number(old.compaction) }))
   return Number(rows)
+}
+
+/** Drops every compaction of the three tables that no reader can still be reading; returns how many. */
+async function dropSuperseded(engine: Engine, keepMs: number): Promise<number> {
+  let dropped = 0
+  for (const { table } of [SESSIONS_SETTLED, PAGE_VIEWS_SETTLED, PAGE_ROLLUP]) {
+    const superseded = await engine.admin.rows<{ day: string; compaction: string }>(compileTemplate('admin/compact-superseded.sql', { table, keepMs }))
+    for (const { day, compaction } of superseded) await engine.admin.command(compileTemplate('admin/compact-drop.sql', { table, day, compaction }))
+    dropped += superseded.length
+  }
+  return dropped
 }
 
 /** Builds and swaps in one day's sessions, page views and page rollup; returns its sessions. */
@@ -71,7 +101,7 @@ async function compactDay(engine: Engine, day: Date, lookbackMs: number): Promis
   const dayText = dateText(day)
   // Counted first (see admin/compact-count.sql), and a compaction number that only grows.
   const counts = await engine.admin.rows<{ project_id: string; partial_rows: number | string }>(compileTemplate('admin/compact-count.sql', range))
-  const compaction = Date.now()
+  const compaction = compactionNumber(day)
   const sessions = await swapDay(engine, SESSIONS_SETTLED, range, dayText, compaction)
   await swapDay(engine, PAGE_VIEWS_SETTLED, range, dayText, compaction)
   await swapDay(engine, PAGE_ROLLUP, range, dayText, compaction)
@@ -94,14 +124,15 @@ async function compactDay(engine: Engine, day: Date, lookbackMs: number): Promis
  */
 export async function compactSessions(engine: Engine, options: CompactOptions): Promise<CompactReport> {
   const started = performance.now()
-  if (engine.settings.cluster) return { days: 0, sessions: 0, seconds: 0 }
+  if (engine.settings.cluster) return { days: 0, sessions: 0, dropped: 0, seconds: 0 }
   const lastDay = new Date(Math.floor((options.now.getTime() - options.lookbackMs) / DAY_MS) * DAY_MS - DAY_MS)
   const stale = await engine.admin.rows<{ day: string }>(
     compileTemplate('admin/compact-stale-days.sql', { lookbackSeconds: Math.round(options.lookbackMs / 1000), lastDay: dateText(lastDay) }),
   )
   let sessions = 0
   for (const { day } of stale) sessions += await compactDay(engine, new Date(`${day}T00:00:00Z`), options.lookbackMs)
-  return { days: stale.length, sessions, seconds: (performance.now() - started) / 1000 }
+  const dropped = await dropSuperseded(engine, options.keepSupersededMs)
+  return { days: stale.length, sessions, dropped, seconds: (performance.now() - started) / 1000 }
 }
 
 export interface CompactionTimer {
@@ -112,11 +143,14 @@ export interface CompactionTimer {
  * Compacts now and then every `everyMs`, one run at a time (never when 0); a failed run is reported to
  * `onError` and the next one tries again. `stop` waits for a run under way.
  */
-export function scheduleCompaction(engine: Engine, options: { lookbackMs: number; everyMs: number; onRun(report: CompactReport): void; onError(error: unknown): void }): CompactionTimer {
+export function scheduleCompaction(
+  engine: Engine,
+  options: { lookbackMs: number; keepSupersededMs: number; everyMs: number; onRun(report: CompactReport): void; onError(error: unknown): void },
+): CompactionTimer {
   let running: Promise<void> = Promise.resolve()
   let stopped = false
   const run = () => {
-    running = compactSessions(engine, { lookbackMs: options.lookbackMs, now: new Date() }).then(options.onRun, options.onError)
+    running = compactSessions(engine, { lookbackMs: options.lookbackMs, keepSupersededMs: options.keepSupersededMs, now: new Date() }).then(options.onRun, options.onError)
   }
   if (options.everyMs) run()
   const timer = options.everyMs ? setInterval(() => void running.then(() => (stopped ? undefined : run())), options.everyMs) : undefined

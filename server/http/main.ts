@@ -10,7 +10,7 @@ import { createLogger } from '../logger'
 import { createMetrics, type Metrics } from './metrics'
 import { startMetricsServer } from './metrics-server'
 import { migrate } from '../admin/migrate'
-import { scheduleCompaction } from '../admin/compact'
+import { scheduleCompaction, supersededKeepMs } from '../admin/compact'
 import { checkQueries } from './startup-check'
 
 function printWelcome(port: number, demo: Demo | undefined) {
@@ -49,8 +49,9 @@ async function main() {
   const demo = config.engine.mode === 'embedded' ? await ensureDemo(engine, config.demoEvents, (line) => console.log(line)) : undefined
   const compaction = scheduleCompaction(engine, {
     lookbackMs: config.sessionLookbackHours * 3_600_000,
+    keepSupersededMs: supersededKeepMs(config.maxExecutionSeconds),
     everyMs: config.compactSeconds * 1000,
-    onRun: (report) => report.days && logger.info('sessions compacted', { ...report }),
+    onRun: (report) => (report.days || report.dropped) && logger.info('sessions compacted', { ...report }),
     onError: (error) => logger.error('session compaction failed', { error: String((error as Error)?.stack ?? error) }),
   })
   const metrics = createMetrics()

@@ -12,8 +12,10 @@
 -- The other days' views are ordered here, read from the lookback before the first such day (a view's
 -- previous one of the page) to the lookback after the last (its next view).
 WITH
-  /* @settled_days */ AS settled_days,
-  /* @settled_view_days */ AS view_days,
+  /* @settled */ AS settled,
+  /* @settled_views */ AS settled_views,
+  arrayMap(entry -> tupleElement(entry, 1), settled_views) AS view_days,
+  arrayMap(entry -> tupleElement(entry, 2), settled_views) AS view_compactions,
   arrayFilter(
     day -> NOT has(view_days, day),
     arrayMap(dayNumber -> toDate(dayNumber), range(toUInt32({firstDay:Date}), toUInt32({lastDay:Date}) + 1))

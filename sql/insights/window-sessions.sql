@@ -6,9 +6,10 @@
 -- Settled days (insights/settled-days.sql) come combined from sessions_settled. Every other day (the open
 -- edge, a day a late event changed, one never compacted) is combined here from its partial rows (see migrations/002_sessions.sql): earliest start, latest end,
 -- all page views, and the attributes of the earliest first event (ties by the first event's id text).
--- The settled read names the window's days as bounds too: the partition key's min/max prunes by them
--- (not by the IN set), so a project's older history is not looked at (30-day metrics on 40M events over
--- 360 days: 133-143 -> 126-130 ms).
+-- A settled day is read from the compaction its record names (a compaction's number names its day, see
+-- migrations/013_compactions_by_number.sql). The read names the window's days as bounds too: the
+-- partition key's min/max prunes by them (not by the IN set), so a project's older history is not looked
+-- at (30-day metrics on 40M events over 360 days: 133-143 -> 126-130 ms).
 -- With event filters that read only the page (origin, path; no `name`), a settled session is kept when
 -- one of its pages (migrations/010_session_pages.sql) matches them and counts the views of those pages
 -- (`counted_views`; both read `page_matches`, the filters evaluated once per page), and a regrouped one
@@ -18,7 +19,9 @@
 -- row of a session starting on such a day, so a kept session is whole; a session cut at either end
 -- starts, as grouped, on a settled day or outside the window, and is left out.
 WITH
-  /* @settled_days */ AS settled_days,
+  /* @settled */ AS settled,
+  arrayMap(entry -> tupleElement(entry, 1), settled) AS settled_days,
+  arrayMap(entry -> tupleElement(entry, 2), settled) AS settled_compactions,
   arrayFilter(
     day -> NOT has(settled_days, day),
     arrayMap(dayNumber -> toDate(dayNumber), range(toUInt32({firstDay:Date}), toUInt32({lastDay:Date}) + 1))
@@ -40,7 +43,7 @@ FROM
     AND session_start < {end:DateTime64(3, 'UTC')}
     AND day >= {firstDay:Date}
     AND day <= {lastDay:Date}
-    AND day IN (SELECT arrayJoin(settled_days))
+    AND compaction IN (SELECT arrayJoin(settled_compactions))
     /* @session_filters *//* @settled_page_match */
 
   UNION ALL

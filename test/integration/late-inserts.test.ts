@@ -2,7 +2,7 @@
 // after each insert the gateway must agree with the reference model over everything inserted so far.
 import assert from 'node:assert/strict'
 import request from 'supertest'
-import { compactSessions } from '../../server/admin/compact'
+import { compactSessions, supersededKeepMs } from '../../server/admin/compact'
 import { createProject } from '../../server/admin/control'
 import { answerInsights, type RawEvent } from '../reference/model'
 import fs from 'node:fs'
@@ -43,10 +43,48 @@ describe('sessions split over inserts, and late events for settled days', functi
     inserted.push(...events)
   }
 
+  /**
+   * Compacts the settled days that changed, for the gateway's lookback unless told, keeping replaced
+   * compactions as long as the gateway would unless told.
+   */
+  const compact = (options: { lookbackMs?: number; keepSupersededMs?: number } = {}) =>
+    compactSessions(h.engine, {
+      lookbackMs: options.lookbackMs ?? h.config.sessionLookbackHours * 3_600_000,
+      keepSupersededMs: options.keepSupersededMs ?? supersededKeepMs(h.config.maxExecutionSeconds),
+      now: new Date(),
+    })
+
+  /** The compactions each combined table holds for each day, as 'day compaction' texts. */
+  async function storedCompactions(): Promise<Record<string, string[]>> {
+    const stored: Record<string, string[]> = {}
+    for (const table of ['sessions_settled', 'page_views_settled', 'page_rollup']) {
+      const rows = await h.engine.client
+        .query({ query: `SELECT DISTINCT day, toString(compaction) AS compaction FROM ${table} ORDER BY day, compaction`, format: 'JSONEachRow' })
+        .then((rs) => rs.json<{ day: string; compaction: string }>())
+      stored[table] = rows.map((row) => `${row.day} ${row.compaction}`)
+    }
+    return stored
+  }
+
+  /** The compactions the records of the gateway's lookback name, as 'day compaction' texts. */
+  async function recordedCompactions(): Promise<string[]> {
+    const rows = await h.engine.client
+      .query({
+        query: `SELECT DISTINCT day, toString(compaction) AS compaction FROM session_compactions FINAL WHERE lookback_seconds = ${h.config.sessionLookbackHours * 3600} ORDER BY day, compaction`,
+        format: 'JSONEachRow',
+      })
+      .then((rs) => rs.json<{ day: string; compaction: string }>())
+    return rows.map((row) => `${row.day} ${row.compaction}`)
+  }
+
+  /** A condition on a combined table's rows: of a compaction that a record of the gateway's lookback names. */
+  const ofRecorded = () =>
+    `(day, compaction) IN (SELECT day, compaction FROM session_compactions FINAL WHERE project_id = 'shop' AND lookback_seconds = ${h.config.sessionLookbackHours * 3600})`
+
   /** Agrees as the rows are, then once every settled day is compacted (sessions_settled read). */
   async function agrees(stage: string) {
     await agreesNow(`${stage}, partial rows`)
-    const report = await compactSessions(h.engine, { lookbackMs: h.config.sessionLookbackHours * 3_600_000, now: new Date() })
+    const report = await compact()
     assert.ok(report.days > 0, `${stage}: the insert changed some settled day`)
     await agreesNow(`${stage}, ${report.days} day(s) compacted`)
   }
@@ -101,6 +139,52 @@ describe('sessions split over inserts, and late events for settled days', functi
     await agrees('late events')
   })
 
+  it('reads each day from the compaction its record names, with replaced ones beside it, and drops those only when no reader can be reading them', async () => {
+    // Every insert above changed some days, compacted again each time: their replaced compactions are
+    // still kept (the gateway's keep), beside the recorded ones, and every answer agreed.
+    const recorded = await recordedCompactions()
+    const beside = (await storedCompactions()).sessions_settled.filter((entry) => !recorded.includes(entry))
+    assert.ok(beside.length > 0, 'replaced compactions are kept for a while')
+    await agreesNow('replaced compactions beside the recorded ones')
+
+    assert.equal((await compact({ keepSupersededMs: 3_600_000 })).dropped, 0, 'none was replaced an hour ago')
+    const report = await compact({ keepSupersededMs: 0 })
+    assert.ok(report.dropped >= beside.length, JSON.stringify(report))
+    for (const [table, entries] of Object.entries(await storedCompactions())) {
+      for (const entry of entries) assert.ok(recorded.includes(entry), `${table} keeps only recorded compactions, not ${entry}`)
+    }
+    await agreesNow('replaced compactions dropped')
+  })
+
+  it('counts a day once while a later compaction of it is being swapped in (its rows beside the recorded ones)', async () => {
+    await h.engine.client.command({
+      query: `INSERT INTO sessions_settled SELECT * REPLACE (compaction + 1 AS compaction) FROM sessions_settled WHERE project_id = 'shop' AND day = '2024-03-28'`,
+    })
+    await agreesNow('a later compaction of a day beside the recorded one')
+    // Newer than every record, as a compaction being built is: kept, however short the keep.
+    const recorded = await recordedCompactions()
+    const later = (await storedCompactions()).sessions_settled.filter((entry) => entry.startsWith('2024-03-28') && !recorded.includes(entry))
+    assert.equal(later.length, 1)
+    await compact({ keepSupersededMs: 0 })
+    assert.ok((await storedCompactions()).sessions_settled.includes(later[0]), 'a compaction newer than every record is kept')
+    await agreesNow('a later compaction of a day kept beside the recorded one')
+  })
+
+  it("keeps a compaction that another lookback's compaction of the day replaced, while its own records name it", async () => {
+    const lookbackMs = h.config.sessionLookbackHours * 3_600_000
+    const recorded = await recordedCompactions()
+    const before = await storedCompactions()
+    const other = await compact({ lookbackMs: lookbackMs / 2, keepSupersededMs: 0 })
+    assert.ok(other.days > 0, JSON.stringify(other))
+    const after = await storedCompactions()
+    for (const [table, entries] of Object.entries(before)) {
+      for (const entry of entries.filter((stored) => recorded.includes(stored))) assert.ok(after[table].includes(entry), `${table}: the gateway's compaction ${entry} is kept`)
+    }
+    const others = after.sessions_settled.filter((entry) => !recorded.includes(entry))
+    assert.ok(others.length > 0, "the other lookback's compactions sit beside them")
+    await agreesNow("another lookback's compactions beside the recorded ones")
+  })
+
   it('reads compacted days from sessions_settled, not from partial rows', async () => {
     const week = async () => (await request(h.app).get(`/insights/${PROJECT.id}/metrics?${WEEK}`).set({ ...auth, 'cache-control': 'no-cache' })).body.metrics.total_sessions as number
     const before = await week()
@@ -108,7 +192,7 @@ describe('sessions split over inserts, and late events for settled days', functi
     // sessions_settled counts it.
     await h.engine.client.command({
       query: `INSERT INTO sessions_settled SELECT * REPLACE (concat(session_id, '-copy') AS session_id)
-        FROM sessions_settled WHERE project_id = 'shop' AND session_start >= '2024-03-28' AND session_start < '2024-03-29' LIMIT 1`,
+        FROM sessions_settled WHERE project_id = 'shop' AND session_start >= '2024-03-28' AND session_start < '2024-03-29' AND ${ofRecorded()} LIMIT 1`,
     })
     assert.equal(await week(), before + 1)
   })
@@ -125,14 +209,15 @@ describe('sessions split over inserts, and late events for settled days', functi
   it('reads compacted page views from page_rollup without session filters, not from page rows or events', async () => {
     const before = await pagesOf()
     // A copy of one settled rollup row of first views: only a reader of page_rollup counts it.
+    const rollupRow = () => `project_id = 'shop' AND hour >= '2024-03-28' AND hour < '2024-03-29' AND previous_hour < '2024-03-27' AND ${ofRecorded()} ORDER BY hour, path`
     const [row] = await h.engine.client
       .query({
-        query: `SELECT origin, path, page_rows, views FROM page_rollup WHERE project_id = 'shop' AND hour >= '2024-03-28' AND hour < '2024-03-29' AND previous_hour < '2024-03-27' ORDER BY hour, path LIMIT 1`,
+        query: `SELECT origin, path, page_rows, views FROM page_rollup WHERE ${rollupRow()} LIMIT 1`,
         format: 'JSONEachRow',
       })
       .then((rs) => rs.json<{ origin: string; path: string; page_rows: number; views: number }>())
     await h.engine.client.command({
-      query: `INSERT INTO page_rollup SELECT * FROM page_rollup WHERE project_id = 'shop' AND hour >= '2024-03-28' AND hour < '2024-03-29' AND previous_hour < '2024-03-27' ORDER BY hour, path LIMIT 1`,
+      query: `INSERT INTO page_rollup SELECT * FROM page_rollup WHERE ${rollupRow()} LIMIT 1`,
     })
     const after = await pagesOf()
     assert.equal(pageIn(after, row)?.sessions, (pageIn(before, row)?.sessions ?? 0) + Number(row.page_rows))
@@ -144,7 +229,7 @@ describe('sessions split over inserts, and late events for settled days', functi
     const before = await pagesOf(everySession)
     // A second copy of one settled row of a first view (its session passes the filter): only a reader
     // of page_views_settled counts it.
-    const where = `project_id = 'shop' AND bucket >= '2024-03-28' AND bucket < '2024-03-29' AND previous_at < '2024-03-27'`
+    const where = `project_id = 'shop' AND bucket >= '2024-03-28' AND bucket < '2024-03-29' AND previous_at < '2024-03-27' AND ${ofRecorded()}`
     const [row] = await h.engine.client
       .query({ query: `SELECT origin, path, views FROM page_views_settled WHERE ${where} ORDER BY bucket, session_id LIMIT 1`, format: 'JSONEachRow' })
       .then((rs) => rs.json<{ origin: string; path: string; views: number }>())
@@ -154,21 +239,4 @@ describe('sessions split over inserts, and late events for settled days', functi
     assert.equal(pageIn(after, row)?.pageviews, (pageIn(before, row)?.pageviews ?? 0) + Number(row.views))
   })
 
-  it('counts a day once while a later compaction of it is being swapped in (its rows beside the recorded ones)', async () => {
-    await h.engine.client.command({
-      query: `INSERT INTO sessions_settled SELECT * REPLACE (compaction + 1 AS compaction) FROM sessions_settled WHERE project_id = 'shop' AND day = '2024-03-28'`,
-    })
-    await agreesNow('a later compaction of a day beside the recorded one')
-  })
-
-  it('regroups a day whose recorded compaction was dropped since (compacted again for another lookback)', async () => {
-    const lookbackMs = h.config.sessionLookbackHours * 3_600_000
-    const other = await compactSessions(h.engine, { lookbackMs: lookbackMs / 2, now: new Date() })
-    assert.ok(other.days > 0, JSON.stringify(other))
-    const present = await h.engine.client
-      .query({ query: "SELECT count() AS rows FROM sessions_settled WHERE project_id = 'shop' AND session_id LIKE '%-copy'", format: 'JSONEachRow' })
-      .then((rs) => rs.json<{ rows: number | string }>())
-    assert.equal(Number(present[0].rows), 0, 'the older compactions (and the copies in them) are dropped')
-    await agreesNow('the recorded compactions dropped')
-  })
 })

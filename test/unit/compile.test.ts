@@ -77,7 +77,7 @@ FROM
 (
   WITH
   (
-    SELECT groupArray(recorded.day)
+    SELECT groupArray((recorded.day, recorded.compaction))
     FROM
     (
       SELECT day, compaction, partial_rows
@@ -87,33 +87,6 @@ FROM
         AND day >= {firstDay:Date}
         AND day <= {lastDay:Date}
     ) AS recorded
-    INNER JOIN
-    (
-      -- The day's compactions in any of the tables, from the partition key's per-part min/max (a partition per
-      -- day and compaction, over all projects: a compaction builds a day for all of them).
-      SELECT day, min(oldest) AS oldest, max(newest) AS newest
-      FROM
-      (
-        SELECT day, min(compaction) AS oldest, max(compaction) AS newest
-        FROM sessions_settled
-        WHERE day >= {firstDay:Date}
-          AND day <= {lastDay:Date}
-        GROUP BY day
-        UNION ALL
-        SELECT day, min(compaction) AS oldest, max(compaction) AS newest
-        FROM page_views_settled
-        WHERE day >= {firstDay:Date}
-          AND day <= {lastDay:Date}
-        GROUP BY day
-        UNION ALL
-        SELECT day, min(compaction) AS oldest, max(compaction) AS newest
-        FROM page_rollup
-        WHERE day >= {firstDay:Date}
-          AND day <= {lastDay:Date}
-        GROUP BY day
-      )
-      GROUP BY day
-    ) AS present ON present.day = recorded.day
     INNER JOIN
     (
       -- Counted by the hour, then each hour for every day whose read range holds it: the lookback is
@@ -135,10 +108,10 @@ FROM
       ) AS dayNumber
       GROUP BY day
     ) AS current ON current.day = recorded.day
-    WHERE present.oldest = recorded.compaction
-      AND present.newest = recorded.compaction
-      AND current.partial_rows = recorded.partial_rows
-  ) AS settled_days,
+    WHERE current.partial_rows = recorded.partial_rows
+  ) AS settled,
+  arrayMap(entry -> tupleElement(entry, 1), settled) AS settled_days,
+  arrayMap(entry -> tupleElement(entry, 2), settled) AS settled_compactions,
   arrayFilter(
     day -> NOT has(settled_days, day),
     arrayMap(dayNumber -> toDate(dayNumber), range(toUInt32({firstDay:Date}), toUInt32({lastDay:Date}) + 1))
@@ -163,7 +136,7 @@ FROM
     AND session_start < {end:DateTime64(3, 'UTC')}
     AND day >= {firstDay:Date}
     AND day <= {lastDay:Date}
-    AND day IN (SELECT arrayJoin(settled_days))
+    AND compaction IN (SELECT arrayJoin(settled_compactions))
   AND (s_country IN {f0_v:Array(String)})
     AND has(page_matches, 1)
   UNION ALL

@@ -1,0 +1,24 @@
+-- @name admin.compact-superseded
+-- @returns the compactions of a combined table that no reader can still be reading: day, compaction (as
+--   text: the number is beyond 2^53, and JSON would round it)
+-- A reader keeps the compaction that its (project, day, lookback) record names (insights/settled-days.sql),
+-- so one that some record still names stays. One that none names goes once the day has a newer compaction
+-- recorded at least `keepMs` ago, longer than a statement that found the older one may still run. One newer
+-- than every record (being built, or its build failed) stays until a later one is recorded.
+SELECT stored.day AS day, toString(stored.compaction) AS compaction
+FROM
+(
+  SELECT day, compaction
+  FROM {table:Identifier}
+  GROUP BY day, compaction
+) AS stored
+INNER JOIN
+(
+  SELECT day, max(compaction) AS newest
+  FROM session_compactions
+  WHERE recorded_at <= now64(3) - toIntervalMillisecond({keepMs:UInt64})
+  GROUP BY day
+) AS recorded ON recorded.day = stored.day
+WHERE stored.compaction < recorded.newest
+  AND (stored.day, stored.compaction) NOT IN (SELECT day, compaction FROM session_compactions FINAL)
+ORDER BY day, compaction
