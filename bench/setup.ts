@@ -8,7 +8,7 @@ import { createApiClient, createProject, findProject } from '../server/admin/con
 import { openEngine, type Engine } from '../server/engine'
 import { migrate } from '../server/admin/migrate'
 import { seedProject } from '../server/admin/seed'
-import { compactSessions, supersededKeepMs } from '../server/admin/compact'
+import { compactionOptions, compactSessions } from '../server/admin/compact'
 import { buildBaseline } from './openpanel'
 
 export const ROOT = path.join(__dirname, '..')
@@ -82,8 +82,7 @@ export async function openDataset(dataset: Dataset): Promise<{ engine: Engine; c
   await buildBaseline(engine.client, PROJECT)
   // Compacted as a gateway at the bench's clock would have: the days whose read range ended before END;
   // the last ones are the open edge, regrouped by every question (the bench's gateway never compacts).
-  const config = loadConfig({})
-  const compacted = await compactSessions(engine, { lookbackMs: config.sessionLookbackHours * 3_600_000, keepSupersededMs: supersededKeepMs(config.maxExecutionSeconds), now: END })
+  const compacted = await compactSessions(engine, { ...compactionOptions(loadConfig({})), now: END })
   if (compacted.days || compacted.dropped) {
     console.log(`compacted ${compacted.sessions} sessions of ${compacted.days} settled days, dropped ${compacted.dropped} replaced compactions, in ${compacted.seconds.toFixed(1)} s`)
   }

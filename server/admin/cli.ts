@@ -9,7 +9,7 @@ import { explainRequest, projectIdOf } from './explain'
 import { exportToFile } from './export-file'
 import { countLines, importEvents } from './importer'
 import { migrate } from './migrate'
-import { compactSessions, supersededKeepMs } from './compact'
+import { compactionOptions, compactSessions } from './compact'
 import { createProgress } from './progress'
 import { seedProject } from './seed'
 
@@ -49,8 +49,7 @@ type Command = (engine: Engine, positionals: string[], options: Options) => Prom
 
 /** Compacts the settled days that changed, and says what it did. */
 async function compactNow(engine: Engine): Promise<string> {
-  const config = loadConfig()
-  const report = await compactSessions(engine, { lookbackMs: config.sessionLookbackHours * 3_600_000, keepSupersededMs: supersededKeepMs(config.maxExecutionSeconds), now: new Date() })
+  const report = await compactSessions(engine, { ...compactionOptions(loadConfig()), now: new Date() })
   return `compacted ${report.sessions} session(s) of ${report.days} settled day(s), dropped ${report.dropped} replaced compaction(s), in ${report.seconds.toFixed(1)} s`
 }
 

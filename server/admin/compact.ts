@@ -5,6 +5,7 @@
 // (013_compactions_by_number.sql). Runs on the engine's writable connection, one day at a time.
 import { compileTemplate, type CompiledQuery } from '../../queries/core/compiled'
 import { toClickHouseTime } from '../../queries/core/pipeline'
+import type { Config } from '../config'
 import type { Engine } from '../engine'
 
 const DAY_MS = 86_400_000
@@ -16,7 +17,7 @@ export interface CompactOptions {
   now: Date
   /**
    * How long a compaction that a newer one replaced is kept after that one was recorded: longer than a
-   * statement may run (`supersededKeepMs`), since one that began before the record may still read it.
+   * statement may run, since one that began before the record may still read it (`compactionOptions`).
    */
   keepSupersededMs: number
 }
@@ -29,8 +30,13 @@ export interface CompactReport {
   seconds: number
 }
 
-/** Twice the longest a statement may run (QUARRY_MAX_EXECUTION_SECONDS): how long a replaced compaction is kept. */
-export const supersededKeepMs = (maxExecutionSeconds: number) => 2 * maxExecutionSeconds * 1000
+/**
+ * A process's compaction settings from its configuration: its session lookback, and a replaced compaction
+ * kept for twice the longest a statement may run (QUARRY_MAX_EXECUTION_SECONDS).
+ */
+export function compactionOptions(config: Pick<Config, 'sessionLookbackHours' | 'maxExecutionSeconds'>): Pick<CompactOptions, 'lookbackMs' | 'keepSupersededMs'> {
+  return { lookbackMs: config.sessionLookbackHours * 3_600_000, keepSupersededMs: 2 * config.maxExecutionSeconds * 1000 }
+}
 
 /** What a day's number is multiplied by in its compactions' numbers: above any time in ms until the year 2286. */
 const DAY_FACTOR = 10n ** 13n
@@ -145,7 +151,7 @@ export interface CompactionTimer {
  */
 export function scheduleCompaction(
   engine: Engine,
-  options: { lookbackMs: number; keepSupersededMs: number; everyMs: number; onRun(report: CompactReport): void; onError(error: unknown): void },
+  options: Pick<CompactOptions, 'lookbackMs' | 'keepSupersededMs'> & { everyMs: number; onRun(report: CompactReport): void; onError(error: unknown): void },
 ): CompactionTimer {
   let running: Promise<void> = Promise.resolve()
   let stopped = false

@@ -10,7 +10,7 @@ import { createLogger } from '../logger'
 import { createMetrics, type Metrics } from './metrics'
 import { startMetricsServer } from './metrics-server'
 import { migrate } from '../admin/migrate'
-import { scheduleCompaction, supersededKeepMs } from '../admin/compact'
+import { compactionOptions, scheduleCompaction } from '../admin/compact'
 import { checkQueries } from './startup-check'
 
 function printWelcome(port: number, demo: Demo | undefined) {
@@ -48,8 +48,7 @@ async function main() {
   if (applied.length) logger.info('migrations applied', { applied })
   const demo = config.engine.mode === 'embedded' ? await ensureDemo(engine, config.demoEvents, (line) => console.log(line)) : undefined
   const compaction = scheduleCompaction(engine, {
-    lookbackMs: config.sessionLookbackHours * 3_600_000,
-    keepSupersededMs: supersededKeepMs(config.maxExecutionSeconds),
+    ...compactionOptions(config),
     everyMs: config.compactSeconds * 1000,
     onRun: (report) => (report.days || report.dropped) && logger.info('sessions compacted', { ...report }),
     onError: (error) => logger.error('session compaction failed', { error: String((error as Error)?.stack ?? error) }),

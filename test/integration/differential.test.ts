@@ -7,7 +7,7 @@ import { request } from '../support/openapi-request'
 import { createProject } from '../../server/admin/control'
 import { answerInsights, type RawEvent } from '../reference/model'
 import { insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
-import { compactSessions, supersededKeepMs } from '../../server/admin/compact'
+import { compactionOptions, compactSessions } from '../../server/admin/compact'
 import { Random } from '../support/random'
 import { CHOICES, randomEvents } from '../support/random-events'
 
@@ -107,11 +107,7 @@ describe('gateway vs reference model (randomized)', function () {
       }
     }
     // Every settled day compacted: these answers read sessions_settled (golden.test.ts reads partial rows).
-    const report = await compactSessions(h.engine, {
-      lookbackMs: h.config.sessionLookbackHours * 3_600_000,
-      keepSupersededMs: supersededKeepMs(h.config.maxExecutionSeconds),
-      now: new Date(),
-    })
+    const report = await compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date() })
     assert.ok(report.sessions > 0, JSON.stringify(report))
     auth = await rootHeaders(h.engine)
   })

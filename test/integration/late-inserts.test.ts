@@ -2,7 +2,7 @@
 // after each insert the gateway must agree with the reference model over everything inserted so far.
 import assert from 'node:assert/strict'
 import request from 'supertest'
-import { compactSessions, supersededKeepMs } from '../../server/admin/compact'
+import { compactionOptions, compactSessions } from '../../server/admin/compact'
 import { createProject } from '../../server/admin/control'
 import { answerInsights, type RawEvent } from '../reference/model'
 import fs from 'node:fs'
@@ -48,11 +48,7 @@ describe('sessions split over inserts, and late events for settled days', functi
    * compactions as long as the gateway would unless told.
    */
   const compact = (options: { lookbackMs?: number; keepSupersededMs?: number } = {}) =>
-    compactSessions(h.engine, {
-      lookbackMs: options.lookbackMs ?? h.config.sessionLookbackHours * 3_600_000,
-      keepSupersededMs: options.keepSupersededMs ?? supersededKeepMs(h.config.maxExecutionSeconds),
-      now: new Date(),
-    })
+    compactSessions(h.engine, { ...compactionOptions(h.config), ...options, now: new Date() })
 
   /** The compactions each combined table holds for each day, as 'day compaction' texts. */
   async function storedCompactions(): Promise<Record<string, string[]>> {
