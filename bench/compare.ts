@@ -5,14 +5,16 @@
 // interleaved so that the shared machine's changing load falls on all three alike. The raw engine's and the
 // baseline's statements run in the gateway's process, on its engine and data directory (bench/gateway.ts).
 import fs from 'node:fs'
+import type { CompiledQuery } from '../queries/core/compiled'
 import { prepare } from '../queries/core/pipeline'
+import { settledParamsOf, type SettledRow } from '../queries/core/settled-check'
 import { loadConfig } from '../server/config'
 import { resolveRequest } from '../server/admin/explain'
 import { isResourceRoute } from '../server/http/routes'
 import { offsetExportSql } from './openpanel'
 import { DASHBOARD, NOW, QUESTIONS } from './questions'
 import { LONG, MAIN, PORT, PROJECT, TIMEZONE, openDataset, BENCH_GATEWAY_ENV, waitForAuth, type Dataset } from './setup'
-import { startGateway } from './gateway'
+import { startGateway, type ChildGateway } from './gateway'
 import { Random } from '../test/support/random'
 
 const RUNS = Number(process.env.QUARRY_BENCH_RUNS ?? 7)
@@ -50,12 +52,18 @@ async function interleaved(tasks: (() => Promise<unknown>)[]): Promise<number[]>
   return samples.map(median)
 }
 
-/** The statement the gateway compiles for a request URL, resolved by the gateway's own router (as `explain`). */
-async function compiledFor(url: string) {
+/**
+ * The statement the gateway compiles for a request URL, resolved by the gateway's own router (as
+ * `explain`), with the settled days bound from its settled check's rows, as the gateway binds them.
+ */
+async function compiledFor(url: string, gateway: ChildGateway): Promise<CompiledQuery> {
   const resolved = await resolveRequest(url)
   if (!resolved || !isResourceRoute(resolved.route)) throw new Error(`not a resource route: ${url}`)
   const scope = { project: { id: PROJECT, name: PROJECT, timezone: TIMEZONE }, now: NOW, sessionLookbackMs: loadConfig({}).sessionLookbackHours * 3_600_000 }
-  return prepare(resolved.route.resource, resolved.query, scope).compiled
+  const { compiled } = prepare(resolved.route.resource, resolved.query, scope)
+  if (!compiled.settledCheck) return compiled
+  const rows = (await gateway.statement(compiled.settledCheck.sql, compiled.settledCheck.params)) as unknown as SettledRow[]
+  return { ...compiled, params: { ...compiled.params, ...settledParamsOf(rows) } }
 }
 
 /** Raw-engine p50 of the gateway's SQL on a dataset (for the 360-day / 90-day ratio), run in a gateway's process as above. */
@@ -66,7 +74,7 @@ async function rawFigures(dataset: Dataset): Promise<Map<string, number>> {
   const raw = new Map<string, number>()
   try {
     for (const question of QUESTIONS) {
-      const compiled = await compiledFor(question.url)
+      const compiled = await compiledFor(question.url, gateway)
       raw.set(question.name, (await interleaved([() => gateway.statement(compiled.sql, compiled.params)]))[0])
     }
   } finally {
@@ -134,14 +142,14 @@ export async function compare(): Promise<void> {
     // request in 427 ms and the next three in 123-143 before settling at 110-120, which fell on the first
     // question's figures only.
     for (const question of QUESTIONS) {
-      const compiled = await compiledFor(question.url)
+      const compiled = await compiledFor(question.url, gateway)
       await get(question.url, fresh)
       await gateway.statement(compiled.sql, compiled.params)
     }
     console.log('| question | gateway p50 ms | raw engine p50 ms | gateway / raw | OpenPanel-shaped p50 ms | gateway / OpenPanel |')
     console.log('|---|---|---|---|---|---|')
     for (const question of QUESTIONS) {
-      const compiled = await compiledFor(question.url)
+      const compiled = await compiledFor(question.url, gateway)
       const [http, raw, ...baseline] = await interleaved([
         () => get(question.url, fresh),
         () => gateway.statement(compiled.sql, compiled.params),

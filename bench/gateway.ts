@@ -30,9 +30,9 @@ export interface ChildGateway {
   exited(): { code: number | null; signal: NodeJS.Signals | null } | undefined
   /**
    * Runs a statement on the gateway's own engine (its writable client, with the gateway's guardrail
-   * settings), not through HTTP, and resolves once its whole result has been read.
+   * settings), not through HTTP, and resolves with its rows once its whole result has been read.
    */
-  statement(sql: string, params: Record<string, unknown>): Promise<void>
+  statement(sql: string, params: Record<string, unknown>): Promise<Record<string, unknown>[]>
   /** Stops the gateway; resolves with its event-loop delay, when it could report it. */
   stop(): Promise<LoopDelay | undefined>
 }
@@ -45,6 +45,7 @@ interface StatementRequest {
 }
 interface StatementReply {
   id: number
+  rows?: Record<string, unknown>[]
   error?: string
 }
 
@@ -87,12 +88,12 @@ export async function startGateway(options: { dataDir: string; port: number; env
     })
     void exitedNow.then(() => reject(new Error(`gateway exited with ${JSON.stringify(exit)}`)))
   })
-  const pending = new Map<number, { resolve(): void; reject(error: Error): void }>()
+  const pending = new Map<number, { resolve(rows: Record<string, unknown>[]): void; reject(error: Error): void }>()
   let nextId = 0
   child.on('message', (reply: StatementReply) => {
     const waiting = pending.get(reply.id)
     pending.delete(reply.id)
-    if (reply.error === undefined) waiting?.resolve()
+    if (reply.error === undefined) waiting?.resolve(reply.rows ?? [])
     else waiting?.reject(new Error(reply.error))
   })
   // A gateway that exits never answers: its statements fail rather than keep the bench waiting.
@@ -107,7 +108,7 @@ export async function startGateway(options: { dataDir: string; port: number; env
     statement(sql, params) {
       if (!child.connected) return Promise.reject(new Error(`gateway exited with ${JSON.stringify(exit)}: no statement can run`))
       const id = (nextId += 1)
-      return new Promise<void>((resolve, reject) => {
+      return new Promise<Record<string, unknown>[]>((resolve, reject) => {
         pending.set(id, { resolve, reject })
         child.send({ id, sql, params } satisfies StatementRequest)
       })
@@ -135,9 +136,9 @@ async function serve(): Promise<void> {
   process.on('message', (request: StatementRequest) => {
     engine.client
       .query({ query: request.sql, query_params: request.params, format: 'JSONEachRow', clickhouse_settings: settings })
-      .then((result) => result.json())
+      .then((result) => result.json<Record<string, unknown>>())
       .then(
-        () => process.send?.({ id: request.id } satisfies StatementReply),
+        (rows) => process.send?.({ id: request.id, rows } satisfies StatementReply),
         (error: Error) => process.send?.({ id: request.id, error: error.message } satisfies StatementReply),
       )
   })

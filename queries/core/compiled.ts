@@ -12,6 +12,11 @@ export interface CompiledQuery {
   readonly params: Readonly<Params>
   /** JSONEachRow unless the statement says otherwise. */
   readonly format?: OutputFormat
+  /**
+   * A session question's settled check, run (or its rows reused) before the statement: its rows bind the
+   * statement's `settledDays` and `settledCompactions` (core/settled-check.ts).
+   */
+  readonly settledCheck?: CompiledQuery
 }
 
 export interface Fragment {

@@ -2,8 +2,10 @@
 // `events`; identical requests in flight share one statement; memory bounded in bytes (lru-cache).
 import crypto from 'node:crypto'
 import { LRUCache } from 'lru-cache'
-import { compileTemplate, type CompiledQuery } from './compiled'
+import type { CompiledQuery } from './compiled'
+import { readDataVersion } from './data-version'
 import type { Runner } from './run'
+import { SharedRuns } from './shared-runs'
 
 export interface CacheSettings {
   /** Memory for cached bodies, in bytes (0: no cache). */
@@ -37,12 +39,6 @@ export interface Lookup {
   compute(signal: AbortSignal): Promise<{ body: unknown; hasMore?: boolean }>
 }
 
-interface InFlight {
-  promise: Promise<CachedAnswer>
-  waiters: number
-  abort: AbortController
-}
-
 const etagOf = (body: string) => `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
 
 /** Whether an `If-None-Match` header names this ETag (a list, weak tags or `*`). */
@@ -56,7 +52,8 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
 
 export class ResultCache {
   private readonly entries: LRUCache<string, CachedAnswer>
-  private readonly inFlight = new Map<string, InFlight>()
+  /** One statement for every identical request in flight; it is aborted only when all of them went away. */
+  private readonly running = new SharedRuns<CachedAnswer>()
   private version?: { value: string; readAt: number }
   private versionRead?: Promise<string | undefined>
 
@@ -79,29 +76,9 @@ export class ResultCache {
     const key = `${version}:${crypto.createHash('sha256').update(JSON.stringify([lookup.projectId, lookup.compiled.template, lookup.compiled.sql, lookup.compiled.params])).digest('base64url')}`
     const cached = lookup.revalidate ? undefined : this.entries.get(key)
     if (cached) return { answer: cached, hit: true }
-    const answer = await this.share(key, lookup, maxAgeSeconds)
+    const answer = await this.running.run(key, lookup.signal, (signal) => this.compute(lookup, maxAgeSeconds, signal))
     this.entries.set(key, answer, { ttl: maxAgeSeconds * 1000 })
     return { answer, hit: false }
-  }
-
-  /** One statement for every identical request in flight; it is aborted only when all of them went away. */
-  private share(key: string, lookup: Lookup, maxAgeSeconds: number): Promise<CachedAnswer> {
-    let flight = this.inFlight.get(key)
-    if (!flight) {
-      const abort = new AbortController()
-      const promise = this.compute(lookup, maxAgeSeconds, abort.signal).finally(() => this.inFlight.delete(key))
-      flight = { promise, waiters: 0, abort }
-      this.inFlight.set(key, flight)
-    }
-    const shared = flight
-    shared.waiters += 1
-    const leave = () => {
-      shared.waiters -= 1
-      if (shared.waiters === 0) shared.abort.abort()
-    }
-    if (lookup.signal.aborted) leave()
-    else lookup.signal.addEventListener('abort', leave, { once: true })
-    return shared.promise.finally(() => lookup.signal.removeEventListener('abort', leave))
   }
 
   private async compute(lookup: Lookup, maxAgeSeconds: number, signal: AbortSignal): Promise<CachedAnswer> {
@@ -134,9 +111,7 @@ export class ResultCache {
   private async readVersion(): Promise<string | undefined> {
     const readAt = Date.now()
     try {
-      // A statement without parameters: it runs on the control lane, never behind data statements.
-      const rows = await this.runner.control<{ events: number }>(compileTemplate('control/data-version.sql', {}))
-      this.version = { value: String(rows[0]?.events), readAt }
+      this.version = { value: await readDataVersion(this.runner), readAt }
       return this.version.value
     } catch {
       this.version = undefined

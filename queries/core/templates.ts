@@ -38,7 +38,6 @@ export const MARKERS = {
   session_bucket: 'the time bucket of a session start',
   session_filters: 'HAVING conditions on session attributes and event-filter matches',
   settled_attributes: 'the session attributes a query reads, as columns of sessions_settled',
-  settled: 'the window\'s UTC days read combined, each with the compaction read, as (day, compaction) (insights/settled-days.sql)',
   settled_views: 'the settled days whose page views are read combined, as (day, compaction) (pages)',
   settled_pages: 'the stored page views of the settled days: page rows or their rollup (pages)',
   settled_page_views: 'the views of a settled session\'s pages that match page-only event filters',

@@ -5,7 +5,7 @@ import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Resource } from '../core/pipeline'
 import { DIMENSIONS, SESSION_ATTRIBUTES, type Dimension } from '../core/registry'
 import { percent, ratio } from '../core/rounding'
-import { eventJoin, sessionParams, windowSessions } from './session-sql'
+import { eventJoin, sessionParams, settledCheck, windowSessions } from './session-sql'
 
 interface DimensionRow {
   prefix_value: string
@@ -26,7 +26,7 @@ function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedInsig
     compile(query) {
       const { views, join } = eventJoin(query)
       const attributes = spec.prefix ? [spec.column, spec.prefix] : [spec.column]
-      return compileTemplate(
+      const statement = compileTemplate(
         'insights/dimension.sql',
         { ...sessionParams(query), ...pageParams(query) },
         {
@@ -37,6 +37,7 @@ function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedInsig
           views_join: join,
         },
       )
+      return { ...statement, settledCheck: settledCheck(query) }
     },
     shape(rawRows, query) {
       const { page, hasMore } = splitPage(rawRows as unknown as DimensionRow[], query)

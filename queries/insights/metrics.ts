@@ -5,7 +5,7 @@ import { boundsOnWholeHours, buckets, pickInterval } from '../core/dates'
 import { capSeriesBuckets, decideFilters, parseInsightParams, seriesSchema, widenForSessions, type InsightQuery, type PlannedSeries } from './insight-params'
 import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratio } from '../core/rounding'
-import { eventConditions, eventJoin, sessionParams, sessionsMatchingAttributes, windowSessions } from './session-sql'
+import { eventConditions, eventJoin, sessionParams, sessionsMatchingAttributes, settledCheck, windowSessions } from './session-sql'
 
 interface MetricsRow {
   part: 'sessions' | 'revenue'
@@ -70,7 +70,7 @@ export const metrics: Resource<InsightQuery, PlannedSeries> = {
   plan: planSteps(pickInterval, capSeriesBuckets, widenForSessions, decideFilters),
   compile(query) {
     const { views, join } = eventJoin(query)
-    return compileTemplate(
+    const statement = compileTemplate(
       'insights/metrics.sql',
       { ...sessionParams(query), tz: query.timezone },
       {
@@ -82,6 +82,7 @@ export const metrics: Resource<InsightQuery, PlannedSeries> = {
         revenue: revenueRows(query),
       },
     )
+    return { ...statement, settledCheck: settledCheck(query) }
   },
   shape(rawRows, query) {
     const byKey = new Map<string, MetricsRow>()

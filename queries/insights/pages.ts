@@ -5,7 +5,7 @@ import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type 
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratioOrNull } from '../core/rounding'
-import { eventJoin, sessionParams, sessionsMatchingAttributes, sessionsWithEvent, settledCompactions, viewConditions, windowSessions } from './session-sql'
+import { eventJoin, sessionParams, sessionsMatchingAttributes, sessionsWithEvent, settledCheck, viewConditions, windowSessions } from './session-sql'
 
 const QUARTER_HOUR_MS = 900_000
 
@@ -68,11 +68,10 @@ export const pages: Resource<InsightQuery, PlannedInsight> = {
   compile(query) {
     const sessions = viewSessions(query)
     const settled = settledPages(query, sessions)
-    return compileTemplate(
+    const statement = compileTemplate(
       'insights/pages.sql',
       { ...sessionParams(query), ...pageParams(query) },
       {
-        settled: settledCompactions(query),
         settled_views: settled.days,
         settled_pages: settled.pages,
         window_sessions: windowSessions(query, ['entry_origin', 'entry_path']),
@@ -81,6 +80,7 @@ export const pages: Resource<InsightQuery, PlannedInsight> = {
         view_sessions: sessions,
       },
     )
+    return { ...statement, settledCheck: settledCheck(query) }
   },
   shape(rawRows, query) {
     const { page, hasMore } = splitPage(rawRows as unknown as PageRow[], query)

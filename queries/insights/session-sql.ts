@@ -2,7 +2,8 @@
 // filters applied) and the page views counted under event-field filters. The filters come compiled
 // and sorted by the plan (`decideFilters`); these fragments only place them, and the statement binds
 // their values once (`sessionParams`).
-import { andClauses, compileInner, sqlOnly, type Fragment, type Params } from '../core/compiled'
+import { andClauses, compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
+import { NOTHING_SETTLED } from '../core/settled-check'
 import type { PlannedInsight } from './insight-params'
 import { toClickHouseTime } from '../core/pipeline'
 import { SESSION_ATTRIBUTES, type SessionAttribute } from '../core/registry'
@@ -13,30 +14,43 @@ const utcDay = (time: number) => Math.floor(time / DAY_MS) * DAY_MS
 const dateText = (time: number) => new Date(time).toISOString().slice(0, 10)
 
 /**
- * The statement-wide params: project, the window with the lookback read range, the window's UTC days and
- * the rows their read ranges hold (settled sessions, see insights/window-sessions.sql), and every
- * filter's values.
+ * The statement-wide params: project, the window with the lookback read range, the window's UTC days, the
+ * settled ones among them with their compactions (none until the settled check's rows bind them, see
+ * `settledCheck`), and every filter's values.
  */
 export function sessionParams(query: PlannedInsight): Params {
-  const firstDay = utcDay(query.window.start.getTime())
-  const lastDay = utcDay(query.window.end.getTime() - 1)
   return {
     ...windowParams(query.projectId, query.window),
     readFrom: toClickHouseTime(query.readFrom),
     readTo: toClickHouseTime(query.readTo),
     lookbackSeconds: Math.round(query.lookbackMs / 1000),
-    firstDay: dateText(firstDay),
-    lastDay: dateText(lastDay),
-    countFrom: toClickHouseTime(new Date(firstDay - query.lookbackMs)),
-    countTo: toClickHouseTime(new Date(lastDay + DAY_MS + query.lookbackMs)),
+    ...windowDays(query),
+    ...NOTHING_SETTLED,
     ...query.sorted.params,
   }
 }
 
+function windowDays(query: PlannedInsight): { firstDay: string; lastDay: string } {
+  return { firstDay: dateText(utcDay(query.window.start.getTime())), lastDay: dateText(utcDay(query.window.end.getTime() - 1)) }
+}
+
 const EMPTY: Fragment = sqlOnly('')
 
-/** The scalar list of the window's settled UTC days, each with the compaction to read (insights/settled-days.sql). */
-export const settledCompactions = (query: PlannedInsight): Fragment => compileInner('insights/settled-days.sql', sessionParams(query))
+/**
+ * The settled check of a session question (insights/settled-days.sql): the window's UTC days read
+ * combined, and the partial rows their read ranges hold now, counted from the lookback before the first
+ * day to the lookback after the last.
+ */
+export function settledCheck(query: PlannedInsight): CompiledQuery {
+  const days = windowDays(query)
+  return compileTemplate('insights/settled-days.sql', {
+    projectId: query.projectId,
+    lookbackSeconds: Math.round(query.lookbackMs / 1000),
+    ...days,
+    countFrom: toClickHouseTime(new Date(Date.parse(days.firstDay) - query.lookbackMs)),
+    countTo: toClickHouseTime(new Date(Date.parse(days.lastDay) + DAY_MS + query.lookbackMs)),
+  })
+}
 
 /** `argMin(col, ...) AS s_col` for each attribute, for a GROUP BY session_id over `sessions`. */
 export function attributeColumns(attributes: SessionAttribute[]): Fragment {
@@ -122,7 +136,6 @@ export function windowSessions(query: PlannedInsight, attributes: SessionAttribu
   const pageCondition = query.sorted.eventSelection ?? '1'
   const regroupedEvents = pages ? sessionEvents(query, sqlOnly('\n  AND created_at >= regroup_from\n  AND created_at < regroup_to')) : EMPTY
   return compileInner('insights/window-sessions.sql', sessionParams(query), {
-    settled: settledCompactions(query),
     attributes: attributeColumns(all),
     settled_attributes: settledColumns(all),
     session_filters: attributeRestriction(query),

@@ -17,7 +17,8 @@ export interface CompactOptions {
   now: Date
   /**
    * How long a compaction that a newer one replaced is kept after that one was recorded: longer than a
-   * statement may run, since one that began before the record may still read it (`compactionOptions`).
+   * settled check's rows naming it are reused plus a statement that read them may run (`compactionOptions`,
+   * queries/core/settled-check.ts).
    */
   keepSupersededMs: number
 }
@@ -32,7 +33,8 @@ export interface CompactReport {
 
 /**
  * A process's compaction settings from its configuration: its session lookback, and a replaced compaction
- * kept for twice the longest a statement may run (QUARRY_MAX_EXECUTION_SECONDS).
+ * kept for twice the longest a statement may run (QUARRY_MAX_EXECUTION_SECONDS): a gateway reuses a
+ * settled check's rows for at most that long, and a statement bound with them runs at most that long.
  */
 export function compactionOptions(config: Pick<Config, 'sessionLookbackHours' | 'maxExecutionSeconds'>): Pick<CompactOptions, 'lookbackMs' | 'keepSupersededMs'> {
   return { lookbackMs: config.sessionLookbackHours * 3_600_000, keepSupersededMs: 2 * config.maxExecutionSeconds * 1000 }

@@ -91,7 +91,14 @@ function multiStatements(multi: AnyMultiResource, raw: Record<string, unknown>, 
 
 /** Every statement a route runs for a parsed query string, compiled (throws a QueryError on bad input). */
 export function statementsOf(route: Route, raw: Record<string, unknown>, scope: Scope): Statement[] {
-  if (isResourceRoute(route)) return [{ label: route.resource.name, compiled: prepare(route.resource, raw, scope).compiled }]
+  if (isResourceRoute(route)) {
+    const { compiled } = prepare(route.resource, raw, scope)
+    if (!compiled.settledCheck) return [{ label: route.resource.name, compiled }]
+    return [
+      { label: 'settled check (first, unless the same check ran since the data version last changed; see core/settled-check.ts)', compiled: compiled.settledCheck },
+      { label: `${route.resource.name} (settledDays and settledCompactions bound from the check's rows)`, compiled },
+    ]
+  }
   return multiStatements(route.multi, raw, scope)
 }
 
@@ -106,6 +113,6 @@ export async function explainRequest(url: string, scopeFor: (projectId: string) 
   const projectId = projectIdIn(resolved)
   if (!projectId) throw new QueryError('invalid_request', 'name the project (projectId)', [{ path: ['projectId'], message: '"projectId" is required' }])
   const statements = statementsOf(resolved.route, resolved.query, scopeFor(projectId))
-  if (isResourceRoute(resolved.route)) return statements.map(formatStatement).join('\n\n')
+  if (isResourceRoute(resolved.route) && statements.length === 1) return formatStatement(statements[0])
   return statements.map((statement) => `-- statement: ${statement.label}\n${formatStatement(statement)}`).join('\n\n')
 }

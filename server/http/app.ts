@@ -7,6 +7,7 @@ import swaggerUi from 'swagger-ui-express'
 import { prepare, type Scope } from '../../queries/core/pipeline'
 import { ResultCache, matchesEtag } from '../../queries/core/result-cache'
 import type { Runner } from '../../queries/core/run'
+import { SettledChecks } from '../../queries/core/settled-check'
 import { authenticate, authorizeProject, resolveQueryProject } from './auth'
 import type { Config } from '../config'
 import type { Directory } from './directory'
@@ -23,7 +24,7 @@ import { serveMulti } from './serve-multi'
 export const QUERY_PARSER = 'simple'
 
 export interface AppOptions {
-  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy' | 'cache'>
+  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy' | 'cache' | 'maxExecutionSeconds'>
   runner: Runner
   directory: Directory
   logger: Logger
@@ -54,6 +55,7 @@ export function createApp(options: AppOptions): express.Express {
   const clock = options.clock ?? (() => new Date())
   const drain = options.drain ?? new Drain()
   const cache = new ResultCache(runner, config.cache)
+  const settledChecks = new SettledChecks(runner, config.maxExecutionSeconds * 1000)
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', QUERY_PARSER)
@@ -144,7 +146,9 @@ export function createApp(options: AppOptions): express.Express {
       signal: res.locals.signal,
       revalidate: /\bno-(cache|store)\b/i.test(req.get('cache-control') ?? ''),
       compute: async (signal) => {
-        const { rows, ...run } = await runner.run<Record<string, unknown>>(compiled, { signal, clientId: res.locals.client.id, lane: resource.lane })
+        const clientId = res.locals.client.id
+        const statement = await settledChecks.bind(compiled, { signal, clientId })
+        const { rows, ...run } = await runner.run<Record<string, unknown>>(statement, { signal, clientId, lane: resource.lane })
         Object.assign(res.locals, { queryMs: Math.round(run.durationMs), ...run })
         return resource.shape(rows, query)
       },

@@ -3,7 +3,8 @@
 --   text: the number is beyond 2^53, and JSON would round it)
 -- A reader keeps the compaction that its (project, day, lookback) record names (insights/settled-days.sql),
 -- so one that some record still names stays. One that none names goes once the day has a newer compaction
--- recorded at least `keepMs` ago, longer than a statement that found the older one may still run. One newer
+-- recorded at least `keepMs` ago, longer than a settled check's rows naming the older one are reused plus a
+-- statement that read them may still run (queries/core/settled-check.ts). One newer
 -- than every record (being built, or its build failed) stays until a later one is recorded.
 SELECT stored.day AS day, toString(stored.compaction) AS compaction
 FROM

@@ -12,7 +12,7 @@
 -- The other days' views are ordered here, read from the lookback before the first such day (a view's
 -- previous one of the page) to the lookback after the last (its next view).
 WITH
-  /* @settled */ AS settled,
+  arrayZip({settledDays:Array(Date)}, CAST({settledCompactions:Array(String)}, 'Array(UInt64)')) AS settled,
   /* @settled_views */ AS settled_views,
   arrayMap(entry -> tupleElement(entry, 1), settled_views) AS view_days,
   arrayMap(entry -> tupleElement(entry, 2), settled_views) AS view_compactions,

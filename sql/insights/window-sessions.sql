@@ -3,7 +3,9 @@
 --   filters join on after, see session-events.sql): session_id, session_start,
 --   duration_ms, all_views, visitor_key (see migrations/005_settled_sessions.sql), and s_<attribute> for
 --   each attribute asked for
--- Settled days (insights/settled-days.sql) come combined from sessions_settled. Every other day (the open
+-- Settled days come combined from sessions_settled: settledDays, each read from the compaction at the same
+-- place of settledCompactions (the rows of insights/settled-days.sql, run before the statement, see
+-- queries/core/settled-check.ts; bound empty, every day is regrouped). Every other day (the open
 -- edge, a day a late event changed, one never compacted) is combined here from its partial rows (see migrations/002_sessions.sql): earliest start, latest end,
 -- all page views, and the attributes of the earliest first event (ties by the first event's id text).
 -- A settled day is read from the compaction its record names (a compaction's number names its day, see
@@ -19,7 +21,7 @@
 -- row of a session starting on such a day, so a kept session is whole; a session cut at either end
 -- starts, as grouped, on a settled day or outside the window, and is left out.
 WITH
-  /* @settled */ AS settled,
+  arrayZip({settledDays:Array(Date)}, CAST({settledCompactions:Array(String)}, 'Array(UInt64)')) AS settled,
   arrayMap(entry -> tupleElement(entry, 1), settled) AS settled_days,
   arrayMap(entry -> tupleElement(entry, 2), settled) AS settled_compactions,
   arrayFilter(

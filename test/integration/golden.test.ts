@@ -6,8 +6,8 @@ import path from 'node:path'
 import { request } from '../support/openapi-request'
 import { answerChart } from '../reference/charts'
 import { exportRows, type RawProfile } from '../reference/export'
-import { answerInsights, type RawEvent } from '../reference/model'
-import { FIXTURES, goldenProjects, loadGolden, startHarness, type Harness } from '../support/harness'
+import { answerInsights } from '../reference/model'
+import { FIXTURES, goldenEvents, goldenProjects, loadGolden, startHarness, type Harness } from '../support/harness'
 
 interface GoldenCase {
   name: string
@@ -29,14 +29,6 @@ function withOpaqueCursor(body: unknown): unknown {
   const meta = (body as { meta?: { nextCursor?: string | null } }).meta
   if (!meta) return body
   return { ...(body as object), meta: { ...meta, nextCursor: meta.nextCursor ? '<non-null>' : null } }
-}
-
-export function readEvents(project: string): RawEvent[] {
-  return fs
-    .readFileSync(path.join(FIXTURES, 'golden', `${project}.ndjson`), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as RawEvent)
 }
 
 function queryOf(urlPath: string): { resource: string; query: Record<string, string> } {
@@ -92,7 +84,7 @@ describe('golden fixture', function () {
     for (const golden of cases) {
       it(golden.name, () => {
         const { resource, query } = queryOf(golden.path)
-        const answer = answerInsights({ events: readEvents(golden.project), projectTimezone: timezones.get(golden.project) as string, resource, query, now: new Date(golden.now) })
+        const answer = answerInsights({ events: goldenEvents(golden.project), projectTimezone: timezones.get(golden.project) as string, resource, query, now: new Date(golden.now) })
         assert.equal(answer.status, golden.status)
         if (golden.status === 200) assert.deepEqual(answer.body, golden.body)
         if (golden.next !== undefined) assert.equal(answer.next, golden.next)
@@ -101,7 +93,7 @@ describe('golden fixture', function () {
     for (const golden of chartCases) {
       it(golden.name, () => {
         const { query } = queryOf(golden.path)
-        const answer = answerChart({ events: readEvents(golden.project), projectTimezone: timezones.get(golden.project) as string, query, now: new Date(golden.now) })
+        const answer = answerChart({ events: goldenEvents(golden.project), projectTimezone: timezones.get(golden.project) as string, query, now: new Date(golden.now) })
         assert.equal(answer.status, golden.status)
         if (golden.status === 200) assert.deepEqual(answer.body, golden.body)
       })
@@ -110,7 +102,7 @@ describe('golden fixture', function () {
       it(golden.name, () => {
         const query = multiQueryOf(golden.path)
         const projectId = String(query.projectId ?? query.project_id)
-        const answer = exportRows({ events: readEvents(projectId), profiles, projectId, projectTimezone: timezones.get(projectId) as string, query, now: new Date(golden.now) })
+        const answer = exportRows({ events: goldenEvents(projectId), profiles, projectId, projectTimezone: timezones.get(projectId) as string, query, now: new Date(golden.now) })
         assert.equal(answer.status, 200)
         const body = golden.body as { meta: { totalCount: number; current: number; count: number }; data: unknown[] }
         const limit = Number(query.limit ?? 50)

@@ -5,9 +5,7 @@ import request from 'supertest'
 import { compactionOptions, compactSessions } from '../../server/admin/compact'
 import { createProject } from '../../server/admin/control'
 import { answerInsights, type RawEvent } from '../reference/model'
-import fs from 'node:fs'
-import path from 'node:path'
-import { FIXTURES, insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
+import { goldenEvents, insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
 
 const PROJECT = { id: 'shop', timezone: 'Europe/Berlin' }
 const NOW = new Date('2024-04-10T00:00:00.000Z')
@@ -32,11 +30,7 @@ describe('sessions split over inserts, and late events for settled days', functi
   let h: Harness
   let auth: Record<string, string>
   const inserted: RawEvent[] = []
-  const all = fs
-    .readFileSync(path.join(FIXTURES, 'golden', 'shop.ndjson'), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as RawEvent)
+  const all = goldenEvents(PROJECT.id)
 
   async function insert(events: RawEvent[]) {
     await insertRawEvents(h.engine, events, PROJECT.id)
@@ -181,7 +175,10 @@ describe('sessions split over inserts, and late events for settled days', functi
     await agreesNow("another lookback's compactions beside the recorded ones")
   })
 
+  // The tests below change the settled tables without adding an event: each starts on a new app, whose
+  // settled checks see the compactions above (an app reuses a check's rows while no event is added).
   it('reads compacted days from sessions_settled, not from partial rows', async () => {
+    h.newApp()
     const week = async () => (await request(h.app).get(`/insights/${PROJECT.id}/metrics?${WEEK}`).set({ ...auth, 'cache-control': 'no-cache' })).body.metrics.total_sessions as number
     const before = await week()
     // A copy of one settled session under a new id, in the same compacted day: only a reader of
@@ -203,6 +200,7 @@ describe('sessions split over inserts, and late events for settled days', functi
     rows.find((entry) => entry.origin === page.origin && entry.path === page.path)
 
   it('reads compacted page views from page_rollup without session filters, not from page rows or events', async () => {
+    h.newApp()
     const before = await pagesOf()
     // A copy of one settled rollup row of first views: only a reader of page_rollup counts it.
     const rollupRow = () => `project_id = 'shop' AND hour >= '2024-03-28' AND hour < '2024-03-29' AND previous_hour < '2024-03-27' AND ${ofRecorded()} ORDER BY hour, path`
@@ -221,6 +219,7 @@ describe('sessions split over inserts, and late events for settled days', functi
   })
 
   it('reads compacted page views from page_views_settled when a filter restricts the sessions', async () => {
+    h.newApp()
     const everySession = `&filters=${encodeURIComponent(JSON.stringify([{ name: 'country', operator: 'isNot', value: ['XX'] }]))}`
     const before = await pagesOf(everySession)
     // A second copy of one settled row of a first view (its session passes the filter): only a reader

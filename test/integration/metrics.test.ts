@@ -77,9 +77,11 @@ describe('Prometheus metrics of a gateway over the embedded engine', function ()
     assert.equal(sampleValue(families, 'quarry_http_requests_total', { route: 'unmatched', status: '404' }), 1)
     assert.doesNotMatch(text, /mproj/, 'no project id (no raw URL) in any label')
 
-    // One data statement per metrics answer, each through the scheduler's queue.
+    // Each metrics answer (7 and 30 days: other days, so no check's rows are reused) runs its settled
+    // check and its statement, each through the scheduler's queue.
     assert.equal(sampleValue(families, 'quarry_statement_duration_seconds_count', { template: 'insights.metrics', outcome: 'ok' }), 2)
-    assert.equal(sampleValue(families, 'quarry_engine_queue_wait_seconds_count'), 2)
+    assert.equal(sampleValue(families, 'quarry_statement_duration_seconds_count', { template: 'insights.settled_days', outcome: 'ok' }), 2)
+    assert.equal(sampleValue(families, 'quarry_engine_queue_wait_seconds_count'), 4)
     assert.equal(sampleValue(families, 'quarry_engine_queue_depth'), 0)
     assert.equal(sampleValue(families, 'quarry_engine_statements_in_flight'), 0)
     assert.ok(sampleValue(families, 'quarry_statement_duration_seconds_sum', { template: 'insights.metrics', outcome: 'ok' }) > 0)

@@ -13,6 +13,7 @@ import { createRunner, openEngine, type Engine } from '../../server/engine'
 import { importEvents, parseEventLine } from '../../server/admin/importer'
 import { createLogger } from '../../server/logger'
 import { migrate } from '../../server/admin/migrate'
+import type { RawEvent } from '../reference/model'
 
 export const FIXTURES = path.join(__dirname, '..', '..', 'fixtures')
 
@@ -24,6 +25,8 @@ export interface Harness {
   directory: Directory
   app: express.Express
   now: Date
+  /** Builds `app` again, as a restarted gateway: nothing cached, no settled check's rows to reuse. */
+  newApp(): void
   close(): Promise<void>
 }
 
@@ -50,12 +53,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     directory,
     now: options.now ?? new Date(),
     app: undefined as unknown as express.Express,
+    newApp() {
+      harness.app = createApp({ config, runner, directory, logger: createLogger('error', true), clock: () => harness.now })
+    },
     async close() {
       await engine.close()
       fs.rmSync(dir, { recursive: true, force: true })
     },
   }
-  harness.app = createApp({ config, runner, directory, logger: createLogger('error', true), clock: () => harness.now })
+  harness.newApp()
   return harness
 }
 
@@ -63,6 +69,15 @@ interface GoldenProject {
   id: string
   name: string
   timezone: string
+}
+
+/** A golden project's events, as its fixture lists them. */
+export function goldenEvents(projectId: string): RawEvent[] {
+  return fs
+    .readFileSync(path.join(FIXTURES, 'golden', `${projectId}.ndjson`), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as RawEvent)
 }
 
 export function goldenProjects(): GoldenProject[] {

@@ -54,6 +54,30 @@ describe('explain', () => {
     })
   })
 
+  describe('session questions', () => {
+    it('prints the settled check first, then the statement its rows bind (bound empty here)', async () => {
+      const text = await explainRequest('/insights/shop/referrer?startDate=2024-03-30&endDate=2024-03-31', scopeFor)
+      assert.deepEqual(templatesOf(text), ['insights.settled_days', 'insights.dimension'])
+      assert.equal(statementLabels(text).length, 2)
+      const [check, statement] = paramsOf(text)
+      assert.deepEqual(check, {
+        projectId: 'shop',
+        lookbackSeconds: 86400,
+        firstDay: '2024-03-29',
+        lastDay: '2024-03-31',
+        countFrom: '2024-03-28 00:00:00.000',
+        countTo: '2024-04-02 00:00:00.000',
+      })
+      assert.deepEqual([statement.settledDays, statement.settledCompactions], [[], []])
+    })
+
+    it('prints a statement without a check alone, unlabelled', async () => {
+      const text = await explainRequest('/insights/shop/live', scopeFor)
+      assert.deepEqual(templatesOf(text), ['insights.live'])
+      assert.deepEqual(statementLabels(text), [])
+    })
+  })
+
   describe('/export/events', () => {
     it('prints the chunk statement of a CSV stream, and nothing else', async () => {
       const text = await explainRequest('/export/events?projectId=demo&format=csv', scopeFor)

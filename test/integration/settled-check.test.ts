@@ -1,0 +1,102 @@
+// The settled check runs before a session question's statement, and its rows are reused by the next
+// questions of the same project and days while no event is added and within one statement limit: the
+// answers must still equal the reference model's after late events and compactions.
+import assert from 'node:assert/strict'
+import type express from 'express'
+import request from 'supertest'
+import type { CompiledQuery } from '../../queries/core/compiled'
+import { compactionOptions, compactSessions } from '../../server/admin/compact'
+import { createProject } from '../../server/admin/control'
+import { createApp } from '../../server/http/app'
+import { createLogger } from '../../server/logger'
+import { answerInsights, type RawEvent } from '../reference/model'
+import { goldenEvents, insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
+import { recording } from '../support/recording-runner'
+
+const PROJECT = { id: 'shop', timezone: 'Europe/Berlin' }
+const NOW = new Date('2024-04-10T00:00:00.000Z')
+const WEEK = 'startDate=2024-03-27&endDate=2024-04-02'
+const CHECK = 'insights.settled_days'
+
+describe('settled checks reused while they hold', function () {
+  this.timeout(120_000)
+  let h: Harness
+  let auth: Record<string, string>
+  const ran: CompiledQuery[] = []
+  const events = goldenEvents(PROJECT.id)
+
+  const appWith = (config: Harness['config']): express.Express =>
+    createApp({ config, runner: recording(h.runner, ran), directory: h.directory, logger: createLogger('error', true), clock: () => NOW })
+
+  /** Asks `url` fresh (no result cache) and checks the answer against the reference model over `events`. */
+  async function agrees(app: express.Express, url: string) {
+    const [resource, queryString] = url.split('?')
+    const expected = answerInsights({ events, projectTimezone: PROJECT.timezone, resource, query: Object.fromEntries(new URLSearchParams(queryString)), now: NOW })
+    const res = await request(app).get(`/insights/${PROJECT.id}/${url}`).set({ ...auth, 'cache-control': 'no-cache' })
+    assert.equal(res.status, 200, res.text)
+    assert.deepEqual(res.body, expected.body, url)
+  }
+
+  const checksRun = () => ran.filter((compiled) => compiled.template === CHECK).length
+  /** The settled days the last statement was bound with. */
+  const lastSettledDays = () => ran.filter((compiled) => compiled.template !== CHECK).at(-1)?.params.settledDays as string[]
+
+  before(async () => {
+    h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' }, now: NOW })
+    await createProject(h.engine, PROJECT)
+    auth = await rootHeaders(h.engine)
+    await insertRawEvents(h.engine, events, PROJECT.id)
+    const report = await compactSessions(h.engine, { ...compactionOptions(h.config), now: NOW })
+    assert.ok(report.days > 0, JSON.stringify(report))
+  })
+  after(() => h.close())
+  beforeEach(() => {
+    ran.length = 0
+  })
+
+  it("runs one check for a window's questions, and binds the settled days it found", async () => {
+    const app = appWith(h.config)
+    for (const url of [`metrics?${WEEK}`, `referrer?${WEEK}`, `pages?${WEEK}&limit=50`, `country?${WEEK}&filters=${encodeURIComponent(JSON.stringify([{ name: 'path', operator: 'contains', value: ['produkte'] }]))}`]) {
+      await agrees(app, url)
+    }
+    assert.equal(checksRun(), 1)
+    // The week's UTC days in Berlin, every one compacted (the clock is a week after it).
+    assert.deepEqual(lastSettledDays(), ['2024-03-26', '2024-03-27', '2024-03-28', '2024-03-29', '2024-03-30', '2024-03-31', '2024-04-01', '2024-04-02'])
+    await agrees(app, 'metrics?startDate=2024-03-28&endDate=2024-03-29')
+    assert.equal(checksRun(), 2, 'other days, another check')
+  })
+
+  it('checks again once an event is added, and counts it', async () => {
+    const app = appWith(h.config)
+    await agrees(app, `metrics?${WEEK}`)
+    const settledBefore = lastSettledDays()
+    assert.ok(settledBefore.includes('2024-03-28'))
+    // A second page view an hour after one of 28 March's: that day's read range changed.
+    const view = events.find((event) => event.name === 'screen_view' && event.created_at.startsWith('2024-03-28T1')) as RawEvent
+    const late = { ...view, id: 'c1000000-0000-4000-8000-00000000f101', created_at: new Date(Date.parse(view.created_at) + 3_600_000).toISOString(), path: '/kasse' }
+    await insertRawEvents(h.engine, [late], PROJECT.id)
+    events.push(late)
+    await agrees(app, `metrics?${WEEK}`)
+    await agrees(app, `pages?${WEEK}&limit=50`)
+    assert.equal(checksRun(), 2, 'one check before the insert, one after')
+    assert.ok(!lastSettledDays().includes('2024-03-28'), 'the changed day is regrouped')
+
+    // Compacted again: no event added, so the check is reused; the day, still regrouped, is exact.
+    const report = await compactSessions(h.engine, { ...compactionOptions(h.config), now: NOW })
+    assert.ok(report.days > 0, JSON.stringify(report))
+    await agrees(app, `referrer?${WEEK}`)
+    assert.equal(checksRun(), 2)
+    assert.ok(!lastSettledDays().includes('2024-03-28'))
+  })
+
+  it('checks again after one statement limit, whatever the data version', async () => {
+    const app = appWith({ ...h.config, maxExecutionSeconds: 1 })
+    await agrees(app, `metrics?${WEEK}`)
+    await agrees(app, `referrer?${WEEK}`)
+    assert.equal(checksRun(), 1)
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
+    await agrees(app, `metrics?${WEEK}`)
+    assert.equal(checksRun(), 2)
+    assert.ok(lastSettledDays().includes('2024-03-28'), 'the day compacted since is read settled')
+  })
+})
