@@ -7,7 +7,7 @@
 import fs from 'node:fs'
 import type { CompiledQuery } from '../queries/core/compiled'
 import { prepare } from '../queries/core/pipeline'
-import { settledParamsOf, type SettledRow } from '../queries/core/settled-check'
+import { bindCheckRows, type SettledRow } from '../queries/core/settled-check'
 import { loadConfig } from '../server/config'
 import { resolveRequest } from '../server/admin/explain'
 import { isResourceRoute } from '../server/http/routes'
@@ -63,7 +63,7 @@ async function compiledFor(url: string, gateway: ChildGateway): Promise<Compiled
   const { compiled } = prepare(resolved.route.resource, resolved.query, scope)
   if (!compiled.settledCheck) return compiled
   const rows = (await gateway.statement(compiled.settledCheck.sql, compiled.settledCheck.params)) as unknown as SettledRow[]
-  return { ...compiled, params: { ...compiled.params, ...settledParamsOf(rows) } }
+  return bindCheckRows(compiled, rows)
 }
 
 /** Raw-engine p50 of the gateway's SQL on a dataset (for the 360-day / 90-day ratio), run in a gateway's process as above. */

@@ -24,15 +24,16 @@ export function sessionParams(query: PlannedInsight): Params {
     readFrom: toClickHouseTime(query.readFrom),
     readTo: toClickHouseTime(query.readTo),
     lookbackSeconds: Math.round(query.lookbackMs / 1000),
-    ...windowDays(query),
+    firstDay: dateText(firstDay(query)),
+    lastDay: dateText(lastDay(query)),
     ...NOTHING_SETTLED,
     ...query.sorted.params,
   }
 }
 
-function windowDays(query: PlannedInsight): { firstDay: string; lastDay: string } {
-  return { firstDay: dateText(utcDay(query.window.start.getTime())), lastDay: dateText(utcDay(query.window.end.getTime() - 1)) }
-}
+/** The window's first and last UTC days, as times. */
+const firstDay = (query: PlannedInsight) => utcDay(query.window.start.getTime())
+const lastDay = (query: PlannedInsight) => utcDay(query.window.end.getTime() - 1)
 
 const EMPTY: Fragment = sqlOnly('')
 
@@ -42,13 +43,13 @@ const EMPTY: Fragment = sqlOnly('')
  * day to the lookback after the last.
  */
 export function settledCheck(query: PlannedInsight): CompiledQuery {
-  const days = windowDays(query)
   return compileTemplate('insights/settled-days.sql', {
     projectId: query.projectId,
     lookbackSeconds: Math.round(query.lookbackMs / 1000),
-    ...days,
-    countFrom: toClickHouseTime(new Date(Date.parse(days.firstDay) - query.lookbackMs)),
-    countTo: toClickHouseTime(new Date(Date.parse(days.lastDay) + DAY_MS + query.lookbackMs)),
+    firstDay: dateText(firstDay(query)),
+    lastDay: dateText(lastDay(query)),
+    countFrom: toClickHouseTime(new Date(firstDay(query) - query.lookbackMs)),
+    countTo: toClickHouseTime(new Date(lastDay(query) + DAY_MS + query.lookbackMs)),
   })
 }
 

@@ -6,7 +6,7 @@ import type express from 'express'
 import { request } from '../support/openapi-request'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import { QueryError } from '../../queries/core/errors'
-import { settledParamsOf, type SettledRow } from '../../queries/core/settled-check'
+import { bindCheckRows, type SettledRow } from '../../queries/core/settled-check'
 import { createApp } from '../../server/http/app'
 import { createProject } from '../../server/admin/control'
 import { resolveRequest, statementsOf } from '../../server/admin/explain'
@@ -66,8 +66,8 @@ describe('explain agrees with the gateway', function () {
     const check = statements.find((compiled) => compiled.template === 'insights.settled_days')
     if (!check) return statements
     // The statement after a check runs with the check's rows bound, as the gateway binds them.
-    const settled = settledParamsOf((await h.runner.run<SettledRow>(check)).rows)
-    return statements.map((compiled) => (compiled === check ? compiled : { ...compiled, params: { ...compiled.params, ...settled } }))
+    const { rows } = await h.runner.run<SettledRow>(check)
+    return statements.map((compiled) => (compiled === check ? compiled : bindCheckRows(compiled, rows)))
   }
 
   for (const url of SERVED) {
