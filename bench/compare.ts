@@ -1,6 +1,6 @@
 // `npm run bench` (mode `compare`): for each question, gateway p50 over HTTP, raw-engine p50 of the same
-// compiled SQL, and the OpenPanel-shaped baseline's p50, side by side with ratios; then the dashboard
-// burst, a repeated identical request, export throughput and (if the long dataset exists) the
+// compiled SQL, and the OpenPanel-shaped baseline's p50, side by side with ratios; then one statement after
+// some seconds of quiet against back to back, the dashboard burst, a repeated identical request, export throughput and (if the long dataset exists) the
 // 360-day / 90-day ratio. Medians of RUNS after one warm-up, with the gateway, raw-engine and baseline runs
 // interleaved so that the shared machine's changing load falls on all three alike. The raw engine's and the
 // baseline's statements run in the gateway's process, on its engine and data directory (bench/gateway.ts).
@@ -20,6 +20,7 @@ import { Random } from '../test/support/random'
 const RUNS = Number(process.env.QUARRY_BENCH_RUNS ?? 7)
 const STREAMS = process.env.QUARRY_BENCH_STREAMS !== '0'
 const EXPORT_DEPTH = Number(process.env.QUARRY_BENCH_EXPORT_DEPTH ?? 100_000)
+const QUIET_MS = 3_000
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 const ms = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(0))
@@ -95,6 +96,37 @@ function get(path: string, headers: Record<string, string>): Promise<Response> {
 function residentMb(pid: number): number {
   const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((text) => text.startsWith('VmRSS:'))
   return Number(line?.replace(/\D+/g, '') ?? 0) / 1024
+}
+
+/** A process's minor page faults so far, from /proc (Linux): the 10th field of its stat line. */
+function minorFaults(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return Number(fields[7])
+}
+
+/**
+ * A statement on the raw engine right after the same one, and after some seconds of quiet: its median time and
+ * the gateway process's minor page faults during it. Memory the engine's allocator handed back to the OS
+ * meanwhile is faulted in again (server/engine.ts, keepFreedMemory).
+ */
+async function afterQuiet(compiled: CompiledQuery, gateway: ChildGateway, quietMs: number) {
+  const pid = gateway.child.pid as number
+  const timed = async () => {
+    const faults = minorFaults(pid)
+    const started = performance.now()
+    await gateway.statement(compiled.sql, compiled.params)
+    return { ms: performance.now() - started, faults: minorFaults(pid) - faults }
+  }
+  const back: { ms: number; faults: number }[] = []
+  const quiet: { ms: number; faults: number }[] = []
+  for (let run = 0; run < RUNS; run += 1) {
+    await gateway.statement(compiled.sql, compiled.params)
+    back.push(await timed())
+    await new Promise((resolve) => setTimeout(resolve, quietMs))
+    quiet.push(await timed())
+  }
+  const summary = (samples: { ms: number; faults: number }[]) => ({ ms: median(samples.map((sample) => sample.ms)), faults: median(samples.map((sample) => sample.faults)) })
+  return { back: summary(back), quiet: summary(quiet) }
 }
 
 /**
@@ -174,6 +206,12 @@ export async function compare(): Promise<void> {
       const [alone] = await interleaved([() => gateway.statement(check.sql, check.params)])
       console.log(`| settled check of the 30-day window, alone (before a session question, unless its rows are reused) | - | ${ms(alone)} | - | - | - |`)
     }
+    const chart = await compiledFor(QUESTIONS[QUESTIONS.length - 1].url, gateway)
+    const { back, quiet } = await afterQuiet(chart, gateway, QUIET_MS)
+    console.log(
+      `\n${QUESTIONS[QUESTIONS.length - 1].name}, raw engine: ${ms(back.ms)} ms right after the same statement, ${ms(quiet.ms)} ms after ${QUIET_MS / 1000} s of quiet ` +
+        `(${times(quiet.ms, back.ms)}; ${back.faults} and ${quiet.faults} minor page faults; medians of ${RUNS})`,
+    )
 
     const bursts: number[] = []
     const failures: string[] = []

@@ -17,6 +17,8 @@ export interface EngineSettings {
   cluster?: string
   /** Server mode: data statements in flight at once (embedded runs one; see server/embedded-lanes.ts). */
   maxInFlight?: number
+  /** Embedded: how long memory that statements freed stays with the engine before going back to the OS (server/engine.ts). */
+  memoryDecaySeconds: number
 }
 
 export interface Config {
@@ -135,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
       database: readIdentifier(env, 'CLICKHOUSE_DATABASE', 'default') as string,
       cluster: readIdentifier(env, 'CLICKHOUSE_CLUSTER', undefined),
       maxInFlight: readInteger(env, 'QUARRY_ENGINE_MAX_IN_FLIGHT', { fallback: SERVER_IN_FLIGHT, min: 1, max: 1000 }),
+      memoryDecaySeconds: readInteger(env, 'QUARRY_ENGINE_MEMORY_DECAY_SECONDS', { fallback: 600, min: 0, max: 86_400 }),
     },
     maxExecutionSeconds: readInteger(env, 'QUARRY_MAX_EXECUTION_SECONDS', { fallback: 15, min: 1, max: 3600 }),
     maxResultRows: readInteger(env, 'QUARRY_MAX_RESULT_ROWS', { fallback: 1_000_000, min: 1, max: 1_000_000_000 }),

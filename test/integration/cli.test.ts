@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { loadConfig } from '../../server/config'
 import { openEngine } from '../../server/engine'
 import { runCliIn } from '../support/cli'
 import { startHarness } from '../support/harness'
@@ -106,7 +107,7 @@ describe('CLI', function () {
     assert.match(refused.err, /line 5: .*properties\.price" must be string/)
     assert.match(refused.err, /4 bad line\(s\); nothing was imported/)
     const count = async () => {
-      const engine = await openEngine({ mode: 'embedded', dataDir: dir, user: 'default', password: '', database: 'default' })
+      const engine = await openEngine(loadConfig({ QUARRY_DATA_DIR: dir }).engine)
       try {
         const rows = await engine.client.query({ query: "SELECT count() AS n, min(created_at) AS first FROM events WHERE project_id = 'shop'", format: 'JSONEachRow' }).then((rs) => rs.json<{ n: number; first: string }>())
         return rows[0]

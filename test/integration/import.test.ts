@@ -9,6 +9,7 @@ import path from 'node:path'
 import { request } from '../support/openapi-request'
 import { runCli } from '../../server/admin/cli'
 import { createProject } from '../../server/admin/control'
+import { loadConfig } from '../../server/config'
 import { openEngine, type Engine } from '../../server/engine'
 import { importEvents } from '../../server/admin/importer'
 import { answerInsights, type RawEvent } from '../reference/model'
@@ -132,7 +133,7 @@ describe('import: all or nothing, never twice', function () {
     // Killed one second after its first progress line, while it stages (or, on a fast machine, moves).
     child.stderr.once('data', () => setTimeout(() => child.kill('SIGKILL'), 1_000))
     const killedBy = await exited
-    const engine = await openEngine({ mode: 'embedded', dataDir: dir, user: 'default', password: '', database: 'default' })
+    const engine = await openEngine(loadConfig({ QUARRY_DATA_DIR: dir }).engine)
     const afterKill = await stored(engine, 'shop').finally(() => engine.close())
     assert.ok(afterKill.events === 0 || afterKill.events === events.length, `after ${killedBy ?? 'exit'}: ${afterKill.events} of ${events.length} events`)
     const rerun = await cli(dir, 'import', '--project', 'shop', '--file', file)

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { ConfigError, loadConfig } from '../../server/config'
+import { keepFreedMemory } from '../../server/engine'
 
 describe('config', () => {
   it('defaults to the embedded engine on port 3000 with a 15 s query limit', () => {
@@ -43,6 +44,16 @@ describe('config', () => {
     )
   })
 
+  it("keeps the embedded engine's freed memory for 10 minutes unless the operator configured its allocator", () => {
+    assert.equal(loadConfig({}).engine.memoryDecaySeconds, 600)
+    const env: Record<string, string | undefined> = {}
+    keepFreedMemory(loadConfig({ QUARRY_ENGINE_MEMORY_DECAY_SECONDS: '30' }).engine, env)
+    assert.equal(env.JE_MALLOC_CONF, 'dirty_decay_ms:30000,background_thread:true')
+    const operators = { JE_MALLOC_CONF: 'dirty_decay_ms:1000' }
+    keepFreedMemory(loadConfig({}).engine, operators)
+    assert.equal(operators.JE_MALLOC_CONF, 'dirty_decay_ms:1000')
+  })
+
   const bad: [string, string, RegExp][] = [
     ['PORT', 'eighty', /PORT: expected a whole number/],
     ['PORT', '70000', /PORT: must be between 0 and 65535/],
@@ -57,6 +68,7 @@ describe('config', () => {
     ['QUARRY_SHUTDOWN_GRACE_MS', 'soon', /QUARRY_SHUTDOWN_GRACE_MS: expected a whole number/],
     ['QUARRY_ENGINE_QUEUE', '0', /QUARRY_ENGINE_QUEUE: must be between/],
     ['QUARRY_ENGINE_MAX_IN_FLIGHT', 'many', /QUARRY_ENGINE_MAX_IN_FLIGHT: expected a whole number/],
+    ['QUARRY_ENGINE_MEMORY_DECAY_SECONDS', '-1', /QUARRY_ENGINE_MEMORY_DECAY_SECONDS: expected a whole number/],
   ]
   for (const [name, value, message] of bad) {
     it(`stops on ${name}=${value} with a message naming the setting`, () => {
