@@ -3,8 +3,7 @@
 import crypto from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import type { CompiledQuery } from './compiled'
-import { readDataVersion } from './data-version'
-import type { Runner } from './run'
+import type { DataVersion } from './data-version'
 import { SharedRuns } from './shared-runs'
 
 export interface CacheSettings {
@@ -54,11 +53,9 @@ export class ResultCache {
   private readonly entries: LRUCache<string, CachedAnswer>
   /** One statement for every identical request in flight; it is aborted only when all of them went away. */
   private readonly running = new SharedRuns<CachedAnswer>()
-  private version?: { value: string; readAt: number }
-  private versionRead?: Promise<string | undefined>
 
   constructor(
-    private readonly runner: Runner,
+    private readonly versions: DataVersion,
     private readonly settings: CacheSettings,
   ) {
     this.entries = new LRUCache({ maxSize: Math.max(1, settings.maxBytes), sizeCalculation: (entry, key) => entry.body.length * 2 + key.length + 200 })
@@ -88,34 +85,13 @@ export class ResultCache {
   }
 
   /**
-   * The data version, never older than `versionPollMs`: a reading half that old is served while a new one
-   * is taken in the background, so that a steady stream of requests never waits for it; an older one is
-   * awaited (one read at a time).
+   * The data version, from a reading that started within `versionPollMs`: one more than half that old is
+   * served while a new one is taken in the background, so that a steady stream of requests never waits
+   * for it; an older one is awaited (one reading at a time, shared with the settled checks).
    */
   private async currentVersion(): Promise<string | undefined> {
-    const age = this.version ? Date.now() - this.version.readAt : Infinity
-    if (this.version && age < this.settings.versionPollMs) {
-      if (age >= this.settings.versionPollMs / 2) this.readVersionOnce().catch(() => undefined)
-      return this.version.value
-    }
-    return this.readVersionOnce()
-  }
-
-  private readVersionOnce(): Promise<string | undefined> {
-    this.versionRead ??= this.readVersion().finally(() => {
-      this.versionRead = undefined
-    })
-    return this.versionRead
-  }
-
-  private async readVersion(): Promise<string | undefined> {
-    const readAt = Date.now()
-    try {
-      this.version = { value: await readDataVersion(this.runner), readAt }
-      return this.version.value
-    } catch {
-      this.version = undefined
-      return undefined
-    }
+    const now = performance.now()
+    this.versions.since(now - this.settings.versionPollMs / 2).catch(() => undefined)
+    return this.versions.since(now - this.settings.versionPollMs).catch(() => undefined)
   }
 }

@@ -4,6 +4,7 @@ import crypto from 'node:crypto'
 import express, { type Request, type Response } from 'express'
 import type { Store } from 'express-rate-limit'
 import swaggerUi from 'swagger-ui-express'
+import { DataVersion } from '../../queries/core/data-version'
 import { prepare, type Scope } from '../../queries/core/pipeline'
 import { ResultCache, matchesEtag } from '../../queries/core/result-cache'
 import type { Runner } from '../../queries/core/run'
@@ -54,8 +55,9 @@ export function createApp(options: AppOptions): express.Express {
   const { runner, directory, logger, config, metrics } = options
   const clock = options.clock ?? (() => new Date())
   const drain = options.drain ?? new Drain()
-  const cache = new ResultCache(runner, config.cache)
-  const settledChecks = new SettledChecks(runner, config.maxExecutionSeconds * 1000)
+  const versions = new DataVersion(runner)
+  const cache = new ResultCache(versions, config.cache)
+  const settledChecks = new SettledChecks(runner, versions, config.maxExecutionSeconds * 1000)
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', QUERY_PARSER)
@@ -130,6 +132,7 @@ export function createApp(options: AppOptions): express.Express {
   }
 
   async function serveResource({ resource, projectFrom = 'path' }: ResourceRoute, req: Request, res: Response) {
+    const askedAt = performance.now()
     const project =
       projectFrom === 'path'
         ? await authorizeProject(directory, res.locals.client, String(req.params.projectId))
@@ -147,7 +150,7 @@ export function createApp(options: AppOptions): express.Express {
       revalidate: /\bno-(cache|store)\b/i.test(req.get('cache-control') ?? ''),
       compute: async (signal) => {
         const clientId = res.locals.client.id
-        const statement = await settledChecks.bind(compiled, { signal, clientId })
+        const statement = await settledChecks.bind(compiled, { signal, clientId, askedAt })
         const { rows, ...run } = await runner.run<Record<string, unknown>>(statement, { signal, clientId, lane: resource.lane })
         Object.assign(res.locals, { queryMs: Math.round(run.durationMs), ...run })
         return resource.shape(rows, query)

@@ -23,10 +23,11 @@ describe('settled checks reused while they hold', function () {
   let h: Harness
   let auth: Record<string, string>
   const ran: CompiledQuery[] = []
+  const controls: CompiledQuery[] = []
   const events = goldenEvents(PROJECT.id)
 
   const appWith = (config: Harness['config']): express.Express =>
-    createApp({ config, runner: recording(h.runner, ran), directory: h.directory, logger: createLogger('error', true), clock: () => NOW })
+    createApp({ config, runner: recording(h.runner, ran, controls), directory: h.directory, logger: createLogger('error', true), clock: () => NOW })
 
   /** Asks `url` fresh (no result cache) and checks the answer against the reference model over `events`. */
   async function agrees(app: express.Express, url: string) {
@@ -52,6 +53,7 @@ describe('settled checks reused while they hold', function () {
   after(() => h.close())
   beforeEach(() => {
     ran.length = 0
+    controls.length = 0
   })
 
   it("runs one check for a window's questions, and binds the settled days it found", async () => {
@@ -67,7 +69,8 @@ describe('settled checks reused while they hold', function () {
   })
 
   it('checks again once an event is added, and counts it', async () => {
-    const app = appWith(h.config)
+    // The result cache may serve a reading of the version up to a minute old: the check reads a new one.
+    const app = appWith({ ...h.config, cache: { ...h.config.cache, versionPollMs: 60_000 } })
     await agrees(app, `metrics?${WEEK}`)
     const settledBefore = lastSettledDays()
     assert.ok(settledBefore.includes('2024-03-28'))
@@ -87,6 +90,18 @@ describe('settled checks reused while they hold', function () {
     await agrees(app, `referrer?${WEEK}`)
     assert.equal(checksRun(), 2)
     assert.ok(!lastSettledDays().includes('2024-03-28'))
+  })
+
+  it("reads the data version once a question when the result cache's reading is new enough for the check", async () => {
+    // The cache reads the version for every request (a reading at most 0 ms old), after the question
+    // arrived: the check takes that reading instead of its own.
+    const app = appWith({ ...h.config, cache: { ...h.config.cache, versionPollMs: 0 } })
+    const readings = () => controls.filter((compiled) => compiled.template === 'control.data-version').length
+    await agrees(app, `metrics?${WEEK}`)
+    await agrees(app, `referrer?${WEEK}`)
+    await agrees(app, `pages?${WEEK}&limit=50`)
+    assert.equal(readings(), 3)
+    assert.equal(checksRun(), 1)
   })
 
   it('checks again after one statement limit, whatever the data version', async () => {
