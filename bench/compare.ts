@@ -1,9 +1,10 @@
 // `npm run bench` (mode `compare`): for each question, gateway p50 over HTTP, raw-engine p50 of the same
 // compiled SQL, and the OpenPanel-shaped baseline's p50, side by side with ratios; then one statement after
-// some seconds of quiet against back to back, the dashboard burst, a repeated identical request, export throughput and (if the long dataset exists) the
-// 360-day / 90-day ratio. Medians of RUNS after one warm-up, with the gateway, raw-engine and baseline runs
-// interleaved so that the shared machine's changing load falls on all three alike. The raw engine's and the
-// baseline's statements run in the gateway's process, on its engine and data directory (bench/gateway.ts).
+// some seconds of quiet against back to back, the dashboard burst, a repeated identical request, export
+// throughput and (if the long dataset exists) the 360-day / 90-day ratio, its two figures interleaved.
+// Medians of RUNS after one warm-up, with the gateway, raw-engine and baseline runs interleaved so that
+// the shared machine's changing load falls on all three alike. The raw engine's and the baseline's
+// statements run in the gateway's process, on its engine and data directory (bench/gateway.ts).
 import fs from 'node:fs'
 import type { CompiledQuery } from '../queries/core/compiled'
 import { prepare } from '../queries/core/pipeline'
@@ -13,7 +14,7 @@ import { resolveRequest } from '../server/admin/explain'
 import { isResourceRoute } from '../server/http/routes'
 import { offsetExportSql } from './openpanel'
 import { DASHBOARD, NOW, QUESTIONS } from './questions'
-import { LONG, MAIN, PORT, PROJECT, TIMEZONE, openDataset, BENCH_GATEWAY_ENV, waitForAuth, type Dataset } from './setup'
+import { LONG, MAIN, PORT, PROJECT, TIMEZONE, openDataset, BENCH_GATEWAY_ENV, waitForAuth } from './setup'
 import { startGateway, type ChildGateway } from './gateway'
 import { Random } from '../test/support/random'
 
@@ -67,21 +68,27 @@ async function compiledFor(url: string, gateway: ChildGateway): Promise<Compiled
   return bindCheckRows(compiled, rows)
 }
 
-/** Raw-engine p50 of the gateway's SQL on a dataset (for the 360-day / 90-day ratio), run in a gateway's process as above. */
-async function rawFigures(dataset: Dataset): Promise<Map<string, number>> {
-  const { engine } = await openDataset(dataset)
+/**
+ * Each question's raw-engine p50 on the 90-day and on the 360-day project, their runs interleaved: one
+ * gateway per data directory (a process owns one), both up at once, so that the two figures of a ratio see
+ * the same load instead of being taken minutes apart.
+ */
+async function historyRatios(main: ChildGateway): Promise<void> {
+  const { engine } = await openDataset(LONG)
   await engine.close()
-  const gateway = await startGateway({ dataDir: dataset.dir, port: PORT, env: BENCH_GATEWAY_ENV })
-  const raw = new Map<string, number>()
+  const long = await startGateway({ dataDir: LONG.dir, port: PORT + 1, env: BENCH_GATEWAY_ENV })
   try {
+    console.log(`\nSame 30-day questions, raw engine, 360-day project (${LONG.events} events) / 90-day project (${MAIN.events} events), runs interleaved:`)
+    console.log('| question | 90 days p50 ms | 360 days p50 ms | ratio |')
+    console.log('|---|---|---|---|')
     for (const question of QUESTIONS) {
-      const compiled = await compiledFor(question.url, gateway)
-      raw.set(question.name, (await interleaved([() => gateway.statement(compiled.sql, compiled.params)]))[0])
+      const [short, longer] = [await compiledFor(question.url, main), await compiledFor(question.url, long)]
+      const [shortMs, longMs] = await interleaved([() => main.statement(short.sql, short.params), () => long.statement(longer.sql, longer.params)])
+      console.log(`| ${question.name} | ${ms(shortMs)} | ${ms(longMs)} | ${times(longMs, shortMs)} |`)
     }
   } finally {
-    await gateway.stop()
+    await long.stop()
   }
-  return raw
 }
 
 function get(path: string, headers: Record<string, string>): Promise<Response> {
@@ -167,7 +174,6 @@ export async function compare(): Promise<void> {
   // `Cache-Control: no-cache` asks for a fresh answer, so the latency table measures engine work.
   const fresh = { ...auth, 'cache-control': 'no-cache' }
   const gateway = await startGateway({ dataDir: MAIN.dir, port: PORT, env: BENCH_GATEWAY_ENV })
-  const mainRaw = new Map<string, number>()
   try {
     await waitForAuth(auth)
     // A first round over every question, untimed: a freshly started gateway answered its first metrics
@@ -189,7 +195,6 @@ export async function compare(): Promise<void> {
           for (const statement of variant.statements) await gateway.statement(statement.sql, statement.params)
         }),
       ])
-      mainRaw.set(question.name, raw)
       const baselineText = question.baseline.map((variant, index) => `${ms(baseline[index])} (${variant.label})`).join(', ')
       const ratioText = question.baseline.map((variant, index) => `${times(http, baseline[index])} (${variant.label})`).join(', ')
       console.log(`| ${question.name} | ${ms(http)} | ${ms(raw)} | ${times(http, raw)} | ${baselineText} | ${ratioText} |`)
@@ -239,21 +244,10 @@ export async function compare(): Promise<void> {
         `Whole-project ${format.toUpperCase()} export: ${rows} lines at ${Math.round(rate)} rows/s; gateway RSS ${rssBefore.toFixed(0)} MB before, ${rssPeak.toFixed(0)} MB at most (+${(rssPeak - rssBefore).toFixed(0)} MB)`,
       )
     }
+    if (fs.existsSync(LONG.dir)) await historyRatios(gateway)
+    else console.log(`\n360-day ratio skipped: no long dataset at ${LONG.dir} (create it with \`npm run bench -- long\`).`)
   } finally {
     await gateway.stop()
-  }
-  if (!fs.existsSync(LONG.dir)) {
-    console.log(`\n360-day ratio skipped: no long dataset at ${LONG.dir} (create it with \`npm run bench -- long\`).`)
-    return
-  }
-  const longRaw = await rawFigures(LONG)
-  console.log(`\nSame 30-day questions, raw engine, 360-day project (${LONG.events} events) / 90-day project (${MAIN.events} events):`)
-  console.log('| question | 90 days p50 ms | 360 days p50 ms | ratio |')
-  console.log('|---|---|---|---|')
-  for (const question of QUESTIONS) {
-    const short = mainRaw.get(question.name)
-    const long = longRaw.get(question.name)
-    console.log(`| ${question.name} | ${ms(short)} | ${ms(long)} | ${times(long, short)} |`)
   }
 }
 
