@@ -211,10 +211,10 @@ export async function compare(): Promise<void> {
       const [alone] = await interleaved([() => gateway.statement(check.sql, check.params)])
       console.log(`| settled check of the 30-day window, alone (before a session question, unless its rows are reused) | - | ${ms(alone)} | - | - | - |`)
     }
-    const chart = await compiledFor(QUESTIONS[QUESTIONS.length - 1].url, gateway)
-    const { back, quiet } = await afterQuiet(chart, gateway, QUIET_MS)
+    const chart = QUESTIONS[QUESTIONS.length - 1]
+    const { back, quiet } = await afterQuiet(await compiledFor(chart.url, gateway), gateway, QUIET_MS)
     console.log(
-      `\n${QUESTIONS[QUESTIONS.length - 1].name}, raw engine: ${ms(back.ms)} ms right after the same statement, ${ms(quiet.ms)} ms after ${QUIET_MS / 1000} s of quiet ` +
+      `\n${chart.name}, raw engine: ${ms(back.ms)} ms right after the same statement, ${ms(quiet.ms)} ms after ${QUIET_MS / 1000} s of quiet ` +
         `(${times(quiet.ms, back.ms)}; ${back.faults} and ${quiet.faults} minor page faults; medians of ${RUNS})`,
     )
 

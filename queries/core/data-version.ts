@@ -4,7 +4,7 @@ import { compileTemplate } from './compiled'
 import type { Runner } from './run'
 
 /** The data version now, as text. A statement without parameters: it runs on the control lane, never behind data statements. */
-export async function readDataVersion(runner: Pick<Runner, 'control'>): Promise<string> {
+async function readDataVersion(runner: Pick<Runner, 'control'>): Promise<string> {
   const rows = await runner.control<{ events: number }>(compileTemplate('control/data-version.sql', {}))
   return String(rows[0]?.events)
 }

@@ -13,6 +13,15 @@ const DAY_MS = 86_400_000
 const utcDay = (time: number) => Math.floor(time / DAY_MS) * DAY_MS
 const dateText = (time: number) => new Date(time).toISOString().slice(0, 10)
 
+/** The window's first and last UTC days, as times. */
+const firstDay = (query: PlannedInsight) => utcDay(query.window.start.getTime())
+const lastDay = (query: PlannedInsight) => utcDay(query.window.end.getTime() - 1)
+
+/** The lookback and the window's UTC days, which a session statement and its settled check both bind. */
+function dayParams(query: PlannedInsight): Params {
+  return { lookbackSeconds: Math.round(query.lookbackMs / 1000), firstDay: dateText(firstDay(query)), lastDay: dateText(lastDay(query)) }
+}
+
 /**
  * The statement-wide params: project, the window with the lookback read range, the window's UTC days, the
  * settled ones among them with their compactions (none until the settled check's rows bind them, see
@@ -23,17 +32,11 @@ export function sessionParams(query: PlannedInsight): Params {
     ...windowParams(query.projectId, query.window),
     readFrom: toClickHouseTime(query.readFrom),
     readTo: toClickHouseTime(query.readTo),
-    lookbackSeconds: Math.round(query.lookbackMs / 1000),
-    firstDay: dateText(firstDay(query)),
-    lastDay: dateText(lastDay(query)),
+    ...dayParams(query),
     ...NOTHING_SETTLED,
     ...query.sorted.params,
   }
 }
-
-/** The window's first and last UTC days, as times. */
-const firstDay = (query: PlannedInsight) => utcDay(query.window.start.getTime())
-const lastDay = (query: PlannedInsight) => utcDay(query.window.end.getTime() - 1)
 
 const EMPTY: Fragment = sqlOnly('')
 
@@ -45,9 +48,7 @@ const EMPTY: Fragment = sqlOnly('')
 export function settledCheck(query: PlannedInsight): CompiledQuery {
   return compileTemplate('insights/settled-days.sql', {
     projectId: query.projectId,
-    lookbackSeconds: Math.round(query.lookbackMs / 1000),
-    firstDay: dateText(firstDay(query)),
-    lastDay: dateText(lastDay(query)),
+    ...dayParams(query),
     countFrom: toClickHouseTime(new Date(firstDay(query) - query.lookbackMs)),
     countTo: toClickHouseTime(new Date(lastDay(query) + DAY_MS + query.lookbackMs)),
   })
