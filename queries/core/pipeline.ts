@@ -29,6 +29,24 @@ export function planSteps(...steps: PlanStep<unknown>[]): PlanStep<unknown> {
   return (query) => steps.reduce((current, step) => step(current), query)
 }
 
+/**
+ * Requests of the resources that share one `Joins` and wait for a turn together are answered by one
+ * statement (core/joined-runs.ts): a dashboard's breakdowns of one window read its sessions once.
+ */
+export interface Joins<Planned> {
+  /** Names the family in the key of a waiting batch. */
+  family: string
+  /** Equal for the queries of the family that one statement can answer together. */
+  key(query: Planned): string
+  /** Rows one member's answer may read, counted against the statement's `max_result_rows`. */
+  rows(query: Planned): number
+  /**
+   * One statement for two or more members (distinct resources, queries of one key), binding the same
+   * params as each member's own; each row names its member's index in `member`.
+   */
+  compile(members: { resource: string; query: Planned }[]): CompiledQuery
+}
+
 export interface Answer {
   body: unknown
   hasMore?: boolean
@@ -45,6 +63,8 @@ export interface Resource<Parsed, Planned = Parsed> {
   schema: object
   /** `bounded` when the statement's cost is bounded by construction, so it runs beside heavy ones. */
   lane?: Lane
+  /** When given, requests waiting for a turn together may be answered by one statement. */
+  joins?: Joins<Planned>
   parse(raw: Record<string, unknown>, scope: Scope): Parsed
   plan(query: Parsed): Planned
   compile(query: Planned): CompiledQuery

@@ -137,6 +137,17 @@ function outcomeOf(failure: unknown): StatementEvent['outcome'] {
   return 'error'
 }
 
+/**
+ * A statement compiled when its turn comes rather than when it is queued: what it answers may grow while
+ * it waits (core/joined-runs.ts). `template` names it until then.
+ */
+export interface CompiledAtTurn {
+  template: string
+  compileAtTurn(): CompiledQuery
+}
+
+const compiledNow = (query: CompiledQuery | CompiledAtTurn): CompiledQuery => ('compileAtTurn' in query ? query.compileAtTurn() : query)
+
 /** What a request's code runs statements through: the runner, or the runner on one client's behalf. */
 export type StatementRunner = Pick<Runner, 'run' | 'runText'>
 
@@ -173,20 +184,21 @@ export class Runner {
     }
   }
 
-  async run<T>(query: CompiledQuery, options: RunOptions = {}): Promise<RunResult<T>> {
+  async run<T>(query: CompiledQuery | CompiledAtTurn, options: RunOptions = {}): Promise<RunResult<T>> {
     const { text, ...run } = await this.runText(query, options)
     return { rows: parseLines<T>(text), ...run }
   }
 
   /** The result as the engine wrote it (the query's format), for streaming it on without re-encoding. */
-  async runText(query: CompiledQuery, options: RunOptions = {}): Promise<Omit<RunResult<unknown>, 'rows'> & { text: string }> {
+  async runText(query: CompiledQuery | CompiledAtTurn, options: RunOptions = {}): Promise<Omit<RunResult<unknown>, 'rows'> & { text: string }> {
     const started = performance.now()
+    let template = query.template
     const deadline = AbortSignal.timeout(this.deadlineMs)
     const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline
     let admitted = started
     const finish = (outcome: StatementEvent['outcome'], output: Partial<StatementOutput> = {}) =>
       this.observer?.statementFinished({
-        template: query.template,
+        template,
         clientId: options.clientId,
         durationMs: performance.now() - admitted,
         queueWaitMs: admitted - started,
@@ -198,7 +210,15 @@ export class Runner {
       const lane = options.lane ?? 'data'
       const release = await this.schedulers[lane].admit(options.clientId ?? ANONYMOUS, signal)
       admitted = performance.now()
-      const work = this.lanes[lane]({ sql: query.sql, params: query.params, id: crypto.randomUUID(), signal, format: query.format ?? 'JSONEachRow' })
+      let work: Promise<StatementOutput>
+      try {
+        const statement = compiledNow(query)
+        template = statement.template
+        work = this.lanes[lane]({ sql: statement.sql, params: statement.params, id: crypto.randomUUID(), signal, format: statement.format ?? 'JSONEachRow' })
+      } catch (error) {
+        release()
+        throw error
+      }
       // The turn ends when the engine has stopped, not when the caller stops waiting.
       work.then(release, release)
       const output = await untilAborted(work, signal)

@@ -1,14 +1,27 @@
 // Identical work asked for at once runs once: the askers of a key share one run, which is aborted only
 // when every one of them has gone away.
 
-interface Run<T> {
+/** A run some askers share. */
+export interface Shared<T> {
   promise: Promise<T>
   waiters: number
   abort: AbortController
 }
 
+/** `shared`'s outcome for one more asker, who leaves when `signal` aborts; the last to leave aborts the run. */
+export function joinShared<T>(shared: Shared<T>, signal: AbortSignal): Promise<T> {
+  shared.waiters += 1
+  const leave = () => {
+    shared.waiters -= 1
+    if (shared.waiters === 0) shared.abort.abort()
+  }
+  if (signal.aborted) leave()
+  else signal.addEventListener('abort', leave, { once: true })
+  return shared.promise.finally(() => signal.removeEventListener('abort', leave))
+}
+
 export class SharedRuns<T> {
-  private readonly running = new Map<string, Run<T>>()
+  private readonly running = new Map<string, Shared<T>>()
 
   /** The run of `key` in flight, or `start` called now; settles for this asker, who leaves when `signal` aborts. */
   run(key: string, signal: AbortSignal, start: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -19,14 +32,6 @@ export class SharedRuns<T> {
       run = { promise, waiters: 0, abort }
       this.running.set(key, run)
     }
-    const shared = run
-    shared.waiters += 1
-    const leave = () => {
-      shared.waiters -= 1
-      if (shared.waiters === 0) shared.abort.abort()
-    }
-    if (signal.aborted) leave()
-    else signal.addEventListener('abort', leave, { once: true })
-    return shared.promise.finally(() => signal.removeEventListener('abort', leave))
+    return joinShared(run, signal)
   }
 }

@@ -1,9 +1,10 @@
-// The breakdown resources (`/referrer`, `/country`, ...): one shared template, one registry entry each.
-import { compileTemplate, sqlOnly } from '../core/compiled'
+// The breakdown resources (`/referrer`, `/country`, ...): one shared template, one registry entry each;
+// breakdowns of one window, filters and page that wait together run as one statement.
+import { compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
 import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
 import { pageParams, splitPage } from '../core/paging'
-import { planSteps, type Resource } from '../core/pipeline'
-import { DIMENSIONS, SESSION_ATTRIBUTES, type Dimension } from '../core/registry'
+import { planSteps, type Joins, type Resource } from '../core/pipeline'
+import { DIMENSIONS, SESSION_ATTRIBUTES, type Dimension, type DimensionSpec, type SessionAttribute } from '../core/registry'
 import { percent, ratio } from '../core/rounding'
 import { eventJoin, sessionParams, settledCheck, windowSessions } from './session-sql'
 
@@ -16,29 +17,64 @@ interface DimensionRow {
   duration_total_ms: number
 }
 
+const specOf = (name: Dimension): DimensionSpec => DIMENSIONS[name]
+const columnOf = (attribute: SessionAttribute) => `s_${SESSION_ATTRIBUTES[attribute]}`
+
+/** The attributes a breakdown groups by: its column, then its prefix (if any). */
+function attributesOf(name: Dimension): SessionAttribute[] {
+  const { column, prefix } = specOf(name)
+  return prefix ? [column, prefix] : [column]
+}
+
+/** A breakdown's statement, or several breakdowns' (their grouping sets, `dimension-sets.sql`). */
+function compileDimensions(names: Dimension[], query: PlannedInsight): CompiledQuery {
+  const { views, join } = eventJoin(query)
+  const params = { ...sessionParams(query), ...pageParams(query) }
+  const attributes = [...new Set(names.flatMap(attributesOf))]
+  const shared = { window_sessions: windowSessions(query, attributes), views, views_join: join }
+  const prefixOf = (name: Dimension) => specOf(name).prefix
+  if (names.length === 1) {
+    const prefix = prefixOf(names[0])
+    return compileTemplate('insights/dimension.sql', params, {
+      prefix: sqlOnly(prefix ? columnOf(prefix) : "''"),
+      name: sqlOnly(columnOf(specOf(names[0]).column)),
+      ...shared,
+    })
+  }
+  // GROUPING(...) of every column: a bit per column, most significant first, 1 where the set leaves it out.
+  const columns = attributes.map(columnOf)
+  const maskOf = (name: Dimension) => {
+    const own = attributesOf(name).map(columnOf)
+    return columns.reduce((mask, column) => mask * 2 + (own.includes(column) ? 0 : 1), 0)
+  }
+  const members = names.map((name, index) => ({ name, index, prefix: prefixOf(name) }))
+  const prefixed = members.flatMap(({ index, prefix }) => (prefix ? [`member = ${index}, ${columnOf(prefix)}`] : []))
+  return compileTemplate('insights/dimension-sets.sql', params, {
+    member: sqlOnly(`multiIf(${members.map(({ name, index }) => `GROUPING(${columns.join(', ')}) = ${maskOf(name)}, ${index}`).join(', ')}, ${names.length})`),
+    prefix: sqlOnly(prefixed.length ? `multiIf(${prefixed.join(', ')}, '')` : "''"),
+    name: sqlOnly(`multiIf(${members.map(({ name, index }) => `member = ${index}, ${columnOf(specOf(name).column)}`).join(', ')}, '')`),
+    grouping_sets: sqlOnly(names.map((name) => `(${attributesOf(name).map(columnOf).join(', ')})`).join(', ')),
+    ...shared,
+  })
+}
+
+/** Breakdowns of one window, filters and page, asked together: one statement (queries/core/joined-runs.ts). */
+const breakdownsTogether: Joins<PlannedInsight> = {
+  family: 'insights.dimension',
+  key: (query) => JSON.stringify(query),
+  rows: (query) => pageParams(query).rowsToRead,
+  compile: (members) => compileDimensions(members.map((member) => member.resource as Dimension), members[0].query),
+}
+
 function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedInsight> {
-  const spec: { column: keyof typeof SESSION_ATTRIBUTES; prefix?: keyof typeof SESSION_ATTRIBUTES } = DIMENSIONS[name]
+  const spec = specOf(name)
   return {
     name,
     schema: pagedSchema,
+    joins: breakdownsTogether,
     parse: (raw, scope) => parseInsightParams(raw, scope, 'paged'),
     plan: planSteps(widenForSessions, decideFilters),
-    compile(query) {
-      const { views, join } = eventJoin(query)
-      const attributes = spec.prefix ? [spec.column, spec.prefix] : [spec.column]
-      const statement = compileTemplate(
-        'insights/dimension.sql',
-        { ...sessionParams(query), ...pageParams(query) },
-        {
-          prefix: sqlOnly(spec.prefix ? `s_${SESSION_ATTRIBUTES[spec.prefix]}` : "''"),
-          name: sqlOnly(`s_${SESSION_ATTRIBUTES[spec.column]}`),
-          window_sessions: windowSessions(query, attributes),
-          views,
-          views_join: join,
-        },
-      )
-      return { ...statement, settledCheck: settledCheck(query) }
-    },
+    compile: (query) => ({ ...compileDimensions([name], query), settledCheck: settledCheck(query) }),
     shape(rawRows, query) {
       const { page, hasMore } = splitPage(rawRows as unknown as DimensionRow[], query)
       const body = page.map((row) => {

@@ -5,7 +5,7 @@ import { Socket } from 'node:net'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import { QueryError } from '../../queries/core/errors'
-import { prepare, type AnyMultiResource, type Scope } from '../../queries/core/pipeline'
+import { prepare, type AnyMultiResource, type Joins, type Scope } from '../../queries/core/pipeline'
 import { QUERY_PARSER } from '../http/app'
 import { ROUTES, isResourceRoute, type Route } from '../http/routes'
 
@@ -100,6 +100,27 @@ export function statementsOf(route: Route, raw: Record<string, unknown>, scope: 
     ]
   }
   return multiStatements(route.multi, raw, scope)
+}
+
+/**
+ * The statements the resource routes of each `Joins` family run when every one of them is asked for `raw`
+ * at once (core/joined-runs.ts). `explain` prints a request alone; the startup check and the template tests
+ * compile these too, so a joined statement is as checked as a lone one.
+ */
+export function joinedStatementsOf(routes: Route[], raw: Record<string, unknown>, scope: Scope): Statement[] {
+  const batches = new Map<string, { joins: Joins<unknown>; members: { resource: string; query: unknown }[] }>()
+  for (const route of routes) {
+    const joins = isResourceRoute(route) ? route.resource.joins : undefined
+    if (!isResourceRoute(route) || !joins) continue
+    const { query } = prepare(route.resource, { ...raw }, scope)
+    const key = JSON.stringify([joins.family, joins.key(query)])
+    const batch = batches.get(key) ?? { joins, members: [] }
+    if (!batch.members.some((member) => member.resource === route.resource.name)) batch.members.push({ resource: route.resource.name, query })
+    batches.set(key, batch)
+  }
+  return [...batches.values()]
+    .filter((batch) => batch.members.length > 1)
+    .map(({ joins, members }) => ({ label: `${members.length} resources of ${joins.family} asked together`, compiled: joins.compile(members) }))
 }
 
 function formatStatement({ compiled }: Statement): string {

@@ -5,6 +5,7 @@ import express, { type Request, type Response } from 'express'
 import type { Store } from 'express-rate-limit'
 import swaggerUi from 'swagger-ui-express'
 import { DataVersion } from '../../queries/core/data-version'
+import { JoinedRuns } from '../../queries/core/joined-runs'
 import { prepare, type Scope } from '../../queries/core/pipeline'
 import { ResultCache, matchesEtag } from '../../queries/core/result-cache'
 import type { Runner } from '../../queries/core/run'
@@ -25,7 +26,7 @@ import { serveMulti } from './serve-multi'
 export const QUERY_PARSER = 'simple'
 
 export interface AppOptions {
-  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy' | 'cache' | 'maxExecutionSeconds'>
+  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy' | 'cache' | 'maxExecutionSeconds' | 'maxResultRows'>
   runner: Runner
   directory: Directory
   logger: Logger
@@ -58,6 +59,7 @@ export function createApp(options: AppOptions): express.Express {
   const versions = new DataVersion(runner)
   const cache = new ResultCache(versions, config.cache)
   const settledChecks = new SettledChecks(runner, versions, config.maxExecutionSeconds * 1000)
+  const joinedRuns = new JoinedRuns(runner, config.maxResultRows)
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', QUERY_PARSER)
@@ -151,7 +153,10 @@ export function createApp(options: AppOptions): express.Express {
       compute: async (signal) => {
         const clientId = res.locals.client.id
         const statement = await settledChecks.bind(compiled, { signal, clientId, askedAt })
-        const { rows, ...run } = await runner.run<Record<string, unknown>>(statement, { signal, clientId, lane: resource.lane })
+        const options = { signal, clientId, lane: resource.lane }
+        const { rows, ...run } = resource.joins
+          ? await joinedRuns.run(resource.joins, { resource: resource.name, query, statement }, options)
+          : await runner.run<Record<string, unknown>>(statement, options)
         Object.assign(res.locals, { queryMs: Math.round(run.durationMs), ...run })
         return resource.shape(rows, query)
       },

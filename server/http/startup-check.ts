@@ -5,7 +5,7 @@ import { QueryError } from '../../queries/core/errors'
 import { INCLUDES, encodeCursor } from '../../queries/export/export-events'
 import type { Scope } from '../../queries/core/pipeline'
 import { checkTemplates, filledMarkers, isRouteTemplate, listSqlFiles, loadTemplate } from '../../queries/core/templates'
-import { statementsOf } from '../admin/explain'
+import { joinedStatementsOf, statementsOf } from '../admin/explain'
 import { ROUTES, schemaOf, type Route } from './routes'
 
 /** Filters of every kind: a session attribute, event fields, a numeric property comparison. */
@@ -71,9 +71,20 @@ function describeError(error: unknown): string {
 /** The example query strings a route accepts. */
 export const examplesFor = (route: Route): Record<string, string>[] => EXAMPLE_QUERIES.filter((query) => accepts(route, query))
 
-/** Every problem of compiling the example requests of the given routes, as `route?query: problem` lines. */
+/**
+ * Every problem of compiling the example requests of the given routes (each alone, and the routes that
+ * join asked together), as `route?query: problem` lines.
+ */
 export function findRouteProblems(routes: Route[], scope: Scope): string[] {
-  return routes.flatMap((route) => {
+  const joined = EXAMPLE_QUERIES.flatMap((query) => {
+    try {
+      joinedStatementsOf(routes.filter((route) => accepts(route, query)), query, scope)
+      return []
+    } catch (error) {
+      return [`resources asked together ?${new URLSearchParams(query)}: ${describeError(error)}`]
+    }
+  })
+  return joined.concat(routes.flatMap((route) => {
     const examples = examplesFor(route)
     if (!examples.length) return [`${route.path}: no example request reaches this route (add one to EXAMPLE_QUERIES)`]
     return examples.flatMap((query) => {
@@ -84,7 +95,7 @@ export function findRouteProblems(routes: Route[], scope: Scope): string[] {
         return [`${route.path}?${new URLSearchParams(query)}: ${describeError(error)}`]
       }
     })
-  })
+  }))
 }
 
 /** Markers of the templates under sql/ that no compiler has filled so far, as `file: problem` lines. */

@@ -2,9 +2,13 @@
 // gateway and by the reference model, must agree exactly. The data is inserted in several shuffled
 // batches, so most sessions arrive as several partial rows. A failure prints the request to replay.
 import assert from 'node:assert/strict'
+import type { CompiledQuery } from '../../queries/core/compiled'
 import { DIMENSIONS as REGISTRY_DIMENSIONS } from '../../queries/core/registry'
 import { request } from '../support/openapi-request'
 import { createProject } from '../../server/admin/control'
+import { createApp } from '../../server/http/app'
+import { createLogger } from '../../server/logger'
+import { recording } from '../support/recording-runner'
 import { answerInsights, type RawEvent } from '../reference/model'
 import { insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
 import { compactionOptions, compactSessions } from '../../server/admin/compact'
@@ -87,6 +91,8 @@ function randomRequest(random: Random, project: (typeof PROJECTS)[number]) {
   return { resource, query, now }
 }
 
+const expected200 = (answers: { status: number }[]) => answers.every((answer) => answer.status === 200)
+
 describe('gateway vs reference model (randomized)', function () {
   this.timeout(600_000)
   let h: Harness
@@ -142,6 +148,41 @@ describe('gateway vs reference model (randomized)', function () {
       }
     }
     assert.ok(counts.nonEmpty > QUERIES / 3, `most answers should have data: ${JSON.stringify(counts)}`)
+  })
+
+  // Breakdowns that wait for a turn together run as one statement (insights.dimension_sets, a grouping set
+  // each); every answer must still be the reference's, and no statement may read past max_result_rows.
+  it('agrees when every breakdown of a window is asked at once (joined statements)', async () => {
+    const random = new Random(SEED + 1)
+    const ran: CompiledQuery[] = []
+    for (const maxResultRows of [1_000_000, 30]) {
+      const config = { ...h.config, maxResultRows, maxConcurrentQueries: 64 }
+      const app = createApp({ config, runner: recording(h.runner, ran), directory: h.directory, logger: createLogger('error', true), clock: () => h.now })
+      for (let round = 0; round < 4; round += 1) {
+        const project = random.pick(PROJECTS)
+        let asked = randomRequest(random, project)
+        while (!DIMENSIONS.includes(asked.resource)) asked = randomRequest(random, project)
+        const { query, now } = asked
+        h.now = now
+        const urls = DIMENSIONS.map((resource) => `/insights/${project.id}/${resource}?${new URLSearchParams(query)}`)
+        await request(app).get(urls[0]).set(auth)
+        ran.length = 0
+        const answers = await Promise.all(urls.map((url) => request(app).get(url).set(auth)))
+        for (const [index, resource] of DIMENSIONS.entries()) {
+          const expected = answerInsights({ events: events.get(project.id) as RawEvent[], projectTimezone: project.timezone, resource, query, now })
+          const replay = `round ${round}, max_result_rows ${maxResultRows}: now=${now.toISOString()} GET ${urls[index]}`
+          assert.equal(answers[index].status, expected.status, `${replay}\n${JSON.stringify(answers[index].body)}`)
+          assert.deepEqual(answers[index].body, expected.body, replay)
+        }
+        if (expected200(answers)) {
+          const joined = ran.filter((statement) => statement.template === 'insights.dimension_sets')
+          const members = joined.map((statement) => (statement.sql.match(/GROUPING SETS \((.*)\)\nORDER BY/) as string[])[1].split('), (').length)
+          const rowsToRead = Number(joined[0]?.params.rowsToRead)
+          assert.ok(joined.length > 0 && ran.length < DIMENSIONS.length, `${ran.length} statements for ${DIMENSIONS.length} breakdowns asked at once`)
+          assert.ok(Math.max(...members) * rowsToRead <= maxResultRows, `members ${members} of ${rowsToRead} rows each, max_result_rows ${maxResultRows}`)
+        }
+      }
+    }
   })
 
   // `contains` runs as one multi-needle search, which finds no empty value in an empty text: every text

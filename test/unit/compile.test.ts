@@ -48,6 +48,44 @@ WHERE project_id = {projectId:String}
     )
   })
 
+  it('breakdowns asked together: one statement, a grouping set and a member index each, the same params', () => {
+    const byName = (name: string) => dimensions.find((resource) => resource.name === name)
+    const [country, city, referrer] = ['country', 'city', 'referrer'].map(byName)
+    assert.ok(country?.joins && city && referrer)
+    const { query, compiled: alone } = prepare(country, { startDate: '2024-03-30', endDate: '2024-03-31' }, scope)
+    const joined = country.joins.compile(['country', 'city', 'referrer'].map((resource) => ({ resource, query })))
+    assert.equal(city.joins, country.joins)
+    assert.equal(referrer.joins, country.joins)
+    assert.equal(joined.template, 'insights.dimension_sets')
+    assert.deepEqual(joined.params, { ...BERLIN_WEEKEND, rowsToRead: 11, offset: 0 })
+    assert.deepEqual(joined.params, alone.params)
+    const sql = normalizedSql(joined.sql)
+    // GROUPING(country, city, referrer): 1 for a column the set leaves out, first column first.
+    const grouping = 'GROUPING(s_country, s_city, s_referrer)'
+    assert.equal(
+      sql.slice(0, sql.indexOf('FROM')),
+      `SELECT
+  multiIf(${grouping} = 3, 0, ${grouping} = 1, 1, ${grouping} = 6, 2, 3) AS member,
+  multiIf(member = 1, s_country, '') AS prefix_value,
+  multiIf(member = 0, s_country, member = 1, s_city, member = 2, s_referrer, '') AS name_value,
+  count() AS session_count,
+  sum(all_views) AS view_count,
+  countIf(all_views <= 1) AS bounced,
+  sum(duration_ms) AS duration_total_ms
+`,
+    )
+    assert.equal(
+      sql.slice(sql.indexOf(') AS kept')),
+      `) AS kept
+GROUP BY GROUPING SETS ((s_country), (s_city, s_country), (s_referrer))
+ORDER BY member ASC, session_count DESC, prefix_value ASC, name_value ASC
+LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64} BY member`,
+    )
+    // Each attribute is read once, from the settled sessions and from the regrouped ones.
+    assert.match(sql, /visitor_key,\n  s_country,\n  s_city,\n  s_referrer\n/)
+    assert.match(sql, /AS s_country,\n  argMin\(city, first_event_key\) AS s_city,\n  argMin\(referrer, first_event_key\) AS s_referrer\n/)
+  })
+
   it('referrer, page 2 of 5, with a session filter and an event filter', () => {
     const filters = JSON.stringify([
       { name: 'country', operator: 'is', value: ['DE'] },

@@ -8,10 +8,10 @@ import path from 'node:path'
 import { compileTemplate, type Params } from '../../queries/core/compiled'
 import type { Scope } from '../../queries/core/pipeline'
 import { checkBinding, checkTemplates, filledMarkers, findTemplateProblems, isKnownType, isRouteTemplate, listSqlFiles, loadTemplate, placeholdersOf } from '../../queries/core/templates'
-import { statementsOf, type Statement } from '../../server/admin/explain'
+import { joinedStatementsOf, statementsOf, type Statement } from '../../server/admin/explain'
 import { renderMigration } from '../../server/admin/migrate'
-import { ROUTES, type Route } from '../../server/http/routes'
-import { examplesFor } from '../../server/http/startup-check'
+import { ROUTES, isResourceRoute, type Route } from '../../server/http/routes'
+import { EXAMPLE_QUERIES, examplesFor } from '../../server/http/startup-check'
 
 const SQL_DIR = path.join(__dirname, '..', '..', 'sql')
 
@@ -98,6 +98,12 @@ describe('SQL templates', () => {
     let rendered: { route: Route; query: Record<string, string>; statement: Statement }[] = []
     before(() => {
       rendered = ROUTES.flatMap((route) => examplesFor(route).flatMap((query) => statementsOf(route, { ...query }, scope).map((statement) => ({ route, query, statement }))))
+      // The statements of the routes that join (the breakdowns), every one asked together.
+      for (const query of EXAMPLE_QUERIES) {
+        const routes = ROUTES.filter((route) => examplesFor(route).includes(query))
+        const [first] = routes.filter((route) => isResourceRoute(route) && route.resource.joins)
+        rendered.push(...joinedStatementsOf(routes, { ...query }, scope).map((statement) => ({ route: first, query, statement })))
+      }
     })
 
     it('reach every template with markers and fill each of its markers', () => {
@@ -110,6 +116,7 @@ describe('SQL templates', () => {
 
     it('give well-formed statements that bind exactly their placeholders', () => {
       assert.ok(rendered.length >= ROUTES.length, `${rendered.length} statements`)
+      assert.ok(rendered.some(({ statement }) => statement.compiled.template === 'insights.dimension_sets'), 'the breakdowns asked together')
       for (const { route, query, statement } of rendered) {
         const label = `${route.path}?${new URLSearchParams(query)} (${statement.label})`
         assertWellFormed(label, statement.compiled.sql)

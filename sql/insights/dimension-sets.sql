@@ -1,0 +1,23 @@
+-- @name insights.dimension_sets
+-- @returns the rows of several breakdowns of the same window, filters and page (queries/core/joined-runs.ts),
+--   each as insights/dimension.sql gives them, and `member`: the index of the breakdown it answers
+-- One GROUPING SETS pass over the window's sessions instead of one statement per breakdown: the 30-day
+-- dashboard's eight breakdowns on 10M events took 284-330 ms together against 106-132 ms each alone.
+-- TRICKY: a grouping set leaves the key columns outside it at their default (''), so `member` is told by
+-- the GROUPING bit mask of every set's columns (0 = in the set), and each member reads only its own.
+SELECT
+  /* @member */ AS member,
+  /* @prefix */ AS prefix_value,
+  /* @name */ AS name_value,
+  count() AS session_count,
+  sum(/* @views */) AS view_count,
+  countIf(all_views <= 1) AS bounced,
+  sum(duration_ms) AS duration_total_ms
+FROM
+(
+  /* @window_sessions */
+) AS kept
+/* @views_join */
+GROUP BY GROUPING SETS (/* @grouping_sets */)
+ORDER BY member ASC, session_count DESC, prefix_value ASC, name_value ASC
+LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64} BY member
