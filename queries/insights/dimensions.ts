@@ -43,17 +43,15 @@ function compileDimensions(names: Dimension[], query: PlannedInsight): CompiledQ
   }
   // GROUPING(...) of every column: a bit per column, most significant first, 1 where the set leaves it out.
   const columns = attributes.map(columnOf)
-  const maskOf = (name: Dimension) => {
-    const own = attributesOf(name).map(columnOf)
-    return columns.reduce((mask, column) => mask * 2 + (own.includes(column) ? 0 : 1), 0)
-  }
-  const members = names.map((name, index) => ({ name, index, prefix: prefixOf(name) }))
+  const grouping = `GROUPING(${columns.join(', ')})`
+  const members = names.map((name, index) => ({ name, index, prefix: prefixOf(name), own: attributesOf(name).map(columnOf) }))
+  const maskOf = (own: string[]) => columns.reduce((mask, column) => mask * 2 + (own.includes(column) ? 0 : 1), 0)
   const prefixed = members.flatMap(({ index, prefix }) => (prefix ? [`member = ${index}, ${columnOf(prefix)}`] : []))
   return compileTemplate('insights/dimension-sets.sql', params, {
-    member: sqlOnly(`multiIf(${members.map(({ name, index }) => `GROUPING(${columns.join(', ')}) = ${maskOf(name)}, ${index}`).join(', ')}, ${names.length})`),
+    member: sqlOnly(`multiIf(${members.map(({ own, index }) => `${grouping} = ${maskOf(own)}, ${index}`).join(', ')}, ${names.length})`),
     prefix: sqlOnly(prefixed.length ? `multiIf(${prefixed.join(', ')}, '')` : "''"),
     name: sqlOnly(`multiIf(${members.map(({ name, index }) => `member = ${index}, ${columnOf(specOf(name).column)}`).join(', ')}, '')`),
-    grouping_sets: sqlOnly(names.map((name) => `(${attributesOf(name).map(columnOf).join(', ')})`).join(', ')),
+    grouping_sets: sqlOnly(members.map(({ own }) => `(${own.join(', ')})`).join(', ')),
     ...shared,
   })
 }

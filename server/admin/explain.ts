@@ -110,8 +110,8 @@ export function statementsOf(route: Route, raw: Record<string, unknown>, scope: 
 export function joinedStatementsOf(routes: Route[], raw: Record<string, unknown>, scope: Scope): Statement[] {
   const batches = new Map<string, { joins: Joins<unknown>; members: { resource: string; query: unknown }[] }>()
   for (const route of routes) {
-    const joins = isResourceRoute(route) ? route.resource.joins : undefined
-    if (!isResourceRoute(route) || !joins) continue
+    if (!isResourceRoute(route) || !route.resource.joins) continue
+    const joins = route.resource.joins
     const { query } = prepare(route.resource, { ...raw }, scope)
     const key = JSON.stringify([joins.family, joins.key(query)])
     const batch = batches.get(key) ?? { joins, members: [] }
