@@ -1,8 +1,8 @@
 // The embedded engine's serving lanes: three read-only chDB sessions on the data directory, one for data
 // statements (stopped by KILL QUERY), one for bounded-cost statements and one for control statements
-// without parameters, both of which run beside the data statements.
+// without parameters, both of which run beside the data statements; and a session per streamed statement.
 import type { Session } from 'chdb'
-import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput } from '../queries/core/run'
+import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput, type StatementStream, type StreamBlock } from '../queries/core/run'
 
 const STATEMENT_ID = /^[0-9a-f-]{36}$/
 const KILL_RETRY_MS = 50
@@ -36,8 +36,10 @@ export class EmbeddedLanes implements EngineLanes {
   private readonly boundedSession: Session
   private readonly controlSession: Session
   private readonly ready: Promise<void>
+  private readonly options: EmbeddedLanesOptions
 
   constructor(options: EmbeddedLanesOptions) {
+    this.options = options
     const serving = new options.Session(options.dataDir)
     const bounded = new options.Session(options.dataDir)
     const control = new options.Session(options.dataDir)
@@ -57,26 +59,10 @@ export class EmbeddedLanes implements EngineLanes {
     if (!STATEMENT_ID.test(statement.id)) throw new Error(`Bad statement id ${statement.id}`)
     statement.signal.throwIfAborted()
     // TRICKY: chDB names its own query ids, so the statement carries ours as `log_comment`, by which a
-    // KILL finds it. The single-shot call runs off the JavaScript thread; chDB's streaming call would do
-    // most of an aggregation's work synchronously on it, so a heavy statement would freeze every other
-    // request (and the deadline timers) until it ended. The call itself cannot be interrupted, so on
-    // abort KILL QUERY from the other session stops it; it is repeated until the statement has ended, in
-    // case it landed before the statement was registered.
+    // KILL finds it (untilStopped): the single-shot call itself cannot be interrupted.
     const work = this.serving.queryBindAsync(`${statement.sql}\nSETTINGS log_comment = '${statement.id}'`, statement.params, { format: statement.format })
-    let ended = false
-    const stop = async () => {
-      while (!ended) {
-        await this.kill(statement.id).catch(() => undefined)
-        await new Promise((resolve) => setTimeout(resolve, KILL_RETRY_MS))
-      }
-    }
-    const onAbort = () => void stop()
-    statement.signal.addEventListener('abort', onAbort, { once: true })
     try {
-      const result = await work.finally(() => {
-        ended = true
-        statement.signal.removeEventListener('abort', onAbort)
-      })
+      const result = await this.untilStopped(statement.id, work, statement.signal)
       return { text: result.text(), readRows: result.rowsRead, readBytes: result.bytesRead }
     } catch (error) {
       // TRICKY: libchdb can keep the partial output of a statement that failed mid-result and prepend it
@@ -89,8 +75,7 @@ export class EmbeddedLanes implements EngineLanes {
   /**
    * TRICKY: chDB's streaming call binds parameters per stream, outside the process-wide chain of the
    * single-shot bound calls, so on its own session it runs beside a data statement (checked: thousands
-   * of bound streams beside a bound 3-second statement, every answer and param intact). It does a
-   * statement's work on the JavaScript thread, which is why only bounded-cost statements come here.
+   * of bound streams beside a bound 3-second statement, every answer and param intact).
    */
   async bounded(statement: Statement): Promise<StatementOutput> {
     await this.ready
@@ -101,9 +86,59 @@ export class EmbeddedLanes implements EngineLanes {
     return { text }
   }
 
+  /**
+   * A streamed statement on a read-only session of its own (chDB streams one statement per session), its
+   * parameters bound per stream, outside the process-wide chain. Each read runs off the JavaScript thread
+   * and stops after about a block (an export paused for 2 s after a read used 60 ms of CPU meanwhile).
+   * TRICKY: the session has no time or result-row limit (a whole export outlives both); each read is
+   * bounded by its own signal, on which KILL QUERY stops it, as it stops a data statement.
+   * `read_in_order_use_buffering = 0`: reading the table in key order without a read-ahead buffer per part,
+   * the first 2M rows of a 10M-event CSV export ran at 534k rows/s with 199 MB more RSS, against 446k and
+   * 299 MB with it (one process each).
+   */
+  openStream(statement: Statement): StatementStream {
+    const session = new this.options.Session(this.options.dataDir)
+    const settings = { ...guardrailSettings(this.options.guardrails), max_execution_time: 0, max_result_rows: 0, read_in_order_use_buffering: 0 }
+    const blocks = lockDown(session, settings).then(() =>
+      session.queryStreamBind(`${statement.sql}\nSETTINGS log_comment = '${statement.id}'`, statement.params, { format: statement.format })[Symbol.asyncIterator](),
+    )
+    blocks.catch(() => undefined)
+    return {
+      next: async (signal) => {
+        signal.throwIfAborted()
+        const read = blocks.then((iterator) => iterator.next())
+        const block = await this.untilStopped(statement.id, read, signal)
+        return block.done ? undefined : ({ text: block.value.text(), rows: block.value.numRows } satisfies StreamBlock)
+      },
+      close: () => {
+        void blocks.then((iterator) => iterator.return?.()).catch(() => undefined).finally(() => session.close())
+      },
+    }
+  }
+
   async control(sql: string, signal: AbortSignal): Promise<string> {
     await this.ready
     return (await this.controlSession.queryAsync(sql, { format: 'JSONEachRow', signal })).text()
+  }
+
+  /**
+   * Settles with `work`, a statement tagged `id`; when `signal` aborts first, KILL QUERY stops the
+   * statement, repeated until it has ended, in case it landed before the statement was registered.
+   */
+  private async untilStopped<T>(id: string, work: Promise<T>, signal: AbortSignal): Promise<T> {
+    let ended = false
+    const stop = async () => {
+      while (!ended) {
+        await this.kill(id).catch(() => undefined)
+        await new Promise((resolve) => setTimeout(resolve, KILL_RETRY_MS))
+      }
+    }
+    const onAbort = () => void stop()
+    signal.addEventListener('abort', onAbort, { once: true })
+    return work.finally(() => {
+      ended = true
+      signal.removeEventListener('abort', onAbort)
+    })
   }
 
   /** TRICKY: `KILL QUERY ... SYNC` never settles in chDB; `ASYNC` marks the statement and returns. */

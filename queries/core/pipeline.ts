@@ -100,8 +100,10 @@ export interface Chunk<Position> {
 /**
  * A route answered by several statements, as one body or as a stream of chunks. Body: `compile` names
  * the statements run together, `follow` those that need their rows (the profiles of the rows), and
- * `shape` takes every one's rows. Stream (when `streams(query)`): `compileChunk` continues after a
- * position, `followChunk` compiles what a chunk's output needs, and `shapeChunk` gives its bytes.
+ * `shape` takes every one's rows. Stream (when `streams(query)`): `compileStream` is the whole stream as
+ * one statement, whose output passes through as the engine writes it, where lanes can read a statement a
+ * block at a time and nothing follows from its rows; otherwise `compileChunk` continues after a position,
+ * `followChunk` compiles what a chunk's output needs, and `shapeChunk` gives its bytes.
  */
 export interface MultiResource<Parsed, Planned, Position> {
   name: string
@@ -113,6 +115,7 @@ export interface MultiResource<Parsed, Planned, Position> {
   shape(rows: RowSets, query: Planned): Answer
   streams(query: Planned): boolean
   head(query: Planned): StreamHead
+  compileStream(query: Planned): CompiledQuery | undefined
   compileChunk(query: Planned, after: Position | undefined): CompiledQuery
   followChunk(query: Planned, output: string): StatementSet
   shapeChunk(output: string, follow: RowSets, query: Planned): Chunk<Position>

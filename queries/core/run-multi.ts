@@ -1,9 +1,9 @@
 // Runs a multi-statement resource (pipeline.ts): its statements together, then those that follow from
-// their rows, and shapes the answer; or its stream, one chunk statement after another, the next chunk
-// read while the current one is written.
+// their rows, and shapes the answer; or its stream, one statement read a block at a time or one chunk
+// statement after another, the next block or chunk read while the current one is written.
 import type { AnyMultiResource, Answer, RowSets, StatementSet } from './pipeline'
 import { runTogether } from './run-together'
-import type { StatementRunner } from './run'
+import type { StatementRunner, StreamBlock } from './run'
 
 /** Every statement of a set, side by side; when one fails, the others are cancelled. */
 export async function runStatements(runner: StatementRunner, statements: StatementSet, signal: AbortSignal): Promise<RowSets> {
@@ -38,14 +38,44 @@ export interface StreamRun extends MultiRun {
 }
 
 /** Writes the whole stream (its head first) and returns the number of rows written. */
-export async function streamMulti({ runner, resource, query, signal, write, onProgress }: StreamRun): Promise<number> {
+export async function streamMulti(run: StreamRun): Promise<number> {
+  const head = run.resource.head(run.query).text
+  if (head) await run.write(head)
+  const { stream } = run.runner
+  const whole = stream && run.resource.compileStream(run.query)
+  return whole ? streamBlocks(run, stream(whole, { signal: run.signal })) : streamChunks(run)
+}
+
+/** One statement read a block at a time, each block passed on as the engine wrote it; the next read while one is written. */
+async function streamBlocks({ signal, write, onProgress }: StreamRun, blocks: AsyncGenerator<StreamBlock>): Promise<number> {
+  let written = 0
+  try {
+    let next = blocks.next()
+    for (;;) {
+      const block = await next
+      if (block.done) return written
+      next = blocks.next()
+      next.catch(() => undefined)
+      if (block.value.rows) {
+        await write(block.value.text)
+        written += block.value.rows
+        onProgress?.(written)
+      }
+      if (signal.aborted) return written
+    }
+  } finally {
+    // Queued behind a read under way, which the request's signal stops.
+    void blocks.return(undefined).catch(() => undefined)
+  }
+}
+
+/** One keyset chunk statement after another, with what follows from each; the next chunk read while one is written. */
+async function streamChunks({ runner, resource, query, signal, write, onProgress }: StreamRun): Promise<number> {
   const fetchChunk = async (after: unknown) => {
     const { text } = await runner.runText(resource.compileChunk(query, after), { signal })
     const follow = await runStatements(runner, resource.followChunk(query, text), signal)
     return resource.shapeChunk(text, follow, query)
   }
-  const head = resource.head(query).text
-  if (head) await write(head)
   let next = fetchChunk(undefined)
   let written = 0
   for (;;) {

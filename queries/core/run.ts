@@ -47,6 +47,20 @@ export interface StatementOutput {
   readBytes?: number
 }
 
+/** A block of a streamed statement's output: whole rows in the statement's format. */
+export interface StreamBlock {
+  text: string
+  rows: number
+}
+
+/** One statement whose output is read a block at a time, each read under its own signal. */
+export interface StatementStream {
+  /** The next block, or undefined at the end; when `signal` aborts, the engine stops the read before this settles. */
+  next(signal: AbortSignal): Promise<StreamBlock | undefined>
+  /** Stops the statement (if it still runs) and frees what it holds. */
+  close(): void
+}
+
 /** Where statements really run (server/engine.ts builds one per engine mode). */
 export interface EngineLanes {
   /** Data statements the engine can really run at once. */
@@ -60,6 +74,12 @@ export interface EngineLanes {
   bounded(statement: Statement): Promise<StatementOutput>
   /** Runs a statement without parameters beside the data statements, never queued behind them. */
   control(sql: string, signal: AbortSignal): Promise<string>
+  /**
+   * Opens a data statement to be read a block at a time, for one whose output is too large for one answer
+   * (a whole export). The statement itself has no time or row limit; each read is a data turn of its own.
+   * Lanes without it (a server) take such output in keyset chunks, a statement each.
+   */
+  openStream?(statement: Statement): StatementStream
 }
 
 /** Where a statement runs: with the data statements, or on the lane for bounded-cost ones. */
@@ -149,7 +169,7 @@ export interface CompiledAtTurn {
 const compiledNow = (query: CompiledQuery | CompiledAtTurn): CompiledQuery => ('compileAtTurn' in query ? query.compileAtTurn() : query)
 
 /** What a request's code runs statements through: the runner, or the runner on one client's behalf. */
-export type StatementRunner = Pick<Runner, 'run' | 'runText'>
+export type StatementRunner = Pick<Runner, 'run' | 'runText' | 'stream'>
 
 export class Runner {
   private readonly lanes: EngineLanes
@@ -157,6 +177,8 @@ export class Runner {
   private readonly schedulers: Record<Lane, FairScheduler>
   private readonly deadlineMs: number
   private readonly observer?: RunObserver
+  /** A statement's output a block at a time (see streamBlocks); absent when the lanes cannot read one so. */
+  readonly stream?: (query: CompiledQuery, options?: RunOptions) => AsyncGenerator<StreamBlock>
 
   constructor(options: RunnerOptions) {
     this.lanes = options.lanes
@@ -164,6 +186,8 @@ export class Runner {
     this.deadlineMs = options.guardrails.maxExecutionSeconds * 1000
     const queue = { maxInFlight: options.lanes.maxInFlight, maxQueued: options.maxQueued }
     this.schedulers = { data: new FairScheduler(queue), bounded: new FairScheduler(queue) }
+    const open = options.lanes.openStream?.bind(options.lanes)
+    if (open) this.stream = (query, runOptions = {}) => this.streamBlocks(query, runOptions, open)
   }
 
   /** Data statements waiting for a turn. */
@@ -178,9 +202,11 @@ export class Runner {
 
   /** This runner with every statement queued as `clientId`'s turn. */
   forClient(clientId: string): StatementRunner {
+    const stream = this.stream
     return {
       run: (query, options = {}) => this.run(query, { ...options, clientId }),
       runText: (query, options = {}) => this.runText(query, { ...options, clientId }),
+      stream: stream && ((query, options = {}) => stream(query, { ...options, clientId })),
     }
   }
 
@@ -191,14 +217,55 @@ export class Runner {
 
   /** The result as the engine wrote it (the query's format), for streaming it on without re-encoding. */
   async runText(query: CompiledQuery | CompiledAtTurn, options: RunOptions = {}): Promise<Omit<RunResult<unknown>, 'rows'> & { text: string }> {
-    const started = performance.now()
     let template = query.template
+    const lane = options.lane ?? 'data'
+    const { output, durationMs } = await this.inTurn(options, () => template, (signal) => {
+      const statement = compiledNow(query)
+      template = statement.template
+      return this.lanes[lane]({ sql: statement.sql, params: statement.params, id: crypto.randomUUID(), signal, format: statement.format ?? 'JSONEachRow' })
+    })
+    return { text: output.text, durationMs, readRows: output.readRows, readBytes: output.readBytes }
+  }
+
+  /**
+   * A statement's output a block at a time, on lanes that can read one so (the embedded engine). Each
+   * block is read in a data turn of its own under its own deadline, so a whole export takes turns with
+   * every other client's statements as keyset chunks would; leaving the loop (or the signal) stops it.
+   */
+  private async *streamBlocks(query: CompiledQuery, options: RunOptions, open: NonNullable<EngineLanes['openStream']>): AsyncGenerator<StreamBlock> {
+    let stream: StatementStream | undefined
+    const statement = { sql: query.sql, params: query.params, id: crypto.randomUUID(), signal: options.signal ?? new AbortController().signal, format: query.format ?? 'JSONEachRow' }
+    try {
+      for (;;) {
+        const { output } = await this.inTurn({ ...options, lane: 'data' }, () => query.template, (signal) => {
+          stream ??= open(statement)
+          return stream.next(signal)
+        })
+        if (!output) return
+        yield output
+      }
+    } finally {
+      stream?.close()
+    }
+  }
+
+  /**
+   * Runs `work` in a turn of the options' lane: waits for the turn, bounds the work by the deadline and
+   * the request's signal, reports it to the observer, and ends the turn once the engine has stopped.
+   * `work` may throw before it starts (a statement compiled at its turn); the turn is released.
+   */
+  private async inTurn<T extends StatementOutput | undefined>(
+    options: RunOptions,
+    template: () => string,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<{ output: T; durationMs: number }> {
+    const started = performance.now()
     const deadline = AbortSignal.timeout(this.deadlineMs)
     const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline
     let admitted = started
     const finish = (outcome: StatementEvent['outcome'], output: Partial<StatementOutput> = {}) =>
       this.observer?.statementFinished({
-        template,
+        template: template(),
         clientId: options.clientId,
         durationMs: performance.now() - admitted,
         queueWaitMs: admitted - started,
@@ -207,23 +274,20 @@ export class Runner {
         outcome,
       })
     try {
-      const lane = options.lane ?? 'data'
-      const release = await this.schedulers[lane].admit(options.clientId ?? ANONYMOUS, signal)
+      const release = await this.schedulers[options.lane ?? 'data'].admit(options.clientId ?? ANONYMOUS, signal)
       admitted = performance.now()
-      let work: Promise<StatementOutput>
+      let running: Promise<T>
       try {
-        const statement = compiledNow(query)
-        template = statement.template
-        work = this.lanes[lane]({ sql: statement.sql, params: statement.params, id: crypto.randomUUID(), signal, format: statement.format ?? 'JSONEachRow' })
+        running = work(signal)
       } catch (error) {
         release()
         throw error
       }
       // The turn ends when the engine has stopped, not when the caller stops waiting.
-      work.then(release, release)
-      const output = await untilAborted(work, signal)
+      running.then(release, release)
+      const output = await untilAborted(running, signal)
       finish('ok', output)
-      return { text: output.text, durationMs: performance.now() - admitted, readRows: output.readRows, readBytes: output.readBytes }
+      return { output, durationMs: performance.now() - admitted }
     } catch (error) {
       const failure = failureOf(error, signal, deadline)
       finish(outcomeOf(failure))

@@ -1,5 +1,6 @@
-// CSV for `/export/events`, written by the engine: each keyset chunk is one statement whose single row
-// carries the chunk's CSV records (quoted and formula-neutralised in SQL) and the keyset of its last row.
+// CSV for `/export/events`, written by the engine (quoted and formula-neutralised in SQL): the whole export
+// as one statement of records, or, where profiles follow each chunk, a statement per keyset chunk whose
+// single row carries the chunk's records and the keyset of its last row.
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Fragment } from '../core/compiled'
 import { exportColumns, compileRows, type ExportQuery, type Keyset } from './export-events'
 
@@ -61,6 +62,9 @@ export function csvHeader(query: ExportQuery): string {
   return `${exportColumns(query).join(',')}\r\n`
 }
 
+/** A record's cells, comma-separated, in the export's column order. */
+const cellsOf = (query: ExportQuery): Fragment => ({ sql: exportColumns(query).map(cellSql).join(",\n    ',',\n    "), params: {} })
+
 /** A compiled statement to nest inside another, without its header comments. */
 const nested = (compiled: CompiledQuery): Fragment => ({ sql: compiled.sql.replace(/^--.*\n/gm, ''), params: { ...compiled.params } })
 
@@ -75,9 +79,15 @@ export function compileCsvChunk(query: ExportQuery, slice: { after?: Keyset; row
     : undefined
   const compiled = compileTemplate('export/events-csv.sql', {}, {
     rows: rowsFragment,
-    cells: { sql: exportColumns(query).map(cellSql).join(",\n    ',',\n    "), params: {} },
+    cells: cellsOf(query),
     profiles: profiles ? { sql: `\nLEFT JOIN (${profiles.sql}) AS profile ON profile.profileKey = chunk.profileId`, params: profiles.params } : { sql: '', params: {} },
   })
+  return { ...compiled, format: 'TabSeparatedRaw' }
+}
+
+/** The first `rows` rows of the export as CSV records, one a row, as the engine wrote them (TabSeparatedRaw, see the template). */
+export function compileCsvLines(query: ExportQuery, rows: number): CompiledQuery {
+  const compiled = compileTemplate('export/events-csv-lines.sql', {}, { rows: nested(compileRows(query, { rows })), cells: cellsOf(query) })
   return { ...compiled, format: 'TabSeparatedRaw' }
 }
 

@@ -1,9 +1,10 @@
 // `GET /export/events` as a pipeline resource: a JSON page runs its rows and its count together, then the
-// profiles of its rows; a stream (ndjson, csv) runs one keyset chunk statement after another. Shaping,
-// page meta, cursors and the CSV framing are here; the server only writes the bytes.
+// profiles of its rows; a stream (ndjson, csv) runs as one statement where the engine streams, or one
+// keyset chunk statement after another (with profiles, or on a server). Shaping, page meta, cursors and
+// the CSV framing are here; the server only writes the bytes.
 import type { CompiledQuery } from '../core/compiled'
 import type { Chunk, MultiResource, RowSets, StatementSet } from '../core/pipeline'
-import { compileCsvChunk, csvHeader, parseCsvChunk } from './export-csv'
+import { compileCsvChunk, compileCsvLines, csvHeader, parseCsvChunk } from './export-csv'
 import { compileCount, compileProfiles, compileRows, encodeCursor, exportEventsSchema, keysetOf, parseExport, type ExportQuery, type Keyset } from './export-events'
 
 export type ExportRow = Record<string, unknown> & { id: string; createdAt: string; profileId: string }
@@ -13,6 +14,8 @@ export type ExportRow = Record<string, unknown> & { id: string; createdAt: strin
  * embedded gateway grew its RSS by 53-59 MB with 10k rows and 109-186 MB with 20k, at the same rows/s.
  */
 export const STREAM_CHUNK_ROWS = 10_000
+/** A whole export read as one statement: every row (its LIMIT's largest value). */
+const EVERY_ROW = 0xffff_ffff
 
 const includesProfiles = (query: ExportQuery) => query.includes.includes('profile')
 
@@ -98,6 +101,12 @@ export const exportEvents: MultiResource<ExportQuery, ExportQuery, Keyset> = {
   head(query) {
     if (query.format === 'csv') return { contentType: 'text/csv; charset=utf-8', fileName: 'events.csv', text: csvHeader(query) }
     return { contentType: 'application/x-ndjson; charset=utf-8', fileName: 'events.ndjson', text: '' }
+  },
+  // The profiles of each chunk's rows are looked up per chunk; an export without them is one statement.
+  compileStream(query) {
+    if (includesProfiles(query)) return undefined
+    if (query.format === 'csv') return compileCsvLines(query, EVERY_ROW)
+    return compileRows(query, { rows: EVERY_ROW })
   },
   compileChunk(query, after): CompiledQuery {
     // The engine writes a CSV chunk whole, profiles included; an NDJSON chunk's profiles follow it.

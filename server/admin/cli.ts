@@ -154,7 +154,7 @@ async function explain([url]: string[], options: Options, config: Config): Promi
         project: { id, name: id, timezone: timezone ?? 'UTC' },
         now,
         sessionLookbackMs: config.sessionLookbackHours * 3_600_000,
-      })),
+      }), config.engine.mode === 'embedded'),
     )
     return 0
   } catch (error) {

@@ -70,14 +70,17 @@ export async function projectIdOf(url: string): Promise<string | undefined> {
 
 /**
  * A multi-statement route: a body runs its statements together, then those that follow from their rows
- * (the profiles of the rows); a stream runs one chunk statement after another, each continuing after the
- * previous chunk's last row, with what follows from each chunk.
+ * (the profiles of the rows); a stream runs as one statement read a block at a time where the engine
+ * `streams` (embedded) and nothing follows from its rows, else one chunk statement after another, each
+ * continuing after the previous chunk's last row, with what follows from each chunk.
  */
-function multiStatements(multi: AnyMultiResource, raw: Record<string, unknown>, scope: Scope): Statement[] {
+function multiStatements(multi: AnyMultiResource, raw: Record<string, unknown>, scope: Scope, streams: boolean): Statement[] {
   const query = multi.plan(multi.parse(raw, scope))
   const followers = (statements: Record<string, CompiledQuery>, after: string): Statement[] =>
     Object.entries(statements).map(([name, compiled]) => ({ label: `${name} (${after})`, compiled }))
   if (multi.streams(query)) {
+    const whole = streams && multi.compileStream(query)
+    if (whole) return [{ label: 'stream (the whole stream as one statement, read a block at a time)', compiled: whole }]
     return [
       { label: "chunk (the first; each next chunk continues after the previous chunk's last row)", compiled: multi.compileChunk(query, undefined) },
       ...followers(multi.followChunk(query, ''), 'for the rows of each chunk, once it is in'),
@@ -89,8 +92,11 @@ function multiStatements(multi: AnyMultiResource, raw: Record<string, unknown>, 
   ]
 }
 
-/** Every statement a route runs for a parsed query string, compiled (throws a QueryError on bad input). */
-export function statementsOf(route: Route, raw: Record<string, unknown>, scope: Scope): Statement[] {
+/**
+ * Every statement a route runs for a parsed query string, compiled (throws a QueryError on bad input), on
+ * an engine that `streams` a statement a block at a time (embedded) or not (a server).
+ */
+export function statementsOf(route: Route, raw: Record<string, unknown>, scope: Scope, streams: boolean): Statement[] {
   if (isResourceRoute(route)) {
     const { compiled } = prepare(route.resource, raw, scope)
     if (!compiled.settledCheck) return [{ label: route.resource.name, compiled }]
@@ -99,7 +105,7 @@ export function statementsOf(route: Route, raw: Record<string, unknown>, scope: 
       { label: `${route.resource.name} (settledDays and settledCompactions bound from the check's rows)`, compiled },
     ]
   }
-  return multiStatements(route.multi, raw, scope)
+  return multiStatements(route.multi, raw, scope, streams)
 }
 
 /**
@@ -127,13 +133,13 @@ function formatStatement({ compiled }: Statement): string {
   return [`-- template: ${compiled.template}`, `-- params: ${JSON.stringify(compiled.params, null, 2).replace(/\n/g, '\n-- ')}`, compiled.sql].join('\n')
 }
 
-/** The compiled statements of a request URL (path and query string), as text for review. */
-export async function explainRequest(url: string, scopeFor: (projectId: string) => Scope): Promise<string> {
+/** The compiled statements of a request URL (path and query string) on an engine that `streams` or not, as text for review. */
+export async function explainRequest(url: string, scopeFor: (projectId: string) => Scope, streams: boolean): Promise<string> {
   const resolved = await resolveRequest(url)
   if (!resolved) throw new QueryError('not_found', `No endpoint ${new URL(url, 'http://explain').pathname}`)
   const projectId = projectIdIn(resolved)
   if (!projectId) throw new QueryError('invalid_request', 'name the project (projectId)', [{ path: ['projectId'], message: '"projectId" is required' }])
-  const statements = statementsOf(resolved.route, resolved.query, scopeFor(projectId))
+  const statements = statementsOf(resolved.route, resolved.query, scopeFor(projectId), streams)
   if (isResourceRoute(resolved.route) && statements.length === 1) return formatStatement(statements[0])
   return statements.map((statement) => `-- statement: ${statement.label}\n${formatStatement(statement)}`).join('\n\n')
 }

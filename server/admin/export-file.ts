@@ -16,9 +16,9 @@ export interface ExportFileOptions {
   start?: string
   end?: string
   out: string
-  /** Called once before the first chunk with the number of rows the export will write. */
+  /** Called once before the first rows with the number of rows the export will write. */
   onTotal?(rows: number): void
-  /** Called after each chunk with the rows written so far (for a progress display). */
+  /** Called after each block or chunk with the rows written so far (for a progress display). */
   onProgress?(rows: number): void
 }
 

@@ -51,6 +51,7 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
   },
   { includes: 'profile', page: '3', limit: '20' },
   { format: 'csv', includes: Object.keys(INCLUDES).join(','), filters: FILTERS },
+  { format: 'csv', includes: 'geo,device', start: '2024-03-01' },
   { format: 'ndjson', start: '2024-03-01', end: '2024-03-31' },
 ]
 
@@ -89,7 +90,7 @@ export function findRouteProblems(routes: Route[], scope: Scope): string[] {
     if (!examples.length) return [`${route.path}: no example request reaches this route (add one to EXAMPLE_QUERIES)`]
     return examples.flatMap((query) => {
       try {
-        statementsOf(route, { ...query }, scope)
+        for (const streams of [true, false]) statementsOf(route, { ...query }, scope, streams)
         return []
       } catch (error) {
         return [`${route.path}?${new URLSearchParams(query)}: ${describeError(error)}`]

@@ -62,7 +62,7 @@ describe('explain agrees with the gateway', function () {
     const resolved = await resolveRequest(url)
     assert.ok(resolved, `${url} resolves`)
     const scope = { project: PROJECT, now: NOW, sessionLookbackMs: h.config.sessionLookbackHours * 3_600_000 }
-    const statements = statementsOf(resolved.route, resolved.query, scope).map((statement) => statement.compiled)
+    const statements = statementsOf(resolved.route, resolved.query, scope, true).map((statement) => statement.compiled)
     const check = statements.find((compiled) => compiled.template === 'insights.settled_days')
     if (!check) return statements
     // The statement after a check runs with the check's rows bound, as the gateway binds them.
@@ -92,7 +92,7 @@ describe('explain agrees with the gateway', function () {
         return
       }
       await assert.rejects(
-        resolveRequest(url).then((resolved) => resolved && statementsOf(resolved.route, resolved.query, { project: PROJECT, now: NOW, sessionLookbackMs: 0 })),
+        resolveRequest(url).then((resolved) => resolved && statementsOf(resolved.route, resolved.query, { project: PROJECT, now: NOW, sessionLookbackMs: 0 }, true)),
         (error: QueryError) => error instanceof QueryError && error.code === 'invalid_request',
       )
     })

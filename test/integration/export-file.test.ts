@@ -1,5 +1,5 @@
 // `npm run cli -- export` writes the same bytes as `GET /export/events` streams, for NDJSON and CSV,
-// over several keyset chunks and for a window.
+// over several blocks of the one streamed statement and for a window.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -31,7 +31,7 @@ describe('CLI export', function () {
       assert.equal(res.status, 200)
       bodies.push(res.text)
     }
-    assert.ok(bodies[0].split('\n').length > 20_001, 'several chunks')
+    assert.ok(bodies[0].split('\n').length > 20_001, 'several blocks')
     // One process holds a data directory at a time: the CLI opens it once the gateway's engine is closed.
     await h.engine.close()
   })

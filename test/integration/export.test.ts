@@ -6,7 +6,9 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { request } from '../support/openapi-request'
 import { createProject } from '../../server/admin/control'
-import { STREAM_CHUNK_ROWS } from '../../queries/export/export-resource'
+import type { StatementRunner } from '../../queries/core/run'
+import { streamMulti } from '../../queries/core/run-multi'
+import { STREAM_CHUNK_ROWS, exportEvents } from '../../queries/export/export-resource'
 import { exportRows } from '../reference/export'
 import type { RawEvent } from '../reference/model'
 import { insertRawEvents, startWithEvents, type Harness } from '../support/harness'
@@ -146,12 +148,23 @@ describe('export events', function () {
     const many = randomEvents(SEED + 2, { ...PROJECT, sessions: 20_000 })
     await createProject(h.engine, { id: 'big' })
     await insertRawEvents(h.engine, many, 'big')
-    let statements = 0
-    const run = h.runner.run.bind(h.runner)
-    h.runner.run = ((...args: Parameters<typeof run>) => {
-      statements += 1
-      return run(...args)
-    }) as typeof run
+    // Statements run, and blocks read from a streamed one, with the rows those blocks carried.
+    let reads = 0
+    let streamedRows = 0
+    const { runText, stream } = h.runner
+    assert.ok(stream, 'the embedded engine reads a statement a block at a time')
+    const patched = h.runner as { runText: typeof runText; stream?: typeof stream }
+    patched.runText = (...args) => {
+      reads += 1
+      return runText.apply(h.runner, args)
+    }
+    patched.stream = async function* (...args) {
+      for await (const block of stream(...args)) {
+        reads += 1
+        streamedRows += block.rows
+        yield block
+      }
+    }
     const server = h.app.listen(0, '127.0.0.1')
     await new Promise((resolve) => server.once('listening', resolve))
     try {
@@ -166,12 +179,14 @@ describe('export events', function () {
         req.on('error', (error) => (error.message.includes('socket hang up') ? resolve() : reject(error)))
       })
       await new Promise((resolve) => setTimeout(resolve, 1500))
-      const afterDisconnect = statements
+      const afterDisconnect = reads
       await new Promise((resolve) => setTimeout(resolve, 1500))
-      assert.equal(statements, afterDisconnect, 'no statements after the client went away')
-      assert.ok(statements < Math.ceil(many.length / STREAM_CHUNK_ROWS) + 1, `stopped early: ${statements} statements for ${many.length} rows`)
+      assert.ok(afterDisconnect > 0, 'the export read something')
+      assert.equal(reads, afterDisconnect, 'no reads after the client went away')
+      assert.ok(streamedRows < many.length, `stopped early: ${streamedRows} of ${many.length} rows read`)
     } finally {
-      h.runner.run = run
+      patched.runText = runText
+      patched.stream = stream
       server.close()
     }
   })
@@ -185,5 +200,29 @@ describe('export events', function () {
     assert.equal(rows.length, expected[0].n)
     assert.equal(new Set(rows.map((row) => row.id)).size, rows.length)
     for (let i = 1; i < rows.length; i += 1) assert.ok(Date.parse(rows[i - 1].createdAt) >= Date.parse(rows[i].createdAt), `order at ${i}`)
+  })
+
+  it("writes a stream's exact bytes whether it runs as one statement or in keyset chunks (a server's way)", async () => {
+    const chunked: StatementRunner = { run: h.runner.run.bind(h.runner), runText: h.runner.runText.bind(h.runner) }
+    const project = { id: 'big', name: 'big', timezone: PROJECT.timezone }
+    const queries = [
+      { format: 'ndjson' },
+      { format: 'csv', includes: 'geo,device,referrer,meta,properties' },
+      { format: 'ndjson', event: 'screen_view', includes: 'properties', start: '2024-03-26', filters: JSON.stringify([{ name: 'path', operator: 'contains', value: ['blog'] }]) },
+      { format: 'csv', start: '2024-03-30T12:00:00+01:00', end: '2024-04-02T06:30:00Z', timezone: 'America/New_York' },
+    ]
+    for (const raw of queries) {
+      const query = exportEvents.plan(exportEvents.parse({ projectId: 'big', ...raw }, { project, now: new Date(), sessionLookbackMs: 0 }))
+      const [whole, chunks] = await Promise.all(
+        [h.runner, chunked].map(async (runner) => {
+          let text = ''
+          const rows = await streamMulti({ runner, resource: exportEvents, query, signal: new AbortController().signal, write: async (piece) => void (text += piece) })
+          return { text, rows }
+        }),
+      )
+      assert.ok(whole.rows > 0, JSON.stringify(raw))
+      assert.equal(whole.rows, chunks.rows, JSON.stringify(raw))
+      assert.ok(whole.text === chunks.text, `the same bytes: ${JSON.stringify(raw)}`)
+    }
   })
 })

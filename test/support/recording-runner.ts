@@ -17,8 +17,8 @@ const recordedAtTurn = (query: CompiledAtTurn, ran: CompiledQuery[]): CompiledAt
 
 /**
  * `runner`, recording every data statement handed to it in `ran` (one compiled at its turn when its turn
- * comes): every one passes `runText` (with the proxy as `this`, so `run` and a client's runner lead there
- * too); control look-ups are not data, and go to `controls` when it is given.
+ * comes): every one passes `runText` or `stream` (with the proxy as `this`, so `run` and a client's runner
+ * lead there too); control look-ups are not data, and go to `controls` when it is given.
  */
 export function recording(runner: Runner, ran: CompiledQuery[], controls?: CompiledQuery[]): Runner {
   return new Proxy(runner, {
@@ -26,7 +26,7 @@ export function recording(runner: Runner, ran: CompiledQuery[], controls?: Compi
       const value = Reflect.get(target, property, receiver)
       if (typeof value !== 'function') return value
       return (...args: unknown[]) => {
-        if (property === 'runText' && isCompiled(args[0])) ran.push(args[0])
+        if ((property === 'runText' || property === 'stream') && isCompiled(args[0])) ran.push(args[0])
         if (property === 'runText' && isAtTurn(args[0])) args[0] = recordedAtTurn(args[0], ran)
         if (property === 'control' && isCompiled(args[0])) controls?.push(args[0])
         return value.apply(receiver, args)

@@ -33,7 +33,7 @@ describe('explain', () => {
 
     it('finds no route for an unknown path, and refuses a path Express cannot decode', async () => {
       assert.equal(await resolveRequest('/insights/shop/nothing'), undefined)
-      await assert.rejects(explainRequest('/nowhere', scopeFor), (error: QueryError) => error.code === 'not_found' && error.message === 'No endpoint /nowhere')
+      await assert.rejects(explainRequest('/nowhere', scopeFor, true), (error: QueryError) => error.code === 'not_found' && error.message === 'No endpoint /nowhere')
       await assert.rejects(resolveRequest('/insights/%E0%A4%A/live'), (error: QueryError) => error.code === 'invalid_request' && /Failed to decode param/.test(error.message))
     })
 
@@ -46,17 +46,17 @@ describe('explain', () => {
     })
 
     it('lists every problem of a request it cannot compile, as the gateway would', async () => {
-      await assert.rejects(explainRequest('/insights/shop/pages?limit=5&limit=6&bogus=1', scopeFor), (error: QueryError) => {
+      await assert.rejects(explainRequest('/insights/shop/pages?limit=5&limit=6&bogus=1', scopeFor, true), (error: QueryError) => {
         assert.deepEqual(error.issues.map((issue) => issue.path.join('.')).sort(), ['bogus', 'limit'])
         return true
       })
-      await assert.rejects(explainRequest('/export/events?format=csv', scopeFor), /name the project/)
+      await assert.rejects(explainRequest('/export/events?format=csv', scopeFor, true), /name the project/)
     })
   })
 
   describe('session questions', () => {
     it('prints the settled check first, then the statement its rows bind (bound empty here)', async () => {
-      const text = await explainRequest('/insights/shop/referrer?startDate=2024-03-30&endDate=2024-03-31', scopeFor)
+      const text = await explainRequest('/insights/shop/referrer?startDate=2024-03-30&endDate=2024-03-31', scopeFor, true)
       assert.deepEqual(templatesOf(text), ['insights.settled_days', 'insights.dimension'])
       assert.equal(statementLabels(text).length, 2)
       const [check, statement] = paramsOf(text)
@@ -72,30 +72,43 @@ describe('explain', () => {
     })
 
     it('prints a statement without a check alone, unlabelled', async () => {
-      const text = await explainRequest('/insights/shop/live', scopeFor)
+      const text = await explainRequest('/insights/shop/live', scopeFor, true)
       assert.deepEqual(templatesOf(text), ['insights.live'])
       assert.deepEqual(statementLabels(text), [])
     })
   })
 
   describe('/export/events', () => {
-    it('prints the chunk statement of a CSV stream, and nothing else', async () => {
-      const text = await explainRequest('/export/events?projectId=demo&format=csv', scopeFor)
-      assert.deepEqual(statementLabels(text), ["chunk (the first; each next chunk continues after the previous chunk's last row)"])
-      assert.deepEqual(templatesOf(text), ['export.events-csv'])
-      assert.deepEqual(paramsOf(text), [{ projectId: 'demo', start: '1970-01-01 00:00:00.000', end: '2299-12-31 00:00:00.000', tz: 'Europe/Berlin', rowsToRead: STREAM_CHUNK_ROWS, offset: 0 }])
-      assert.match(text, /LIMIT \{rowsToRead:UInt32\} OFFSET \{offset:UInt64\}\) AS chunk\n\)$/)
+    it('prints a CSV stream as one statement where the engine streams, and its first keyset chunk on a server', async () => {
+      const url = '/export/events?projectId=demo&format=csv'
+      const window = { projectId: 'demo', start: '1970-01-01 00:00:00.000', end: '2299-12-31 00:00:00.000', tz: 'Europe/Berlin', offset: 0 }
+      const whole = await explainRequest(url, scopeFor, true)
+      assert.deepEqual(statementLabels(whole), ['stream (the whole stream as one statement, read a block at a time)'])
+      assert.deepEqual(templatesOf(whole), ['export.events-csv-lines'])
+      assert.deepEqual(paramsOf(whole), [{ ...window, rowsToRead: 0xffff_ffff }])
+      assert.match(whole, /LIMIT \{rowsToRead:UInt32\} OFFSET \{offset:UInt64\}\) AS chunk$/)
+      const chunk = await explainRequest(url, scopeFor, false)
+      assert.deepEqual(statementLabels(chunk), ["chunk (the first; each next chunk continues after the previous chunk's last row)"])
+      assert.deepEqual(templatesOf(chunk), ['export.events-csv'])
+      assert.deepEqual(paramsOf(chunk), [{ ...window, rowsToRead: STREAM_CHUNK_ROWS }])
+      assert.match(chunk, /LIMIT \{rowsToRead:UInt32\} OFFSET \{offset:UInt64\}\) AS chunk\n\)$/)
+    })
+
+    it('prints an NDJSON stream without profiles as one statement of rows where the engine streams', async () => {
+      const text = await explainRequest('/export/events?projectId=demo&format=ndjson', scopeFor, true)
+      assert.deepEqual(templatesOf(text), ['export.events'])
+      assert.deepEqual(paramsOf(text).map((params) => params.rowsToRead), [0xffff_ffff])
     })
 
     it('prints the chunk and the profile look-up of an NDJSON stream with profiles', async () => {
-      const text = await explainRequest('/export/events?projectId=demo&format=ndjson&includes=profile&event=purchase', scopeFor)
+      const text = await explainRequest('/export/events?projectId=demo&format=ndjson&includes=profile&event=purchase', scopeFor, true)
       assert.deepEqual(templatesOf(text), ['export.events', 'export.profiles'])
       assert.deepEqual(paramsOf(text)[1], { projectId: 'demo', ids: [] })
       assert.match(text, /AND name IN \{events:Array\(String\)\}/)
     })
 
     it('prints the rows (one more than the page) and the count of an offset page', async () => {
-      const text = await explainRequest('/export/events?projectId=demo&page=3&limit=5&start=2024-03-01&end=2024-03-31', scopeFor)
+      const text = await explainRequest('/export/events?projectId=demo&page=3&limit=5&start=2024-03-01&end=2024-03-31', scopeFor, true)
       assert.deepEqual(statementLabels(text), ['rows', 'count'])
       assert.deepEqual(templatesOf(text), ['export.events', 'export.count'])
       const window = { projectId: 'demo', start: '2024-02-29 23:00:00.000', end: '2024-03-31 22:00:00.000' }
@@ -104,7 +117,7 @@ describe('explain', () => {
 
     it('prints the keyset condition of a cursor page, from offset 0', async () => {
       const cursor = encodeCursor({ createdAtMs: Date.UTC(2024, 2, 1, 10), id: '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0001', page: 4 })
-      const text = await explainRequest(`/export/events?projectId=demo&limit=2&cursor=${cursor}`, scopeFor)
+      const text = await explainRequest(`/export/events?projectId=demo&limit=2&cursor=${cursor}`, scopeFor, true)
       const [rows, count] = paramsOf(text)
       assert.deepEqual(rows, {
         projectId: 'demo', start: '1970-01-01 00:00:00.000', end: '2299-12-31 00:00:00.000', tz: 'Europe/Berlin', rowsToRead: 3, offset: 0,
@@ -116,7 +129,7 @@ describe('explain', () => {
   })
 
   it('prints a single-statement route as before: template, params, SQL', async () => {
-    const text = await explainRequest('/insights/shop/live', scopeFor)
+    const text = await explainRequest('/insights/shop/live', scopeFor, true)
     assert.equal(text.split('\n')[0], '-- template: insights.live')
     assert.deepEqual(paramsOf(text), [{ projectId: 'shop', since: '2024-03-31 11:55:00.000', now: '2024-03-31 12:00:00.000' }])
     assert.deepEqual(statementLabels(text), [])

@@ -55,7 +55,7 @@ describe('SQL templates', () => {
   it('finds every .sql file by walking sql/, the export templates included', () => {
     assert.deepEqual(listSqlFiles(), files)
     for (const dir of ['control', 'export', 'insights', 'migrations', 'seed']) assert.ok(files.some((file) => file.startsWith(`${dir}/`)), dir)
-    assert.equal(files.filter((file) => file.startsWith('export/')).length, 9, files.join(', '))
+    assert.equal(files.filter((file) => file.startsWith('export/')).length, 10, files.join(', '))
   })
 
   it('accepts every file of sql/ at startup', () => {
@@ -97,7 +97,9 @@ describe('SQL templates', () => {
     const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 }
     let rendered: { route: Route; query: Record<string, string>; statement: Statement }[] = []
     before(() => {
-      rendered = ROUTES.flatMap((route) => examplesFor(route).flatMap((query) => statementsOf(route, { ...query }, scope).map((statement) => ({ route, query, statement }))))
+      rendered = ROUTES.flatMap((route) =>
+        examplesFor(route).flatMap((query) => [true, false].flatMap((streams) => statementsOf(route, { ...query }, scope, streams).map((statement) => ({ route, query, statement })))),
+      )
       // The statements of the routes that join (the breakdowns), every one asked together.
       for (const query of EXAMPLE_QUERIES) {
         const routes = ROUTES.filter((route) => examplesFor(route).includes(query))
