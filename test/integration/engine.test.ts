@@ -64,6 +64,42 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
     assert.equal(await running(), 0)
   })
 
+  it('bounds each read of a streamed statement by the deadline, not the whole statement', async function () {
+    this.timeout(60_000)
+    const quick = createRunner(h.engine, { ...h.config, maxExecutionSeconds: 1 })
+    const stream = quick.stream
+    assert.ok(stream, 'the embedded engine reads a statement a block at a time')
+    // Ten blocks of one row, 0.3 s each: 3 s in all, past the 1 s deadline, and every row comes.
+    const numbers: number[] = []
+    for await (const block of stream(raw('SELECT number FROM numbers(10) WHERE sleepEachRow(0.3) = 0 SETTINGS max_block_size = 1'))) {
+      numbers.push(...block.text.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { number: number }).number))
+    }
+    assert.deepEqual(numbers, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+    // A read that alone outlasts the deadline is stopped in the engine.
+    await assert.rejects(async () => {
+      for await (const block of stream(ENDLESS)) void block
+    }, codeOf('timeout'))
+    await until(async () => quick.inFlight() === 0)
+    await quick.run(raw('SELECT 1 AS one'))
+    assert.equal(await running(), 0)
+  })
+
+  it('stops a streamed statement in the engine when its request goes away', async function () {
+    this.timeout(60_000)
+    const abort = new AbortController()
+    const stream = h.runner.stream
+    assert.ok(stream)
+    const reading = (async () => {
+      for await (const block of stream(ENDLESS, { signal: abort.signal })) void block
+    })()
+    await until(async () => (await running()) === 1)
+    abort.abort()
+    await assert.rejects(reading, codeOf('cancelled'))
+    await until(async () => h.runner.inFlight() === 0)
+    await h.runner.run(raw('SELECT 1 AS one'))
+    assert.equal(await running(), 0, 'the stream no longer runs in the engine')
+  })
+
   it('answers control statements and /ready beside a running data statement', async function () {
     this.timeout(60_000)
     const abort = new AbortController()
