@@ -43,11 +43,12 @@ export async function streamMulti(run: StreamRun): Promise<number> {
   if (head) await run.write(head)
   const { stream } = run.runner
   const whole = stream && run.resource.compileStream(run.query)
-  return whole ? streamBlocks(run, stream(whole, { signal: run.signal })) : streamChunks(run)
+  const blocks = whole && stream(whole, { signal: run.signal })
+  return blocks ? streamBlocks(run, blocks) : streamChunks(run)
 }
 
 /** One statement read a block at a time, each block passed on as the engine wrote it; the next read while one is written. */
-async function streamBlocks({ signal, write, onProgress }: StreamRun, blocks: AsyncGenerator<StreamBlock>): Promise<number> {
+async function streamBlocks({ signal, write, onProgress }: StreamRun, blocks: AsyncIterableIterator<StreamBlock>): Promise<number> {
   let written = 0
   try {
     let next = blocks.next()
@@ -64,8 +65,8 @@ async function streamBlocks({ signal, write, onProgress }: StreamRun, blocks: As
       if (signal.aborted) return written
     }
   } finally {
-    // Queued behind a read under way, which the request's signal stops.
-    void blocks.return(undefined).catch(() => undefined)
+    // Closes the stream; a read under way ends first (the request's signal stops it when it went away).
+    void blocks.return?.().catch(() => undefined)
   }
 }
 

@@ -76,10 +76,11 @@ export interface EngineLanes {
   control(sql: string, signal: AbortSignal): Promise<string>
   /**
    * Opens a data statement to be read a block at a time, for one whose output is too large for one answer
-   * (a whole export). The statement itself has no time or row limit; each read is a data turn of its own.
-   * Lanes without it (a server) take such output in keyset chunks, a statement each.
+   * (a whole export); undefined when as many streams are open as the lanes may hold (each keeps its
+   * readers' buffers between reads). The statement itself has no time or row limit; each read is a data
+   * turn of its own. Lanes without it (a server) take such output in keyset chunks, a statement each.
    */
-  openStream?(statement: Statement): StatementStream
+  openStream?(statement: Statement): StatementStream | undefined
 }
 
 /** Where a statement runs: with the data statements, or on the lane for bounded-cost ones. */
@@ -177,8 +178,11 @@ export class Runner {
   private readonly schedulers: Record<Lane, FairScheduler>
   private readonly deadlineMs: number
   private readonly observer?: RunObserver
-  /** A statement's output a block at a time (see streamBlocks); absent when the lanes cannot read one so. */
-  readonly stream?: (query: CompiledQuery, options?: RunOptions) => AsyncGenerator<StreamBlock>
+  /**
+   * A statement's output a block at a time (see readBlocks), or undefined when the lanes hold as many open
+   * streams as they may; absent when the lanes cannot read a statement so.
+   */
+  readonly stream?: (query: CompiledQuery, options?: RunOptions) => AsyncIterableIterator<StreamBlock> | undefined
 
   constructor(options: RunnerOptions) {
     this.lanes = options.lanes
@@ -187,7 +191,13 @@ export class Runner {
     const queue = { maxInFlight: options.lanes.maxInFlight, maxQueued: options.maxQueued }
     this.schedulers = { data: new FairScheduler(queue), bounded: new FairScheduler(queue) }
     const open = options.lanes.openStream?.bind(options.lanes)
-    if (open) this.stream = (query, runOptions = {}) => this.streamBlocks(query, runOptions, open)
+    if (open) {
+      this.stream = (query, runOptions = {}) => {
+        const signal = runOptions.signal ?? new AbortController().signal
+        const stream = open({ sql: query.sql, params: query.params, id: crypto.randomUUID(), signal, format: query.format ?? 'JSONEachRow' })
+        return stream && this.readBlocks(stream, query.template, runOptions)
+      }
+    }
   }
 
   /** Data statements waiting for a turn. */
@@ -228,25 +238,31 @@ export class Runner {
   }
 
   /**
-   * A statement's output a block at a time, on lanes that can read one so (the embedded engine). Each
-   * block is read in a data turn of its own under its own deadline, so a whole export takes turns with
-   * every other client's statements as keyset chunks would; leaving the loop (or the signal) stops it.
+   * A statement's output a block at a time, from a stream the lanes opened. Each block is read in a data
+   * turn of its own under its own deadline, so a whole export takes turns with every other client's
+   * statements as keyset chunks would. The end, a failed read or `return()` (even before the first read)
+   * closes the stream.
    */
-  private async *streamBlocks(query: CompiledQuery, options: RunOptions, open: NonNullable<EngineLanes['openStream']>): AsyncGenerator<StreamBlock> {
-    let stream: StatementStream | undefined
-    const statement = { sql: query.sql, params: query.params, id: crypto.randomUUID(), signal: options.signal ?? new AbortController().signal, format: query.format ?? 'JSONEachRow' }
-    try {
-      for (;;) {
-        const { output } = await this.inTurn({ ...options, lane: 'data' }, () => query.template, (signal) => {
-          stream ??= open(statement)
-          return stream.next(signal)
-        })
-        if (!output) return
-        yield output
-      }
-    } finally {
-      stream?.close()
+  private readBlocks(stream: StatementStream, template: string, options: RunOptions): AsyncIterableIterator<StreamBlock> {
+    const close = async (): Promise<IteratorResult<StreamBlock>> => {
+      stream.close()
+      return { done: true, value: undefined }
     }
+    const blocks: AsyncIterableIterator<StreamBlock> = {
+      next: async () => {
+        try {
+          const { output } = await this.inTurn({ ...options, lane: 'data' }, () => template, (signal) => stream.next(signal))
+          if (output) return { done: false, value: output }
+        } catch (error) {
+          stream.close()
+          throw error
+        }
+        return close()
+      },
+      return: close,
+      [Symbol.asyncIterator]: () => blocks,
+    }
+    return blocks
   }
 
   /**

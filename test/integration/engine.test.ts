@@ -12,6 +12,11 @@ import { startHarness, type Harness } from '../support/harness'
 const raw = (sql: string, params: CompiledQuery['params'] = {}): CompiledQuery => ({ template: 'test.raw', sql, params })
 /** Far longer than any test here waits: it ends only if it is stopped. */
 const ENDLESS = raw("SELECT count() AS n FROM numbers({n:UInt64}) WHERE match(toString(number), '^(1|2|3)+7$')", { n: 1e12 })
+/** The blocks of a stream the engine opened (it opens one unless as many as it may hold are open). */
+function opened<T>(blocks: T | undefined): T {
+  assert.ok(blocks, 'the engine opened the stream')
+  return blocks
+}
 const codeOf = (code: QueryError['code']) => (error: unknown) => error instanceof QueryError && error.code === code
 
 describe('the engine: one read-only admission point, fair turns, real cancellation', function () {
@@ -71,13 +76,13 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
     assert.ok(stream, 'the embedded engine reads a statement a block at a time')
     // Ten blocks of one row, 0.3 s each: 3 s in all, past the 1 s deadline, and every row comes.
     const numbers: number[] = []
-    for await (const block of stream(raw('SELECT number FROM numbers(10) WHERE sleepEachRow(0.3) = 0 SETTINGS max_block_size = 1'))) {
+    for await (const block of opened(stream(raw('SELECT number FROM numbers(10) WHERE sleepEachRow(0.3) = 0 SETTINGS max_block_size = 1')))) {
       numbers.push(...block.text.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { number: number }).number))
     }
     assert.deepEqual(numbers, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
     // A read that alone outlasts the deadline is stopped in the engine.
     await assert.rejects(async () => {
-      for await (const block of stream(ENDLESS)) void block
+      for await (const block of opened(stream(ENDLESS))) void block
     }, codeOf('timeout'))
     await until(async () => quick.inFlight() === 0)
     await quick.run(raw('SELECT 1 AS one'))
@@ -90,7 +95,7 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
     const stream = h.runner.stream
     assert.ok(stream)
     const reading = (async () => {
-      for await (const block of stream(ENDLESS, { signal: abort.signal })) void block
+      for await (const block of opened(stream(ENDLESS, { signal: abort.signal }))) void block
     })()
     await until(async () => (await running()) === 1)
     abort.abort()

@@ -6,6 +6,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { request } from '../support/openapi-request'
 import { createProject } from '../../server/admin/control'
+import type { CompiledQuery } from '../../queries/core/compiled'
 import type { StatementRunner } from '../../queries/core/run'
 import { streamMulti } from '../../queries/core/run-multi'
 import { STREAM_CHUNK_ROWS, exportEvents } from '../../queries/export/export-resource'
@@ -15,6 +16,7 @@ import { insertRawEvents, startWithEvents, type Harness } from '../support/harne
 import { Random } from '../support/random'
 import { CHOICES, randomEvents } from '../support/random-events'
 
+const raw = (sql: string): CompiledQuery => ({ template: 'test.raw', sql, params: {} })
 const SEED = Number(process.env.QUARRY_DIFF_SEED ?? 77)
 const WALKS = Number(process.env.QUARRY_EXPORT_WALKS ?? 50)
 const PROJECT = { id: 'exp', timezone: 'Europe/Berlin', from: new Date('2024-03-24T00:00:00Z'), days: 10, sessions: 300 }
@@ -158,12 +160,18 @@ describe('export events', function () {
       reads += 1
       return runText.apply(h.runner, args)
     }
-    patched.stream = async function* (...args) {
-      for await (const block of stream(...args)) {
-        reads += 1
-        streamedRows += block.rows
-        yield block
-      }
+    patched.stream = (...args) => {
+      const blocks = stream(...args)
+      return (
+        blocks &&
+        (async function* () {
+          for await (const block of blocks) {
+            reads += 1
+            streamedRows += block.rows
+            yield block
+          }
+        })()
+      )
     }
     const server = h.app.listen(0, '127.0.0.1')
     await new Promise((resolve) => server.once('listening', resolve))
@@ -183,7 +191,7 @@ describe('export events', function () {
       await new Promise((resolve) => setTimeout(resolve, 1500))
       assert.ok(afterDisconnect > 0, 'the export read something')
       assert.equal(reads, afterDisconnect, 'no reads after the client went away')
-      assert.ok(streamedRows < many.length, `stopped early: ${streamedRows} of ${many.length} rows read`)
+      assert.ok(streamedRows > 0 && streamedRows < many.length, `read as one stream, stopped early: ${streamedRows} of ${many.length} rows read`)
     } finally {
       patched.runText = runText
       patched.stream = stream
@@ -224,5 +232,33 @@ describe('export events', function () {
       assert.equal(whole.rows, chunks.rows, JSON.stringify(raw))
       assert.ok(whole.text === chunks.text, `the same bytes: ${JSON.stringify(raw)}`)
     }
+  })
+
+  it('runs an export in keyset chunks while the engine holds as many open streams as it may, and streams it again after', async () => {
+    const { runText, stream } = h.runner
+    assert.ok(stream)
+    const url = '/export/events?projectId=big&format=csv&includes=geo'
+    const expected = (await request(h.app).get(url).set(auth)).text
+    const held = []
+    for (let blocks = stream(raw('SELECT 1 AS one')); blocks; blocks = stream(raw('SELECT 1 AS one'))) held.push(blocks)
+    let chunkStatements = 0
+    const patched = h.runner as { runText: typeof runText }
+    patched.runText = (...args) => {
+      chunkStatements += 1
+      return runText.apply(h.runner, args)
+    }
+    try {
+      assert.ok(held.length > 0)
+      const res = await request(h.app).get(url).set(auth)
+      assert.equal(res.status, 200)
+      assert.ok(chunkStatements > 2, `keyset chunks ran: ${chunkStatements}`)
+      assert.ok(res.text === expected, 'the same bytes as the streamed export')
+    } finally {
+      patched.runText = runText
+      await Promise.all(held.map((blocks) => blocks.return?.()))
+    }
+    const again = stream(raw('SELECT 1 AS one'))
+    assert.ok(again, 'closed streams free their places')
+    await again.return?.()
   })
 })
