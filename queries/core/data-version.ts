@@ -1,5 +1,7 @@
-// The data version: `count()` of `events` (control/data-version.sql). Events are only appended, so any
-// insert, late events for settled days included, changes it.
+// The data version: embedded, the count of writes the engine's one writable connection has begun and
+// ended (server/engine.ts, countWrites), known without a statement; on a server, `count()` of `events`
+// (control/data-version.sql), read on the control lane. Events are only appended, so any insert, late
+// events for settled days included, changes either.
 import { compileTemplate } from './compiled'
 import type { Runner } from './run'
 
@@ -18,13 +20,15 @@ export class DataVersion {
   private latest?: { value: string; startedAt: number }
   private reading?: { promise: Promise<string>; startedAt: number }
 
-  constructor(private readonly runner: Pick<Runner, 'control'>) {}
+  constructor(private readonly runner: Pick<Runner, 'control' | 'dataVersion'>) {}
 
   /**
-   * The version as read by a reading that started at or after `since` (a `performance.now()` time): the
-   * latest such reading, one under way, or a new one. A reading that fails drops every older one.
+   * The version as the engine knows it now, or as read by a reading that started at or after `since` (a
+   * `performance.now()` time): the latest such reading, one under way, or a new one. A reading that fails drops every older one.
    */
   async since(since: number): Promise<string> {
+    const known = this.runner.dataVersion?.()
+    if (known !== undefined) return known
     if (this.latest && this.latest.startedAt >= since) return this.latest.value
     if (this.reading && this.reading.startedAt >= since) return this.reading.promise
     return this.read()

@@ -85,9 +85,10 @@ export class ResultCache {
   }
 
   /**
-   * The data version, from a reading that started within `versionPollMs`: one more than half that old is
-   * served while a new one is taken in the background, so that a steady stream of requests never waits
-   * for it; an older one is awaited (one reading at a time, shared with the settled checks).
+   * The data version: embedded, known at once; else from a reading that started within `versionPollMs`,
+   * one more than half that old served while a new one is taken in the background, so that a steady
+   * stream of requests never waits for it, an older one awaited (one reading at a time, shared with the
+   * settled checks).
    */
   private async currentVersion(): Promise<string | undefined> {
     const now = performance.now()

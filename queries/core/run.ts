@@ -106,6 +106,8 @@ export interface RunnerOptions {
   /** Data statements that may wait for a turn, over all clients (503 past it). */
   maxQueued: number
   observer?: RunObserver
+  /** The data version, where the engine knows it without a statement (embedded; see core/data-version.ts). */
+  dataVersion?: () => string
 }
 
 export interface RunOptions {
@@ -178,6 +180,8 @@ export class Runner {
   private readonly schedulers: Record<Lane, FairScheduler>
   private readonly deadlineMs: number
   private readonly observer?: RunObserver
+  /** The data version without a statement, where the engine knows it (embedded). */
+  readonly dataVersion?: () => string
   /**
    * A statement's output a block at a time (see readBlocks), or undefined when the lanes hold as many open
    * streams as they may; absent when the lanes cannot read a statement so.
@@ -187,6 +191,7 @@ export class Runner {
   constructor(options: RunnerOptions) {
     this.lanes = options.lanes
     this.observer = options.observer
+    this.dataVersion = options.dataVersion
     this.deadlineMs = options.guardrails.maxExecutionSeconds * 1000
     const queue = { maxInFlight: options.lanes.maxInFlight, maxQueued: options.maxQueued }
     this.schedulers = { data: new FairScheduler(queue), bounded: new FairScheduler(queue) }

@@ -1,6 +1,7 @@
 // The settled check runs before a session question's statement, and its rows are reused by the next
-// questions of the same project and days while no event is added and within one statement limit: the
-// answers must still equal the reference model's after late events and compactions.
+// questions of the same project and days while the data version holds (embedded: no write; on a server:
+// no event added) and within one statement limit: the answers must still equal the reference model's
+// after late events and compactions.
 import assert from 'node:assert/strict'
 import type express from 'express'
 import request from 'supertest'
@@ -9,6 +10,7 @@ import { compactionOptions, compactSessions } from '../../server/admin/compact'
 import { createProject } from '../../server/admin/control'
 import { createApp } from '../../server/http/app'
 import { createLogger } from '../../server/logger'
+import { Runner } from '../../queries/core/run'
 import { answerInsights, type RawEvent } from '../reference/model'
 import { goldenEvents, insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
 import { recording } from '../support/recording-runner'
@@ -29,6 +31,12 @@ describe('settled checks reused while they hold', function () {
   const appWith = (config: Harness['config']): express.Express =>
     createApp({ config, runner: recording(h.runner, ran, controls), directory: h.directory, logger: createLogger('error', true), clock: () => NOW })
 
+  /** An app over a runner whose engine does not know the data version, so it reads it, as on a server. */
+  const readingApp = (config: Harness['config']): express.Express => {
+    const reading = new Runner({ lanes: h.engine.openLanes(config), guardrails: config, maxQueued: config.engineQueue })
+    return createApp({ config, runner: recording(reading, ran, controls), directory: h.directory, logger: createLogger('error', true), clock: () => NOW })
+  }
+
   /** Asks `url` fresh (no result cache) and checks the answer against the reference model over `events`. */
   async function agrees(app: express.Express, url: string) {
     const [resource, queryString] = url.split('?')
@@ -39,6 +47,7 @@ describe('settled checks reused while they hold', function () {
   }
 
   const checksRun = () => ran.filter((compiled) => compiled.template === CHECK).length
+  const readings = () => controls.filter((compiled) => compiled.template === 'control.data-version').length
   /** The settled days the last statement was bound with. */
   const lastSettledDays = () => ran.filter((compiled) => compiled.template !== CHECK).at(-1)?.params.settledDays as string[]
 
@@ -84,19 +93,54 @@ describe('settled checks reused while they hold', function () {
     assert.equal(checksRun(), 2, 'one check before the insert, one after')
     assert.ok(!lastSettledDays().includes('2024-03-28'), 'the changed day is regrouped')
 
-    // Compacted again: no event added, so the check is reused; the day, still regrouped, is exact.
+    // Compacted again: a write on the writable connection, so the embedded version moves and the check
+    // runs again, finding the day compacted with its late event.
+    const report = await compactSessions(h.engine, { ...compactionOptions(h.config), now: NOW })
+    assert.ok(report.days > 0, JSON.stringify(report))
+    await agrees(app, `referrer?${WEEK}`)
+    assert.equal(checksRun(), 3)
+    assert.ok(lastSettledDays().includes('2024-03-28'))
+  })
+
+  it("reuses a check across a compaction that adds no event where the version is read (a server's way), exactly", async () => {
+    const app = readingApp({ ...h.config, cache: { ...h.config.cache, versionPollMs: 60_000 } })
+    await agrees(app, `metrics?${WEEK}`)
+    const view = events.find((event) => event.name === 'screen_view' && event.created_at.startsWith('2024-03-29T1')) as RawEvent
+    const late = { ...view, id: 'c1000000-0000-4000-8000-00000000f102', created_at: new Date(Date.parse(view.created_at) + 3_600_000).toISOString(), path: '/spaet' }
+    await insertRawEvents(h.engine, [late], PROJECT.id)
+    events.push(late)
+    await agrees(app, `metrics?${WEEK}`)
+    assert.equal(checksRun(), 2, 'one check before the insert, one after')
+    assert.ok(!lastSettledDays().includes('2024-03-29'), 'the changed day is regrouped')
+    // Compacted again: no event added, so the version read is the same and the check is reused; the day,
+    // still regrouped, is exact.
     const report = await compactSessions(h.engine, { ...compactionOptions(h.config), now: NOW })
     assert.ok(report.days > 0, JSON.stringify(report))
     await agrees(app, `referrer?${WEEK}`)
     assert.equal(checksRun(), 2)
-    assert.ok(!lastSettledDays().includes('2024-03-28'))
+    assert.ok(!lastSettledDays().includes('2024-03-29'))
   })
 
-  it("reads the data version once a question when the result cache's reading is new enough for the check", async () => {
-    // The cache reads the version for every request (a reading at most 0 ms old), after the question
-    // arrived: the check takes that reading instead of its own.
+  it('reads no data version from the embedded engine, whose writes it counts itself', async () => {
     const app = appWith({ ...h.config, cache: { ...h.config.cache, versionPollMs: 0 } })
-    const readings = () => controls.filter((compiled) => compiled.template === 'control.data-version').length
+    const before = h.engine.dataVersion?.()
+    await agrees(app, `metrics?${WEEK}`)
+    await agrees(app, `referrer?${WEEK}`)
+    assert.equal(readings(), 0)
+    assert.equal(checksRun(), 1)
+    assert.equal(h.engine.dataVersion?.(), before, 'reading moves nothing')
+    // A write through the writable connection, even one that adds no event, moves the version.
+    await h.engine.client.command({ query: 'OPTIMIZE TABLE events' })
+    assert.notEqual(h.engine.dataVersion?.(), before)
+    await agrees(app, `metrics?${WEEK}`)
+    assert.equal(checksRun(), 2)
+  })
+
+  it("reads the data version (a server's way) once a question when the result cache's reading is new enough for the check", async () => {
+    // A runner whose engine does not know the version, as on a server. The cache reads the version for
+    // every request (a reading at most 0 ms old), after the question arrived: the check takes that reading
+    // instead of its own.
+    const app = readingApp({ ...h.config, cache: { ...h.config.cache, versionPollMs: 0 } })
     await agrees(app, `metrics?${WEEK}`)
     await agrees(app, `referrer?${WEEK}`)
     await agrees(app, `pages?${WEEK}&limit=50`)
