@@ -43,7 +43,8 @@ export class EmbeddedLanes implements EngineLanes {
   private readonly controlSession: Session
   private readonly ready: Promise<void>
   private readonly options: EmbeddedLanesOptions
-  private openStreams = 0
+  /** The sessions of the streams open now (at most MAX_OPEN_STREAMS), closed with the lanes. */
+  private readonly streamSessions = new Set<Session>()
 
   constructor(options: EmbeddedLanesOptions) {
     this.options = options
@@ -106,9 +107,9 @@ export class EmbeddedLanes implements EngineLanes {
    * at 593k rows/s against 609k.
    */
   openStream(statement: Statement): StatementStream | undefined {
-    if (this.openStreams >= MAX_OPEN_STREAMS) return undefined
-    this.openStreams += 1
+    if (this.streamSessions.size >= MAX_OPEN_STREAMS) return undefined
     const session = new this.options.Session(this.options.dataDir)
+    this.streamSessions.add(session)
     const settings = {
       ...guardrailSettings(this.options.guardrails),
       max_execution_time: 0,
@@ -133,7 +134,7 @@ export class EmbeddedLanes implements EngineLanes {
       close: () => {
         if (closed) return
         closed = true
-        this.openStreams -= 1
+        this.streamSessions.delete(session)
         void blocks.then((iterator) => iterator.return?.()).catch(() => undefined).finally(() => session.close())
       },
     }
@@ -173,5 +174,8 @@ export class EmbeddedLanes implements EngineLanes {
     this.serving.close()
     this.boundedSession.close()
     this.controlSession.close()
+    // chDB's close waits for a read under way before it lets the stream's connection go.
+    for (const session of this.streamSessions) session.close()
+    this.streamSessions.clear()
   }
 }

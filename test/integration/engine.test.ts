@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict'
+import crypto from 'node:crypto'
+import { Session } from 'chdb'
 import { request } from '../support/openapi-request'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import { QueryError } from '../../queries/core/errors'
 import { createApp } from '../../server/http/app'
 import { createApiClient, createProject } from '../../server/admin/control'
 import { Directory } from '../../server/http/directory'
+import { EmbeddedLanes } from '../../server/embedded-lanes'
 import { createRunner } from '../../server/engine'
 import { createLogger } from '../../server/logger'
 import { startHarness, type Harness } from '../support/harness'
@@ -103,6 +106,18 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
     await until(async () => h.runner.inFlight() === 0)
     await h.runner.run(raw('SELECT 1 AS one'))
     assert.equal(await running(), 0, 'the stream no longer runs in the engine')
+  })
+
+  it('closes the sessions of open streams with the lanes', async function () {
+    this.timeout(60_000)
+    const lanes = new EmbeddedLanes({ Session, dataDir: h.engine.settings.dataDir, guardrails: h.config })
+    const signal = new AbortController().signal
+    const statement = { sql: 'SELECT number FROM numbers(100000) SETTINGS max_block_size = 1000', params: {}, id: crypto.randomUUID(), signal, format: 'JSONEachRow' as const }
+    const stream = opened(lanes.openStream?.(statement))
+    assert.ok(await stream.next(signal), 'a first block')
+    lanes.close()
+    assert.equal(await stream.next(signal), undefined, 'the stream ended with its session')
+    stream.close()
   })
 
   it('answers control statements and /ready beside a running data statement', async function () {
