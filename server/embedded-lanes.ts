@@ -129,7 +129,7 @@ export class EmbeddedLanes implements EngineLanes {
         signal.throwIfAborted()
         const read = blocks.then((iterator) => iterator.next())
         const block = await this.untilStopped(statement.id, read, signal)
-        return block.done ? undefined : ({ text: block.value.text(), rows: block.value.numRows } satisfies StreamBlock)
+        return block.done ? undefined : ({ bytes: block.value.raw(), rows: block.value.numRows } satisfies StreamBlock)
       },
       close: () => {
         if (closed) return

@@ -31,8 +31,8 @@ export async function answerMulti({ runner, resource, query, signal }: MultiRun)
 }
 
 export interface StreamRun extends MultiRun {
-  /** Writes a piece of the stream; resolves once the writer can take more (backpressure). */
-  write(text: string): Promise<void>
+  /** Writes a piece of the stream (text, or UTF-8 bytes); resolves once the writer can take more (backpressure). */
+  write(piece: string | Uint8Array): Promise<void>
   /** Called after each chunk with the rows written so far. */
   onProgress?(rows: number): void
 }
@@ -58,7 +58,7 @@ async function streamBlocks({ signal, write, onProgress }: StreamRun, blocks: As
       next = blocks.next()
       next.catch(() => undefined)
       if (block.value.rows) {
-        await write(block.value.text)
+        await write(block.value.bytes)
         written += block.value.rows
         onProgress?.(written)
       }

@@ -40,16 +40,21 @@ export interface Statement {
   format: OutputFormat
 }
 
-export interface StatementOutput {
-  /** In the statement's format: JSONEachRow (one object a line) by default. */
-  text: string
+/** Rows and bytes a statement read, when the engine reports them. */
+export interface ReadStats {
   readRows?: number
   readBytes?: number
 }
 
-/** A block of a streamed statement's output: whole rows in the statement's format. */
-export interface StreamBlock {
+export interface StatementOutput extends ReadStats {
+  /** In the statement's format: JSONEachRow (one object a line) by default. */
   text: string
+}
+
+/** A block of a streamed statement's output: whole rows in the statement's format, as the engine wrote them. */
+export interface StreamBlock extends ReadStats {
+  /** UTF-8, passed on as it is (never decoded into a string and encoded again). */
+  bytes: Uint8Array
   rows: number
 }
 
@@ -275,7 +280,7 @@ export class Runner {
    * the request's signal, reports it to the observer, and ends the turn once the engine has stopped.
    * `work` may throw before it starts (a statement compiled at its turn); the turn is released.
    */
-  private async inTurn<T extends StatementOutput | undefined>(
+  private async inTurn<T extends ReadStats | undefined>(
     options: RunOptions,
     template: () => string,
     work: (signal: AbortSignal) => Promise<T>,
@@ -284,7 +289,7 @@ export class Runner {
     const deadline = AbortSignal.timeout(this.deadlineMs)
     const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline
     let admitted = started
-    const finish = (outcome: StatementEvent['outcome'], output: Partial<StatementOutput> = {}) =>
+    const finish = (outcome: StatementEvent['outcome'], output: ReadStats = {}) =>
       this.observer?.statementFinished({
         template: template(),
         clientId: options.clientId,

@@ -38,8 +38,8 @@ export async function exportToFile(engine: Engine, config: Config, options: Expo
   const partial = `${options.out}.partial`
   const file = fs.createWriteStream(partial)
   try {
-    const write = async (text: string) => {
-      if (!file.write(text)) await once(file, 'drain')
+    const write = async (piece: string | Uint8Array) => {
+      if (!file.write(piece)) await once(file, 'drain')
     }
     const runner = createRunner(engine, config)
     if (options.onTotal) {

@@ -40,8 +40,8 @@ export async function serveMulti(context: MultiContext & { route: MultiRoute }, 
   res.set('Content-Type', head.contentType)
   res.set('Content-Disposition', `attachment; filename="${head.fileName}"`)
   // A client that goes away while the response is full ends the wait; the stream then stops on the signal.
-  const write = async (text: string) => {
-    if (!res.write(text)) await once(res, 'drain', { signal: run.signal }).catch(() => undefined)
+  const write = async (piece: string | Uint8Array) => {
+    if (!res.write(piece)) await once(res, 'drain', { signal: run.signal }).catch(() => undefined)
   }
   let counted = 0
   const onProgress = (rows: number) => {

@@ -80,7 +80,7 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
     // Ten blocks of one row, 0.3 s each: 3 s in all, past the 1 s deadline, and every row comes.
     const numbers: number[] = []
     for await (const block of opened(stream(raw('SELECT number FROM numbers(10) WHERE sleepEachRow(0.3) = 0 SETTINGS max_block_size = 1')))) {
-      numbers.push(...block.text.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { number: number }).number))
+      numbers.push(...Buffer.from(block.bytes).toString().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { number: number }).number))
     }
     assert.deepEqual(numbers, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
     // A read that alone outlasts the deadline is stopped in the engine.

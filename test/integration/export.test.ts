@@ -223,9 +223,10 @@ describe('export events', function () {
       const query = exportEvents.plan(exportEvents.parse({ projectId: 'big', ...raw }, { project, now: new Date(), sessionLookbackMs: 0 }))
       const [whole, chunks] = await Promise.all(
         [h.runner, chunked].map(async (runner) => {
-          let text = ''
-          const rows = await streamMulti({ runner, resource: exportEvents, query, signal: new AbortController().signal, write: async (piece) => void (text += piece) })
-          return { text, rows }
+          const pieces: Buffer[] = []
+          const write = async (piece: string | Uint8Array) => void pieces.push(Buffer.from(piece))
+          const rows = await streamMulti({ runner, resource: exportEvents, query, signal: new AbortController().signal, write })
+          return { text: Buffer.concat(pieces).toString(), rows }
         }),
       )
       assert.ok(whole.rows > 0, JSON.stringify(raw))
