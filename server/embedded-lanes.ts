@@ -32,6 +32,15 @@ async function lockDown(session: Session, settings: Record<string, string | numb
   await session.queryAsync('SET readonly = 2')
 }
 
+/**
+ * TRICKY: chDB names its own query ids, so a statement carries ours as `log_comment`, by which a KILL
+ * finds it (untilStopped): neither the single-shot call nor a read under way can be interrupted otherwise.
+ */
+function taggedSql(statement: Statement): string {
+  if (!STATEMENT_ID.test(statement.id)) throw new Error(`Bad statement id ${statement.id}`)
+  return `${statement.sql}\nSETTINGS log_comment = '${statement.id}'`
+}
+
 export class EmbeddedLanes implements EngineLanes {
   /**
    * TRICKY: chDB serializes every bound-parameter statement of the process through one chain (parallel
@@ -43,6 +52,8 @@ export class EmbeddedLanes implements EngineLanes {
   private readonly controlSession: Session
   private readonly ready: Promise<void>
   private readonly options: EmbeddedLanesOptions
+  /** A stream session's settings (see openStream). */
+  private readonly streamSettings: Record<string, string | number>
   /** The sessions of the streams open now (at most MAX_OPEN_STREAMS), closed with the lanes. */
   private readonly streamSessions = new Set<Session>()
 
@@ -57,6 +68,15 @@ export class EmbeddedLanes implements EngineLanes {
     // TRICKY: a SET lasts for the session's connection (other sessions on the directory keep their own),
     // so nothing sent through these three can write, whatever a statement stacks or sets.
     const guardrails = guardrailSettings(options.guardrails)
+    this.streamSettings = {
+      ...guardrails,
+      max_execution_time: 0,
+      max_result_rows: 0,
+      read_in_order_use_buffering: 0,
+      max_threads: 1,
+      max_block_size: 8192,
+      max_read_buffer_size: 131_072,
+    }
     this.ready = Promise.all([lockDown(serving, guardrails), lockDown(bounded, guardrails), lockDown(control, {})]).then(() => undefined)
     // Failures surface on the first statement; this only keeps them from being unhandled meanwhile.
     this.ready.catch(() => undefined)
@@ -64,11 +84,9 @@ export class EmbeddedLanes implements EngineLanes {
 
   async data(statement: Statement): Promise<StatementOutput> {
     await this.ready
-    if (!STATEMENT_ID.test(statement.id)) throw new Error(`Bad statement id ${statement.id}`)
+    const sql = taggedSql(statement)
     statement.signal.throwIfAborted()
-    // TRICKY: chDB names its own query ids, so the statement carries ours as `log_comment`, by which a
-    // KILL finds it (untilStopped): the single-shot call itself cannot be interrupted.
-    const work = this.serving.queryBindAsync(`${statement.sql}\nSETTINGS log_comment = '${statement.id}'`, statement.params, { format: statement.format })
+    const work = this.serving.queryBindAsync(sql, statement.params, { format: statement.format })
     try {
       const result = await this.untilStopped(statement.id, work, statement.signal)
       return { text: result.text(), readRows: result.rowsRead, readBytes: result.bytesRead }
@@ -108,20 +126,10 @@ export class EmbeddedLanes implements EngineLanes {
    */
   openStream(statement: Statement): StatementStream | undefined {
     if (this.streamSessions.size >= MAX_OPEN_STREAMS) return undefined
+    const sql = taggedSql(statement)
     const session = new this.options.Session(this.options.dataDir)
     this.streamSessions.add(session)
-    const settings = {
-      ...guardrailSettings(this.options.guardrails),
-      max_execution_time: 0,
-      max_result_rows: 0,
-      read_in_order_use_buffering: 0,
-      max_threads: 1,
-      max_block_size: 8192,
-      max_read_buffer_size: 131_072,
-    }
-    const blocks = lockDown(session, settings).then(() =>
-      session.queryStreamBind(`${statement.sql}\nSETTINGS log_comment = '${statement.id}'`, statement.params, { format: statement.format })[Symbol.asyncIterator](),
-    )
+    const blocks = lockDown(session, this.streamSettings).then(() => session.queryStreamBind(sql, statement.params, { format: statement.format })[Symbol.asyncIterator]())
     blocks.catch(() => undefined)
     let closed = false
     return {

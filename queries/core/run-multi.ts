@@ -33,7 +33,7 @@ export async function answerMulti({ runner, resource, query, signal }: MultiRun)
 export interface StreamRun extends MultiRun {
   /** Writes a piece of the stream (text, or UTF-8 bytes); resolves once the writer can take more (backpressure). */
   write(piece: string | Uint8Array): Promise<void>
-  /** Called after each chunk with the rows written so far. */
+  /** Called after each block (or chunk) with the rows written so far. */
   onProgress?(rows: number): void
 }
 
@@ -44,11 +44,14 @@ export async function streamMulti(run: StreamRun): Promise<number> {
   const { stream } = run.runner
   const whole = stream && run.resource.compileStream(run.query)
   const blocks = whole && stream(whole, { signal: run.signal })
-  return blocks ? streamBlocks(run, blocks) : streamChunks(run)
+  return writeBlocks(run, blocks || chunksOf(run))
 }
 
-/** One statement read a block at a time, each block passed on as the engine wrote it; the next read while one is written. */
-async function streamBlocks({ signal, write, onProgress }: StreamRun, blocks: AsyncIterableIterator<StreamBlock>): Promise<number> {
+/**
+ * Writes each block as it comes, asking for the next one while it is written (so the engine reads it
+ * meanwhile); returns the rows written. Leaving, at the end or early, closes `blocks`.
+ */
+async function writeBlocks({ signal, write, onProgress }: StreamRun, blocks: AsyncIterator<StreamBlock>): Promise<number> {
   let written = 0
   try {
     let next = blocks.next()
@@ -56,6 +59,7 @@ async function streamBlocks({ signal, write, onProgress }: StreamRun, blocks: As
       const block = await next
       if (block.done) return written
       next = blocks.next()
+      // A write that fails (the client went away) leaves the next block unread; it must not surface as unhandled.
       next.catch(() => undefined)
       if (block.value.rows) {
         await write(block.value.bytes)
@@ -65,32 +69,20 @@ async function streamBlocks({ signal, write, onProgress }: StreamRun, blocks: As
       if (signal.aborted) return written
     }
   } finally {
-    // Closes the stream; a read under way ends first (the request's signal stops it when it went away).
+    // A read under way ends first (the request's signal stops it when it went away).
     void blocks.return?.().catch(() => undefined)
   }
 }
 
-/** One keyset chunk statement after another, with what follows from each; the next chunk read while one is written. */
-async function streamChunks({ runner, resource, query, signal, write, onProgress }: StreamRun): Promise<number> {
-  const fetchChunk = async (after: unknown) => {
+/** The stream as keyset chunks: one chunk statement after another, with what follows from each, as blocks. */
+async function* chunksOf({ runner, resource, query, signal }: StreamRun): AsyncGenerator<StreamBlock> {
+  let after: unknown
+  for (;;) {
     const { text } = await runner.runText(resource.compileChunk(query, after), { signal })
     const follow = await runStatements(runner, resource.followChunk(query, text), signal)
-    return resource.shapeChunk(text, follow, query)
-  }
-  let next = fetchChunk(undefined)
-  let written = 0
-  for (;;) {
-    const chunk = await next
-    if (chunk.next !== undefined) {
-      next = fetchChunk(chunk.next)
-      // A write that fails (the client went away) leaves this chunk unread; it must not surface as unhandled.
-      next.catch(() => undefined)
-    }
-    if (chunk.count) {
-      await write(chunk.text)
-      written += chunk.count
-      onProgress?.(written)
-    }
-    if (chunk.next === undefined || signal.aborted) return written
+    const chunk = resource.shapeChunk(text, follow, query)
+    yield { bytes: Buffer.from(chunk.text), rows: chunk.count }
+    if (chunk.next === undefined) return
+    after = chunk.next
   }
 }
