@@ -14,7 +14,7 @@ export interface CompiledQuery {
   readonly format?: OutputFormat
   /**
    * A session question's settled check, run (or its rows reused) before the statement: its rows bind the
-   * statement's `settledDays` and `settledCompactions` (core/settled-check.ts).
+   * statement's `settledDays`, `settledCompactions` and regrouped range (core/settled-check.ts, SettledParams).
    */
   readonly settledCheck?: CompiledQuery
 }

@@ -40,7 +40,7 @@ export const MARKERS = {
   session_bucket: 'the time bucket of a session start',
   session_filters: 'HAVING conditions on session attributes and event-filter matches',
   settled_attributes: 'the session attributes a query reads, as columns of sessions_settled',
-  settled_views: 'the settled days whose page views are read combined, as (day, compaction) (pages)',
+  settled_views: 'the settled days whose page views are read combined, their compactions, and the range of views ordered in the statement (pages)',
   settled_pages: 'the stored page views of the settled days: page rows or their rollup (pages)',
   settled_page_views: 'the views of a settled session\'s pages that match page-only event filters',
   settled_page_match: 'a settled session\'s pages matching page-only event filters',

@@ -37,6 +37,18 @@ function viewSessions(query: PlannedInsight): Fragment {
   return andClauses(parts, '      ')
 }
 
+/** `view_days`, `view_compactions` and the range of views ordered in the statement (pages.sql), when stored page views answer: the settled days (see core/settled-check.ts, SettledParams). */
+const SETTLED_VIEW_DAYS = sqlOnly(`{settledDays:Array(Date)} AS view_days,
+  CAST({settledCompactions:Array(String)}, 'Array(UInt64)') AS view_compactions,
+  {regroupFrom:DateTime64(3, 'UTC')} AS order_from,
+  {regroupTo:DateTime64(3, 'UTC')} AS order_to`)
+
+/** The same when none answer: no day, and every view of the read range ordered in the statement. */
+const NO_VIEW_DAYS = sqlOnly(`CAST([], 'Array(Date)') AS view_days,
+  CAST([], 'Array(UInt64)') AS view_compactions,
+  {readFrom:DateTime64(3, 'UTC')} AS order_from,
+  {readTo:DateTime64(3, 'UTC')} AS order_to`)
+
 /**
  * The settled days whose stored page views answer exactly (the window's bounds on quarter hours and a view
  * condition that reads the page only), and those views: the page rollup when the bounds fall on whole
@@ -50,14 +62,14 @@ function settledPages(query: PlannedInsight, sessions: Fragment): { days: Fragme
   const stored = onMultipleOf(start, QUARTER_HOUR_MS) && onMultipleOf(end, QUARTER_HOUR_MS) && query.sorted.viewConditionOnPage
   if (!stored) {
     const nothing = compileInner('insights/pages-settled-rows.sql', context, { settled_view_match: sqlOnly('0'), view_sessions: sessions })
-    return { days: sqlOnly("CAST([], 'Array(Tuple(Date, UInt64))')"), pages: nothing }
+    return { days: NO_VIEW_DAYS, pages: nothing }
   }
   const sessionsRestricted = sessions.sql !== ''
   const pages =
     onMultipleOf(start, HOUR_MS) && onMultipleOf(end, HOUR_MS) && !sessionsRestricted
       ? compileInner('insights/pages-settled-rollup.sql', context, { settled_view_match: viewMatch(query) })
       : compileInner('insights/pages-settled-rows.sql', context, { settled_view_match: viewMatch(query), view_sessions: sessions })
-  return { days: sqlOnly('settled'), pages }
+  return { days: SETTLED_VIEW_DAYS, pages }
 }
 
 export const pages: Resource<InsightQuery, PlannedInsight> = {

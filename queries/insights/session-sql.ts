@@ -3,7 +3,7 @@
 // and sorted by the plan (`decideFilters`); these fragments only place them, and the statement binds
 // their values once (`sessionParams`).
 import { andClauses, compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
-import { NOTHING_SETTLED } from '../core/settled-check'
+import { settledParams, type DayParams } from '../core/settled-check'
 import type { PlannedInsight } from './insight-params'
 import { toClickHouseTime } from '../core/pipeline'
 import { SESSION_ATTRIBUTES, type SessionAttribute } from '../core/registry'
@@ -17,23 +17,25 @@ const dateText = (time: number) => new Date(time).toISOString().slice(0, 10)
 const firstDay = (query: PlannedInsight) => utcDay(query.window.start.getTime())
 const lastDay = (query: PlannedInsight) => utcDay(query.window.end.getTime() - 1)
 
-/** The lookback and the window's UTC days, which a session statement and its settled check both bind. */
-function dayParams(query: PlannedInsight): Params {
+/** The window's UTC days and the lookback: a settled check binds them, its statement the days and what its rows give. */
+function dayParams(query: PlannedInsight): DayParams {
   return { lookbackSeconds: Math.round(query.lookbackMs / 1000), firstDay: dateText(firstDay(query)), lastDay: dateText(lastDay(query)) }
 }
 
 /**
  * The statement-wide params: project, the window with the lookback read range, the window's UTC days, the
- * settled ones among them with their compactions (none until the settled check's rows bind them, see
- * `settledCheck`), and every filter's values.
+ * settled ones among them with their compactions and the regrouped days' range (none settled, every day
+ * regrouped, until the settled check's rows bind them, see `settledCheck`), and every filter's values.
  */
 export function sessionParams(query: PlannedInsight): Params {
+  const days = dayParams(query)
   return {
     ...windowParams(query.projectId, query.window),
     readFrom: toClickHouseTime(query.readFrom),
     readTo: toClickHouseTime(query.readTo),
-    ...dayParams(query),
-    ...NOTHING_SETTLED,
+    firstDay: days.firstDay,
+    lastDay: days.lastDay,
+    ...settledParams(days, []),
     ...query.sorted.params,
   }
 }

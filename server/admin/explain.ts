@@ -102,7 +102,7 @@ export function statementsOf(route: Route, raw: Record<string, unknown>, scope: 
     if (!compiled.settledCheck) return [{ label: route.resource.name, compiled }]
     return [
       { label: 'settled check (first, unless the same check ran since the data version last changed; see core/settled-check.ts)', compiled: compiled.settledCheck },
-      { label: `${route.resource.name} (settledDays and settledCompactions bound from the check's rows)`, compiled },
+      { label: `${route.resource.name} (settledDays, settledCompactions, regroupFrom and regroupTo bound from the check's rows)`, compiled },
     ]
   }
   return multiStatements(route.multi, raw, scope, streams)

@@ -9,19 +9,10 @@
 -- The days of `view_days` (settled, when stored page views answer) come ordered by the compaction: rows
 -- per (session, page, quarter hour) or their rollup per (page, hour), see pages-settled-rows.sql and
 -- pages-settled-rollup.sql.
--- The other days' views are ordered here, read from the lookback before the first such day (a view's
--- previous one of the page) to the lookback after the last (its next view).
+-- The other days' views are ordered here, read from `order_from` to `order_to`: the lookback before the
+-- first such day (a view's previous one of the page) to the lookback after the last (its next view).
 WITH
-  arrayZip({settledDays:Array(Date)}, CAST({settledCompactions:Array(String)}, 'Array(UInt64)')) AS settled,
-  /* @settled_views */ AS settled_views,
-  arrayMap(entry -> tupleElement(entry, 1), settled_views) AS view_days,
-  arrayMap(entry -> tupleElement(entry, 2), settled_views) AS view_compactions,
-  arrayFilter(
-    day -> NOT has(view_days, day),
-    arrayMap(dayNumber -> toDate(dayNumber), range(toUInt32({firstDay:Date}), toUInt32({lastDay:Date}) + 1))
-  ) AS ordered_days,
-  toDateTime64(arrayMin(ordered_days), 3, 'UTC') - toIntervalSecond({lookbackSeconds:UInt32}) AS order_from,
-  if(empty(ordered_days), order_from, toDateTime64(arrayMax(ordered_days), 3, 'UTC') + toIntervalDay(1) + toIntervalSecond({lookbackSeconds:UInt32})) AS order_to,
+  /* @settled_views */,
   entries AS
   (
     SELECT

@@ -6,8 +6,9 @@
 -- Settled days come combined from sessions_settled: settledDays, each read from the compaction at the same
 -- place of settledCompactions (the rows of insights/settled-days.sql, run before the statement, see
 -- queries/core/settled-check.ts; bound empty, every day is regrouped). Every other day (the open
--- edge, a day a late event changed, one never compacted) is combined here from its partial rows (see migrations/002_sessions.sql): earliest start, latest end,
--- all page views, and the attributes of the earliest first event (ties by the first event's id text).
+-- edge, a day a late event changed, one never compacted) is combined here from its partial rows (see
+-- migrations/002_sessions.sql) of regroupFrom to regroupTo (bound with the days): earliest start, latest
+-- end, all page views, and the attributes of the earliest first event (ties by the first event's id text).
 -- A settled day is read from the compaction its record names (a compaction's number names its day, see
 -- migrations/013_compactions_by_number.sql). The read names the window's days as bounds too: the
 -- partition key's min/max prunes by them (not by the IN set), so a project's older history is not looked
@@ -21,15 +22,10 @@
 -- row of a session starting on such a day, so a kept session is whole; a session cut at either end
 -- starts, as grouped, on a settled day or outside the window, and is left out.
 WITH
-  arrayZip({settledDays:Array(Date)}, CAST({settledCompactions:Array(String)}, 'Array(UInt64)')) AS settled,
-  arrayMap(entry -> tupleElement(entry, 1), settled) AS settled_days,
-  arrayMap(entry -> tupleElement(entry, 2), settled) AS settled_compactions,
-  arrayFilter(
-    day -> NOT has(settled_days, day),
-    arrayMap(dayNumber -> toDate(dayNumber), range(toUInt32({firstDay:Date}), toUInt32({lastDay:Date}) + 1))
-  ) AS regrouped_days,
-  toDateTime64(arrayMin(regrouped_days), 3, 'UTC') - toIntervalSecond({lookbackSeconds:UInt32}) AS regroup_from,
-  if(empty(regrouped_days), regroup_from, toDateTime64(arrayMax(regrouped_days), 3, 'UTC') + toIntervalDay(1) + toIntervalSecond({lookbackSeconds:UInt32})) AS regroup_to
+  {settledDays:Array(Date)} AS settled_days,
+  CAST({settledCompactions:Array(String)}, 'Array(UInt64)') AS settled_compactions,
+  {regroupFrom:DateTime64(3, 'UTC')} AS regroup_from,
+  {regroupTo:DateTime64(3, 'UTC')} AS regroup_to
 SELECT *
 FROM
 (

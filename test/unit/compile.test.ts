@@ -18,7 +18,8 @@ const scope: Scope = {
 
 /**
  * The window params of 2024-03-30..31 in Berlin: the window, its lookback read range (24 h), and its UTC
- * days, none of them settled until the settled check's rows bind them.
+ * days, none of them settled until the settled check's rows bind them: every day regrouped, from the
+ * lookback before the first to the lookback after the last.
  */
 const BERLIN_WEEKEND = {
   projectId: 'shop',
@@ -26,11 +27,12 @@ const BERLIN_WEEKEND = {
   end: '2024-03-31 22:00:00.000',
   readFrom: '2024-03-28 23:00:00.000',
   readTo: '2024-04-01 22:00:00.000',
-  lookbackSeconds: 86400,
   firstDay: '2024-03-29',
   lastDay: '2024-03-31',
   settledDays: [],
   settledCompactions: [],
+  regroupFrom: '2024-03-28 00:00:00.000',
+  regroupTo: '2024-04-02 00:00:00.000',
 }
 
 describe('compiled queries', () => {
@@ -114,15 +116,10 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64} BY member`,
 FROM
 (
   WITH
-  arrayZip({settledDays:Array(Date)}, CAST({settledCompactions:Array(String)}, 'Array(UInt64)')) AS settled,
-  arrayMap(entry -> tupleElement(entry, 1), settled) AS settled_days,
-  arrayMap(entry -> tupleElement(entry, 2), settled) AS settled_compactions,
-  arrayFilter(
-    day -> NOT has(settled_days, day),
-    arrayMap(dayNumber -> toDate(dayNumber), range(toUInt32({firstDay:Date}), toUInt32({lastDay:Date}) + 1))
-  ) AS regrouped_days,
-  toDateTime64(arrayMin(regrouped_days), 3, 'UTC') - toIntervalSecond({lookbackSeconds:UInt32}) AS regroup_from,
-  if(empty(regrouped_days), regroup_from, toDateTime64(arrayMax(regrouped_days), 3, 'UTC') + toIntervalDay(1) + toIntervalSecond({lookbackSeconds:UInt32})) AS regroup_to
+  {settledDays:Array(Date)} AS settled_days,
+  CAST({settledCompactions:Array(String)}, 'Array(UInt64)') AS settled_compactions,
+  {regroupFrom:DateTime64(3, 'UTC')} AS regroup_from,
+  {regroupTo:DateTime64(3, 'UTC')} AS regroup_to
 SELECT *
 FROM
 (
