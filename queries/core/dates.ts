@@ -78,11 +78,7 @@ const LAST_YEAR = 2199
 const inYears = (date: DateTime) => date.year >= FIRST_YEAR && date.year <= LAST_YEAR
 const BOUND_FORMAT = `YYYY-MM-DD or an ISO date-time with Z or an offset, from ${FIRST_YEAR}-01-01 to ${LAST_YEAR}-12-31`
 
-/**
- * A `startDate`/`endDate` value as an instant; a date-only end includes its whole day. Undefined when
- * malformed or when its calendar date (as written) is outside the years above.
- */
-export function parseBound(text: string, zone: string, isEnd: boolean): DateTime | undefined {
+function readBound(text: string, zone: string, isEnd: boolean): DateTime | undefined {
   if (DATE_ONLY.test(text)) {
     const day = DateTime.fromISO(text, { zone })
     if (!day.isValid || !inYears(day)) return undefined
@@ -95,11 +91,31 @@ export function parseBound(text: string, zone: string, isEnd: boolean): DateTime
   return undefined
 }
 
+/**
+ * Valid bounds read lately, by zone, end and text (each a few dozen characters at most). Reading one costs
+ * luxon Intl calls: with the clock, 40% of compiling a 30-day breakdown (180 µs hot). A DateTime never
+ * changes, and a bound's instant does not depend on the clock.
+ */
+const readBounds = new LRUCache<string, DateTime>({ max: 1_000 })
+
+/**
+ * A `startDate`/`endDate` value as an instant; a date-only end includes its whole day. Undefined when
+ * malformed or when its calendar date (as written) is outside the years above.
+ */
+export function parseBound(text: string, zone: string, isEnd: boolean): DateTime | undefined {
+  const key = JSON.stringify([zone, isEnd, text])
+  const kept = readBounds.get(key)
+  if (kept) return kept
+  const bound = readBound(text, zone, isEnd)
+  if (bound) readBounds.set(key, bound)
+  return bound
+}
+
 /** The window of a request, or the issues that make it invalid. */
 export function resolveWindow(params: DateParams, now: Date): { window?: Window; issues: Issue[] } {
   const zone = params.timezone
   const issues: Issue[] = []
-  const clock = DateTime.fromJSDate(now, { zone })
+  const clock = () => DateTime.fromJSDate(now, { zone })
   let start: DateTime | undefined
   let end: DateTime | undefined
   if (params.startDate !== undefined) {
@@ -109,14 +125,14 @@ export function resolveWindow(params: DateParams, now: Date): { window?: Window;
       end = parseBound(params.endDate, zone, true)
       if (!end) issues.push({ path: ['endDate'], message: `"endDate" must be ${BOUND_FORMAT}, got "${params.endDate}"` })
     } else {
-      end = clock
+      end = clock()
     }
   } else if (params.endDate !== undefined) {
     issues.push({ path: ['endDate'], message: '"endDate" needs a "startDate"' })
   } else if (params.range === 'custom') {
     issues.push({ path: ['startDate'], message: 'range "custom" needs a "startDate"' })
   } else {
-    ;({ start, end } = presetWindow(params.range, clock))
+    ;({ start, end } = presetWindow(params.range, clock()))
   }
   if (issues.length || !start || !end) return { issues }
   if (start >= end) return { issues: [{ path: ['startDate'], message: `the window is empty: start ${start.toISO()} is not before end ${end.toISO()}` }] }

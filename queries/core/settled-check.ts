@@ -36,18 +36,17 @@ export interface SettledRow {
 }
 
 const DAY_MS = 86_400_000
-const dayTime = (day: string) => Date.parse(`${day}T00:00:00Z`)
 const timeText = (time: number) => new Date(time).toISOString().replace('T', ' ').replace('Z', '')
 
 /** The params that `rows` (settled days of `days`, none for a statement compiled alone) bind. */
 export function settledParams(days: DayParams, rows: SettledRow[]): SettledParams {
-  const settled = new Set(rows.map((row) => row.day))
-  const regrouped: number[] = []
-  for (let time = dayTime(days.firstDay); time <= dayTime(days.lastDay); time += DAY_MS) {
-    if (!settled.has(timeText(time).slice(0, 10))) regrouped.push(time)
-  }
+  const settled = new Set(rows.map((row) => Date.parse(row.day)))
+  let first = Date.parse(days.firstDay)
+  let last = Date.parse(days.lastDay)
+  while (first <= last && settled.has(first)) first += DAY_MS
+  while (last >= first && settled.has(last)) last -= DAY_MS
   const lookbackMs = days.lookbackSeconds * 1000
-  const [from, to] = regrouped.length === 0 ? [dayTime(days.firstDay), dayTime(days.firstDay)] : [regrouped[0] - lookbackMs, regrouped[regrouped.length - 1] + DAY_MS + lookbackMs]
+  const [from, to] = first > last ? [Date.parse(days.firstDay), Date.parse(days.firstDay)] : [first - lookbackMs, last + DAY_MS + lookbackMs]
   return {
     settledDays: rows.map((row) => row.day),
     settledCompactions: rows.map((row) => row.compaction),
