@@ -129,6 +129,29 @@ describe('sessions split over inserts, and late events for settled days', functi
     await agrees('late events')
   })
 
+  it('regroups days between settled ones from the lookback before them to the lookback after them', async () => {
+    const base = all.find((event) => event.name === 'screen_view') as RawEvent
+    const visit = (session: string, id: string, createdAt: string, path: string) =>
+      lateEvent(base, { id, session_id: session, profile_id: `p-${session}`, device_id: `d-${session}`, created_at: createdAt, path })
+    // Two sessions across UTC midnights, each split over two inserts: X from 03-27 into 03-28, Y from
+    // 03-30 into 03-31 (UTC days; the gateway's lookback is a day).
+    await insert([
+      visit('s-midnight-x', 'c2000000-0000-4000-8000-00000000f001', '2024-03-27T23:50:00.000Z', '/'),
+      visit('s-midnight-y', 'c2000000-0000-4000-8000-00000000f002', '2024-03-30T23:50:00.000Z', '/'),
+    ])
+    await insert([
+      visit('s-midnight-x', 'c2000000-0000-4000-8000-00000000f003', '2024-03-28T00:10:00.000Z', '/kasse'),
+      visit('s-midnight-y', 'c2000000-0000-4000-8000-00000000f004', '2024-03-31T00:20:00.000Z', '/kasse'),
+    ])
+    await agrees('sessions across midnight, compacted')
+    // A late event on 03-29 changes the ranges of 03-28 to 03-30: those days are regrouped, 03-27 and
+    // 03-31 stay settled. X's later partial row (on 03-28) is grouped with its first, read from the
+    // lookback before 03-28, so X keeps its start on 03-27; Y's (on 03-31) is read from the lookback
+    // after 03-30, so Y keeps its end and its second view.
+    await insert([visit('s-midnight-z', 'c2000000-0000-4000-8000-00000000f005', '2024-03-29T12:00:00.000Z', '/')])
+    await agrees('a late event between settled days')
+  })
+
   it('reads each day from the compaction its record names, with replaced ones beside it, and drops those only when no reader can be reading them', async () => {
     // Every insert above changed some days, compacted again each time: their replaced compactions are
     // still kept (the gateway's keep), beside the recorded ones, and every answer agreed.
