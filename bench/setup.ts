@@ -49,15 +49,17 @@ export async function waitForMerges(client: ClickHouseClient): Promise<number> {
 }
 
 /**
- * Merges each partition of `events` and `sessions` into one part, skipping those already in one. How many
- * parts background merges leave depends on how the data was seeded: the 360-day project's months were left
- * in 5-12 parts of events, the 90-day project's in 1-4. A 30-day chart read 9 parts in 1.4x the time it
- * read one in, which the 360-day / 90-day ratio would count as the cost of the project's history. Both
- * tables are plain MergeTrees, so merging changes no row. Returns the seconds it took.
+ * Merges each partition of `events`, `sessions` and the combined tables into one part, skipping those
+ * already in one. How many parts background merges leave depends on how the data was seeded: the 360-day
+ * project's months were left in 5-12 parts of events, the 90-day project's in 1-4. A 30-day chart read 9
+ * parts in 1.4x the time it read one in, which the 360-day / 90-day ratio would count as the cost of the
+ * project's history. A combined table's month gets a part for each day compacted (migration 014) until
+ * merges combine them. All are plain MergeTrees, so merging changes no row a reader keeps (it removes rows
+ * already deleted). Returns the seconds it took.
  */
 async function mergeParts(client: ClickHouseClient): Promise<number> {
   const started = performance.now()
-  for (const table of ['events', 'sessions']) {
+  for (const table of ['events', 'sessions', 'sessions_settled', 'page_views_settled', 'page_rollup']) {
     await client.command({ query: `OPTIMIZE TABLE ${table} FINAL`, clickhouse_settings: { optimize_skip_merged_partitions: 1 } })
   }
   return (performance.now() - started) / 1000
@@ -87,7 +89,7 @@ export async function openDataset(dataset: Dataset): Promise<{ engine: Engine; c
     console.log(`compacted ${compacted.sessions} sessions of ${compacted.days} settled days, dropped ${compacted.dropped} replaced compactions, in ${compacted.seconds.toFixed(1)} s`)
   }
   const merged = await mergeParts(engine.client)
-  console.log(`${dataset.dir}: events and sessions merged into one part a partition (OPTIMIZE ... FINAL) in ${merged.toFixed(0)} s`)
+  console.log(`${dataset.dir}: events, sessions and the combined tables merged into one part a partition (OPTIMIZE ... FINAL) in ${merged.toFixed(0)} s`)
   const waited = await waitForMerges(engine.client)
   console.log(`${dataset.dir}: background merges finished (waited ${waited.toFixed(0)} s) before timing`)
   return { engine, credentials: JSON.parse(fs.readFileSync(credentialsFile, 'utf8')) as Credentials }

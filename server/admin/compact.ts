@@ -1,8 +1,9 @@
 // Compaction of settled days (sql/migrations/005_settled_sessions.sql, 006_settled_page_views.sql,
 // 008_page_rollup.sql): for each UTC day whose partial session rows changed since it was last compacted,
-// build its sessions, its page views and their rollup combined, swap each in beside the day's older
-// compactions, then record what the builds saw; last, drop the compactions no reader can still be reading
-// (013_compactions_by_number.sql). Runs on the engine's writable connection, one day at a time.
+// build its sessions, its page views and their rollup combined, add each to its month beside the day's
+// older compactions (014_settled_by_month.sql), then record what the builds saw; last, delete the
+// compactions no reader can still be reading (013_compactions_by_number.sql). Runs on the engine's
+// writable connection, one day at a time.
 import { compileTemplate, type CompiledQuery } from '../../queries/core/compiled'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import type { Config } from '../config'
@@ -80,24 +81,29 @@ const PAGE_ROLLUP: SettledTable = {
   swap: 'admin/compact-rollup-swap.sql',
 }
 
+/** The partition of a day in the combined tables and their staging tables: its month, as YYYYMM. */
+const monthOf = (day: string) => Number(day.slice(0, 4) + day.slice(5, 7))
+
 /**
- * Builds one day of one table as compaction `compaction` and swaps it in: its partition is added beside
- * the day's older ones (migrations/007_settled_by_compaction.sql). Returns the rows built.
+ * Builds one day of one table as compaction `compaction` in its staging table, alone there, and adds those
+ * parts to the day's month beside the day's older compactions. Returns the rows built.
  */
 async function swapDay(engine: Engine, target: SettledTable, range: Record<string, string>, day: string, compaction: string): Promise<number> {
   await engine.admin.command(compileTemplate('admin/compact-stage-clear.sql', { stage: target.stage }))
   await engine.admin.command(target.build(range, day, compaction))
   const [{ rows }] = await engine.admin.rows<{ rows: number | string }>(compileTemplate('admin/compact-stage-rows.sql', { stage: target.stage }))
-  if (Number(rows) > 0) await engine.admin.command(compileTemplate(target.swap, { day, compaction }))
+  if (Number(rows) > 0) await engine.admin.command(compileTemplate(target.swap, { month: monthOf(day) }))
   return Number(rows)
 }
 
-/** Drops every compaction of the three tables that no reader can still be reading; returns how many. */
+/** Deletes every compaction of the three tables that no reader can still be reading; returns how many. */
 async function dropSuperseded(engine: Engine, keepMs: number): Promise<number> {
   let dropped = 0
   for (const { table } of [SESSIONS_SETTLED, PAGE_VIEWS_SETTLED, PAGE_ROLLUP]) {
     const superseded = await engine.admin.rows<{ day: string; compaction: string }>(compileTemplate('admin/compact-superseded.sql', { table, keepMs }))
-    for (const { day, compaction } of superseded) await engine.admin.command(compileTemplate('admin/compact-drop.sql', { table, day, compaction }))
+    if (superseded.length === 0) continue
+    const days = [...new Set(superseded.map((entry) => entry.day))]
+    await engine.admin.command(compileTemplate('admin/compact-drop.sql', { table, days, compactions: superseded.map((entry) => entry.compaction) }))
     dropped += superseded.length
   }
   return dropped
@@ -128,7 +134,7 @@ async function compactDay(engine: Engine, day: Date, lookbackMs: number): Promis
 
 /**
  * Compacts every settled day that changed. On a cluster it does nothing: the staging table and the
- * partition swap are per node, so readers there regroup partial rows for every day (still exact).
+ * partition attach are per node, so readers there regroup partial rows for every day (still exact).
  */
 export async function compactSessions(engine: Engine, options: CompactOptions): Promise<CompactReport> {
   const started = performance.now()
