@@ -37,7 +37,11 @@ function viewSessions(query: PlannedInsight): Fragment {
   return andClauses(parts, '      ')
 }
 
-/** `view_days`, `view_compactions` and the range of views ordered in the statement (pages.sql), when stored page views answer: the settled days (see core/settled-check.ts, SettledParams). */
+/**
+ * `view_days`, `view_compactions` and the range of views ordered in the statement (pages.sql) when stored
+ * page views answer: the settled days, and the range the others are regrouped from (core/settled-check.ts,
+ * SettledParams).
+ */
 const SETTLED_VIEW_DAYS = sqlOnly(`{settledDays:Array(Date)} AS view_days,
   CAST({settledCompactions:Array(String)}, 'Array(UInt64)') AS view_compactions,
   {regroupFrom:DateTime64(3, 'UTC')} AS order_from,
