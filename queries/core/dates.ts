@@ -139,7 +139,8 @@ export function resolveWindow(params: DateParams, now: Date): { window?: Window;
   return { window: { start: start.toJSDate(), end: end.toJSDate() }, issues }
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000
+/** A UTC day (no DST), in ms. */
+export const DAY_MS = 24 * 60 * 60 * 1000
 
 export function defaultInterval(window: Window): Interval {
   const length = window.end.getTime() - window.start.getTime()

@@ -4,6 +4,8 @@
 import { LRUCache } from 'lru-cache'
 import type { CompiledQuery } from './compiled'
 import type { DataVersion } from './data-version'
+import { DAY_MS } from './dates'
+import { toClickHouseTime } from './pipeline'
 import type { Runner } from './run'
 import { SharedRuns } from './shared-runs'
 
@@ -35,9 +37,6 @@ export interface SettledRow {
   compaction: string
 }
 
-const DAY_MS = 86_400_000
-const timeText = (time: number) => new Date(time).toISOString().replace('T', ' ').replace('Z', '')
-
 /** The params that `rows` (settled days of `days`, none for a statement compiled alone) bind. */
 export function settledParams(days: DayParams, rows: SettledRow[]): SettledParams {
   const settled = new Set(rows.map((row) => Date.parse(row.day)))
@@ -50,8 +49,8 @@ export function settledParams(days: DayParams, rows: SettledRow[]): SettledParam
   return {
     settledDays: rows.map((row) => row.day),
     settledCompactions: rows.map((row) => row.compaction),
-    regroupFrom: timeText(from),
-    regroupTo: timeText(to),
+    regroupFrom: toClickHouseTime(new Date(from)),
+    regroupTo: toClickHouseTime(new Date(to)),
   }
 }
 

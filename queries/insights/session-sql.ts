@@ -8,8 +8,8 @@ import type { PlannedInsight } from './insight-params'
 import { toClickHouseTime } from '../core/pipeline'
 import { SESSION_ATTRIBUTES, type SessionAttribute } from '../core/registry'
 import { windowParams } from '../core/window-params'
+import { DAY_MS } from '../core/dates'
 
-const DAY_MS = 86_400_000
 const utcDay = (time: number) => Math.floor(time / DAY_MS) * DAY_MS
 const dateText = (time: number) => new Date(time).toISOString().slice(0, 10)
 

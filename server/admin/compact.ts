@@ -5,11 +5,10 @@
 // compactions no reader can still be reading (013_compactions_by_number.sql). Runs on the engine's
 // writable connection, one day at a time.
 import { compileTemplate, type CompiledQuery } from '../../queries/core/compiled'
+import { DAY_MS } from '../../queries/core/dates'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import type { Config } from '../config'
 import type { Engine } from '../engine'
-
-const DAY_MS = 86_400_000
 
 export interface CompactOptions {
   /** How far sessions reach past their start (QUARRY_SESSION_LOOKBACK_HOURS), in ms. */
