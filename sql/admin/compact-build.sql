@@ -1,8 +1,8 @@
 -- @name admin.compact-build
 -- @returns nothing (insert)
 -- The sessions that start in one UTC day, combined from the partial rows of its read range exactly as
--- insights/window-sessions.sql combines them: earliest start, latest end, all page views, and the
--- attributes of the earliest first event (ties by the first event's id text); and the session's pages
+-- insights/window-sessions.sql combines them (by session_key): earliest start, latest end, all page views,
+-- and the attributes of the earliest first event (ties by the first event's id text); and the session's pages
 -- (migrations/010_session_pages.sql) from the events of the read range, which hold all of its events.
 INSERT INTO sessions_settled_stage
 SELECT
@@ -16,11 +16,11 @@ FROM
     project_id,
     {day:Date} AS day,
     {compaction:UInt64} AS compaction,
-    session_id,
+    any(session_id) AS session_id,
     min(started_at) AS session_start,
     dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
     sum(screen_views) AS all_views,
-    reinterpretAsUInt128(sipHash128(argMin(profile_id, first_event_key))) AS visitor_key,
+    argMin(profile_key, first_event_key) AS visitor_key,
     argMin(referrer, first_event_key) AS s_referrer,
     argMin(referrer_name, first_event_key) AS s_referrer_name,
     argMin(referrer_type, first_event_key) AS s_referrer_type,
@@ -44,7 +44,7 @@ FROM
   FROM sessions
   WHERE started_at >= {readFrom:DateTime64(3, 'UTC')}
     AND started_at < {readTo:DateTime64(3, 'UTC')}
-  GROUP BY project_id, session_id
+  GROUP BY project_id, session_key
   HAVING toDate(session_start) = {day:Date}
 ) AS combined
 LEFT JOIN

@@ -7,8 +7,9 @@
 -- place of settledCompactions (the rows of insights/settled-days.sql, run before the statement, see
 -- queries/core/settled-check.ts; bound empty, every day is regrouped). Every other day (the open
 -- edge, a day a late event changed, one never compacted) is combined here from its partial rows (see
--- migrations/002_sessions.sql) of regroupFrom to regroupTo (bound with the days): earliest start, latest
--- end, all page views, and the attributes of the earliest first event (ties by the first event's id text).
+-- migrations/002_sessions.sql) of regroupFrom to regroupTo (bound with the days), by their stored
+-- session_key (migrations/015_session_keys.sql): earliest start, latest end, all page views, and the
+-- attributes of the earliest first event (ties by the first event's id text), its profile_key the visitor.
 -- A settled day is read from the compaction its record names (a compaction's number names its day, see
 -- migrations/013_compactions_by_number.sql). The read names the window's days as bounds too: the
 -- partition key's min/max prunes by them (not by the IN set), so a project's older history is not looked
@@ -50,18 +51,18 @@ FROM
   FROM
   (
     SELECT
-      session_id,
+      any(session_id) AS session_id,
       min(started_at) AS session_start,
       dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
       sum(screen_views) AS all_views,
-      reinterpretAsUInt128(sipHash128(argMin(profile_id, first_event_key))) AS visitor_key/* @attributes */
+      argMin(profile_key, first_event_key) AS visitor_key/* @attributes */
     FROM sessions
     WHERE project_id = {projectId:String}
       AND started_at >= {readFrom:DateTime64(3, 'UTC')}
       AND started_at < {readTo:DateTime64(3, 'UTC')}
       AND started_at >= regroup_from
       AND started_at < regroup_to
-    GROUP BY session_id
+    GROUP BY session_key
     HAVING session_start >= {start:DateTime64(3, 'UTC')}
       AND session_start < {end:DateTime64(3, 'UTC')}
       AND NOT has(settled_days, toDate(session_start))

@@ -146,11 +146,11 @@ FROM
   FROM
   (
     SELECT
-      session_id,
+      any(session_id) AS session_id,
       min(started_at) AS session_start,
       dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
       sum(screen_views) AS all_views,
-      reinterpretAsUInt128(sipHash128(argMin(profile_id, first_event_key))) AS visitor_key,
+      argMin(profile_key, first_event_key) AS visitor_key,
   argMin(referrer, first_event_key) AS s_referrer,
   argMin(country, first_event_key) AS s_country
     FROM sessions
@@ -159,7 +159,7 @@ FROM
       AND started_at < {readTo:DateTime64(3, 'UTC')}
       AND started_at >= regroup_from
       AND started_at < regroup_to
-    GROUP BY session_id
+    GROUP BY session_key
     HAVING session_start >= {start:DateTime64(3, 'UTC')}
       AND session_start < {end:DateTime64(3, 'UTC')}
       AND NOT has(settled_days, toDate(session_start))

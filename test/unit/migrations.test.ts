@@ -11,7 +11,7 @@ describe('migrations rendering', () => {
   it('lists the migrations in order', () => {
     assert.deepEqual(
       listMigrations().map((m) => m.name),
-      ['001_events', '002_sessions', '003_profiles', '004_projects_and_clients', '005_settled_sessions', '006_settled_page_views', '007_settled_by_compaction', '008_page_rollup', '009_revenue_by_hour', '010_session_pages', '011_chart_by_hour', '012_event_keys', '013_compactions_by_number', '014_settled_by_month'],
+      ['001_events', '002_sessions', '003_profiles', '004_projects_and_clients', '005_settled_sessions', '006_settled_page_views', '007_settled_by_compaction', '008_page_rollup', '009_revenue_by_hour', '010_session_pages', '011_chart_by_hour', '012_event_keys', '013_compactions_by_number', '014_settled_by_month', '015_session_keys'],
     )
   })
 
@@ -60,6 +60,19 @@ describe('migrations rendering', () => {
     assert.equal(
       cluster[3],
       "ALTER TABLE events ON CLUSTER 'main' ADD COLUMN IF NOT EXISTS session_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(session_id)), ADD COLUMN IF NOT EXISTS profile_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(profile_id))",
+    )
+  })
+
+  it('adds the session keys to the local sessions table, and to the Distributed table as aliases only on a cluster', () => {
+    const single = render('015_session_keys')
+    assert.equal(single.length, 3)
+    assert.match(single[0], /^ALTER TABLE sessions\s+ADD COLUMN IF NOT EXISTS session_key UInt128 MATERIALIZED reinterpretAsUInt128\(sipHash128\(session_id\)\)/)
+    const cluster = render('015_session_keys', 'main')
+    assert.equal(cluster.length, 4)
+    assert.match(cluster[1], /^ALTER TABLE sessions_local ON CLUSTER 'main' MATERIALIZE COLUMN session_key$/)
+    assert.equal(
+      cluster[3],
+      "ALTER TABLE sessions ON CLUSTER 'main' ADD COLUMN IF NOT EXISTS session_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(session_id)), ADD COLUMN IF NOT EXISTS profile_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(profile_id))",
     )
   })
 
