@@ -50,31 +50,24 @@ describe('migrations rendering', () => {
     assert.match(clients, /ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/all\/analytics\/api_clients', '\{replica\}', updated_at\)/)
   })
 
-  it('adds the event keys to the local table, and to the Distributed table as aliases only on a cluster', () => {
-    const single = render('012_event_keys')
-    assert.equal(single.length, 3)
-    assert.match(single[0], /^ALTER TABLE events\s+ADD COLUMN IF NOT EXISTS session_key UInt128 MATERIALIZED reinterpretAsUInt128\(sipHash128\(session_id\)\)/)
-    const cluster = render('012_event_keys', 'main')
-    assert.equal(cluster.length, 4)
-    assert.match(cluster[0], /^ALTER TABLE events_local ON CLUSTER 'main'\s+ADD COLUMN IF NOT EXISTS session_key UInt128 MATERIALIZED/)
-    assert.equal(
-      cluster[3],
-      "ALTER TABLE events ON CLUSTER 'main' ADD COLUMN IF NOT EXISTS session_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(session_id)), ADD COLUMN IF NOT EXISTS profile_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(profile_id))",
-    )
-  })
-
-  it('adds the session keys to the local sessions table, and to the Distributed table as aliases only on a cluster', () => {
-    const single = render('015_session_keys')
-    assert.equal(single.length, 3)
-    assert.match(single[0], /^ALTER TABLE sessions\s+ADD COLUMN IF NOT EXISTS session_key UInt128 MATERIALIZED reinterpretAsUInt128\(sipHash128\(session_id\)\)/)
-    const cluster = render('015_session_keys', 'main')
-    assert.equal(cluster.length, 4)
-    assert.match(cluster[1], /^ALTER TABLE sessions_local ON CLUSTER 'main' MATERIALIZE COLUMN session_key$/)
-    assert.equal(
-      cluster[3],
-      "ALTER TABLE sessions ON CLUSTER 'main' ADD COLUMN IF NOT EXISTS session_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(session_id)), ADD COLUMN IF NOT EXISTS profile_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(profile_id))",
-    )
-  })
+  for (const [migration, table] of [
+    ['012_event_keys', 'events'],
+    ['015_session_keys', 'sessions'],
+  ]) {
+    it(`${migration}: adds the keys to the local ${table} table, and to the Distributed table as aliases only on a cluster`, () => {
+      const single = render(migration)
+      assert.equal(single.length, 3)
+      assert.match(single[0], new RegExp(`^ALTER TABLE ${table}\\s+ADD COLUMN IF NOT EXISTS session_key UInt128 MATERIALIZED reinterpretAsUInt128\\(sipHash128\\(session_id\\)\\)`))
+      const cluster = render(migration, 'main')
+      assert.equal(cluster.length, 4)
+      assert.match(cluster[0], new RegExp(`^ALTER TABLE ${table}_local ON CLUSTER 'main'\\s+ADD COLUMN IF NOT EXISTS session_key UInt128 MATERIALIZED`))
+      assert.equal(cluster[1], `ALTER TABLE ${table}_local ON CLUSTER 'main' MATERIALIZE COLUMN session_key`)
+      assert.equal(
+        cluster[3],
+        `ALTER TABLE ${table} ON CLUSTER 'main' ADD COLUMN IF NOT EXISTS session_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(session_id)), ADD COLUMN IF NOT EXISTS profile_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(profile_id))`,
+      )
+    })
+  }
 
   it('rejects an unknown marker', () => {
     assert.throws(() => renderMigration('CREATE TABLE {{bogus x}} (a UInt8) ENGINE = Log', { database: 'd' }), /Unknown migration marker/)
