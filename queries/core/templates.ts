@@ -30,6 +30,7 @@ export const MARKERS = {
   member: 'which of the breakdowns asked together a grouped row answers',
   name: 'the breakdown column (or, breakdowns asked together, each one\'s)',
   new_events: 'the staged events an import moves (ids the project does not hold yet)',
+  page_identity: 'what tells a session\'s pages apart as its views are ordered (pages)',
   prefix: 'the breakdown prefix column',
   profiles: 'the profiles joined to a CSV chunk',
   rank: 'the rank of a chart group',

@@ -25,6 +25,12 @@ interface PageRow {
 const viewMatch = (query: PlannedInsight): Fragment => viewConditions(query) ?? sqlOnly('1')
 
 /**
+ * What tells a session's pages apart in pages.sql: the stored page key, with whether the view counts only
+ * when a filter other than the page decides that (then two views of one page may differ).
+ */
+const pageIdentity = (query: PlannedInsight): Fragment => sqlOnly(query.sorted.viewConditionOnPage ? 'page_key' : 'page_key, counted')
+
+/**
  * `AND ...` keeping views whose session passes the filters: its attributes pass, and it has an event
  * matching every event-field filter. Sets, not joins, and nothing at all without filters. Without a
  * `name` filter a counted view is itself such an event (it matches every event-field filter, in the
@@ -93,6 +99,7 @@ export const pages: Resource<InsightQuery, PlannedInsight> = {
         window_sessions: windowSessions(query, ['entry_origin', 'entry_path']),
         entry_join: eventJoin(query).join,
         view_match: viewMatch(query),
+        page_identity: pageIdentity(query),
         view_sessions: sessions,
       },
     )

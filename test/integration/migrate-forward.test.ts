@@ -1,6 +1,7 @@
-// A data directory of an earlier version migrates forward: migration 015 gives the partial sessions it
-// already stores their keys, and the gateway then answers as the reference model, before and after a
-// compaction (both combine partial rows by those keys).
+// A data directory of an earlier version migrates forward: migrations 015 and 016 give the partial
+// sessions and the events it already stores their keys, and the gateway then answers as the reference
+// model, before and after a compaction (both combine partial rows by those keys; /pages tells pages apart
+// by theirs).
 import assert from 'node:assert/strict'
 import request from 'supertest'
 import { compactionOptions, compactSessions } from '../../server/admin/compact'
@@ -14,12 +15,12 @@ const NOW = new Date('2024-04-10T00:00:00.000Z')
 const WEEK = 'startDate=2024-03-27&endDate=2024-04-02'
 const REQUESTS = [`metrics?${WEEK}`, `country?${WEEK}`, `pages?${WEEK}&limit=50`]
 
-describe('a data directory from before migration 015', function () {
+describe('a data directory from before migrations 015 and 016', function () {
   this.timeout(120_000)
   let h: Harness
   after(() => h?.close())
 
-  it('gets the keys of the partial sessions it stores, and answers as the reference model', async () => {
+  it('gets the keys of the partial sessions and events it stores, and answers as the reference model', async () => {
     h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
     await createProject(h.engine, PROJECT)
     const events = goldenEvents(PROJECT.id)
@@ -29,9 +30,10 @@ describe('a data directory from before migration 015', function () {
     await insertRawEvents(h.engine, events.filter((_, index) => index % 2 === 1), PROJECT.id)
     const command = (query: string) => h.engine.client.command({ query, clickhouse_settings: { mutations_sync: '2' } })
     await command('ALTER TABLE sessions DROP COLUMN session_key, DROP COLUMN profile_key')
-    await command("ALTER TABLE quarry_migrations DELETE WHERE name = '015_session_keys'")
+    await command('ALTER TABLE events DROP COLUMN page_key')
+    await command("ALTER TABLE quarry_migrations DELETE WHERE name IN ('015_session_keys', '016_page_keys')")
 
-    assert.deepEqual(await migrate(h.engine), ['015_session_keys'])
+    assert.deepEqual(await migrate(h.engine), ['015_session_keys', '016_page_keys'])
     const [keys] = await h.engine.client
       .query({
         query: `SELECT count() AS rows, uniqExact(session_id) AS sessions,
@@ -42,6 +44,11 @@ describe('a data directory from before migration 015', function () {
       .then((rs) => rs.json<{ rows: number; sessions: number; keyed: number }>())
     assert.ok(Number(keys.rows) > Number(keys.sessions), `sessions are split over partial rows: ${JSON.stringify(keys)}`)
     assert.equal(Number(keys.keyed), Number(keys.rows), 'every stored partial row has the keys of its session and profile')
+    const [pages] = await h.engine.client
+      .query({ query: "SELECT count() AS rows, countIf(page_key = reinterpretAsUInt128(sipHash128(origin, path))) AS keyed FROM events WHERE project_id = 'shop'", format: 'JSONEachRow' })
+      .then((rs) => rs.json<{ rows: number; keyed: number }>())
+    assert.equal(Number(pages.keyed), events.length, 'every stored event has the key of its page')
+    assert.equal(Number(pages.rows), events.length)
 
     const auth = await rootHeaders(h.engine)
     const agrees = async (stage: string) => {

@@ -11,7 +11,7 @@ describe('migrations rendering', () => {
   it('lists the migrations in order', () => {
     assert.deepEqual(
       listMigrations().map((m) => m.name),
-      ['001_events', '002_sessions', '003_profiles', '004_projects_and_clients', '005_settled_sessions', '006_settled_page_views', '007_settled_by_compaction', '008_page_rollup', '009_revenue_by_hour', '010_session_pages', '011_chart_by_hour', '012_event_keys', '013_compactions_by_number', '014_settled_by_month', '015_session_keys'],
+      ['001_events', '002_sessions', '003_profiles', '004_projects_and_clients', '005_settled_sessions', '006_settled_page_views', '007_settled_by_compaction', '008_page_rollup', '009_revenue_by_hour', '010_session_pages', '011_chart_by_hour', '012_event_keys', '013_compactions_by_number', '014_settled_by_month', '015_session_keys', '016_page_keys'],
     )
   })
 
@@ -68,6 +68,18 @@ describe('migrations rendering', () => {
       )
     })
   }
+
+  it('016_page_keys: adds the page key to the local events table, and to the Distributed table as an alias only on a cluster', () => {
+    const single = render('016_page_keys')
+    assert.deepEqual(single, [
+      'ALTER TABLE events \n  ADD COLUMN IF NOT EXISTS page_key UInt128 MATERIALIZED reinterpretAsUInt128(sipHash128(origin, path))',
+      'ALTER TABLE events  MATERIALIZE COLUMN page_key',
+    ])
+    const cluster = render('016_page_keys', 'main')
+    assert.equal(cluster.length, 3)
+    assert.equal(cluster[1], "ALTER TABLE events_local ON CLUSTER 'main' MATERIALIZE COLUMN page_key")
+    assert.equal(cluster[2], "ALTER TABLE events ON CLUSTER 'main' ADD COLUMN IF NOT EXISTS page_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(origin, path))")
+  })
 
   it('rejects an unknown marker', () => {
     assert.throws(() => renderMigration('CREATE TABLE {{bogus x}} (a UInt8) ENGINE = Log', { database: 'd' }), /Unknown migration marker/)
