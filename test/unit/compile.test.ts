@@ -215,6 +215,14 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,
       })
     })
 
+    it('compiles contains to one search of the lowered text, and with an empty value to a constant', () => {
+      const selection = (operator: string, value: string[]) =>
+        sortFilters(parseFilters(JSON.stringify([{ name: 'path', operator, value }])).filters).eventSelection
+      assert.equal(selection('contains', ['Blog', 'news']), '(multiSearchAny(lowerUTF8(path), arrayMap(v -> lowerUTF8(v), {f0_v:Array(String)})))')
+      assert.equal(selection('contains', ['Blog', '']), "(has({f0_v:Array(String)}, ''))")
+      assert.equal(selection('doesNotContain', ['']), "(NOT has({f0_v:Array(String)}, ''))")
+    })
+
     it('tells a view condition that reads the page only from one that reads each view', () => {
       const onPage = (list: object[]) => sortFilters(parseFilters(JSON.stringify(list)).filters).viewConditionOnPage
       assert.equal(onPage([{ name: 'origin', operator: 'is', value: ['https://a.example'] }, { name: 'entry_path', operator: 'is', value: ['/'] }]), true)
