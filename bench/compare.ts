@@ -82,7 +82,7 @@ async function historyRatios(main: ChildGateway): Promise<void> {
     console.log('| question | 90 days p50 ms | 360 days p50 ms | ratio |')
     console.log('|---|---|---|---|')
     // An untimed round on the new gateway first, as the 90-day one had: a freshly started gateway ran metrics on
-    // the 360-day project in 471, 234, 121 and 141 ms before settling at 92-110, and with one warm-up the first
+    // the 360-day project in 471, 234, 121 and 141 ms, then in 92-150 (median 102), and with one warm-up the first
     // question's ratio came out 1.43x in one run (1.15-1.33x in the four runs before it).
     for (const question of QUESTIONS) {
       const longer = await compiledFor(question.url, long)
