@@ -21,6 +21,7 @@ export const MARKERS = {
   cells: 'the CSV cells of an export row, quoted and neutralised',
   conditions: 'AND conditions on events (names, filters, keyset)',
   entry_join: 'the join with the entry counts of the window\'s sessions (pages)',
+  entry_match: 'which entry pages the window\'s sessions are counted by (pages)',
   event_bucket: 'the time bucket of an event (metrics revenue)',
   event_filters: 'conditions on events for event-field filters',
   grouping_sets: 'the grouping sets of breakdowns asked together, one per breakdown',

@@ -5,7 +5,7 @@ import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type 
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratioOrNull } from '../core/rounding'
-import { eventJoin, sessionParams, sessionsMatchingAttributes, sessionsWithEvent, settledCheck, viewConditions, windowSessions } from './session-sql'
+import { entrySessions, sessionParams, sessionsMatchingAttributes, sessionsWithEvent, settledCheck, viewConditions } from './session-sql'
 
 const QUARTER_HOUR_MS = 900_000
 
@@ -90,14 +90,16 @@ export const pages: Resource<InsightQuery, PlannedInsight> = {
   compile(query) {
     const sessions = viewSessions(query)
     const settled = settledPages(query, sessions)
+    const entries = entrySessions(query)
     const statement = compileTemplate(
       'insights/pages.sql',
       { ...sessionParams(query), ...pageParams(query) },
       {
         settled_views: settled.days,
         settled_pages: settled.pages,
-        window_sessions: windowSessions(query, ['entry_origin', 'entry_path']),
-        entry_join: eventJoin(query).join,
+        window_sessions: entries.sessions,
+        entry_join: entries.join,
+        entry_match: entries.match,
         view_match: viewMatch(query),
         page_identity: pageIdentity(query),
         view_sessions: sessions,

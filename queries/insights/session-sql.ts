@@ -129,24 +129,61 @@ const joinMatched = (scan: Fragment, indent = ''): Fragment => ({
   params: scan.params,
 })
 
+/** How a settled session's pages and a regrouped session's events answer page-only event filters. */
+interface PageFilters {
+  views: Fragment
+  match: Fragment
+  join: Fragment
+}
+
+const NO_PAGE_FILTERS: PageFilters = { views: EMPTY, match: EMPTY, join: EMPTY }
+
+/** The page-only event filters over the window's sessions, with `counted_views` (see window-sessions.sql). */
+function pageFilters(query: PlannedInsight): PageFilters {
+  const condition = query.sorted.eventSelection ?? '1'
+  const regroupedEvents = sessionEvents(query, sqlOnly('\n  AND created_at >= regroup_from\n  AND created_at < regroup_to'))
+  return {
+    views: sqlOnly(`,\n    arraySum((matched, views) -> if(matched, views, 0), ${pageMatches(condition)}, page_views) AS counted_views`),
+    match: sqlOnly('\n    AND has(page_matches, 1)'),
+    join: joinMatched(regroupedEvents, '  '),
+  }
+}
+
+/** The window's sessions (insights/window-sessions.sql) with `s_` columns for `attributes`, `pages` applied. */
+function readWindowSessions(query: PlannedInsight, attributes: SessionAttribute[], pages: PageFilters): Fragment {
+  const all = [...attributes, ...query.sorted.sessionAttributes]
+  return compileInner('insights/window-sessions.sql', sessionParams(query), {
+    attributes: attributeColumns(all),
+    settled_attributes: settledColumns(all),
+    session_filters: attributeRestriction(query),
+    settled_page_views: pages.views,
+    settled_page_match: pages.match,
+    regrouped_page_join: pages.join,
+  })
+}
+
 /**
  * The window's sessions kept by the attribute filters, with `s_` columns for `attributes` (and the
  * filters'). Event-field filters that read the page only apply here too, with `counted_views`; others
  * apply through `eventJoin`.
  */
 export function windowSessions(query: PlannedInsight, attributes: SessionAttribute[]): Fragment {
-  const all = [...attributes, ...query.sorted.sessionAttributes]
-  const pages = pageFiltered(query)
-  const pageCondition = query.sorted.eventSelection ?? '1'
-  const regroupedEvents = pages ? sessionEvents(query, sqlOnly('\n  AND created_at >= regroup_from\n  AND created_at < regroup_to')) : EMPTY
-  return compileInner('insights/window-sessions.sql', sessionParams(query), {
-    attributes: attributeColumns(all),
-    settled_attributes: settledColumns(all),
-    session_filters: attributeRestriction(query),
-    settled_page_views: sqlOnly(pages ? `,\n    arraySum((matched, views) -> if(matched, views, 0), ${pageMatches(pageCondition)}, page_views) AS counted_views` : ''),
-    settled_page_match: sqlOnly(pages ? '\n    AND has(page_matches, 1)' : ''),
-    regrouped_page_join: pages ? joinMatched(regroupedEvents, '  ') : EMPTY,
-  })
+  return readWindowSessions(query, attributes, pageFiltered(query) ? pageFilters(query) : NO_PAGE_FILTERS)
+}
+
+/**
+ * The window's sessions that `/pages` counts by entry page (pages.sql, `entries`): the sessions, their join
+ * with the events under event filters, and which entry pages count. Under page-only event filters a session
+ * whose entry page matches them is kept by them (its first event matches them), and only such pages have
+ * page rows to join; so the sessions are read without those filters and the entry page decides (30-day pages
+ * with a path filter on 10M events: 275 -> 174 ms, the same rows).
+ */
+export function entrySessions(query: PlannedInsight): { sessions: Fragment; join: Fragment; match: Fragment } {
+  const attributes: SessionAttribute[] = ['entry_origin', 'entry_path']
+  if (pageFiltered(query) && query.sorted.eventSelection !== null) {
+    return { sessions: readWindowSessions(query, attributes, NO_PAGE_FILTERS), join: EMPTY, match: sqlOnly(query.sorted.eventSelection) }
+  }
+  return { sessions: windowSessions(query, attributes), join: eventJoin(query).join, match: sqlOnly('1') }
 }
 
 /**

@@ -5,7 +5,8 @@
 -- screen_view (all of them), so views are ordered before they are narrowed to the window and the view
 -- filters. A session counts once per page: at its first counted view of the page in the window, so the
 -- sessions add up. `entered`/`entered_bounced` count the window's kept sessions (start in the window) by
--- entry page, whether or not they viewed it.
+-- entry page, whether or not they viewed it; under page-only event filters, the sessions whose entry page
+-- matches them (`entry_match`: their first event does, so they are kept; see session-sql.ts, entrySessions).
 -- The days of `view_days` (settled, when stored page views answer) come ordered by the compaction: rows
 -- per (session, page, quarter hour) or their rollup per (page, hour), see pages-settled-rows.sql and
 -- pages-settled-rollup.sql.
@@ -16,16 +17,21 @@ WITH
   entries AS
   (
     SELECT
-      s_entry_origin AS entry_origin,
-      s_entry_path AS entry_path,
+      origin AS entry_origin,
+      path AS entry_path,
       count() AS entered_all,
       countIf(all_views <= 1) AS entered_bounced_all
     FROM
     (
-      /* @window_sessions */
-    ) AS kept
-    /* @entry_join */
-    GROUP BY entry_origin, entry_path
+      SELECT s_entry_origin AS origin, s_entry_path AS path, all_views
+      FROM
+      (
+        /* @window_sessions */
+      ) AS kept
+      /* @entry_join */
+    ) AS entered_sessions
+    WHERE /* @entry_match */
+    GROUP BY origin, path
   ),
   ordered_views AS
   (

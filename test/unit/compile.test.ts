@@ -239,6 +239,20 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,
       assert.equal(lookUps([{ name: 'path', operator: 'contains', value: ['a'] }, { name: 'name', operator: 'is', value: ['purchase'] }]), 2)
     })
 
+    it('pages counts entries under page-only filters by the entry page itself, without the sessions\' pages or events', () => {
+      const entries = (list: object[]) => {
+        const { sql } = prepare(pages, { startDate: '2024-03-30', endDate: '2024-03-31', filters: JSON.stringify(list) }, scope).compiled
+        return sql.slice(sql.indexOf('entries AS'), sql.indexOf('ordered_views AS'))
+      }
+      const onPage = entries([{ name: 'path', operator: 'contains', value: ['a'] }, { name: 'country', operator: 'is', value: ['DE'] }])
+      assert.match(onPage, /WHERE \(multiSearchAny\(lowerUTF8\(path\)/)
+      assert.match(onPage, /s_country/)
+      assert.doesNotMatch(onPage, /page_matches|FROM events/)
+      const byProperty = entries([{ name: 'properties.plan', operator: 'is', value: ['pro'] }])
+      assert.match(byProperty, /FROM events/)
+      assert.match(byProperty, /WHERE 1\n/)
+    })
+
     it('metrics sums revenue by the hour only without filters and with every bound on a whole hour', () => {
       const hourly = (raw: Record<string, string>) => prepare(metrics, raw, scope).compiled.sql.includes('toStartOfHour(created_at) AS at')
       assert.equal(hourly({ startDate: '2024-03-01', endDate: '2024-03-31', interval: 'day' }), true)
