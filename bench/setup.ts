@@ -59,7 +59,7 @@ export async function waitForMerges(client: ClickHouseClient): Promise<number> {
  */
 async function mergeParts(client: ClickHouseClient): Promise<number> {
   const started = performance.now()
-  for (const table of ['events', 'sessions', 'sessions_settled', 'page_views_settled', 'page_rollup']) {
+  for (const table of ['events', 'sessions', 'sessions_settled', 'page_views_settled', 'page_rollup', 'session_rollup']) {
     await client.command({ query: `OPTIMIZE TABLE ${table} FINAL`, clickhouse_settings: { optimize_skip_merged_partitions: 1 } })
   }
   return (performance.now() - started) / 1000

@@ -6,7 +6,8 @@ import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Joins, type Resource } from '../core/pipeline'
 import { DIMENSIONS, SESSION_ATTRIBUTES, type Dimension, type DimensionSpec, type SessionAttribute } from '../core/registry'
 import { percent, ratio } from '../core/rounding'
-import { eventJoin, sessionParams, settledCheck, windowSessions } from './session-sql'
+import { eventJoin, regroupedSessions, sessionParams, settledCheck, unfiltered, windowSessions } from './session-sql'
+import { HOUR_MS, onMultipleOf } from '../core/dates'
 
 interface DimensionRow {
   prefix_value: string
@@ -26,8 +27,45 @@ function attributesOf(name: Dimension): SessionAttribute[] {
   return prefix ? [column, prefix] : [column]
 }
 
+/**
+ * Whether the settled days' sessions may be read counted per breakdown value and hour (session_rollup):
+ * no filter keeps a session out, and the window's bounds fall on whole hours, as the hours' bounds do.
+ */
+const readsRollup = (query: PlannedInsight): boolean =>
+  unfiltered(query) && onMultipleOf(query.window.start, HOUR_MS) && onMultipleOf(query.window.end, HOUR_MS)
+
+/**
+ * The statement of breakdowns that read session_rollup (`readsRollup`): one (`dimension-rollup.sql`), or
+ * several asked together (`dimension-sets-rollup.sql`).
+ */
+function compileRollup(names: Dimension[], query: PlannedInsight): CompiledQuery {
+  const params = { ...sessionParams(query), ...pageParams(query) }
+  const regrouped = regroupedSessions(query, [...new Set(names.flatMap(attributesOf))])
+  const prefixOf = (name: Dimension) => {
+    const { prefix } = specOf(name)
+    return prefix ? columnOf(prefix) : "''"
+  }
+  // The names are the registry's keys, written as text: bound, they would tell apart the params of
+  // breakdowns that can run together (queries/core/joined-runs.ts keys batches by them).
+  const nameText = (name: Dimension) => `'${name}'`
+  if (names.length === 1) {
+    return compileTemplate('insights/dimension-rollup.sql', params, {
+      dimension: sqlOnly(nameText(names[0])),
+      prefix: sqlOnly(prefixOf(names[0])),
+      name: sqlOnly(columnOf(specOf(names[0]).column)),
+      regrouped_sessions: regrouped,
+    })
+  }
+  return compileTemplate('insights/dimension-sets-rollup.sql', params, {
+    dimensions: sqlOnly(names.map(nameText).join(', ')),
+    members: sqlOnly(names.map((name, index) => `(${index}, ${prefixOf(name)}, ${columnOf(specOf(name).column)})`).join(', ')),
+    regrouped_sessions: regrouped,
+  })
+}
+
 /** A breakdown's statement, or several breakdowns' (their grouping sets, `dimension-sets.sql`). */
 function compileDimensions(names: Dimension[], query: PlannedInsight): CompiledQuery {
+  if (readsRollup(query)) return compileRollup(names, query)
   const { views, join } = eventJoin(query)
   const params = { ...sessionParams(query), ...pageParams(query) }
   const attributes = [...new Set(names.flatMap(attributesOf))]

@@ -153,14 +153,28 @@ function pageFilters(query: PlannedInsight): PageFilters {
 function readWindowSessions(query: PlannedInsight, attributes: SessionAttribute[], pages: PageFilters): Fragment {
   const all = [...attributes, ...query.sorted.sessionAttributes]
   return compileInner('insights/window-sessions.sql', sessionParams(query), {
-    attributes: attributeColumns(all),
     settled_attributes: settledColumns(all),
     session_filters: attributeRestriction(query),
     settled_page_views: pages.views,
     settled_page_match: pages.match,
+    regrouped_sessions: regroupedSessions(query, all),
     regrouped_page_join: pages.join,
   })
 }
+
+/**
+ * The window's sessions on the days regrouped from partial rows (insights/regrouped-sessions.sql), kept by
+ * the attribute filters, with `s_` columns for `attributes`.
+ */
+export function regroupedSessions(query: PlannedInsight, attributes: SessionAttribute[]): Fragment {
+  return compileInner('insights/regrouped-sessions.sql', sessionParams(query), {
+    attributes: attributeColumns(attributes),
+    session_filters: attributeRestriction(query),
+  })
+}
+
+/** Whether a question has no filter: every session of its window is kept. */
+export const unfiltered = (query: PlannedInsight): boolean => query.sorted.sessionRestriction === null && query.sorted.eventSelection === null
 
 /**
  * The window's sessions kept by the attribute filters, with `s_` columns for `attributes` (and the

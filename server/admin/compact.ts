@@ -1,10 +1,11 @@
 // Compaction of settled days (sql/migrations/005_settled_sessions.sql, 006_settled_page_views.sql,
-// 008_page_rollup.sql): for each UTC day whose partial session rows changed since it was last compacted,
-// build its sessions, its page views and their rollup combined, add each to its month beside the day's
-// older compactions (014_settled_by_month.sql), then record what the builds saw; last, delete the
-// compactions no reader can still be reading (013_compactions_by_number.sql). Runs on the engine's
-// writable connection, one day at a time.
-import { compileTemplate, type CompiledQuery } from '../../queries/core/compiled'
+// 008_page_rollup.sql, 017_session_rollup.sql): for each UTC day whose partial session rows changed since it
+// was last compacted, build its sessions, its page views and the rollups of both combined, add each to its
+// month beside the day's older compactions (014_settled_by_month.sql), then record what the builds saw;
+// last, delete the compactions no reader can still be reading (013_compactions_by_number.sql). Runs on the
+// engine's writable connection, one day at a time.
+import { compileTemplate, sqlOnly, type CompiledQuery } from '../../queries/core/compiled'
+import { DIMENSIONS, SESSION_ATTRIBUTES, type DimensionSpec } from '../../queries/core/registry'
 import { DAY_MS } from '../../queries/core/dates'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import type { Config } from '../config'
@@ -52,10 +53,10 @@ const compactionNumber = (day: Date) => String(BigInt(day.getTime() / DAY_MS) * 
 
 const dateText = (date: Date) => date.toISOString().slice(0, 10)
 
-/** A combined table a compaction builds for a day (a closed set: these three), in its staging table first. */
+/** A combined table a compaction builds for a day (a closed set: these four), in its staging table first. */
 interface SettledTable {
-  table: 'sessions_settled' | 'page_views_settled' | 'page_rollup'
-  stage: 'sessions_settled_stage' | 'page_views_settled_stage' | 'page_rollup_stage'
+  table: 'sessions_settled' | 'page_views_settled' | 'page_rollup' | 'session_rollup'
+  stage: 'sessions_settled_stage' | 'page_views_settled_stage' | 'page_rollup_stage' | 'session_rollup_stage'
   /** The statement that builds the day in the staging table, from the day's read range or its page rows. */
   build(range: Record<string, string>, day: string, compaction: string): CompiledQuery
   swap: string
@@ -80,6 +81,20 @@ const PAGE_ROLLUP: SettledTable = {
   swap: 'admin/compact-rollup-swap.sql',
 }
 
+/** Each breakdown of the registry as (name, prefix column or '', column) over sessions_settled's `s_` columns. */
+const BREAKDOWNS = sqlOnly(
+  Object.entries(DIMENSIONS)
+    .map(([name, spec]: [string, DimensionSpec]) => `('${name}', ${spec.prefix ? `s_${SESSION_ATTRIBUTES[spec.prefix]}` : "''"}, s_${SESSION_ATTRIBUTES[spec.column]})`)
+    .join(', '),
+)
+/** Built from the sessions still in their staging table, so after them. */
+const SESSION_ROLLUP: SettledTable = {
+  table: 'session_rollup',
+  stage: 'session_rollup_stage',
+  build: (_range, day, compaction) => compileTemplate('admin/compact-session-rollup-build.sql', { day, compaction }, { breakdowns: BREAKDOWNS }),
+  swap: 'admin/compact-session-rollup-swap.sql',
+}
+
 /** The partition of a day in the combined tables and their staging tables: its month, as YYYYMM. */
 const monthOf = (day: string) => Number(day.slice(0, 4) + day.slice(5, 7))
 
@@ -95,10 +110,10 @@ async function swapDay(engine: Engine, target: SettledTable, range: Record<strin
   return Number(rows)
 }
 
-/** Deletes every compaction of the three tables that no reader can still be reading; returns how many. */
+/** Deletes every compaction of the four tables that no reader can still be reading; returns how many. */
 async function dropSuperseded(engine: Engine, keepMs: number): Promise<number> {
   let dropped = 0
-  for (const { table } of [SESSIONS_SETTLED, PAGE_VIEWS_SETTLED, PAGE_ROLLUP]) {
+  for (const { table } of [SESSIONS_SETTLED, PAGE_VIEWS_SETTLED, PAGE_ROLLUP, SESSION_ROLLUP]) {
     const superseded = await engine.admin.rows<{ day: string; compaction: string }>(compileTemplate('admin/compact-superseded.sql', { table, keepMs }))
     if (superseded.length === 0) continue
     const days = [...new Set(superseded.map((entry) => entry.day))]
@@ -108,7 +123,7 @@ async function dropSuperseded(engine: Engine, keepMs: number): Promise<number> {
   return dropped
 }
 
-/** Builds and swaps in one day's sessions, page views and page rollup; returns its sessions. */
+/** Builds and swaps in one day's sessions, page views and the rollups of both; returns its sessions. */
 async function compactDay(engine: Engine, day: Date, lookbackMs: number): Promise<number> {
   const range = { readFrom: toClickHouseTime(new Date(day.getTime() - lookbackMs)), readTo: toClickHouseTime(new Date(day.getTime() + DAY_MS + lookbackMs)) }
   const dayText = dateText(day)
@@ -118,6 +133,7 @@ async function compactDay(engine: Engine, day: Date, lookbackMs: number): Promis
   const sessions = await swapDay(engine, SESSIONS_SETTLED, range, dayText, compaction)
   await swapDay(engine, PAGE_VIEWS_SETTLED, range, dayText, compaction)
   await swapDay(engine, PAGE_ROLLUP, range, dayText, compaction)
+  await swapDay(engine, SESSION_ROLLUP, range, dayText, compaction)
   // Recorded only once every table holds the day: until then, readers regroup it.
   await engine.admin.command(
     compileTemplate('admin/compact-record.sql', {

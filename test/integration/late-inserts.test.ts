@@ -15,6 +15,7 @@ const REQUESTS = [
   `metrics?${WEEK}&interval=hour`,
   `pages?${WEEK}&limit=50`,
   `referrer?${WEEK}&limit=50`,
+  `region?${WEEK}&limit=50`,
   `country?${WEEK}&filters=${encodeURIComponent(JSON.stringify([{ name: 'entry_path', operator: 'is', value: ['/produkte/socken', '/'] }]))}`,
   `pages?${WEEK}&filters=${encodeURIComponent(JSON.stringify([{ name: 'path', operator: 'contains', value: ['produkte'] }]))}`,
   `browser?${WEEK}&filters=${encodeURIComponent(JSON.stringify([{ name: 'name', operator: 'is', value: ['screen_view'] }]))}`,
@@ -47,7 +48,7 @@ describe('sessions split over inserts, and late events for settled days', functi
   /** The compactions each combined table holds for each day, as 'day compaction' texts. */
   async function storedCompactions(): Promise<Record<string, string[]>> {
     const stored: Record<string, string[]> = {}
-    for (const table of ['sessions_settled', 'page_views_settled', 'page_rollup']) {
+    for (const table of ['sessions_settled', 'page_views_settled', 'page_rollup', 'session_rollup']) {
       const rows = await h.engine.client
         .query({ query: `SELECT DISTINCT day, toString(compaction) AS compaction FROM ${table} ORDER BY day, compaction`, format: 'JSONEachRow' })
         .then((rs) => rs.json<{ day: string; compaction: string }>())
@@ -211,6 +212,28 @@ describe('sessions split over inserts, and late events for settled days', functi
         FROM sessions_settled WHERE project_id = 'shop' AND session_start >= '2024-03-28' AND session_start < '2024-03-29' AND ${ofRecorded()} LIMIT 1`,
     })
     assert.equal(await week(), before + 1)
+  })
+
+  it('reads compacted breakdowns without filters from session_rollup, not from sessions_settled', async () => {
+    h.newApp()
+    const countries = async (query = '') => {
+      const res = await request(h.app).get(`/insights/${PROJECT.id}/country?${WEEK}&limit=50${query}`).set({ ...auth, 'cache-control': 'no-cache' })
+      assert.equal(res.status, 200)
+      return res.body as { name: string | null; sessions: number; pageviews: number }[]
+    }
+    const everySession = `&filters=${encodeURIComponent(JSON.stringify([{ name: 'country', operator: 'isNot', value: ['XX'] }]))}`
+    const [before, filteredBefore] = [await countries(), await countries(everySession)]
+    // A copy of one settled rollup row: only a reader of session_rollup counts it; a filter reads the sessions.
+    const where = `project_id = 'shop' AND dimension = 'country' AND hour >= '2024-03-28' AND hour < '2024-03-29' AND ${ofRecorded()} ORDER BY hour, name LIMIT 1`
+    const [row] = await h.engine.client
+      .query({ query: `SELECT name, sessions, views FROM session_rollup WHERE ${where}`, format: 'JSONEachRow' })
+      .then((rs) => rs.json<{ name: string; sessions: number; views: number }>())
+    await h.engine.client.command({ query: `INSERT INTO session_rollup SELECT * FROM session_rollup WHERE ${where}` })
+    const countryOf = (rows: { name: string | null; sessions: number; pageviews: number }[]) => rows.find((entry) => (entry.name ?? '') === row.name)
+    const after = await countries()
+    assert.equal(countryOf(after)?.sessions, (countryOf(before)?.sessions ?? 0) + Number(row.sessions))
+    assert.equal(countryOf(after)?.pageviews, (countryOf(before)?.pageviews ?? 0) + Number(row.views))
+    assert.deepEqual(await countries(everySession), filteredBefore)
   })
 
   /** The week's pages, asked fresh, with the filters of `query`. */

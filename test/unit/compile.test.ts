@@ -54,12 +54,13 @@ WHERE project_id = {projectId:String}
     const byName = (name: string) => dimensions.find((resource) => resource.name === name)
     const [country, city, referrer] = ['country', 'city', 'referrer'].map(byName)
     assert.ok(country?.joins && city && referrer)
-    const { query, compiled: alone } = prepare(country, { startDate: '2024-03-30', endDate: '2024-03-31' }, scope)
+    const filters = JSON.stringify([{ name: 'country', operator: 'is', value: ['DE'] }])
+    const { query, compiled: alone } = prepare(country, { startDate: '2024-03-30', endDate: '2024-03-31', filters }, scope)
     const joined = country.joins.compile(['country', 'city', 'referrer'].map((resource) => ({ resource, query })))
     assert.equal(city.joins, country.joins)
     assert.equal(referrer.joins, country.joins)
     assert.equal(joined.template, 'insights.dimension_sets')
-    assert.deepEqual(joined.params, { ...BERLIN_WEEKEND, rowsToRead: 11, offset: 0 })
+    assert.deepEqual(joined.params, { ...BERLIN_WEEKEND, rowsToRead: 11, offset: 0, f0_v: ['DE'] })
     assert.deepEqual(joined.params, alone.params)
     const sql = normalizedSql(joined.sql)
     // GROUPING(country, city, referrer): 1 for a column the set leaves out, first column first.
@@ -86,6 +87,26 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64} BY member`,
     // Each attribute is read once, from the settled sessions and from the regrouped ones.
     assert.match(sql, /visitor_key,\n  s_country,\n  s_city,\n  s_referrer\n/)
     assert.match(sql, /AS s_country,\n  argMin\(city, first_event_key\) AS s_city,\n  argMin\(referrer, first_event_key\) AS s_referrer\n/)
+  })
+
+  it('breakdowns without filters, on whole hours, read the settled days from the session rollup, alone and together', () => {
+    const country = dimensions.find((resource) => resource.name === 'country')
+    assert.ok(country?.joins)
+    const compile = (raw: Record<string, string>) => prepare(country, { startDate: '2024-03-30', endDate: '2024-03-31', ...raw }, scope)
+    const { query, compiled: alone } = compile({})
+    assert.equal(alone.template, 'insights.dimension_rollup')
+    assert.deepEqual(alone.params, { ...BERLIN_WEEKEND, rowsToRead: 11, offset: 0 })
+    assert.match(alone.sql, /FROM session_rollup\n  WHERE project_id = \{projectId:String\}\n    AND dimension = 'country'\n/)
+    assert.match(alone.sql, /''\s+AS prefix_value,\s+s_country AS name_value,\s+toUInt64\(1\) AS sessions/)
+    const joined = country.joins.compile(['country', 'region'].map((resource) => ({ resource, query })))
+    assert.equal(joined.template, 'insights.dimension_sets_rollup')
+    assert.deepEqual(joined.params, alone.params)
+    assert.match(joined.sql, /indexOf\(\['country', 'region'\], dimension\) - 1\) AS member,[^]*AND dimension IN \('country', 'region'\)\n/)
+    assert.match(joined.sql, /ARRAY JOIN \[\(0, '', s_country\), \(1, s_country, s_region\)\] AS member_value/)
+    // A filter, or a bound inside an hour (Kathmandu is UTC+05:45), reads the sessions.
+    assert.equal(compile({ filters: JSON.stringify([{ name: 'country', operator: 'is', value: ['DE'] }]) }).compiled.template, 'insights.dimension')
+    assert.equal(compile({ filters: JSON.stringify([{ name: 'path', operator: 'is', value: ['/'] }]) }).compiled.template, 'insights.dimension')
+    assert.equal(compile({ timezone: 'Asia/Kathmandu' }).compiled.template, 'insights.dimension')
   })
 
   it('referrer, page 2 of 5, with a session filter and an event filter', () => {
@@ -116,7 +137,6 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64} BY member`,
 FROM
 (
   WITH
-  {settledDays:Array(Date)} AS settled_days,
   CAST({settledCompactions:Array(String)}, 'Array(UInt64)') AS settled_compactions,
   {regroupFrom:DateTime64(3, 'UTC')} AS regroup_from,
   {regroupTo:DateTime64(3, 'UTC')} AS regroup_to
@@ -146,23 +166,23 @@ FROM
   FROM
   (
     SELECT
-      any(session_id) AS session_id,
-      min(started_at) AS session_start,
-      dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
-      sum(screen_views) AS all_views,
-      argMin(profile_key, first_event_key) AS visitor_key,
+  any(session_id) AS session_id,
+  min(started_at) AS session_start,
+  dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
+  sum(screen_views) AS all_views,
+  argMin(profile_key, first_event_key) AS visitor_key,
   argMin(referrer, first_event_key) AS s_referrer,
   argMin(country, first_event_key) AS s_country
-    FROM sessions
-    WHERE project_id = {projectId:String}
-      AND started_at >= {readFrom:DateTime64(3, 'UTC')}
-      AND started_at < {readTo:DateTime64(3, 'UTC')}
-      AND started_at >= regroup_from
-      AND started_at < regroup_to
-    GROUP BY session_key
-    HAVING session_start >= {start:DateTime64(3, 'UTC')}
-      AND session_start < {end:DateTime64(3, 'UTC')}
-      AND NOT has(settled_days, toDate(session_start))
+FROM sessions
+WHERE project_id = {projectId:String}
+  AND started_at >= {readFrom:DateTime64(3, 'UTC')}
+  AND started_at < {readTo:DateTime64(3, 'UTC')}
+  AND started_at >= {regroupFrom:DateTime64(3, 'UTC')}
+  AND started_at < {regroupTo:DateTime64(3, 'UTC')}
+GROUP BY session_key
+HAVING session_start >= {start:DateTime64(3, 'UTC')}
+  AND session_start < {end:DateTime64(3, 'UTC')}
+  AND NOT has({settledDays:Array(Date)}, toDate(session_start))
   AND (s_country IN {f0_v:Array(String)})
   ) AS regrouped
   INNER JOIN

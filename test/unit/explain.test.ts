@@ -57,7 +57,7 @@ describe('explain', () => {
   describe('session questions', () => {
     it('prints the settled check first, then the statement its rows bind (bound empty here)', async () => {
       const text = await explainRequest('/insights/shop/referrer?startDate=2024-03-30&endDate=2024-03-31', scopeFor, true)
-      assert.deepEqual(templatesOf(text), ['insights.settled_days', 'insights.dimension'])
+      assert.deepEqual(templatesOf(text), ['insights.settled_days', 'insights.dimension_rollup'])
       assert.equal(statementLabels(text).length, 2)
       const [check, statement] = paramsOf(text)
       assert.deepEqual(check, {
