@@ -196,13 +196,16 @@ export const HOUR_MS = 3_600_000
 export const onMultipleOf = (instant: Date, ms: number) => instant.getTime() % ms === 0
 const onHour = (instant: Date) => onMultipleOf(instant, HOUR_MS)
 
+/** Whether a window's start and end both fall on whole multiples of `ms` (see `onMultipleOf`). */
+export const boundsOnMultipleOf = (window: Window, ms: number): boolean => onMultipleOf(window.start, ms) && onMultipleOf(window.end, ms)
+
 /**
  * Whether a window's bounds and every one of its buckets' starts fall on whole hours (UTC): then an event
  * lies in the window, and in a bucket, exactly when the start of its hour does, so the window may be read
  * from hourly sums. False at the first bound inside an hour (every minute bucket but the first).
  */
 export function boundsOnWholeHours(window: Window, interval: Interval, zone: string): boolean {
-  return onHour(window.start) && onHour(window.end) && buckets(window, interval, zone).every((bucket) => onHour(bucket.start))
+  return boundsOnMultipleOf(window, HOUR_MS) && buckets(window, interval, zone).every((bucket) => onHour(bucket.start))
 }
 
 /**

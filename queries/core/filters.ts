@@ -3,7 +3,7 @@
 // keys) are bound params prefixed per filter, so fragments never collide.
 import { mergeParams, type Fragment, type Params } from './compiled'
 import { assertNever, type Issue } from './errors'
-import { EVENT_FIELDS, SESSION_ATTRIBUTES, isEventField, isSessionAttribute, propertyKeyOf, type EventField, type SessionAttribute } from './registry'
+import { EVENT_FIELDS, SESSION_ATTRIBUTES, isEventField, isSessionAttribute, propertyKeyOf, sessionColumn, type EventField, type SessionAttribute } from './registry'
 import { compileSchema, schemaIssues } from './validate'
 
 export const OPERATORS = ['is', 'isNot', 'contains', 'doesNotContain', 'startsWith', 'endsWith', 'regex', 'isNull', 'isNotNull', 'gt', 'lt', 'gte', 'lte'] as const
@@ -151,7 +151,7 @@ function targetExpression(target: FilterTarget, { prefix, params, subject }: { p
   switch (target.kind) {
     case 'session':
       if (subject === 'events' && SESSION_ONLY_ATTRIBUTES.includes(target.attribute)) throw new Error(`${target.attribute} is not an event column`)
-      return subject === 'sessions' ? `s_${SESSION_ATTRIBUTES[target.attribute]}` : SESSION_ATTRIBUTES[target.attribute]
+      return subject === 'sessions' ? sessionColumn(target.attribute) : SESSION_ATTRIBUTES[target.attribute]
     case 'event':
       return EVENT_FIELDS[target.field]
     case 'property':

@@ -26,6 +26,9 @@ export const SESSION_ATTRIBUTES = {
 } as const satisfies Record<string, string>
 export type SessionAttribute = keyof typeof SESSION_ATTRIBUTES
 
+/** A session attribute's column in a combined or regrouped session's row (`sessions_settled`): `s_<column>`. */
+export const sessionColumn = (attribute: SessionAttribute): string => `s_${SESSION_ATTRIBUTES[attribute]}`
+
 /** Event fields filterable by name (plus `properties.<key>`), columns of `events`. */
 export const EVENT_FIELDS = { name: 'name', path: 'path', origin: 'origin', title: 'title' } as const satisfies Record<string, string>
 export type EventField = keyof typeof EVENT_FIELDS
@@ -57,6 +60,12 @@ export const DIMENSIONS = {
   os_version: { column: 'os_version', prefix: 'os' },
 } as const satisfies Record<string, DimensionSpec>
 export type Dimension = keyof typeof DIMENSIONS
+
+/** A breakdown as SQL over session rows: its name as text, its prefix column ('' without one) and its value column. */
+export function breakdownSql(name: Dimension): { name: string; prefix: string; value: string } {
+  const { column, prefix }: DimensionSpec = DIMENSIONS[name]
+  return { name: `'${name}'`, prefix: prefix ? sessionColumn(prefix) : "''", value: sessionColumn(column) }
+}
 
 export const isSessionAttribute = (name: string): name is SessionAttribute => Object.hasOwn(SESSION_ATTRIBUTES, name)
 export const isEventField = (name: string): name is EventField => Object.hasOwn(EVENT_FIELDS, name)

@@ -1,13 +1,13 @@
 // The breakdown resources (`/referrer`, `/country`, ...): one shared template, one registry entry each;
 // breakdowns of one window, filters and page that wait together run as one statement.
-import { compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
+import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
 import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Joins, type Resource } from '../core/pipeline'
-import { DIMENSIONS, SESSION_ATTRIBUTES, type Dimension, type DimensionSpec, type SessionAttribute } from '../core/registry'
+import { DIMENSIONS, breakdownSql, sessionColumn, type Dimension, type DimensionSpec, type SessionAttribute } from '../core/registry'
 import { percent, ratio } from '../core/rounding'
 import { eventJoin, regroupedSessions, sessionParams, settledCheck, unfiltered, windowSessions } from './session-sql'
-import { HOUR_MS, onMultipleOf } from '../core/dates'
+import { HOUR_MS, boundsOnMultipleOf } from '../core/dates'
 
 interface DimensionRow {
   prefix_value: string
@@ -19,7 +19,6 @@ interface DimensionRow {
 }
 
 const specOf = (name: Dimension): DimensionSpec => DIMENSIONS[name]
-const columnOf = (attribute: SessionAttribute) => `s_${SESSION_ATTRIBUTES[attribute]}`
 
 /** The attributes a breakdown groups by: its column, then its prefix (if any). */
 function attributesOf(name: Dimension): SessionAttribute[] {
@@ -31,34 +30,34 @@ function attributesOf(name: Dimension): SessionAttribute[] {
  * Whether the settled days' sessions may be read counted per breakdown value and hour (session_rollup):
  * no filter keeps a session out, and the window's bounds fall on whole hours, as the hours' bounds do.
  */
-const readsRollup = (query: PlannedInsight): boolean =>
-  unfiltered(query) && onMultipleOf(query.window.start, HOUR_MS) && onMultipleOf(query.window.end, HOUR_MS)
+const readsRollup = (query: PlannedInsight): boolean => unfiltered(query) && boundsOnMultipleOf(query.window, HOUR_MS)
 
 /**
- * The statement of breakdowns that read session_rollup (`readsRollup`): one (`dimension-rollup.sql`), or
- * several asked together (`dimension-sets-rollup.sql`).
+ * The statement of breakdowns that read session_rollup (`readsRollup`; its rows, `session-rollup-rows.sql`):
+ * one (`dimension-rollup.sql`), or several asked together (`dimension-sets-rollup.sql`, with `member`).
+ * The names are written as text (`breakdownSql`): bound, they would tell apart the params of breakdowns that
+ * can run together (queries/core/joined-runs.ts keys batches by them).
  */
 function compileRollup(names: Dimension[], query: PlannedInsight): CompiledQuery {
   const params = { ...sessionParams(query), ...pageParams(query) }
+  const breakdowns = names.map(breakdownSql)
+  const together = names.length > 1
+  const rollupRows = compileInner('insights/session-rollup-rows.sql', params, {
+    member: sqlOnly(together ? `\n  toUInt32(indexOf([${breakdowns.map((breakdown) => breakdown.name).join(', ')}], dimension) - 1) AS member,` : ''),
+    dimensions: sqlOnly(breakdowns.map((breakdown) => breakdown.name).join(', ')),
+  })
   const regrouped = regroupedSessions(query, [...new Set(names.flatMap(attributesOf))])
-  const prefixOf = (name: Dimension) => {
-    const { prefix } = specOf(name)
-    return prefix ? columnOf(prefix) : "''"
-  }
-  // The names are the registry's keys, written as text: bound, they would tell apart the params of
-  // breakdowns that can run together (queries/core/joined-runs.ts keys batches by them).
-  const nameText = (name: Dimension) => `'${name}'`
-  if (names.length === 1) {
+  if (!together) {
     return compileTemplate('insights/dimension-rollup.sql', params, {
-      dimension: sqlOnly(nameText(names[0])),
-      prefix: sqlOnly(prefixOf(names[0])),
-      name: sqlOnly(columnOf(specOf(names[0]).column)),
+      rollup_rows: rollupRows,
+      prefix: sqlOnly(breakdowns[0].prefix),
+      name: sqlOnly(breakdowns[0].value),
       regrouped_sessions: regrouped,
     })
   }
   return compileTemplate('insights/dimension-sets-rollup.sql', params, {
-    dimensions: sqlOnly(names.map(nameText).join(', ')),
-    members: sqlOnly(names.map((name, index) => `(${index}, ${prefixOf(name)}, ${columnOf(specOf(name).column)})`).join(', ')),
+    rollup_rows: rollupRows,
+    members: sqlOnly(breakdowns.map(({ prefix, value }, index) => `(${index}, ${prefix}, ${value})`).join(', ')),
     regrouped_sessions: regrouped,
   })
 }
@@ -70,25 +69,20 @@ function compileDimensions(names: Dimension[], query: PlannedInsight): CompiledQ
   const params = { ...sessionParams(query), ...pageParams(query) }
   const attributes = [...new Set(names.flatMap(attributesOf))]
   const shared = { window_sessions: windowSessions(query, attributes), views, views_join: join }
-  const prefixOf = (name: Dimension) => specOf(name).prefix
   if (names.length === 1) {
-    const prefix = prefixOf(names[0])
-    return compileTemplate('insights/dimension.sql', params, {
-      prefix: sqlOnly(prefix ? columnOf(prefix) : "''"),
-      name: sqlOnly(columnOf(specOf(names[0]).column)),
-      ...shared,
-    })
+    const { prefix, value } = breakdownSql(names[0])
+    return compileTemplate('insights/dimension.sql', params, { prefix: sqlOnly(prefix), name: sqlOnly(value), ...shared })
   }
   // GROUPING(...) of every column: a bit per column, most significant first, 1 where the set leaves it out.
-  const columns = attributes.map(columnOf)
+  const columns = attributes.map(sessionColumn)
   const grouping = `GROUPING(${columns.join(', ')})`
-  const members = names.map((name, index) => ({ name, index, prefix: prefixOf(name), own: attributesOf(name).map(columnOf) }))
+  const members = names.map((name, index) => ({ name, index, prefix: specOf(name).prefix, own: attributesOf(name).map(sessionColumn) }))
   const maskOf = (own: string[]) => columns.reduce((mask, column) => mask * 2 + (own.includes(column) ? 0 : 1), 0)
-  const prefixed = members.flatMap(({ index, prefix }) => (prefix ? [`member = ${index}, ${columnOf(prefix)}`] : []))
+  const prefixed = members.flatMap(({ index, prefix }) => (prefix ? [`member = ${index}, ${sessionColumn(prefix)}`] : []))
   return compileTemplate('insights/dimension-sets.sql', params, {
     member: sqlOnly(`multiIf(${members.map(({ own, index }) => `${grouping} = ${maskOf(own)}, ${index}`).join(', ')}, ${names.length})`),
     prefix: sqlOnly(prefixed.length ? `multiIf(${prefixed.join(', ')}, '')` : "''"),
-    name: sqlOnly(`multiIf(${members.map(({ name, index }) => `member = ${index}, ${columnOf(specOf(name).column)}`).join(', ')}, '')`),
+    name: sqlOnly(`multiIf(${members.map(({ name, index }) => `member = ${index}, ${breakdownSql(name).value}`).join(', ')}, '')`),
     grouping_sets: sqlOnly(members.map(({ own }) => `(${own.join(', ')})`).join(', ')),
     ...shared,
   })

@@ -1,6 +1,6 @@
 // `GET /insights/:projectId/pages`: page rows per (origin, path) of the window's page views.
 import { andClauses, compileInner, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
-import { HOUR_MS, onMultipleOf } from '../core/dates'
+import { HOUR_MS, boundsOnMultipleOf } from '../core/dates'
 import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Resource } from '../core/pipeline'
@@ -67,16 +67,15 @@ const NO_VIEW_DAYS = sqlOnly(`CAST([], 'Array(Date)') AS view_days,
  * condition that reads no view field.
  */
 function settledPages(query: PlannedInsight, sessions: Fragment): { days: Fragment; pages: Fragment } {
-  const { start, end } = query.window
   const context = sessionParams(query)
-  const stored = onMultipleOf(start, QUARTER_HOUR_MS) && onMultipleOf(end, QUARTER_HOUR_MS) && query.sorted.viewConditionOnPage
+  const stored = boundsOnMultipleOf(query.window, QUARTER_HOUR_MS) && query.sorted.viewConditionOnPage
   if (!stored) {
     const nothing = compileInner('insights/pages-settled-rows.sql', context, { settled_view_match: sqlOnly('0'), view_sessions: sessions })
     return { days: NO_VIEW_DAYS, pages: nothing }
   }
   const sessionsRestricted = sessions.sql !== ''
   const pages =
-    onMultipleOf(start, HOUR_MS) && onMultipleOf(end, HOUR_MS) && !sessionsRestricted
+    boundsOnMultipleOf(query.window, HOUR_MS) && !sessionsRestricted
       ? compileInner('insights/pages-settled-rollup.sql', context, { settled_view_match: viewMatch(query) })
       : compileInner('insights/pages-settled-rows.sql', context, { settled_view_match: viewMatch(query), view_sessions: sessions })
   return { days: SETTLED_VIEW_DAYS, pages }

@@ -6,7 +6,7 @@ import { andClauses, compileInner, compileTemplate, sqlOnly, type CompiledQuery,
 import { settledParams, type DayParams } from '../core/settled-check'
 import type { PlannedInsight } from './insight-params'
 import { toClickHouseTime } from '../core/pipeline'
-import { SESSION_ATTRIBUTES, type SessionAttribute } from '../core/registry'
+import { SESSION_ATTRIBUTES, sessionColumn, type SessionAttribute } from '../core/registry'
 import { windowParams } from '../core/window-params'
 import { DAY_MS } from '../core/dates'
 
@@ -59,12 +59,12 @@ export function settledCheck(query: PlannedInsight): CompiledQuery {
 /** `argMin(col, ...) AS s_col` for each attribute, for a GROUP BY session_id over `sessions`. */
 export function attributeColumns(attributes: SessionAttribute[]): Fragment {
   const unique = [...new Set(attributes)]
-  return sqlOnly(unique.map((attribute) => `,\n  argMin(${SESSION_ATTRIBUTES[attribute]}, first_event_key) AS s_${SESSION_ATTRIBUTES[attribute]}`).join(''))
+  return sqlOnly(unique.map((attribute) => `,\n  argMin(${SESSION_ATTRIBUTES[attribute]}, first_event_key) AS ${sessionColumn(attribute)}`).join(''))
 }
 
 /** `s_col` for each attribute: the same columns as `attributeColumns`, read from `sessions_settled`. */
 function settledColumns(attributes: SessionAttribute[]): Fragment {
-  return sqlOnly([...new Set(attributes)].map((attribute) => `,\n  s_${SESSION_ATTRIBUTES[attribute]}`).join(''))
+  return sqlOnly([...new Set(attributes)].map((attribute) => `,\n  ${sessionColumn(attribute)}`).join(''))
 }
 
 const orNull = (sql: string | null): Fragment | null => (sql === null ? null : sqlOnly(sql))

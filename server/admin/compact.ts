@@ -5,7 +5,7 @@
 // last, delete the compactions no reader can still be reading (013_compactions_by_number.sql). Runs on the
 // engine's writable connection, one day at a time.
 import { compileTemplate, sqlOnly, type CompiledQuery } from '../../queries/core/compiled'
-import { DIMENSIONS, SESSION_ATTRIBUTES, type DimensionSpec } from '../../queries/core/registry'
+import { DIMENSIONS, breakdownSql, type Dimension } from '../../queries/core/registry'
 import { DAY_MS } from '../../queries/core/dates'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import type { Config } from '../config'
@@ -83,8 +83,9 @@ const PAGE_ROLLUP: SettledTable = {
 
 /** Each breakdown of the registry as (name, prefix column or '', column) over sessions_settled's `s_` columns. */
 const BREAKDOWNS = sqlOnly(
-  Object.entries(DIMENSIONS)
-    .map(([name, spec]: [string, DimensionSpec]) => `('${name}', ${spec.prefix ? `s_${SESSION_ATTRIBUTES[spec.prefix]}` : "''"}, s_${SESSION_ATTRIBUTES[spec.column]})`)
+  (Object.keys(DIMENSIONS) as Dimension[])
+    .map(breakdownSql)
+    .map(({ name, prefix, value }) => `(${name}, ${prefix}, ${value})`)
     .join(', '),
 )
 /** Built from the sessions still in their staging table, so after them. */

@@ -2,9 +2,8 @@
 -- @returns the rows of several breakdowns as insights/dimension-sets.sql gives them, with `member` (a number:
 --   queries/core/joined-runs.ts tells rows apart by it)
 -- Breakdowns without filters whose window starts and ends on whole hours, asked together: the settled
--- days' counts of every member from session_rollup (as insights/dimension-rollup.sql), each regrouped
--- session once under every member.
-WITH CAST({settledCompactions:Array(String)}, 'Array(UInt64)') AS settled_compactions
+-- days' counts of every member (insights/session-rollup-rows.sql, as insights/dimension-rollup.sql reads
+-- them), each regrouped session once under every member.
 SELECT
   member,
   prefix_value,
@@ -15,22 +14,7 @@ SELECT
   sum(duration) AS duration_total_ms
 FROM
 (
-  SELECT
-    toUInt32(indexOf([/* @dimensions */], dimension) - 1) AS member,
-    prefix AS prefix_value,
-    name AS name_value,
-    sessions,
-    views,
-    bounced AS bounced_sessions,
-    duration_ms AS duration
-  FROM session_rollup
-  WHERE project_id = {projectId:String}
-    AND dimension IN (/* @dimensions */)
-    AND hour >= {start:DateTime64(3, 'UTC')}
-    AND hour < {end:DateTime64(3, 'UTC')}
-    AND day >= {firstDay:Date}
-    AND day <= {lastDay:Date}
-    AND compaction IN (SELECT arrayJoin(settled_compactions))
+  /* @rollup_rows */
 
   UNION ALL
 

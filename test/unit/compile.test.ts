@@ -96,7 +96,7 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64} BY member`,
     const { query, compiled: alone } = compile({})
     assert.equal(alone.template, 'insights.dimension_rollup')
     assert.deepEqual(alone.params, { ...BERLIN_WEEKEND, rowsToRead: 11, offset: 0 })
-    assert.match(alone.sql, /FROM session_rollup\n  WHERE project_id = \{projectId:String\}\n    AND dimension = 'country'\n/)
+    assert.match(alone.sql, /\(\n  SELECT\n  prefix AS prefix_value,[^]*FROM session_rollup\nWHERE project_id = \{projectId:String\}\n  AND dimension IN \('country'\)\n/)
     assert.match(alone.sql, /''\s+AS prefix_value,\s+s_country AS name_value,\s+toUInt64\(1\) AS sessions/)
     const joined = country.joins.compile(['country', 'region'].map((resource) => ({ resource, query })))
     assert.equal(joined.template, 'insights.dimension_sets_rollup')
