@@ -86,7 +86,7 @@ export async function openDataset(dataset: Dataset): Promise<{ engine: Engine; c
   // the last ones are the open edge, regrouped by every question (the bench's gateway never compacts).
   const compacted = await compactSessions(engine, { ...compactionOptions(loadConfig({})), now: END })
   if (compacted.days || compacted.dropped) {
-    console.log(`compacted ${compacted.sessions} sessions of ${compacted.days} settled days, dropped ${compacted.dropped} replaced compactions, in ${compacted.seconds.toFixed(1)} s`)
+    console.log(`compacted ${compacted.sessions} sessions of ${compacted.days} settled days, dropped ${compacted.dropped} replaced compactions, rewriting ${compacted.rewritten} months without them, in ${compacted.seconds.toFixed(1)} s`)
   }
   const merged = await mergeParts(engine.client)
   console.log(`${dataset.dir}: events, sessions and the combined tables merged into one part a partition (OPTIMIZE ... FINAL) in ${merged.toFixed(0)} s`)

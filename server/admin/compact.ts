@@ -2,8 +2,8 @@
 // 008_page_rollup.sql, 017_session_rollup.sql): for each UTC day whose partial session rows changed since it
 // was last compacted, build its sessions, its page views and the rollups of both combined, add each to its
 // month beside the day's older compactions (014_settled_by_month.sql), then record what the builds saw;
-// last, delete the compactions no reader can still be reading (013_compactions_by_number.sql). Runs on the
-// engine's writable connection, one day at a time.
+// last, delete the compactions no reader can still be reading (013_compactions_by_number.sql) and have a
+// month whose rows are largely such deleted ones rewritten. Runs on the engine's writable connection, one day at a time.
 import { compileTemplate, sqlOnly, type CompiledQuery } from '../../queries/core/compiled'
 import { DIMENSIONS, breakdownSql, type Dimension } from '../../queries/core/registry'
 import { DAY_MS } from '../../queries/core/dates'
@@ -29,6 +29,8 @@ export interface CompactReport {
   sessions: number
   /** Compactions dropped (per table and day) as no reader could still be reading them. */
   dropped: number
+  /** Months (per table) whose rewrite without the rows the drops masked was scheduled. */
+  rewritten: number
   seconds: number
 }
 
@@ -111,17 +113,34 @@ async function swapDay(engine: Engine, target: SettledTable, range: Record<strin
   return Number(rows)
 }
 
-/** Deletes every compaction of the four tables that no reader can still be reading; returns how many. */
-async function dropSuperseded(engine: Engine, keepMs: number): Promise<number> {
+/**
+ * The share of a month's stored rows that, once masked by deletes, has the month rewritten without them.
+ * Masked rows are read and skipped by every statement over the month until a merge includes their part,
+ * and a month merged into one part is not merged again until a new part joins it. On 10M events, every day
+ * compacted again (as after migration 017) and merged, then the replaced compactions dropped: 30-day
+ * metrics took 115 ms with half of each month masked and 102 ms once rewritten (medians of 15; the four
+ * tables' three months rewritten in 9.3 s). A recompaction of a few days of an older month masks a tenth.
+ */
+const MASKED_SHARE = 0.2
+
+/**
+ * Deletes every compaction of the four tables that no reader can still be reading, then has each month of a
+ * table whose masked rows reached MASKED_SHARE rewritten in the background; returns how many of each.
+ */
+async function dropSuperseded(engine: Engine, keepMs: number): Promise<Pick<CompactReport, 'dropped' | 'rewritten'>> {
   let dropped = 0
+  let rewritten = 0
   for (const { table } of [SESSIONS_SETTLED, PAGE_VIEWS_SETTLED, PAGE_ROLLUP, SESSION_ROLLUP]) {
     const superseded = await engine.admin.rows<{ day: string; compaction: string }>(compileTemplate('admin/compact-superseded.sql', { table, keepMs }))
     if (superseded.length === 0) continue
     const days = [...new Set(superseded.map((entry) => entry.day))]
     await engine.admin.command(compileTemplate('admin/compact-drop.sql', { table, days, compactions: superseded.map((entry) => entry.compaction) }))
     dropped += superseded.length
+    const masked = await engine.admin.rows<{ partition_id: string }>(compileTemplate('admin/compact-masked.sql', { table, tableName: table, share: MASKED_SHARE }))
+    for (const { partition_id: partition } of masked) await engine.admin.command(compileTemplate('admin/compact-unmask.sql', { table, partition }))
+    rewritten += masked.length
   }
-  return dropped
+  return { dropped, rewritten }
 }
 
 /** Builds and swaps in one day's sessions, page views and the rollups of both; returns its sessions. */
@@ -154,15 +173,15 @@ async function compactDay(engine: Engine, day: Date, lookbackMs: number): Promis
  */
 export async function compactSessions(engine: Engine, options: CompactOptions): Promise<CompactReport> {
   const started = performance.now()
-  if (engine.settings.cluster) return { days: 0, sessions: 0, dropped: 0, seconds: 0 }
+  if (engine.settings.cluster) return { days: 0, sessions: 0, dropped: 0, rewritten: 0, seconds: 0 }
   const lastDay = new Date(Math.floor((options.now.getTime() - options.lookbackMs) / DAY_MS) * DAY_MS - DAY_MS)
   const stale = await engine.admin.rows<{ day: string }>(
     compileTemplate('admin/compact-stale-days.sql', { lookbackSeconds: Math.round(options.lookbackMs / 1000), lastDay: dateText(lastDay) }),
   )
   let sessions = 0
   for (const { day } of stale) sessions += await compactDay(engine, new Date(`${day}T00:00:00Z`), options.lookbackMs)
-  const dropped = await dropSuperseded(engine, options.keepSupersededMs)
-  return { days: stale.length, sessions, dropped, seconds: (performance.now() - started) / 1000 }
+  const { dropped, rewritten } = await dropSuperseded(engine, options.keepSupersededMs)
+  return { days: stale.length, sessions, dropped, rewritten, seconds: (performance.now() - started) / 1000 }
 }
 
 export interface CompactionTimer {

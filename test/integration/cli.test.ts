@@ -157,7 +157,7 @@ describe('CLI', function () {
     it('prints plain lines (first and last) when stderr is not a terminal, and the result on stdout', () => {
       const child = seed([process.execPath, ...seedArgs])
       assert.equal(child.status, 0, child.stderr)
-      assert.match(child.stdout, /^seeded 1000 events into "shop" in [\d.]+ s\ncompacted \d+ session\(s\) of \d+ settled day\(s\), dropped \d+ replaced compaction\(s\), in [\d.]+ s\n$/)
+      assert.match(child.stdout, /^seeded 1000 events into "shop" in [\d.]+ s\ncompacted \d+ session\(s\) of \d+ settled day\(s\), dropped \d+ replaced compaction\(s\), rewriting \d+ month\(s\) without them, in [\d.]+ s\n$/)
       const lines = child.stderr.split('\n').filter((line) => line.startsWith('seed'))
       assert.equal(lines[0], 'seed 0% | 0/1,000 rows | 0 rows/s | ETA ?')
       assert.match(lines[lines.length - 1], /^seed 100% \| 1,000\/1,000 rows \| [\d,]+ rows\/s \| done in \d+s$/)

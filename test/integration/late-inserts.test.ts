@@ -57,6 +57,34 @@ describe('sessions split over inserts, and late events for settled days', functi
     return stored
   }
 
+  /** Per combined table and month, the share of the rows its active parts store that deletes masked. */
+  async function maskedShares(): Promise<Record<string, number>> {
+    const shares: Record<string, number> = {}
+    for (const table of ['sessions_settled', 'page_views_settled', 'page_rollup', 'session_rollup']) {
+      const rows = await h.engine.client
+        .query({
+          query: `SELECT partition_id, (SELECT sum(rows) FROM system.parts WHERE database = currentDatabase() AND table = '${table}' AND active AND partition_id = live.partition_id) AS stored, live.rows AS live
+            FROM (SELECT _partition_id AS partition_id, count() AS rows FROM ${table} GROUP BY partition_id) AS live`,
+          format: 'JSONEachRow',
+        })
+        .then((rs) => rs.json<{ partition_id: string; stored: number | string; live: number | string }>())
+      for (const row of rows) shares[`${table} ${row.partition_id}`] = 1 - Number(row.live) / Number(row.stored)
+    }
+    return shares
+  }
+
+  /** Waits (up to 60 s) until the engine has no mutation left to do: a month's rewrite runs in the background. */
+  async function mutationsDone(): Promise<void> {
+    for (let attempt = 0; attempt < 600; attempt += 1) {
+      const [{ pending }] = await h.engine.client
+        .query({ query: 'SELECT count() AS pending FROM system.mutations WHERE database = currentDatabase() AND NOT is_done', format: 'JSONEachRow' })
+        .then((rs) => rs.json<{ pending: number | string }>())
+      if (Number(pending) === 0) return
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    assert.fail('mutations still running after 60 s')
+  }
+
   /** The compactions the records of the gateway's lookback name, as 'day compaction' texts. */
   async function recordedCompactions(): Promise<string[]> {
     const rows = await h.engine.client
@@ -162,11 +190,17 @@ describe('sessions split over inserts, and late events for settled days', functi
     await agreesNow('replaced compactions beside the recorded ones')
 
     assert.equal((await compact({ keepSupersededMs: 3_600_000 })).dropped, 0, 'none was replaced an hour ago')
+    const masked = (shares: Record<string, number>) => Object.entries(shares).filter(([, value]) => value >= 0.2)
+    assert.deepEqual(masked(await maskedShares()), [], 'no deleted rows yet')
     const report = await compact({ keepSupersededMs: 0 })
     assert.ok(report.dropped >= beside.length, JSON.stringify(report))
     for (const [table, entries] of Object.entries(await storedCompactions())) {
       for (const entry of entries) assert.ok(recorded.includes(entry), `${table} keeps only recorded compactions, not ${entry}`)
     }
+    // Most of each month's rows were replaced compactions: the months are rewritten without them.
+    assert.ok(report.rewritten > 0, JSON.stringify(report))
+    await mutationsDone()
+    assert.deepEqual(masked(await maskedShares()), [], 'no month keeps a fifth of its rows masked')
     await agreesNow('replaced compactions dropped')
   })
 

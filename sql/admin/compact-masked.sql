@@ -1,0 +1,25 @@
+-- @name admin.compact-masked
+-- @returns the partitions of a combined table (partition_id) whose rows masked by lightweight deletes
+--   (admin/compact-drop.sql) are at least `share` of the rows its active parts store there; `tableName` names
+--   the table `table` is, as the text system.parts holds
+-- The masked rows are still read and skipped by every statement over the month, until a merge includes
+-- their part; a month's single merged part is never merged again without a new part beside it.
+SELECT stored.partition_id AS partition_id
+FROM
+(
+  SELECT partition_id, sum(rows) AS stored_rows
+  FROM system.parts
+  WHERE database = currentDatabase()
+    AND table = {tableName:String}
+    AND active
+  GROUP BY partition_id
+  HAVING max(has_lightweight_delete) = 1
+) AS stored
+INNER JOIN
+(
+  SELECT _partition_id AS partition_id, count() AS live_rows
+  FROM {table:Identifier}
+  GROUP BY partition_id
+) AS live ON live.partition_id = stored.partition_id
+WHERE stored.stored_rows - live.live_rows >= {share:Float64} * stored.stored_rows
+ORDER BY partition_id
