@@ -78,7 +78,8 @@ const COMMANDS: Record<string, Command> = {
     if (report.bad.length && !skipBad) {
       throw new ControlError(`${report.bad.length} bad line(s); nothing was imported (use --skip-bad to import the good lines)`)
     }
-    print(`imported ${report.imported} event(s), skipped ${report.skipped} bad line(s), ${report.duplicates} already imported (not written again)`)
+    const resessioned = report.resessioned ? `; rebuilt the partial rows of ${report.resessioned} session(s) an earlier run was killed before writing` : ''
+    print(`imported ${report.imported} event(s), skipped ${report.skipped} bad line(s), ${report.duplicates} already imported (not written again)${resessioned}`)
     print(await compactNow(engine))
   },
   seed: async (engine, _, options) => {

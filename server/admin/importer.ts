@@ -49,6 +49,8 @@ export interface ImportReport {
   imported: number
   /** Good lines not written again: their id is already stored, or came earlier in the file. */
   duplicates: number
+  /** Staged sessions whose partial rows an earlier run, killed while it moved their events, left out: rebuilt. */
+  resessioned: number
   /** Bad lines left out (with --skip-bad). */
   skipped: number
   bad: LineProblem[]
@@ -138,6 +140,23 @@ async function stageLines(engine: Engine, stage: string, options: ImportOptions)
   return bad
 }
 
+/**
+ * Rebuilds the partial rows of the staged sessions whose stored events outnumber what their rows count
+ * (admin/import-unsessioned.sql); returns how many. On a cluster `sessions` is Distributed, which a
+ * mutation cannot name: the sessions are reported instead.
+ */
+async function resession(engine: Engine, params: Params): Promise<number> {
+  const sessions = await engine.admin.rows<{ session_id: string }>(compileTemplate('admin/import-unsessioned.sql', params))
+  if (sessions.length === 0) return 0
+  if (engine.settings.cluster) {
+    throw new ControlError(`${sessions.length} session(s) of this file have stored events without their partial rows in sessions (an earlier import was killed while it moved them); on a cluster they are not rebuilt`)
+  }
+  const rebuild = { projectId: params.projectId, sessionIds: sessions.map((row) => row.session_id) }
+  await engine.admin.command(compileTemplate('admin/import-resession-clear.sql', rebuild))
+  await engine.admin.command(compileTemplate('admin/import-resession.sql', rebuild))
+  return sessions.length
+}
+
 export async function importEvents(engine: Engine, options: ImportOptions): Promise<ImportReport> {
   if (!(await findProject(engine, options.projectId))) throw new ControlError(`no project "${options.projectId}"`)
   if (!fs.existsSync(options.file)) throw new ControlError(`no file ${options.file}`)
@@ -146,13 +165,16 @@ export async function importEvents(engine: Engine, options: ImportOptions): Prom
   await engine.admin.command(compileTemplate('admin/import-stage.sql', { stage }))
   try {
     const bad = await stageLines(engine, stage, options)
-    if (bad.length && !options.skipBad) return { imported: 0, duplicates: 0, skipped: 0, bad }
+    if (bad.length && !options.skipBad) return { imported: 0, duplicates: 0, resessioned: 0, skipped: 0, bad }
     const params: Params = { stage, projectId: options.projectId }
     const newEvents = compileInner('admin/import-new-events.sql', params)
     const [counts] = await engine.admin.rows<{ staged: number | string; new_events: number | string }>(compileTemplate('admin/import-count.sql', params, { new_events: newEvents }))
     await engine.admin.command(compileTemplate('admin/import-move.sql', params, { new_events: newEvents }))
     const imported = Number(counts.new_events)
-    return { imported, duplicates: Number(counts.staged) - imported, skipped: bad.length, bad }
+    const duplicates = Number(counts.staged) - imported
+    // Only events stored before this run can lack their partial rows: none to look for in a first run.
+    const resessioned = duplicates > 0 ? await resession(engine, params) : 0
+    return { imported, duplicates, resessioned, skipped: bad.length, bad }
   } finally {
     await engine.admin.command(compileTemplate('admin/import-drop.sql', { stage }))
   }
