@@ -3,7 +3,8 @@
 --   (admin/compact-drop.sql) are at least `share` of the rows its active parts store there; `tableName` names
 --   the table `table` is, as the text system.parts holds
 -- The masked rows are still read and skipped by every statement over the month, until a merge includes
--- their part; a month's single merged part is never merged again without a new part beside it.
+-- their part; a month's single merged part is never merged again without a new part beside it. A month
+-- whose rows are all masked has no live count (LEFT JOIN): all of it is masked.
 SELECT stored.partition_id AS partition_id
 FROM
 (
@@ -15,11 +16,11 @@ FROM
   GROUP BY partition_id
   HAVING max(has_lightweight_delete) = 1
 ) AS stored
-INNER JOIN
+LEFT JOIN
 (
   SELECT _partition_id AS partition_id, count() AS live_rows
   FROM {table:Identifier}
   GROUP BY partition_id
 ) AS live ON live.partition_id = stored.partition_id
-WHERE stored.stored_rows - live.live_rows >= {share:Float64} * stored.stored_rows
+WHERE stored.stored_rows - ifNull(live.live_rows, 0) >= {share:Float64} * stored.stored_rows
 ORDER BY partition_id
