@@ -90,7 +90,7 @@ export function parseEventLine(text: string, projectId: string): { row?: Record<
 }
 
 const DEFAULT_BATCH_ROWS = 10_000
-const STAGE_NAME = /^import_stage_(\d+)_[0-9a-f]+$/
+const STAGE_NAME = /^import_stage_(\d+)_[0-9a-f]+(?:_sessions)?$/
 /** A staging table this old is a killed import's leftover, even on a server shared with other imports. */
 const STALE_STAGE_MS = 24 * 3_600_000
 
@@ -142,19 +142,26 @@ async function stageLines(engine: Engine, stage: string, options: ImportOptions)
 
 /**
  * Rebuilds the partial rows of the staged sessions whose stored events outnumber what their rows count
- * (admin/import-unsessioned.sql); returns how many. On a cluster `sessions` is Distributed, which a
+ * (admin/import-resession-find.sql); returns how many. On a cluster `sessions` is Distributed, which a
  * mutation cannot name: the sessions are reported instead.
  */
 async function resession(engine: Engine, params: Params): Promise<number> {
-  const sessions = await engine.admin.rows<{ session_id: string }>(compileTemplate('admin/import-unsessioned.sql', params))
-  if (sessions.length === 0) return 0
-  if (engine.settings.cluster) {
-    throw new ControlError(`${sessions.length} session(s) of this file have stored events without their partial rows in sessions (an earlier import was killed while it moved them); on a cluster they are not rebuilt`)
+  const found = `${params.stage}_sessions`
+  await engine.admin.command(compileTemplate('admin/import-resession-find.sql', { ...params, found }))
+  try {
+    const [{ rows }] = await engine.admin.rows<{ rows: number | string }>(compileTemplate('admin/compact-stage-rows.sql', { stage: found }))
+    const sessions = Number(rows)
+    if (sessions === 0) return 0
+    if (engine.settings.cluster) {
+      throw new ControlError(`${sessions} session(s) of this file have stored events without their partial rows in sessions (an earlier import was killed while it moved them); on a cluster they are not rebuilt`)
+    }
+    const rebuild = { projectId: params.projectId, found }
+    await engine.admin.command(compileTemplate('admin/import-resession-clear.sql', rebuild))
+    await engine.admin.command(compileTemplate('admin/import-resession.sql', rebuild))
+    return sessions
+  } finally {
+    await engine.admin.command(compileTemplate('admin/import-drop.sql', { stage: found }))
   }
-  const rebuild = { projectId: params.projectId, sessionIds: sessions.map((row) => row.session_id) }
-  await engine.admin.command(compileTemplate('admin/import-resession-clear.sql', rebuild))
-  await engine.admin.command(compileTemplate('admin/import-resession.sql', rebuild))
-  return sessions.length
 }
 
 export async function importEvents(engine: Engine, options: ImportOptions): Promise<ImportReport> {

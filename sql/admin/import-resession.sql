@@ -1,8 +1,8 @@
 -- @name admin.import-resession
 -- @returns nothing (insert)
--- The partial rows of the given sessions, rebuilt from all their stored events as one block: the select
--- of sessions_mv (migrations/002_sessions.sql) over those events, with the same columns in the same order
--- (import.test.ts compares the rows it rebuilds with the rows the view wrote).
+-- The partial rows of the sessions admin/import-resession-find.sql found, rebuilt from all their stored
+-- events as one block: the select of sessions_mv (migrations/002_sessions.sql) over those events, with the
+-- same columns in the same order (import.test.ts compares the rows it rebuilds with the rows the view wrote).
 INSERT INTO sessions
 WITH bitOr(
   bitShiftLeft(toUInt256(toUnixTimestamp64Milli(created_at)), 128),
@@ -41,5 +41,5 @@ SELECT
   argMin(os_version, event_key) AS os_version
 FROM events
 WHERE project_id = {projectId:String}
-  AND session_id IN {sessionIds:Array(String)}
+  AND session_id IN (SELECT session_id FROM {found:Identifier})
 GROUP BY project_id, session_id
