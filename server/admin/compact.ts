@@ -3,7 +3,8 @@
 // was last compacted, build its sessions, its page views and the rollups of both combined, add each to its
 // month beside the day's older compactions (014_settled_by_month.sql), then record what the builds saw;
 // last, delete the compactions no reader can still be reading (013_compactions_by_number.sql) and have a
-// month whose rows are largely such deleted ones rewritten. Runs on the engine's writable connection, one day at a time.
+// month whose rows are largely such deleted ones rewritten. Runs on the engine's writable connection, one
+// day at a time.
 import { compileTemplate, sqlOnly, type CompiledQuery } from '../../queries/core/compiled'
 import { DIMENSIONS, breakdownSql, type Dimension } from '../../queries/core/registry'
 import { DAY_MS } from '../../queries/core/dates'
