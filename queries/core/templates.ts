@@ -29,6 +29,7 @@ export const MARKERS = {
   grouping_sets: 'the grouping sets of breakdowns asked together, one per breakdown',
   ids: 'the profile ids an export looks up (bound values, or the rows of a chunk)',
   includes: 'the export columns `includes` adds',
+  job: 'the WITH clause of the compaction job under way: its day, number and read range (admin/compaction-job.sql)',
   labels: 'the breakdown labels of a chart group',
   member: 'which of the breakdowns asked together a grouped row answers (in a session rollup read, its column, or none)',
   members: 'each breakdown asked together as (index, prefix, value) over a regrouped session',

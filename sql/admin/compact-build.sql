@@ -5,6 +5,7 @@
 -- and the attributes of the earliest first event (ties by the first event's id text); and the session's pages
 -- (migrations/010_session_pages.sql) from the events of the read range, which hold all of its events.
 INSERT INTO sessions_settled_stage
+/* @job */
 SELECT
   combined.*,
   arrayMap(page -> page.1, pages.page_list),
@@ -14,8 +15,8 @@ FROM
 (
   SELECT
     project_id,
-    {day:Date} AS day,
-    {compaction:UInt64} AS compaction,
+    job_day AS day,
+    job_compaction AS compaction,
     any(session_id) AS session_id,
     min(started_at) AS session_start,
     dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
@@ -42,10 +43,10 @@ FROM
     argMin(entry_origin, first_event_key) AS s_entry_origin,
     argMin(entry_path, first_event_key) AS s_entry_path
   FROM sessions
-  WHERE started_at >= {readFrom:DateTime64(3, 'UTC')}
-    AND started_at < {readTo:DateTime64(3, 'UTC')}
+  WHERE started_at >= job_read_from
+    AND started_at < job_read_to
   GROUP BY project_id, session_key
-  HAVING toDate(session_start) = {day:Date}
+  HAVING toDate(session_start) = job_day
 ) AS combined
 LEFT JOIN
 (
@@ -55,8 +56,8 @@ LEFT JOIN
   (
     SELECT project_id, session_id, origin, path, toUInt32(countIf(name = 'screen_view')) AS page_view_count
     FROM events
-    WHERE created_at >= {readFrom:DateTime64(3, 'UTC')}
-      AND created_at < {readTo:DateTime64(3, 'UTC')}
+    WHERE created_at >= job_read_from
+      AND created_at < job_read_to
     GROUP BY project_id, session_id, origin, path
   )
   GROUP BY project_id, session_id

@@ -3,6 +3,7 @@
 -- One day's page rollup (migrations/008_page_rollup.sql), from the page rows the same compaction just
 -- built (still in their staging table).
 INSERT INTO page_rollup_stage
+/* @job */
 SELECT
   project_id,
   day,
@@ -19,6 +20,6 @@ SELECT
   argMax(title, title_key) AS latest_title,
   max(title_key) AS latest_title_key
 FROM page_views_settled_stage
-WHERE day = {day:Date}
-  AND compaction = {compaction:UInt64}
+WHERE day = job_day
+  AND compaction = job_compaction
 GROUP BY project_id, day, compaction, hour, origin, path, previous_hour

@@ -3,6 +3,7 @@
 -- One day's session rollup (migrations/017_session_rollup.sql), from the sessions the same compaction just
 -- built (still in their staging table): each session once under every breakdown, by the hour of its start.
 INSERT INTO session_rollup_stage
+/* @job */
 SELECT
   project_id,
   day,
@@ -18,6 +19,6 @@ SELECT
   sum(duration_ms) AS duration_total
 FROM sessions_settled_stage
 ARRAY JOIN [/* @breakdowns */] AS breakdown
-WHERE day = {day:Date}
-  AND compaction = {compaction:UInt64}
+WHERE day = job_day
+  AND compaction = job_compaction
 GROUP BY project_id, day, compaction, dimension, hour, prefix, name

@@ -4,10 +4,11 @@
 -- the views of the day's read range exactly as insights/pages.sql orders them: a view's next view is
 -- the session's next screen_view (created_at, then id text), its previous view of the page the one before.
 INSERT INTO page_views_settled_stage
+/* @job */
 SELECT
   project_id,
-  {day:Date} AS day,
-  {compaction:UInt64} AS compaction,
+  job_day AS day,
+  job_compaction AS compaction,
   toStartOfFifteenMinutes(created_at) AS bucket,
   session_id,
   origin,
@@ -34,8 +35,8 @@ FROM
     ) AS previous_view_at
   FROM events
   WHERE name = 'screen_view'
-    AND created_at >= {readFrom:DateTime64(3, 'UTC')}
-    AND created_at < {readTo:DateTime64(3, 'UTC')}
+    AND created_at >= job_read_from
+    AND created_at < job_read_to
 )
-WHERE toDate(created_at) = {day:Date}
+WHERE toDate(created_at) = job_day
 GROUP BY project_id, session_id, origin, path, bucket

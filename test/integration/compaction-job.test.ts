@@ -1,0 +1,69 @@
+// A compaction's heavy statements read the job under way (sql/admin/compaction-job.sql) and bind nothing:
+// embedded, a statement with bound parameters holds chDB's one process-wide chain of them, so a bound
+// build would hold every data statement of the gateway behind it.
+import assert from 'node:assert/strict'
+import { Session } from 'chdb'
+import { compactionOptions, compactSessions } from '../../server/admin/compact'
+import { createProject } from '../../server/admin/control'
+import { compileInner, compileTemplate } from '../../queries/core/compiled'
+import { goldenEvents, insertRawEvents, startHarness, type Harness } from '../support/harness'
+
+const PROJECT = { id: 'shop', timezone: 'Europe/Berlin' }
+/** The statements a day's compaction runs that read its whole read range or its staged rows. */
+const HEAVY = ['admin.compact-count', 'admin.compact-build', 'admin.compact-views-build', 'admin.compact-rollup-build', 'admin.compact-session-rollup-build']
+
+const templateName = (sql: string) => /^-- @name (\S+)/.exec(sql)?.[1]
+
+describe('the compaction job', function () {
+  this.timeout(120_000)
+  let h: Harness
+
+  before(async () => {
+    h = await startHarness()
+    await createProject(h.engine, PROJECT)
+    await insertRawEvents(h.engine, goldenEvents(PROJECT.id), PROJECT.id)
+  })
+  after(() => h.close())
+
+  it("runs a day's builds and count without bound parameters, outside chDB's chain of bound statements", async () => {
+    const calls = { bound: [] as string[], unbound: [] as string[] }
+    const { queryBindAsync, queryAsync } = Session.prototype
+    Session.prototype.queryBindAsync = function (this: Session, ...args: Parameters<Session['queryBindAsync']>) {
+      calls.bound.push(templateName(args[0]) ?? '')
+      return queryBindAsync.apply(this, args)
+    }
+    Session.prototype.queryAsync = function (this: Session, ...args: Parameters<Session['queryAsync']>) {
+      calls.unbound.push(templateName(args[0]) ?? '')
+      return queryAsync.apply(this, args)
+    }
+    let days: number
+    try {
+      ;({ days } = await compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date() }))
+    } finally {
+      Object.assign(Session.prototype, { queryBindAsync, queryAsync })
+    }
+    assert.ok(days > 0, 'some day was compacted')
+    for (const name of HEAVY) {
+      assert.equal(calls.unbound.filter((call) => call === name).length, days, `${name} ran once a day, unbound`)
+      assert.ok(!calls.bound.includes(name), `${name} bound no parameter`)
+    }
+    assert.equal(calls.bound.filter((call) => call === 'admin.compact-job').length, days, 'the job was written once a day')
+    const [{ sessions }] = await h.engine.client
+      .query({ query: 'SELECT count() AS sessions FROM sessions_settled', format: 'JSONEachRow' })
+      .then((rs) => rs.json<{ sessions: number | string }>())
+    assert.ok(Number(sessions) > 0, 'the builds stored sessions')
+  })
+
+  it('refuses to build unless the table holds exactly one job', async () => {
+    const build = compileTemplate('admin/compact-build.sql', {}, { job: compileInner('admin/compaction-job.sql', {}) })
+    const job = { day: '2024-03-27', compaction: '1', readFrom: '2024-03-26 00:00:00.000', readTo: '2024-03-29 00:00:00.000' }
+    await h.engine.admin.command(compileTemplate('admin/compact-job-clear.sql', {}))
+    await assert.rejects(h.engine.admin.command(build), /compaction_job must hold the one job under way/)
+    await h.engine.admin.command(compileTemplate('admin/compact-job.sql', job))
+    await h.engine.admin.command(compileTemplate('admin/compact-job.sql', job))
+    await assert.rejects(h.engine.admin.command(build), /compaction_job must hold the one job under way/)
+    await h.engine.admin.command(compileTemplate('admin/compact-job-clear.sql', {}))
+    await h.engine.admin.command(compileTemplate('admin/compact-job.sql', job))
+    await h.engine.admin.command(build)
+  })
+})
