@@ -32,6 +32,8 @@ export interface CompactReport {
   dropped: number
   /** Months (per table) whose rewrite without the rows the drops masked was scheduled. */
   rewritten: number
+  /** Tables whose replaced compactions wait for the next run, as a mutation of theirs was still running. */
+  deferred: number
   seconds: number
 }
 
@@ -135,12 +137,19 @@ const MASKED_SHARE = 0.2
 
 /**
  * Deletes every compaction of the four tables that no reader can still be reading, then has each month of a
- * table whose masked rows reached MASKED_SHARE rewritten in the background; returns how many of each.
+ * table whose masked rows reached MASKED_SHARE rewritten in the background; returns how many of each. A table
+ * with a mutation still running (admin/compact-mutating.sql) keeps its replaced compactions until a later run.
  */
-async function dropSuperseded(engine: Engine, keepMs: number): Promise<Pick<CompactReport, 'dropped' | 'rewritten'>> {
+async function dropSuperseded(engine: Engine, keepMs: number): Promise<Pick<CompactReport, 'dropped' | 'rewritten' | 'deferred'>> {
   let dropped = 0
   let rewritten = 0
+  let deferred = 0
   for (const { table } of [SESSIONS_SETTLED, PAGE_VIEWS_SETTLED, PAGE_ROLLUP, SESSION_ROLLUP]) {
+    const [{ pending }] = await engine.admin.rows<{ pending: number | string }>(compileTemplate('admin/compact-mutating.sql', { tableName: table }))
+    if (Number(pending) > 0) {
+      deferred += 1
+      continue
+    }
     const superseded = await engine.admin.rows<{ day: string; compaction: string }>(compileTemplate('admin/compact-superseded.sql', { table, keepMs }))
     if (superseded.length === 0) continue
     const days = [...new Set(superseded.map((entry) => entry.day))]
@@ -150,7 +159,7 @@ async function dropSuperseded(engine: Engine, keepMs: number): Promise<Pick<Comp
     for (const { partition_id: partition } of masked) await engine.admin.command(compileTemplate('admin/compact-unmask.sql', { table, partition }))
     rewritten += masked.length
   }
-  return { dropped, rewritten }
+  return { dropped, rewritten, deferred }
 }
 
 /** Builds and swaps in one day's sessions, page views and the rollups of both; returns its sessions. */
@@ -185,15 +194,15 @@ async function compactDay(engine: Engine, day: Date, lookbackMs: number): Promis
  */
 export async function compactSessions(engine: Engine, options: CompactOptions): Promise<CompactReport> {
   const started = performance.now()
-  if (engine.settings.cluster) return { days: 0, sessions: 0, dropped: 0, rewritten: 0, seconds: 0 }
+  if (engine.settings.cluster) return { days: 0, sessions: 0, dropped: 0, rewritten: 0, deferred: 0, seconds: 0 }
   const lastDay = new Date(Math.floor((options.now.getTime() - options.lookbackMs) / DAY_MS) * DAY_MS - DAY_MS)
   const stale = await engine.admin.rows<{ day: string }>(
     compileTemplate('admin/compact-stale-days.sql', { lookbackSeconds: Math.round(options.lookbackMs / 1000), lastDay: dateText(lastDay) }),
   )
   let sessions = 0
   for (const { day } of stale) sessions += await compactDay(engine, new Date(`${day}T00:00:00Z`), options.lookbackMs)
-  const { dropped, rewritten } = await dropSuperseded(engine, options.keepSupersededMs)
-  return { days: stale.length, sessions, dropped, rewritten, seconds: (performance.now() - started) / 1000 }
+  const { dropped, rewritten, deferred } = await dropSuperseded(engine, options.keepSupersededMs)
+  return { days: stale.length, sessions, dropped, rewritten, deferred, seconds: (performance.now() - started) / 1000 }
 }
 
 export interface CompactionTimer {

@@ -1,6 +1,7 @@
 // Sessions split over several inserts and events that arrive late, for days already queried (settled):
 // after each insert the gateway must agree with the reference model over everything inserted so far.
 import assert from 'node:assert/strict'
+import { Session } from 'chdb'
 import request from 'supertest'
 import { compactionOptions, compactSessions } from '../../server/admin/compact'
 import { createProject } from '../../server/admin/control'
@@ -192,7 +193,28 @@ describe('sessions split over inserts, and late events for settled days', functi
     assert.equal((await compact({ keepSupersededMs: 3_600_000 })).dropped, 0, 'none was replaced an hour ago')
     const masked = (shares: Record<string, number>) => Object.entries(shares).filter(([, value]) => value >= 0.2)
     assert.deepEqual(masked(await maskedShares()), [], 'no deleted rows yet')
+
+    // A mutation of sessions_settled still running (merges stopped keep it so): its replaced compactions wait
+    // for a later run instead of a delete that would wait behind it, and the other tables drop theirs.
+    const command = (query: string) => h.engine.client.command({ query })
+    await command('SYSTEM STOP MERGES sessions_settled')
+    try {
+      await command('ALTER TABLE sessions_settled DELETE WHERE 0 SETTINGS mutations_sync = 0')
+      const waited = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the compaction waited behind a running mutation')), 30_000).unref())
+      const deferredRun = await Promise.race([compact({ keepSupersededMs: 0 }), waited])
+      assert.equal(deferredRun.deferred, 1, JSON.stringify(deferredRun))
+      assert.deepEqual((await storedCompactions()).sessions_settled.filter((entry) => !recorded.includes(entry)), beside, 'sessions_settled keeps its replaced compactions')
+      assert.ok(deferredRun.dropped > 0, 'the other tables dropped theirs')
+    } finally {
+      // On a session of its own: a delete left waiting would hold the writable connection's queue.
+      const side = new Session(h.dir)
+      await side.queryAsync('SYSTEM START MERGES sessions_settled')
+      side.close()
+    }
+    await mutationsDone()
+    await agreesNow('replaced compactions dropped but from sessions_settled')
     const report = await compact({ keepSupersededMs: 0 })
+    assert.equal(report.deferred, 0, JSON.stringify(report))
     assert.ok(report.dropped >= beside.length, JSON.stringify(report))
     for (const [table, entries] of Object.entries(await storedCompactions())) {
       for (const entry of entries) assert.ok(recorded.includes(entry), `${table} keeps only recorded compactions, not ${entry}`)
