@@ -62,8 +62,8 @@ const dateText = (date: Date) => date.toISOString().slice(0, 10)
  * The job under way as constants (admin/compaction-job.sql), in place of bound values: embedded, a statement
  * with bound parameters holds chDB's one process-wide chain of them while it runs, and a day's builds held
  * every data statement of the gateway behind them. On 10M events, a gateway answering a breakdown every 20 ms
- * while 8 days were compacted: p90 818-882 ms and p99 1,280-1,430 ms with the builds bound, 204-221 and
- * 327-335 with them reading the job (before the compaction: p90 93-121 ms).
+ * while 8 days were compacted: p90 818-882 ms and p99 1,280-1,430 ms with the builds bound, 180-240 and
+ * 483-539 with them reading the job (two runs each).
  */
 const JOB = compileInner('admin/compaction-job.sql', {})
 
