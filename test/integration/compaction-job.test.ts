@@ -3,23 +3,28 @@
 // build would hold every data statement of the gateway behind it.
 import assert from 'node:assert/strict'
 import { Session } from 'chdb'
+import request from 'supertest'
 import { compactionOptions, compactSessions } from '../../server/admin/compact'
 import { createProject } from '../../server/admin/control'
 import { compileInner, compileTemplate } from '../../queries/core/compiled'
-import { goldenEvents, insertRawEvents, startHarness, type Harness } from '../support/harness'
+import { answerInsights } from '../reference/model'
+import { goldenEvents, insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
 
 const PROJECT = { id: 'shop', timezone: 'Europe/Berlin' }
 /** The statements a day's compaction runs that read its whole read range or its staged rows. */
 const HEAVY = ['admin.compact-count', 'admin.compact-build', 'admin.compact-views-build', 'admin.compact-rollup-build', 'admin.compact-session-rollup-build']
 
 const templateName = (sql: string) => /^-- @name (\S+)/.exec(sql)?.[1]
+const NOW = new Date('2024-04-10T00:00:00.000Z')
+const WEEK = 'startDate=2024-03-27&endDate=2024-04-02'
+const QUESTIONS = [`metrics?${WEEK}`, `pages?${WEEK}&limit=50`, `referrer?${WEEK}&limit=50`, `metrics?${WEEK}&interval=hour`, `country?${WEEK}&limit=50`]
 
 describe('the compaction job', function () {
   this.timeout(120_000)
   let h: Harness
 
   before(async () => {
-    h = await startHarness()
+    h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' }, now: NOW })
     await createProject(h.engine, PROJECT)
     await insertRawEvents(h.engine, goldenEvents(PROJECT.id), PROJECT.id)
   })
@@ -65,5 +70,43 @@ describe('the compaction job', function () {
     await h.engine.admin.command(compileTemplate('admin/compact-job-clear.sql', {}))
     await h.engine.admin.command(compileTemplate('admin/compact-job.sql', job))
     await h.engine.admin.command(build)
+  })
+
+  it('answers exactly while a compaction builds beside the questions', async () => {
+    const auth = await rootHeaders(h.engine)
+    const expected = QUESTIONS.map((url) => {
+      const [resource, queryString] = url.split('?')
+      return answerInsights({ events: goldenEvents(PROJECT.id), projectTimezone: PROJECT.timezone, resource, query: Object.fromEntries(new URLSearchParams(queryString)), now: NOW })
+    })
+    const building = { now: 0, answeredDuring: 0 }
+    const { queryAsync } = Session.prototype
+    Session.prototype.queryAsync = function (this: Session, ...args: Parameters<Session['queryAsync']>) {
+      if (!HEAVY.includes(templateName(args[0]) ?? '')) return queryAsync.apply(this, args)
+      building.now += 1
+      return queryAsync.apply(this, args).finally(() => (building.now -= 1))
+    }
+    const mismatches: string[] = []
+    let answered = 0
+    try {
+      // Every day compacted again, with questions asked all the while, until some were answered during a build.
+      for (let round = 0; round < 5 && building.answeredDuring === 0; round += 1) {
+        await h.engine.client.command({ query: 'TRUNCATE TABLE session_compactions' })
+        let done = false
+        const compaction = compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date() }).finally(() => (done = true))
+        while (!done) {
+          for (const [index, url] of QUESTIONS.entries()) {
+            const res = await request(h.app).get(`/insights/${PROJECT.id}/${url}`).set({ ...auth, 'cache-control': 'no-cache' })
+            answered += 1
+            if (building.now > 0) building.answeredDuring += 1
+            if (res.status !== expected[index].status || JSON.stringify(res.body) !== JSON.stringify(expected[index].body)) mismatches.push(url)
+          }
+        }
+        assert.ok((await compaction).days > 0, 'some day was compacted')
+      }
+    } finally {
+      Session.prototype.queryAsync = queryAsync
+    }
+    assert.ok(building.answeredDuring > 0, `of ${answered} answers, none came while a build ran`)
+    assert.deepEqual(mismatches, [], `${answered} answers, ${building.answeredDuring} while a build ran`)
   })
 })
