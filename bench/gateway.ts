@@ -1,7 +1,8 @@
 // The gateway as a child process for every bench, bound to 127.0.0.1: `startGateway`
 // spawns this file, which serves a data directory as server/http/main.ts does and also reports how long
 // its event loop was kept from running. It also runs the bench's own statements (the raw engine's and
-// the baseline's) on its engine when asked over the IPC channel, so that all three read the same files.
+// the baseline's) on its engine when asked over the IPC channel, so that all three read the same files, and
+// compacts its directory when asked (as its schedule would, which the bench gateway does not run).
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
@@ -12,6 +13,7 @@ import { Directory } from '../server/http/directory'
 import { createRunner, openEngine } from '../server/engine'
 import { createLogger } from '../server/logger'
 import { migrate } from '../server/admin/migrate'
+import { compactSessions, compactionOptions, type CompactReport } from '../server/admin/compact'
 
 const READY_LINE = 'bench gateway listening'
 const LOOP_DELAY_LINE = 'bench gateway event loop delay '
@@ -33,13 +35,18 @@ export interface ChildGateway {
    * settings), not through HTTP, and resolves with its rows once its whole result has been read.
    */
   statement(sql: string, params: Record<string, unknown>): Promise<Record<string, unknown>[]>
+  /** Runs a statement without rows to read (a delete, DDL) on the gateway's writable client. */
+  command(sql: string): Promise<void>
+  /** Compacts the gateway's data directory as its schedule would, on its own engine; resolves with the report. */
+  compact(): Promise<CompactReport>
   /** Stops the gateway; resolves with its event-loop delay, when it could report it. */
   stop(): Promise<LoopDelay | undefined>
 }
 
-/** A statement the bench asks the child to run, and its answer. */
+/** A statement the bench asks the child to run (rows to read unless told), or a compaction, and its answer. */
 interface StatementRequest {
   id: number
+  kind?: 'command' | 'compact'
   sql: string
   params: Record<string, unknown>
 }
@@ -101,18 +108,21 @@ export async function startGateway(options: { dataDir: string; port: number; env
     for (const waiting of pending.values()) waiting.reject(new Error(`gateway exited with ${JSON.stringify(exit)} during a statement`))
     pending.clear()
   })
+  const ask = (request: Omit<StatementRequest, 'id'>) => {
+    if (!child.connected) return Promise.reject(new Error(`gateway exited with ${JSON.stringify(exit)}: no statement can run`))
+    const id = (nextId += 1)
+    return new Promise<Record<string, unknown>[]>((resolve, reject) => {
+      pending.set(id, { resolve, reject })
+      child.send({ ...request, id } satisfies StatementRequest)
+    })
+  }
   return {
     child,
     url: `http://127.0.0.1:${options.port}`,
     exited: () => exit,
-    statement(sql, params) {
-      if (!child.connected) return Promise.reject(new Error(`gateway exited with ${JSON.stringify(exit)}: no statement can run`))
-      const id = (nextId += 1)
-      return new Promise<Record<string, unknown>[]>((resolve, reject) => {
-        pending.set(id, { resolve, reject })
-        child.send({ id, sql, params } satisfies StatementRequest)
-      })
-    },
+    statement: (sql, params) => ask({ sql, params }),
+    command: (sql) => ask({ kind: 'command', sql, params: {} }).then(() => undefined),
+    compact: () => ask({ kind: 'compact', sql: '', params: {} }).then(([report]) => report as unknown as CompactReport),
     async stop() {
       stopping = exit === undefined
       child.kill('SIGTERM')
@@ -133,10 +143,15 @@ async function serve(): Promise<void> {
   const loop = monitorEventLoopDelay({ resolution: 10 })
   loop.enable()
   const settings = guardrailSettings(config)
-  process.on('message', (request: StatementRequest) => {
-    engine.client
+  const answer = (request: StatementRequest): Promise<Record<string, unknown>[]> => {
+    if (request.kind === 'compact') return compactSessions(engine, { ...compactionOptions(config), now: new Date() }).then((report) => [{ ...report }])
+    if (request.kind === 'command') return engine.client.command({ query: request.sql }).then(() => [])
+    return engine.client
       .query({ query: request.sql, query_params: request.params, format: 'JSONEachRow', clickhouse_settings: settings })
       .then((result) => result.json<Record<string, unknown>>())
+  }
+  process.on('message', (request: StatementRequest) => {
+    answer(request)
       .then(
         (rows) => process.send?.({ id: request.id, rows } satisfies StatementReply),
         (error: Error) => process.send?.({ id: request.id, error: error.message } satisfies StatementReply),

@@ -1,6 +1,7 @@
 // `npm run bench [-- <mode>]`: a small dispatcher over the bench modes; `compare` is the default.
 import * as abuse from './abuse'
 import { compare, seedLong } from './compare'
+import * as compaction from './compaction-load'
 import * as fuzz from './fuzz'
 import { loadTable } from './load-table'
 
@@ -9,6 +10,7 @@ const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
   load: { describe: 'every endpoint at concurrency 1 and 8', run: loadTable },
   long: { describe: 'seed the 360-day dataset (4× the events) that the compare mode\'s ratio needs', run: seedLong },
   abuse: { describe: 'a hostile client beside a second one: its /live and /ready percentiles, 504 times, heavy valid load', run: () => abuse.main(process.argv.slice(3)) },
+  compaction: { describe: 'questions while the gateway compacts settled days (a copy of the bench data): percentiles before and during', run: compaction.main },
   fuzz: { describe: '10,000 junk requests over every route: counts by status, no 5xx but 503/504, no crash', run: () => fuzz.main(process.argv.slice(3)) },
 }
 

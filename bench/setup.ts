@@ -99,9 +99,9 @@ export async function openDataset(dataset: Dataset): Promise<{ engine: Engine; c
 export const BENCH_GATEWAY_ENV = { QUARRY_RATE_LIMIT: '1000000', QUARRY_MAX_CONCURRENT_QUERIES: '64', QUARRY_MAX_EXECUTION_SECONDS: '300' }
 
 /** Waits (up to 30 s) until the gateway accepts the bench credentials; a fresh seed's client may lag. */
-export async function waitForAuth(headers: Record<string, string>): Promise<void> {
+export async function waitForAuth(headers: Record<string, string>, url = `http://127.0.0.1:${PORT}`): Promise<void> {
   for (let attempt = 0; attempt < 30; attempt += 1) {
-    const res = await fetch(`http://127.0.0.1:${PORT}/insights/${PROJECT}/live`, { headers })
+    const res = await fetch(`${url}/insights/${PROJECT}/live`, { headers })
     await res.arrayBuffer()
     if (res.status === 200) return
     await new Promise((resolve) => setTimeout(resolve, 1000))

@@ -61,9 +61,9 @@ const dateText = (date: Date) => date.toISOString().slice(0, 10)
 /**
  * The job under way as constants (admin/compaction-job.sql), in place of bound values: embedded, a statement
  * with bound parameters holds chDB's one process-wide chain of them while it runs, and a day's builds held
- * every data statement of the gateway behind them. On 10M events, a gateway answering a breakdown every 20 ms
- * while 8 days were compacted: p90 818-882 ms and p99 1,280-1,430 ms with the builds bound, 180-240 and
- * 483-539 with them reading the job (two runs each).
+ * every data statement of the gateway behind them. `npm run bench -- compaction` (10M events, `country` every
+ * 20 ms while 8 days are compacted, four rounds each way): p90 526-610 ms and p99 586-1,107 with the builds
+ * bound, 196-349 and 276-751 with them reading the job.
  */
 const JOB = compileInner('admin/compaction-job.sql', {})
 
