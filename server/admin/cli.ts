@@ -50,6 +50,7 @@ type Command = (engine: Engine, positionals: string[], options: Options) => Prom
 /** Compacts the settled days that changed, and says what it did. */
 async function compactNow(engine: Engine): Promise<string> {
   const report = await compactSessions(engine, { ...compactionOptions(loadConfig()), now: new Date() })
+  if (report.leaseHeldBy) return `compacted nothing: compaction ${report.leaseHeldBy} (another process on this database) is running; it compacts the same days`
   return `compacted ${report.sessions} session(s) of ${report.days} settled day(s), dropped ${report.dropped} replaced compaction(s), rewriting ${report.rewritten} month(s) without them${report.deferred ? ` (${report.deferred} table(s) keep theirs until the next run: a mutation of theirs is still running)` : ''}, in ${report.seconds.toFixed(1)} s`
 }
 

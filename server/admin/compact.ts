@@ -5,6 +5,7 @@
 // last, delete the compactions no reader can still be reading (013_compactions_by_number.sql) and have a
 // month whose rows are largely such deleted ones rewritten. Runs on the engine's writable connection, one
 // day at a time.
+import crypto from 'node:crypto'
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../../queries/core/compiled'
 import { DIMENSIONS, breakdownSql, type Dimension } from '../../queries/core/registry'
 import { DAY_MS } from '../../queries/core/dates'
@@ -34,6 +35,8 @@ export interface CompactReport {
   rewritten: number
   /** Tables whose replaced compactions wait for the next run, as a mutation of theirs was still running. */
   deferred: number
+  /** Set when another compaction held the lease (admin/compact-lease-holder.sql), so this one did nothing. */
+  leaseHeldBy?: string
   seconds: number
 }
 
@@ -114,14 +117,34 @@ const SESSION_ROLLUP: SettledTable = {
 const monthOf = (day: string) => Number(day.slice(0, 4) + day.slice(5, 7))
 
 /**
+ * How long a compaction's lease rows count (migrations/019_compaction_lease.sql): the holder adds one for each
+ * day, so only a day longer than this, or a holder that died, lets another compaction in.
+ */
+const LEASE_SECONDS = 3_600
+
+/** The compaction holding the lease, if any. */
+async function leaseHolder(engine: Engine): Promise<string | undefined> {
+  const [row] = await engine.admin.rows<{ holder: string }>(compileTemplate('admin/compact-lease-holder.sql', { leaseSeconds: LEASE_SECONDS }))
+  return row?.holder
+}
+
+/** Before a step that others must not see half done (an attach, a record): stops unless `holder` still holds the lease. */
+async function keepsLease(engine: Engine, holder: string): Promise<void> {
+  const current = await leaseHolder(engine)
+  if (current !== holder) throw new Error(`Compaction ${holder} lost its lease to ${current ?? 'nobody'}; it stops before attaching or recording anything more`)
+}
+
+/**
  * Builds the job's day of one table in its staging table, alone there, and adds those parts to the day's
  * month beside the day's older compactions. Returns the rows built.
  */
-async function swapDay(engine: Engine, target: SettledTable, day: string): Promise<number> {
+async function swapDay(engine: Engine, target: SettledTable, day: string, holder: string): Promise<number> {
   await engine.admin.command(compileTemplate('admin/compact-stage-clear.sql', { stage: target.stage }))
   await engine.admin.command(target.build())
   const [{ rows }] = await engine.admin.rows<{ rows: number | string }>(compileTemplate('admin/compact-stage-rows.sql', { stage: target.stage }))
-  if (Number(rows) > 0) await engine.admin.command(compileTemplate(target.swap, { month: monthOf(day) }))
+  if (Number(rows) === 0) return 0
+  await keepsLease(engine, holder)
+  await engine.admin.command(compileTemplate(target.swap, { month: monthOf(day) }))
   return Number(rows)
 }
 
@@ -163,19 +186,21 @@ async function dropSuperseded(engine: Engine, keepMs: number): Promise<Pick<Comp
 }
 
 /** Builds and swaps in one day's sessions, page views and the rollups of both; returns its sessions. */
-async function compactDay(engine: Engine, day: Date, lookbackMs: number): Promise<number> {
+async function compactDay(engine: Engine, day: Date, lookbackMs: number, holder: string): Promise<number> {
   const range = { readFrom: toClickHouseTime(new Date(day.getTime() - lookbackMs)), readTo: toClickHouseTime(new Date(day.getTime() + DAY_MS + lookbackMs)) }
   const dayText = dateText(day)
   // A compaction number that only grows, then the job its statements read, then the count (see admin/compact-count.sql).
   const compaction = compactionNumber(day)
+  await engine.admin.command(compileTemplate('admin/compact-lease-take.sql', { holder }))
   await engine.admin.command(compileTemplate('admin/compact-job-clear.sql', {}))
   await engine.admin.command(compileTemplate('admin/compact-job.sql', { ...range, day: dayText, compaction }))
   const counts = await engine.admin.rows<{ project_id: string; partial_rows: number | string }>(compileTemplate('admin/compact-count.sql', {}, { job: JOB }))
-  const sessions = await swapDay(engine, SESSIONS_SETTLED, dayText)
-  await swapDay(engine, PAGE_VIEWS_SETTLED, dayText)
-  await swapDay(engine, PAGE_ROLLUP, dayText)
-  await swapDay(engine, SESSION_ROLLUP, dayText)
+  const sessions = await swapDay(engine, SESSIONS_SETTLED, dayText, holder)
+  await swapDay(engine, PAGE_VIEWS_SETTLED, dayText, holder)
+  await swapDay(engine, PAGE_ROLLUP, dayText, holder)
+  await swapDay(engine, SESSION_ROLLUP, dayText, holder)
   // Recorded only once every table holds the day: until then, readers regroup it.
+  await keepsLease(engine, holder)
   await engine.admin.command(
     compileTemplate('admin/compact-record.sql', {
       day: dayText,
@@ -194,15 +219,24 @@ async function compactDay(engine: Engine, day: Date, lookbackMs: number): Promis
  */
 export async function compactSessions(engine: Engine, options: CompactOptions): Promise<CompactReport> {
   const started = performance.now()
-  if (engine.settings.cluster) return { days: 0, sessions: 0, dropped: 0, rewritten: 0, deferred: 0, seconds: 0 }
-  const lastDay = new Date(Math.floor((options.now.getTime() - options.lookbackMs) / DAY_MS) * DAY_MS - DAY_MS)
-  const stale = await engine.admin.rows<{ day: string }>(
-    compileTemplate('admin/compact-stale-days.sql', { lookbackSeconds: Math.round(options.lookbackMs / 1000), lastDay: dateText(lastDay) }),
-  )
-  let sessions = 0
-  for (const { day } of stale) sessions += await compactDay(engine, new Date(`${day}T00:00:00Z`), options.lookbackMs)
-  const { dropped, rewritten, deferred } = await dropSuperseded(engine, options.keepSupersededMs)
-  return { days: stale.length, sessions, dropped, rewritten, deferred, seconds: (performance.now() - started) / 1000 }
+  const idle = { days: 0, sessions: 0, dropped: 0, rewritten: 0, deferred: 0 }
+  if (engine.settings.cluster) return { ...idle, seconds: 0 }
+  const holder = crypto.randomUUID()
+  await engine.admin.command(compileTemplate('admin/compact-lease-take.sql', { holder }))
+  try {
+    const holding = await leaseHolder(engine)
+    if (holding !== holder) return { ...idle, leaseHeldBy: holding ?? 'none', seconds: (performance.now() - started) / 1000 }
+    const lastDay = new Date(Math.floor((options.now.getTime() - options.lookbackMs) / DAY_MS) * DAY_MS - DAY_MS)
+    const stale = await engine.admin.rows<{ day: string }>(
+      compileTemplate('admin/compact-stale-days.sql', { lookbackSeconds: Math.round(options.lookbackMs / 1000), lastDay: dateText(lastDay) }),
+    )
+    let sessions = 0
+    for (const { day } of stale) sessions += await compactDay(engine, new Date(`${day}T00:00:00Z`), options.lookbackMs, holder)
+    const { dropped, rewritten, deferred } = await dropSuperseded(engine, options.keepSupersededMs)
+    return { days: stale.length, sessions, dropped, rewritten, deferred, seconds: (performance.now() - started) / 1000 }
+  } finally {
+    await engine.admin.command(compileTemplate('admin/compact-lease-release.sql', { holder }))
+  }
 }
 
 export interface CompactionTimer {

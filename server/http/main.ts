@@ -50,7 +50,7 @@ async function main() {
   const compaction = scheduleCompaction(engine, {
     ...compactionOptions(config),
     everyMs: config.compactSeconds * 1000,
-    onRun: (report) => (report.days || report.dropped || report.deferred) && logger.info('sessions compacted', { ...report }),
+    onRun: (report) => (report.days || report.dropped || report.deferred || report.leaseHeldBy) && logger.info('sessions compacted', { ...report }),
     onError: (error) => logger.error('session compaction failed', { error: String((error as Error)?.stack ?? error) }),
   })
   const metrics = createMetrics()

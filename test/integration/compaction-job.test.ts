@@ -1,6 +1,7 @@
 // A compaction's heavy statements read the job under way (sql/admin/compaction-job.sql) and bind nothing:
 // embedded, a statement with bound parameters holds chDB's one process-wide chain of them, so a bound
-// build would hold every data statement of the gateway behind it.
+// build would hold every data statement of the gateway behind it. One compaction at a time holds the lease
+// (migrations/019_compaction_lease.sql): two would share the staging tables and the job.
 import assert from 'node:assert/strict'
 import { Session } from 'chdb'
 import request from 'supertest'
@@ -108,5 +109,78 @@ describe('the compaction job', function () {
     }
     assert.ok(building.answeredDuring > 0, `of ${answered} answers, none came while a build ran`)
     assert.deepEqual(mismatches, [], `${answered} answers, ${building.answeredDuring} while a build ran`)
+  })
+
+  /** Every question's answer against the reference model's; the urls that differ. */
+  async function wrongAnswers(): Promise<string[]> {
+    const auth = await rootHeaders(h.engine)
+    const wrong: string[] = []
+    for (const url of QUESTIONS) {
+      const [resource, queryString] = url.split('?')
+      const expected = answerInsights({ events: goldenEvents(PROJECT.id), projectTimezone: PROJECT.timezone, resource, query: Object.fromEntries(new URLSearchParams(queryString)), now: NOW })
+      const res = await request(h.app).get(`/insights/${PROJECT.id}/${url}`).set({ ...auth, 'cache-control': 'no-cache' })
+      if (res.status !== expected.status || JSON.stringify(res.body) !== JSON.stringify(expected.body)) wrong.push(url)
+    }
+    return wrong
+  }
+
+  const compact = () => compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date() })
+  const command = (query: string) => h.engine.client.command({ query })
+
+  it('lets one of two compactions at once run, and tells the other which one holds the lease', async () => {
+    await command('TRUNCATE TABLE session_compactions')
+    const [first, second] = await Promise.all([compact(), compact()])
+    const ran = [first, second].filter((report) => !report.leaseHeldBy)
+    assert.equal(ran.length, 1, JSON.stringify([first, second]))
+    assert.ok(ran[0].days > 0, 'the one that ran compacted')
+    const refused = [first, second].find((report) => report.leaseHeldBy)!
+    assert.match(refused.leaseHeldBy!, /^[0-9a-f-]{36}$/)
+    assert.equal(refused.days, 0)
+    assert.deepEqual(await wrongAnswers(), [])
+    assert.equal((await compact()).leaseHeldBy, undefined, 'both released the lease')
+  })
+
+  it('waits while a holder that has not ended took the lease within the hour, and not for one that took it before', async () => {
+    await command('TRUNCATE TABLE session_compactions')
+    await command("INSERT INTO compaction_lease (holder, taken_at) VALUES ('gone', now64(3) - INTERVAL 2 HOUR)")
+    await command("INSERT INTO compaction_lease (holder, taken_at) VALUES ('busy', now64(3) - INTERVAL 10 MINUTE)")
+    const waiting = await compact()
+    assert.equal(waiting.leaseHeldBy, 'busy', JSON.stringify(waiting))
+    assert.equal(waiting.days, 0)
+    await command("INSERT INTO compaction_lease (holder, released) VALUES ('busy', 1)")
+    const after = await compact()
+    assert.equal(after.leaseHeldBy, undefined, JSON.stringify(after))
+    assert.ok(after.days > 0)
+    assert.deepEqual(await wrongAnswers(), [])
+  })
+
+  it('stops before attaching a build once another compaction holds the lease, and records nothing', async () => {
+    await command('TRUNCATE TABLE session_compactions')
+    // An earlier row of another holder appears while the first build runs (on a session of its own: the
+    // writable connection is busy with the compaction's statements).
+    const side = new Session(h.dir)
+    const { queryAsync } = Session.prototype
+    let intruded = false
+    Session.prototype.queryAsync = function (this: Session, ...args: Parameters<Session['queryAsync']>) {
+      if (!intruded && templateName(args[0]) === 'admin.compact-build') {
+        intruded = true
+        return queryAsync.apply(side, ["INSERT INTO compaction_lease (holder, taken_at) VALUES ('intruder', now64(3) - INTERVAL 1 MINUTE)"]).then(() => queryAsync.apply(this, args))
+      }
+      return queryAsync.apply(this, args)
+    }
+    try {
+      await assert.rejects(compact(), /lost its lease to intruder/)
+    } finally {
+      Session.prototype.queryAsync = queryAsync
+      side.close()
+    }
+    const [{ records }] = await h.engine.client
+      .query({ query: 'SELECT count() AS records FROM session_compactions', format: 'JSONEachRow' })
+      .then((rs) => rs.json<{ records: number | string }>())
+    assert.equal(Number(records), 0, 'no day recorded')
+    assert.deepEqual(await wrongAnswers(), [])
+    await command("INSERT INTO compaction_lease (holder, released) VALUES ('intruder', 1)")
+    assert.ok((await compact()).days > 0)
+    assert.deepEqual(await wrongAnswers(), [])
   })
 })
