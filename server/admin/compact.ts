@@ -122,6 +122,9 @@ const monthOf = (day: string) => Number(day.slice(0, 4) + day.slice(5, 7))
  */
 const LEASE_SECONDS = 3_600
 
+/** This process's prefix of its runs' lease ids: embedded, the runs of any other process died with it. */
+export const LEASE_PROCESS = `${crypto.randomUUID()}:`
+
 /** The compaction holding the lease, if any. */
 async function leaseHolder(engine: Engine): Promise<string | undefined> {
   const [row] = await engine.admin.rows<{ holder: string }>(compileTemplate('admin/compact-lease-holder.sql', { leaseSeconds: LEASE_SECONDS }))
@@ -221,7 +224,10 @@ export async function compactSessions(engine: Engine, options: CompactOptions): 
   const started = performance.now()
   const idle = { days: 0, sessions: 0, dropped: 0, rewritten: 0, deferred: 0 }
   if (engine.settings.cluster) return { ...idle, seconds: 0 }
-  const holder = crypto.randomUUID()
+  const holder = `${LEASE_PROCESS}${crypto.randomUUID()}`
+  // TRICKY: a gateway killed during a run leaves its lease rows behind, and they would hold the next process
+  // off for the lease time; embedded, no other process can be running.
+  if (engine.settings.mode === 'embedded') await engine.admin.command(compileTemplate('admin/compact-lease-release-others.sql', { process: LEASE_PROCESS }))
   await engine.admin.command(compileTemplate('admin/compact-lease-take.sql', { holder }))
   try {
     const holding = await leaseHolder(engine)

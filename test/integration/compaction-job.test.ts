@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { Session } from 'chdb'
 import request from 'supertest'
-import { compactionOptions, compactSessions } from '../../server/admin/compact'
+import { LEASE_PROCESS, compactionOptions, compactSessions } from '../../server/admin/compact'
 import { createProject } from '../../server/admin/control'
 import { compileInner, compileTemplate } from '../../queries/core/compiled'
 import { answerInsights } from '../reference/model'
@@ -134,7 +134,7 @@ describe('the compaction job', function () {
     assert.equal(ran.length, 1, JSON.stringify([first, second]))
     assert.ok(ran[0].days > 0, 'the one that ran compacted')
     const refused = [first, second].find((report) => report.leaseHeldBy)!
-    assert.match(refused.leaseHeldBy!, /^[0-9a-f-]{36}$/)
+    assert.match(refused.leaseHeldBy!, /^[0-9a-f-]{36}:[0-9a-f-]{36}$/)
     assert.equal(refused.days, 0)
     assert.deepEqual(await wrongAnswers(), [])
     assert.equal((await compact()).leaseHeldBy, undefined, 'both released the lease')
@@ -142,15 +142,26 @@ describe('the compaction job', function () {
 
   it('waits while a holder that has not ended took the lease within the hour, and not for one that took it before', async () => {
     await command('TRUNCATE TABLE session_compactions')
-    await command("INSERT INTO compaction_lease (holder, taken_at) VALUES ('gone', now64(3) - INTERVAL 2 HOUR)")
-    await command("INSERT INTO compaction_lease (holder, taken_at) VALUES ('busy', now64(3) - INTERVAL 10 MINUTE)")
+    // Holders of this process: embedded, those of any other process are ended first (the next test).
+    const [gone, busy] = [`${LEASE_PROCESS}gone`, `${LEASE_PROCESS}busy`]
+    await command(`INSERT INTO compaction_lease (holder, taken_at) VALUES ('${gone}', now64(3) - INTERVAL 2 HOUR)`)
+    await command(`INSERT INTO compaction_lease (holder, taken_at) VALUES ('${busy}', now64(3) - INTERVAL 10 MINUTE)`)
     const waiting = await compact()
-    assert.equal(waiting.leaseHeldBy, 'busy', JSON.stringify(waiting))
+    assert.equal(waiting.leaseHeldBy, busy, JSON.stringify(waiting))
     assert.equal(waiting.days, 0)
-    await command("INSERT INTO compaction_lease (holder, released) VALUES ('busy', 1)")
+    await command(`INSERT INTO compaction_lease (holder, released) VALUES ('${busy}', 1)`)
     const after = await compact()
     assert.equal(after.leaseHeldBy, undefined, JSON.stringify(after))
     assert.ok(after.days > 0)
+    assert.deepEqual(await wrongAnswers(), [])
+  })
+
+  it('embedded, does not wait for a run of another process, which died with it', async () => {
+    await command('TRUNCATE TABLE session_compactions')
+    await command("INSERT INTO compaction_lease (holder, taken_at) VALUES ('earlier-process:run', now64(3) - INTERVAL 1 MINUTE)")
+    const report = await compact()
+    assert.equal(report.leaseHeldBy, undefined, JSON.stringify(report))
+    assert.ok(report.days > 0)
     assert.deepEqual(await wrongAnswers(), [])
   })
 
@@ -159,17 +170,18 @@ describe('the compaction job', function () {
     // An earlier row of another holder appears while the first build runs (on a session of its own: the
     // writable connection is busy with the compaction's statements).
     const side = new Session(h.dir)
+    const intruder = `${LEASE_PROCESS}intruder`
     const { queryAsync } = Session.prototype
     let intruded = false
     Session.prototype.queryAsync = function (this: Session, ...args: Parameters<Session['queryAsync']>) {
       if (!intruded && templateName(args[0]) === 'admin.compact-build') {
         intruded = true
-        return queryAsync.apply(side, ["INSERT INTO compaction_lease (holder, taken_at) VALUES ('intruder', now64(3) - INTERVAL 1 MINUTE)"]).then(() => queryAsync.apply(this, args))
+        return queryAsync.apply(side, [`INSERT INTO compaction_lease (holder, taken_at) VALUES ('${intruder}', now64(3) - INTERVAL 1 MINUTE)`]).then(() => queryAsync.apply(this, args))
       }
       return queryAsync.apply(this, args)
     }
     try {
-      await assert.rejects(compact(), /lost its lease to intruder/)
+      await assert.rejects(compact(), /lost its lease to .*intruder/)
     } finally {
       Session.prototype.queryAsync = queryAsync
       side.close()
@@ -179,7 +191,7 @@ describe('the compaction job', function () {
       .then((rs) => rs.json<{ records: number | string }>())
     assert.equal(Number(records), 0, 'no day recorded')
     assert.deepEqual(await wrongAnswers(), [])
-    await command("INSERT INTO compaction_lease (holder, released) VALUES ('intruder', 1)")
+    await command(`INSERT INTO compaction_lease (holder, released) VALUES ('${intruder}', 1)`)
     assert.ok((await compact()).days > 0)
     assert.deepEqual(await wrongAnswers(), [])
   })
