@@ -69,32 +69,34 @@ const dateText = (date: Date) => date.toISOString().slice(0, 10)
  * bound, 196-349 and 276-751 with them reading the job.
  */
 const JOB = compileInner('admin/compaction-job.sql', {})
+/** The partial rows of the job's read range, per project (admin/compact-count.sql). */
+const COUNT = compileTemplate('admin/compact-count.sql', {}, { job: JOB })
 
 /** A combined table a compaction builds for a day (a closed set: these four), in its staging table first. */
 interface SettledTable {
   table: 'sessions_settled' | 'page_views_settled' | 'page_rollup' | 'session_rollup'
   stage: 'sessions_settled_stage' | 'page_views_settled_stage' | 'page_rollup_stage' | 'session_rollup_stage'
   /** The statement that builds the job's day in the staging table, from its read range or its page rows. */
-  build(): CompiledQuery
+  build: CompiledQuery
   swap: string
 }
 const SESSIONS_SETTLED: SettledTable = {
   table: 'sessions_settled',
   stage: 'sessions_settled_stage',
-  build: () => compileTemplate('admin/compact-build.sql', {}, { job: JOB }),
+  build: compileTemplate('admin/compact-build.sql', {}, { job: JOB }),
   swap: 'admin/compact-swap.sql',
 }
 const PAGE_VIEWS_SETTLED: SettledTable = {
   table: 'page_views_settled',
   stage: 'page_views_settled_stage',
-  build: () => compileTemplate('admin/compact-views-build.sql', {}, { job: JOB }),
+  build: compileTemplate('admin/compact-views-build.sql', {}, { job: JOB }),
   swap: 'admin/compact-views-swap.sql',
 }
 /** Built from the page rows still in their staging table, so after them. */
 const PAGE_ROLLUP: SettledTable = {
   table: 'page_rollup',
   stage: 'page_rollup_stage',
-  build: () => compileTemplate('admin/compact-rollup-build.sql', {}, { job: JOB }),
+  build: compileTemplate('admin/compact-rollup-build.sql', {}, { job: JOB }),
   swap: 'admin/compact-rollup-swap.sql',
 }
 
@@ -109,7 +111,7 @@ const BREAKDOWNS = sqlOnly(
 const SESSION_ROLLUP: SettledTable = {
   table: 'session_rollup',
   stage: 'session_rollup_stage',
-  build: () => compileTemplate('admin/compact-session-rollup-build.sql', {}, { job: JOB, breakdowns: BREAKDOWNS }),
+  build: compileTemplate('admin/compact-session-rollup-build.sql', {}, { job: JOB, breakdowns: BREAKDOWNS }),
   swap: 'admin/compact-session-rollup-swap.sql',
 }
 
@@ -143,7 +145,7 @@ async function keepsLease(engine: Engine, holder: string): Promise<void> {
  */
 async function swapDay(engine: Engine, target: SettledTable, day: string, holder: string): Promise<number> {
   await engine.admin.command(compileTemplate('admin/compact-stage-clear.sql', { stage: target.stage }))
-  await engine.admin.command(target.build())
+  await engine.admin.command(target.build)
   const [{ rows }] = await engine.admin.rows<{ rows: number | string }>(compileTemplate('admin/compact-stage-rows.sql', { stage: target.stage }))
   if (Number(rows) === 0) return 0
   await keepsLease(engine, holder)
@@ -197,7 +199,7 @@ async function compactDay(engine: Engine, day: Date, lookbackMs: number, holder:
   await engine.admin.command(compileTemplate('admin/compact-lease-take.sql', { holder }))
   await engine.admin.command(compileTemplate('admin/compact-job-clear.sql', {}))
   await engine.admin.command(compileTemplate('admin/compact-job.sql', { ...range, day: dayText, compaction }))
-  const counts = await engine.admin.rows<{ project_id: string; partial_rows: number | string }>(compileTemplate('admin/compact-count.sql', {}, { job: JOB }))
+  const counts = await engine.admin.rows<{ project_id: string; partial_rows: number | string }>(COUNT)
   const sessions = await swapDay(engine, SESSIONS_SETTLED, dayText, holder)
   await swapDay(engine, PAGE_VIEWS_SETTLED, dayText, holder)
   await swapDay(engine, PAGE_ROLLUP, dayText, holder)
