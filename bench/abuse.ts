@@ -10,6 +10,7 @@ import { openEngine } from '../server/engine'
 import { migrate } from '../server/admin/migrate'
 import { seedProject } from '../server/admin/seed'
 import { startGateway, type ChildGateway, type LoopDelay } from './gateway'
+import { percentile } from './percentile'
 
 const DATA_DIR = path.resolve(process.env.QUARRY_BENCH_ABUSE_DIR ?? path.join(os.tmpdir(), 'quarry-bench-abuse'))
 const EVENTS = Number(process.env.QUARRY_BENCH_EVENTS ?? 1_500_000)
@@ -105,11 +106,6 @@ async function send(url: string, headers: Headers, goneAfterMs?: number): Promis
   } catch {
     return { status: goneAfterMs ? 'gone' : 'failed', ms: performance.now() - started }
   }
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN
 }
 
 /** Asks `path` again and again, one at a time, until `stop` says so. */

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { QUESTIONS } from './questions'
 import { BENCH_GATEWAY_ENV, MAIN, PORT, openDataset, waitForAuth } from './setup'
 import { startGateway } from './gateway'
+import { percentile } from './percentile'
 
 const ROUNDS = Number(process.env.QUARRY_BENCH_ROUNDS ?? 2)
 /** Settled days of the bench window whose compaction the copy forgets: every other day of its first half. */
@@ -16,12 +17,10 @@ const GAP_MS = 20
 const BEFORE_MS = 10_000
 const QUESTION = QUESTIONS.find((question) => question.name === 'country')!
 
-const percentile = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(share * values.length))]
-
 function summary(values: number[]): string {
   if (!values.length) return 'no answers'
-  const ms = (share: number) => percentile(values, share).toFixed(0)
-  return `${values.length} answers, p50 ${ms(0.5)} ms, p90 ${ms(0.9)}, p99 ${ms(0.99)}, max ${Math.max(...values).toFixed(0)}`
+  const ms = (p: number) => percentile(values, p).toFixed(0)
+  return `${values.length} answers, p50 ${ms(50)} ms, p90 ${ms(90)}, p99 ${ms(99)}, max ${Math.max(...values).toFixed(0)}`
 }
 
 export async function main(): Promise<void> {

@@ -1,6 +1,7 @@
 // A closed-loop HTTP load generator: `connections` workers each send the next request as soon as the
 // previous one answers, for `seconds`; latencies of every request give exact percentiles.
 import http from 'node:http'
+import { percentile } from './percentile'
 
 export interface LoadResult {
   requests: number
@@ -8,11 +9,6 @@ export interface LoadResult {
   p50: number
   p95: number
   rps: number
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
 }
 
 function get(url: string, headers: Record<string, string>, agent: http.Agent): Promise<number> {
@@ -42,6 +38,5 @@ export async function loadTest(options: { url: string; headers: Record<string, s
   await Promise.all(Array.from({ length: options.connections }, worker))
   const elapsed = (performance.now() - started) / 1000
   agent.destroy()
-  latencies.sort((a, b) => a - b)
   return { requests: latencies.length, errors, p50: percentile(latencies, 50), p95: percentile(latencies, 95), rps: latencies.length / elapsed }
 }
