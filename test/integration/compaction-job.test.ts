@@ -23,13 +23,30 @@ const QUESTIONS = [`metrics?${WEEK}`, `pages?${WEEK}&limit=50`, `referrer?${WEEK
 describe('the compaction job', function () {
   this.timeout(120_000)
   let h: Harness
+  let auth: Record<string, string>
+  const expected = QUESTIONS.map((url) => {
+    const [resource, queryString] = url.split('?')
+    return answerInsights({ events: goldenEvents(PROJECT.id), projectTimezone: PROJECT.timezone, resource, query: Object.fromEntries(new URLSearchParams(queryString)), now: NOW })
+  })
 
   before(async () => {
     h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' }, now: NOW })
     await createProject(h.engine, PROJECT)
     await insertRawEvents(h.engine, goldenEvents(PROJECT.id), PROJECT.id)
+    auth = await rootHeaders(h.engine)
   })
   after(() => h.close())
+
+  /** Asks every question once, fresh, against the reference model's answer; the urls that differ. `answered` follows each answer. */
+  async function wrongAnswers(answered: () => void = () => undefined): Promise<string[]> {
+    const wrong: string[] = []
+    for (const [index, url] of QUESTIONS.entries()) {
+      const res = await request(h.app).get(`/insights/${PROJECT.id}/${url}`).set({ ...auth, 'cache-control': 'no-cache' })
+      answered()
+      if (res.status !== expected[index].status || JSON.stringify(res.body) !== JSON.stringify(expected[index].body)) wrong.push(url)
+    }
+    return wrong
+  }
 
   it("runs a day's builds and count without bound parameters, outside chDB's chain of bound statements", async () => {
     const calls = { bound: [] as string[], unbound: [] as string[] }
@@ -74,11 +91,6 @@ describe('the compaction job', function () {
   })
 
   it('answers exactly while a compaction builds beside the questions', async () => {
-    const auth = await rootHeaders(h.engine)
-    const expected = QUESTIONS.map((url) => {
-      const [resource, queryString] = url.split('?')
-      return answerInsights({ events: goldenEvents(PROJECT.id), projectTimezone: PROJECT.timezone, resource, query: Object.fromEntries(new URLSearchParams(queryString)), now: NOW })
-    })
     const building = { now: 0, answeredDuring: 0 }
     const { queryAsync } = Session.prototype
     Session.prototype.queryAsync = function (this: Session, ...args: Parameters<Session['queryAsync']>) {
@@ -95,12 +107,12 @@ describe('the compaction job', function () {
         let done = false
         const compaction = compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date() }).finally(() => (done = true))
         while (!done) {
-          for (const [index, url] of QUESTIONS.entries()) {
-            const res = await request(h.app).get(`/insights/${PROJECT.id}/${url}`).set({ ...auth, 'cache-control': 'no-cache' })
-            answered += 1
-            if (building.now > 0) building.answeredDuring += 1
-            if (res.status !== expected[index].status || JSON.stringify(res.body) !== JSON.stringify(expected[index].body)) mismatches.push(url)
-          }
+          mismatches.push(
+            ...(await wrongAnswers(() => {
+              answered += 1
+              if (building.now > 0) building.answeredDuring += 1
+            })),
+          )
         }
         assert.ok((await compaction).days > 0, 'some day was compacted')
       }
@@ -111,18 +123,6 @@ describe('the compaction job', function () {
     assert.deepEqual(mismatches, [], `${answered} answers, ${building.answeredDuring} while a build ran`)
   })
 
-  /** Every question's answer against the reference model's; the urls that differ. */
-  async function wrongAnswers(): Promise<string[]> {
-    const auth = await rootHeaders(h.engine)
-    const wrong: string[] = []
-    for (const url of QUESTIONS) {
-      const [resource, queryString] = url.split('?')
-      const expected = answerInsights({ events: goldenEvents(PROJECT.id), projectTimezone: PROJECT.timezone, resource, query: Object.fromEntries(new URLSearchParams(queryString)), now: NOW })
-      const res = await request(h.app).get(`/insights/${PROJECT.id}/${url}`).set({ ...auth, 'cache-control': 'no-cache' })
-      if (res.status !== expected.status || JSON.stringify(res.body) !== JSON.stringify(expected.body)) wrong.push(url)
-    }
-    return wrong
-  }
 
   const compact = () => compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date() })
 
