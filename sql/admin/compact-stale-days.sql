@@ -1,9 +1,11 @@
 -- @name admin.compact-stale-days
--- @returns the UTC days up to `lastDay` to compact, oldest first: day
+-- @returns the UTC days up to the run's last day to compact, oldest first: day
 -- A day needs a compaction when, for some project, the partial rows of its read range
 -- [day - lookback, day + 1 day + lookback) are not as many as its last compaction recorded (or none did).
 -- Each partial row is counted for every day whose read range holds it: by the hour, as the lookback is
--- whole hours (every row of an hour lies in the same days' ranges).
+-- whole hours (every row of an hour lies in the same days' ranges). The last day and the lookback are the
+-- run's (admin/compaction-run.sql): no bound parameter, so it reads every partial row beside data statements.
+/* @run */
 SELECT day
 FROM
 (
@@ -15,8 +17,8 @@ FROM
     GROUP BY project_id, hour
   )
   ARRAY JOIN range(
-    toUInt32(toDate(hour - toIntervalSecond({lookbackSeconds:UInt32}) - toIntervalDay(1))) + 1,
-    toUInt32(toDate(hour + toIntervalSecond({lookbackSeconds:UInt32}))) + 1
+    toUInt32(toDate(hour - toIntervalSecond(run_lookback_seconds) - toIntervalDay(1))) + 1,
+    toUInt32(toDate(hour + toIntervalSecond(run_lookback_seconds))) + 1
   ) AS dayNumber
   GROUP BY project_id, day
 ) AS current
@@ -24,9 +26,9 @@ LEFT JOIN
 (
   SELECT project_id, day, partial_rows
   FROM session_compactions FINAL
-  WHERE lookback_seconds = {lookbackSeconds:UInt32}
+  WHERE lookback_seconds = run_lookback_seconds
 ) AS recorded ON recorded.project_id = current.project_id AND recorded.day = current.day
-WHERE current.day <= {lastDay:Date}
+WHERE current.day <= run_last_day
 GROUP BY day
 HAVING countIf(recorded.partial_rows != current.partial_rows) > 0
 ORDER BY day

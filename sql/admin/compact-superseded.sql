@@ -5,19 +5,22 @@
 -- so one that some record still names stays. One that none names goes once the day has a newer compaction
 -- recorded at least `keepMs` ago, longer than a settled check's rows naming the older one are reused plus a
 -- statement that read them may still run (queries/core/settled-check.ts). One newer
--- than every record (being built, or its build failed) stays until a later one is recorded.
+-- than every record (being built, or its build failed) stays until a later one is recorded. `keepMs` is the
+-- run's (admin/compaction-run.sql) and the table one of the four (server/admin/compact.ts): no bound
+-- parameter, so it reads every stored compaction beside data statements.
+/* @run */
 SELECT stored.day AS day, toString(stored.compaction) AS compaction
 FROM
 (
   SELECT day, compaction
-  FROM {table:Identifier}
+  FROM /* @table */
   GROUP BY day, compaction
 ) AS stored
 INNER JOIN
 (
   SELECT day, max(compaction) AS newest
   FROM session_compactions
-  WHERE recorded_at <= now64(3) - toIntervalMillisecond({keepMs:UInt64})
+  WHERE recorded_at <= now64(3) - toIntervalMillisecond(run_keep_ms)
   GROUP BY day
 ) AS recorded ON recorded.day = stored.day
 WHERE stored.compaction < recorded.newest

@@ -14,6 +14,8 @@ import { goldenEvents, insertRawEvents, rootHeaders, startHarness, type Harness 
 const PROJECT = { id: 'shop', timezone: 'Europe/Berlin' }
 /** The statements a day's compaction runs that read its whole read range or its staged rows. */
 const HEAVY = ['admin.compact-count', 'admin.compact-build', 'admin.compact-views-build', 'admin.compact-rollup-build', 'admin.compact-session-rollup-build']
+/** A run's checks that read a whole table, as many times as a run asks them (the replaced compactions: once a table). */
+const WHOLE_TABLE = { 'admin.compact-stale-days': 1, 'admin.compact-superseded': 4 }
 
 const templateName = (sql: string) => /^-- @name (\S+)/.exec(sql)?.[1]
 const NOW = new Date('2024-04-10T00:00:00.000Z')
@@ -48,7 +50,7 @@ describe('the compaction job', function () {
     return wrong
   }
 
-  it("runs a day's builds and count without bound parameters, outside chDB's chain of bound statements", async () => {
+  it("runs a day's builds and count, and a run's whole-table checks, without bound parameters, outside chDB's chain of bound statements", async () => {
     const calls = { bound: [] as string[], unbound: [] as string[] }
     const { queryBindAsync, queryAsync } = Session.prototype
     Session.prototype.queryBindAsync = function (this: Session, ...args: Parameters<Session['queryBindAsync']>) {
@@ -71,6 +73,11 @@ describe('the compaction job', function () {
       assert.ok(!calls.bound.includes(name), `${name} bound no parameter`)
     }
     assert.equal(calls.bound.filter((call) => call === 'admin.compact-job').length, days, 'the job was written once a day')
+    for (const [name, times] of Object.entries(WHOLE_TABLE)) {
+      assert.equal(calls.unbound.filter((call) => call === name).length, times, `${name} ran ${times} time(s), unbound`)
+      assert.ok(!calls.bound.includes(name), `${name} bound no parameter`)
+    }
+    assert.equal(calls.bound.filter((call) => call === 'admin.compact-run').length, 1, 'the run was written once')
     const [{ sessions }] = await h.engine.client
       .query({ query: 'SELECT count() AS sessions FROM sessions_settled', format: 'JSONEachRow' })
       .then((rs) => rs.json<{ sessions: number | string }>())
@@ -88,6 +95,22 @@ describe('the compaction job', function () {
     await h.engine.admin.command(compileTemplate('admin/compact-job-clear.sql', {}))
     await h.engine.admin.command(compileTemplate('admin/compact-job.sql', job))
     await h.engine.admin.command(build)
+  })
+
+  it("refuses a run's checks unless the table holds exactly one run", async () => {
+    const stale = compileTemplate('admin/compact-stale-days.sql', {}, { run: compileInner('admin/compaction-run.sql', {}) })
+    // A lookback no compaction recorded: every day of the events is stale, up to the run's last day.
+    const run = { lastDay: '2024-04-01', lookbackSeconds: h.config.sessionLookbackHours * 3_600 + 3_600, keepMs: 60_000 }
+    await h.engine.admin.command(compileTemplate('admin/compact-run-clear.sql', {}))
+    await assert.rejects(h.engine.admin.rows(stale), /compaction_run must hold the one run under way/)
+    await h.engine.admin.command(compileTemplate('admin/compact-run.sql', run))
+    await h.engine.admin.command(compileTemplate('admin/compact-run.sql', run))
+    await assert.rejects(h.engine.admin.rows(stale), /compaction_run must hold the one run under way/)
+    await h.engine.admin.command(compileTemplate('admin/compact-run-clear.sql', {}))
+    await h.engine.admin.command(compileTemplate('admin/compact-run.sql', run))
+    const days = (await h.engine.admin.rows<{ day: string }>(stale)).map((row) => row.day)
+    assert.ok(days.length > 1, 'some days are stale for that lookback')
+    assert.equal(days.at(-1), run.lastDay, "the run's last day is the last one")
   })
 
   it('answers exactly while a compaction builds beside the questions', async () => {
