@@ -2,6 +2,7 @@
 // statements (stopped by KILL QUERY), one for bounded-cost statements and one for control statements
 // without parameters, both of which run beside the data statements; and a session per streamed statement.
 import type { Session } from 'chdb'
+import { QUESTION_PRIORITY } from './priorities'
 import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput, type StatementStream, type StreamBlock } from '../queries/core/run'
 
 const STATEMENT_ID = /^[0-9a-f-]{36}$/
@@ -77,7 +78,8 @@ export class EmbeddedLanes implements EngineLanes {
       max_block_size: 8192,
       max_read_buffer_size: 131_072,
     }
-    this.ready = Promise.all([lockDown(serving, guardrails), lockDown(bounded, guardrails), lockDown(control, {})]).then(() => undefined)
+    const questions = { ...guardrails, priority: QUESTION_PRIORITY }
+    this.ready = Promise.all([lockDown(serving, questions), lockDown(bounded, questions), lockDown(control, {})]).then(() => undefined)
     // Failures surface on the first statement; this only keeps them from being unhandled meanwhile.
     this.ready.catch(() => undefined)
   }

@@ -12,6 +12,7 @@ import { DAY_MS } from '../../queries/core/dates'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import type { Config } from '../config'
 import type { Engine } from '../engine'
+import { BACKGROUND_PRIORITY } from '../priorities'
 
 export interface CompactOptions {
   /** How far sessions reach past their start (QUARRY_SESSION_LOOKBACK_HOURS), in ms. */
@@ -62,6 +63,15 @@ const compactionNumber = (day: Date) => String(BigInt(day.getTime() / DAY_MS) * 
 const dateText = (date: Date) => date.toISOString().slice(0, 10)
 
 /**
+ * A compaction statement that reads a day or a whole table, compiled once and run at BACKGROUND_PRIORITY: it
+ * pauses while the gateway's questions run (server/priorities.ts).
+ */
+function background(file: string, fragments: Parameters<typeof compileTemplate>[2]): CompiledQuery {
+  const query = compileTemplate(file, {}, fragments)
+  return Object.freeze({ ...query, sql: `${query.sql}\nSETTINGS priority = ${BACKGROUND_PRIORITY}` })
+}
+
+/**
  * The job under way as constants (admin/compaction-job.sql), in place of bound values: embedded, a statement
  * with bound parameters holds chDB's one process-wide chain of them while it runs, and a day's builds held
  * every data statement of the gateway behind them. `npm run bench -- compaction` (10M events, `country` every
@@ -70,7 +80,7 @@ const dateText = (date: Date) => date.toISOString().slice(0, 10)
  */
 const JOB = compileInner('admin/compaction-job.sql', {})
 /** The partial rows of the job's read range, per project (admin/compact-count.sql). */
-const COUNT = compileTemplate('admin/compact-count.sql', {}, { job: JOB })
+const COUNT = background('admin/compact-count.sql', { job: JOB })
 
 /**
  * The run under way as constants (admin/compaction-run.sql), in place of bound values, for its checks that read
@@ -80,7 +90,7 @@ const COUNT = compileTemplate('admin/compact-count.sql', {}, { job: JOB })
  */
 const RUN = compileInner('admin/compaction-run.sql', {})
 /** The days whose partial rows changed since their last compaction (admin/compact-stale-days.sql). */
-const STALE_DAYS = compileTemplate('admin/compact-stale-days.sql', {}, { run: RUN })
+const STALE_DAYS = background('admin/compact-stale-days.sql', { run: RUN })
 
 type CombinedTable = 'sessions_settled' | 'page_views_settled' | 'page_rollup' | 'session_rollup'
 
@@ -95,19 +105,19 @@ interface SettledTable {
   findSuperseded: CompiledQuery
 }
 
-const supersededOf = (table: CombinedTable) => compileTemplate('admin/compact-superseded.sql', {}, { run: RUN, table: sqlOnly(table) })
+const supersededOf = (table: CombinedTable) => background('admin/compact-superseded.sql', { run: RUN, table: sqlOnly(table) })
 
 const SESSIONS_SETTLED: SettledTable = {
   table: 'sessions_settled',
   stage: 'sessions_settled_stage',
-  build: compileTemplate('admin/compact-build.sql', {}, { job: JOB }),
+  build: background('admin/compact-build.sql', { job: JOB }),
   swap: 'admin/compact-swap.sql',
   findSuperseded: supersededOf('sessions_settled'),
 }
 const PAGE_VIEWS_SETTLED: SettledTable = {
   table: 'page_views_settled',
   stage: 'page_views_settled_stage',
-  build: compileTemplate('admin/compact-views-build.sql', {}, { job: JOB }),
+  build: background('admin/compact-views-build.sql', { job: JOB }),
   swap: 'admin/compact-views-swap.sql',
   findSuperseded: supersededOf('page_views_settled'),
 }
@@ -115,7 +125,7 @@ const PAGE_VIEWS_SETTLED: SettledTable = {
 const PAGE_ROLLUP: SettledTable = {
   table: 'page_rollup',
   stage: 'page_rollup_stage',
-  build: compileTemplate('admin/compact-rollup-build.sql', {}, { job: JOB }),
+  build: background('admin/compact-rollup-build.sql', { job: JOB }),
   swap: 'admin/compact-rollup-swap.sql',
   findSuperseded: supersededOf('page_rollup'),
 }
@@ -131,7 +141,7 @@ const BREAKDOWNS = sqlOnly(
 const SESSION_ROLLUP: SettledTable = {
   table: 'session_rollup',
   stage: 'session_rollup_stage',
-  build: compileTemplate('admin/compact-session-rollup-build.sql', {}, { job: JOB, breakdowns: BREAKDOWNS }),
+  build: background('admin/compact-session-rollup-build.sql', { job: JOB, breakdowns: BREAKDOWNS }),
   swap: 'admin/compact-session-rollup-swap.sql',
   findSuperseded: supersededOf('session_rollup'),
 }

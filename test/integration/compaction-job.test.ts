@@ -8,6 +8,7 @@ import request from 'supertest'
 import { LEASE_PROCESS, compactionOptions, compactSessions } from '../../server/admin/compact'
 import { createProject } from '../../server/admin/control'
 import { compileInner, compileTemplate } from '../../queries/core/compiled'
+import { BACKGROUND_PRIORITY, QUESTION_PRIORITY } from '../../server/priorities'
 import { answerInsights } from '../reference/model'
 import { goldenEvents, insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
 
@@ -113,7 +114,22 @@ describe('the compaction job', function () {
     assert.equal(days.at(-1), run.lastDay, "the run's last day is the last one")
   })
 
-  it('answers exactly while a compaction builds beside the questions', async () => {
+  /** How many times a statement paused for one of a higher priority in this process (server/priorities.ts). */
+  async function preempted(): Promise<number> {
+    const rows = await h.engine.client
+      .query({ query: "SELECT value FROM system.events WHERE event = 'QueryPreempted'", format: 'JSONEachRow' })
+      .then((rs) => rs.json<{ value: number | string }>())
+    return Number(rows[0]?.value ?? 0)
+  }
+
+  it("asks questions at a priority above the compaction's reads", async () => {
+    const { rows } = await h.runner.run<{ priority: number | string }>({ template: 'test.priority', sql: "SELECT getSetting('priority') AS priority", params: {} })
+    assert.equal(Number(rows[0].priority), QUESTION_PRIORITY)
+    assert.ok(QUESTION_PRIORITY > 0 && QUESTION_PRIORITY < BACKGROUND_PRIORITY, 'a priority of 0 would take no part')
+  })
+
+  it('answers exactly while a compaction builds beside the questions, which pause it', async () => {
+    const pausedBefore = await preempted()
     const building = { now: 0, answeredDuring: 0 }
     const { queryAsync } = Session.prototype
     Session.prototype.queryAsync = function (this: Session, ...args: Parameters<Session['queryAsync']>) {
@@ -144,6 +160,7 @@ describe('the compaction job', function () {
     }
     assert.ok(building.answeredDuring > 0, `of ${answered} answers, none came while a build ran`)
     assert.deepEqual(mismatches, [], `${answered} answers, ${building.answeredDuring} while a build ran`)
+    assert.ok((await preempted()) > pausedBefore, 'a build paused while a question ran')
   })
 
 
