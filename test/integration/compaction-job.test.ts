@@ -7,7 +7,7 @@ import { Session } from 'chdb'
 import request from 'supertest'
 import { LEASE_PROCESS, compactionOptions, compactSessions } from '../../server/admin/compact'
 import { createProject } from '../../server/admin/control'
-import { compileInner, compileTemplate } from '../../queries/core/compiled'
+import { compileInner, compileTemplate, type CompiledQuery } from '../../queries/core/compiled'
 import { BACKGROUND_PRIORITY, QUESTION_PRIORITY } from '../../server/priorities'
 import { answerInsights } from '../reference/model'
 import { goldenEvents, insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
@@ -85,31 +85,33 @@ describe('the compaction job', function () {
     assert.ok(Number(sessions) > 0, 'the builds stored sessions')
   })
 
+  /** `read` fails while the one-row table that `clear` empties and `write` adds to holds no row or two, and then runs with one. */
+  async function needsOneRow(table: { clear: string; write: CompiledQuery; refusal: RegExp }, read: () => Promise<unknown>): Promise<void> {
+    const clear = compileTemplate(table.clear, {})
+    await h.engine.admin.command(clear)
+    await assert.rejects(read(), table.refusal)
+    await h.engine.admin.command(table.write)
+    await h.engine.admin.command(table.write)
+    await assert.rejects(read(), table.refusal)
+    await h.engine.admin.command(clear)
+    await h.engine.admin.command(table.write)
+    await read()
+  }
+
   it('refuses to build unless the table holds exactly one job', async () => {
     const build = compileTemplate('admin/compact-build.sql', {}, { job: compileInner('admin/compaction-job.sql', {}) })
     const job = { day: '2024-03-27', compaction: '1', readFrom: '2024-03-26 00:00:00.000', readTo: '2024-03-29 00:00:00.000' }
-    await h.engine.admin.command(compileTemplate('admin/compact-job-clear.sql', {}))
-    await assert.rejects(h.engine.admin.command(build), /compaction_job must hold the one job under way/)
-    await h.engine.admin.command(compileTemplate('admin/compact-job.sql', job))
-    await h.engine.admin.command(compileTemplate('admin/compact-job.sql', job))
-    await assert.rejects(h.engine.admin.command(build), /compaction_job must hold the one job under way/)
-    await h.engine.admin.command(compileTemplate('admin/compact-job-clear.sql', {}))
-    await h.engine.admin.command(compileTemplate('admin/compact-job.sql', job))
-    await h.engine.admin.command(build)
+    const jobTable = { clear: 'admin/compact-job-clear.sql', write: compileTemplate('admin/compact-job.sql', job), refusal: /compaction_job must hold the one job under way/ }
+    await needsOneRow(jobTable, () => h.engine.admin.command(build))
   })
 
   it("refuses a run's checks unless the table holds exactly one run", async () => {
     const stale = compileTemplate('admin/compact-stale-days.sql', {}, { run: compileInner('admin/compaction-run.sql', {}) })
     // A lookback no compaction recorded: every day of the events is stale, up to the run's last day.
     const run = { lastDay: '2024-04-01', lookbackSeconds: h.config.sessionLookbackHours * 3_600 + 3_600, keepMs: 60_000 }
-    await h.engine.admin.command(compileTemplate('admin/compact-run-clear.sql', {}))
-    await assert.rejects(h.engine.admin.rows(stale), /compaction_run must hold the one run under way/)
-    await h.engine.admin.command(compileTemplate('admin/compact-run.sql', run))
-    await h.engine.admin.command(compileTemplate('admin/compact-run.sql', run))
-    await assert.rejects(h.engine.admin.rows(stale), /compaction_run must hold the one run under way/)
-    await h.engine.admin.command(compileTemplate('admin/compact-run-clear.sql', {}))
-    await h.engine.admin.command(compileTemplate('admin/compact-run.sql', run))
-    const days = (await h.engine.admin.rows<{ day: string }>(stale)).map((row) => row.day)
+    const runTable = { clear: 'admin/compact-run-clear.sql', write: compileTemplate('admin/compact-run.sql', run), refusal: /compaction_run must hold the one run under way/ }
+    let days: string[] = []
+    await needsOneRow(runTable, async () => (days = (await h.engine.admin.rows<{ day: string }>(stale)).map((row) => row.day)))
     assert.ok(days.length > 1, 'some days are stale for that lookback')
     assert.equal(days.at(-1), run.lastDay, "the run's last day is the last one")
   })
