@@ -105,30 +105,16 @@ interface SettledTable {
   findSuperseded: CompiledQuery
 }
 
-const supersededOf = (table: CombinedTable) => background('admin/compact-superseded.sql', { run: RUN, table: sqlOnly(table) })
+/** A combined table with its staging table and its check of replaced compactions; `build` and `swap` are its own. */
+function settledTable(table: CombinedTable, build: CompiledQuery, swap: string): SettledTable {
+  const findSuperseded = background('admin/compact-superseded.sql', { run: RUN, table: sqlOnly(table) })
+  return { table, stage: `${table}_stage`, build, swap, findSuperseded }
+}
 
-const SESSIONS_SETTLED: SettledTable = {
-  table: 'sessions_settled',
-  stage: 'sessions_settled_stage',
-  build: background('admin/compact-build.sql', { job: JOB }),
-  swap: 'admin/compact-swap.sql',
-  findSuperseded: supersededOf('sessions_settled'),
-}
-const PAGE_VIEWS_SETTLED: SettledTable = {
-  table: 'page_views_settled',
-  stage: 'page_views_settled_stage',
-  build: background('admin/compact-views-build.sql', { job: JOB }),
-  swap: 'admin/compact-views-swap.sql',
-  findSuperseded: supersededOf('page_views_settled'),
-}
+const SESSIONS_SETTLED = settledTable('sessions_settled', background('admin/compact-build.sql', { job: JOB }), 'admin/compact-swap.sql')
+const PAGE_VIEWS_SETTLED = settledTable('page_views_settled', background('admin/compact-views-build.sql', { job: JOB }), 'admin/compact-views-swap.sql')
 /** Built from the page rows still in their staging table, so after them. */
-const PAGE_ROLLUP: SettledTable = {
-  table: 'page_rollup',
-  stage: 'page_rollup_stage',
-  build: background('admin/compact-rollup-build.sql', { job: JOB }),
-  swap: 'admin/compact-rollup-swap.sql',
-  findSuperseded: supersededOf('page_rollup'),
-}
+const PAGE_ROLLUP = settledTable('page_rollup', background('admin/compact-rollup-build.sql', { job: JOB }), 'admin/compact-rollup-swap.sql')
 
 /** Each breakdown of the registry as (name, prefix column or '', column) over sessions_settled's `s_` columns. */
 const BREAKDOWNS = sqlOnly(
@@ -138,13 +124,11 @@ const BREAKDOWNS = sqlOnly(
     .join(', '),
 )
 /** Built from the sessions still in their staging table, so after them. */
-const SESSION_ROLLUP: SettledTable = {
-  table: 'session_rollup',
-  stage: 'session_rollup_stage',
-  build: background('admin/compact-session-rollup-build.sql', { job: JOB, breakdowns: BREAKDOWNS }),
-  swap: 'admin/compact-session-rollup-swap.sql',
-  findSuperseded: supersededOf('session_rollup'),
-}
+const SESSION_ROLLUP = settledTable(
+  'session_rollup',
+  background('admin/compact-session-rollup-build.sql', { job: JOB, breakdowns: BREAKDOWNS }),
+  'admin/compact-session-rollup-swap.sql',
+)
 
 /** The partition of a day in the combined tables and their staging tables: its month, as YYYYMM. */
 const monthOf = (day: string) => Number(day.slice(0, 4) + day.slice(5, 7))
