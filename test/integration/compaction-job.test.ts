@@ -51,6 +51,14 @@ describe('the compaction job', function () {
     return wrong
   }
 
+  const compact = () => compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date() })
+  const command = (query: string) => h.engine.client.command({ query })
+  /** The one number a statement answers (as its only column). */
+  async function numberOf(query: string): Promise<number> {
+    const rows = await h.engine.client.query({ query, format: 'JSONEachRow' }).then((rs) => rs.json<Record<string, number | string>>())
+    return Number(Object.values(rows[0] ?? {})[0] ?? 0)
+  }
+
   it("runs a day's builds and count, and a run's whole-table checks, without bound parameters, outside chDB's chain of bound statements", async () => {
     const calls = { bound: [] as string[], unbound: [] as string[] }
     const { queryBindAsync, queryAsync } = Session.prototype
@@ -64,7 +72,7 @@ describe('the compaction job', function () {
     }
     let days: number
     try {
-      ;({ days } = await compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date() }))
+      ;({ days } = await compact())
     } finally {
       Object.assign(Session.prototype, { queryBindAsync, queryAsync })
     }
@@ -79,10 +87,7 @@ describe('the compaction job', function () {
       assert.ok(!calls.bound.includes(name), `${name} bound no parameter`)
     }
     assert.equal(calls.bound.filter((call) => call === 'admin.compact-run').length, 1, 'the run was written once')
-    const [{ sessions }] = await h.engine.client
-      .query({ query: 'SELECT count() AS sessions FROM sessions_settled', format: 'JSONEachRow' })
-      .then((rs) => rs.json<{ sessions: number | string }>())
-    assert.ok(Number(sessions) > 0, 'the builds stored sessions')
+    assert.ok((await numberOf('SELECT count() FROM sessions_settled')) > 0, 'the builds stored sessions')
   })
 
   /** `read` fails while the one-row table that `clear` empties and `write` adds to holds no row or two, and then runs with one. */
@@ -117,12 +122,7 @@ describe('the compaction job', function () {
   })
 
   /** How many times a statement paused for one of a higher priority in this process (server/priorities.ts). */
-  async function preempted(): Promise<number> {
-    const rows = await h.engine.client
-      .query({ query: "SELECT value FROM system.events WHERE event = 'QueryPreempted'", format: 'JSONEachRow' })
-      .then((rs) => rs.json<{ value: number | string }>())
-    return Number(rows[0]?.value ?? 0)
-  }
+  const preempted = () => numberOf("SELECT value FROM system.events WHERE event = 'QueryPreempted'")
 
   it("asks questions at a priority above the compaction's reads", async () => {
     const { rows } = await h.runner.run<{ priority: number | string }>({ template: 'test.priority', sql: "SELECT getSetting('priority') AS priority", params: {} })
@@ -144,9 +144,9 @@ describe('the compaction job', function () {
     try {
       // Every day compacted again, with questions asked all the while, until some were answered during a build.
       for (let round = 0; round < 5 && building.answeredDuring === 0; round += 1) {
-        await h.engine.client.command({ query: 'TRUNCATE TABLE session_compactions' })
+        await command('TRUNCATE TABLE session_compactions')
         let done = false
-        const compaction = compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date() }).finally(() => (done = true))
+        const compaction = compact().finally(() => (done = true))
         while (!done) {
           mismatches.push(
             ...(await wrongAnswers(() => {
@@ -165,9 +165,6 @@ describe('the compaction job', function () {
     assert.ok((await preempted()) > pausedBefore, 'a build paused while a question ran')
   })
 
-
-  const compact = () => compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date() })
-
   /** A run that takes the lease and compacts, after which every answer is still exact. */
   async function compactsExactly(): Promise<void> {
     const report = await compact()
@@ -175,7 +172,6 @@ describe('the compaction job', function () {
     assert.ok(report.days > 0, JSON.stringify(report))
     assert.deepEqual(await wrongAnswers(), [])
   }
-  const command = (query: string) => h.engine.client.command({ query })
 
   it('lets one of two compactions at once run, and tells the other which one holds the lease', async () => {
     await command('TRUNCATE TABLE session_compactions')
@@ -230,10 +226,7 @@ describe('the compaction job', function () {
       Session.prototype.queryAsync = queryAsync
       side.close()
     }
-    const [{ records }] = await h.engine.client
-      .query({ query: 'SELECT count() AS records FROM session_compactions', format: 'JSONEachRow' })
-      .then((rs) => rs.json<{ records: number | string }>())
-    assert.equal(Number(records), 0, 'no day recorded')
+    assert.equal(await numberOf('SELECT count() FROM session_compactions'), 0, 'no day recorded')
     assert.deepEqual(await wrongAnswers(), [])
     await command(`INSERT INTO compaction_lease (holder, released) VALUES ('${intruder}', 1)`)
     await compactsExactly()
