@@ -1,6 +1,7 @@
 // A ClickHouse server's serving lanes: data statements as the serving user, each with its own query id,
 // cancelled by the server when the request's connection closes; control statements on the same client.
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client'
+import { QUESTION_PRIORITY } from './priorities'
 import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput } from '../queries/core/run'
 
 function readSummary(headers: Record<string, unknown>): { readRows?: number; readBytes?: number } {
@@ -30,8 +31,14 @@ export class ServerLanes implements EngineLanes {
     this.maxInFlight = options.maxInFlight
     // Request settings apply to the whole statement. `readonly = 2` repeats the serving user's profile
     // for a deployment that serves with a writable user; closing the connection (the abort signal)
-    // makes the server cancel the statement.
-    this.settings = { ...guardrailSettings(options.guardrails), readonly: '2', cancel_http_readonly_queries_on_client_close: 1 } as ClickHouseSettings
+    // makes the server cancel the statement. Questions run at QUESTION_PRIORITY, as embedded, so that a
+    // gateway's compaction on the same server (BACKGROUND_PRIORITY) yields to them.
+    this.settings = {
+      ...guardrailSettings(options.guardrails),
+      priority: String(QUESTION_PRIORITY),
+      readonly: '2',
+      cancel_http_readonly_queries_on_client_close: 1,
+    } as ClickHouseSettings
   }
 
   async data(statement: Statement): Promise<StatementOutput> {
