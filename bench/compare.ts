@@ -2,8 +2,8 @@
 // compiled SQL, and the OpenPanel-shaped baseline's p50, side by side with ratios; then one statement after
 // some seconds of quiet against back to back, the dashboard burst, a repeated identical request, export
 // throughput and (if the long dataset exists) the 360-day / 90-day ratio, its two figures interleaved.
-// Medians of RUNS after one warm-up, with the gateway, raw-engine and baseline runs interleaved so that
-// the shared machine's changing load falls on all three alike. The raw engine's and the baseline's
+// Medians of at least RUNS after one warm-up (more where they fit in ROUND_BUDGET_MS), with the gateway,
+// raw-engine and baseline runs interleaved so that the shared machine's changing load falls on all three alike. The raw engine's and the baseline's
 // statements run in the gateway's process, on its engine and data directory (bench/gateway.ts).
 import fs from 'node:fs'
 import type { CompiledQuery } from '../queries/core/compiled'
@@ -19,6 +19,13 @@ import { startGateway, type ChildGateway } from './gateway'
 import { Random } from '../test/support/random'
 
 const RUNS = Number(process.env.QUARRY_BENCH_RUNS ?? 7)
+/**
+ * About how long the timed rounds of one comparison may take, by its warm-up round's time: a question of 30-40
+ * ms gets up to 4 × RUNS rounds instead of RUNS. With 7, one run printed `country` 43 ms through the gateway
+ * against 34 raw (1.29×), where 150 interleaved rounds gave 30.5 against 28.4 (1.07×).
+ */
+const ROUND_BUDGET_MS = Number(process.env.QUARRY_BENCH_ROUND_BUDGET_MS ?? 8_000)
+const MAX_RUNS = 4 * RUNS
 const STREAMS = process.env.QUARRY_BENCH_STREAMS !== '0'
 const EXPORT_DEPTH = Number(process.env.QUARRY_BENCH_EXPORT_DEPTH ?? 100_000)
 const QUIET_MS = 3_000
@@ -38,18 +45,22 @@ function shuffled(count: number, random: Random): number[] {
 }
 
 /**
- * Medians of several timed tasks over RUNS rounds after one warm-up round, their runs interleaved in a
- * new order each round, so that no task keeps its place after the same other one.
+ * Medians of several timed tasks over at least RUNS rounds after one warm-up round, and over as many as fit in
+ * ROUND_BUDGET_MS at the warm-up's pace (at most MAX_RUNS), their runs interleaved in a new order each round, so
+ * that no task keeps its place after the same other one.
  */
 async function interleaved(tasks: (() => Promise<unknown>)[]): Promise<number[]> {
   const samples: number[][] = tasks.map(() => [])
   const random = new Random(RUNS)
-  for (let round = 0; round <= RUNS; round += 1) {
+  let rounds = RUNS
+  for (let round = 0; round <= rounds; round += 1) {
+    const roundStarted = performance.now()
     for (const index of shuffled(tasks.length, random)) {
       const started = performance.now()
       await tasks[index]()
       if (round > 0) samples[index].push(performance.now() - started)
     }
+    if (round === 0) rounds = Math.min(MAX_RUNS, Math.max(RUNS, Math.floor(ROUND_BUDGET_MS / (performance.now() - roundStarted))))
   }
   return samples.map(median)
 }
@@ -170,7 +181,9 @@ async function streamRate(path: string, headers: Record<string, string>, gateway
 }
 
 export async function compare(): Promise<void> {
-  console.log(`Medians of ${RUNS} runs after a warm-up, gateway, raw engine and baseline runs interleaved; the machine is shared and noisy, so compare within this run.\n`)
+  console.log(
+    `Medians of ${RUNS} to ${MAX_RUNS} runs after a warm-up (as many as fit in about ${ROUND_BUDGET_MS / 1000} s), gateway, raw engine and baseline runs interleaved; the machine is shared and noisy, so compare within this run.\n`,
+  )
   const prepared = await openDataset(MAIN)
   await prepared.engine.close()
   // One process owns a data directory, so the raw engine's and the baseline's statements run in the
