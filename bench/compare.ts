@@ -3,8 +3,9 @@
 // some seconds of quiet against back to back, the dashboard burst, a repeated identical request, export
 // throughput and (if the long dataset exists) the 360-day / 90-day ratio, its two figures interleaved.
 // Medians of at least RUNS after one warm-up (more where they fit in ROUND_BUDGET_MS), with the gateway,
-// raw-engine and baseline runs interleaved so that the shared machine's changing load falls on all three alike. The raw engine's and the baseline's
-// statements run in the gateway's process, on its engine and data directory (bench/gateway.ts).
+// raw-engine and baseline runs interleaved so that the shared machine's changing load falls on all three
+// alike. The raw engine's and the baseline's statements run in the gateway's process, on its engine and data
+// directory (bench/gateway.ts).
 import fs from 'node:fs'
 import type { CompiledQuery } from '../queries/core/compiled'
 import { prepare } from '../queries/core/pipeline'
