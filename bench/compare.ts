@@ -1,5 +1,6 @@
 // `npm run bench` (mode `compare`): for each question, gateway p50 over HTTP, raw-engine p50 of the same
-// compiled SQL, and the OpenPanel-shaped baseline's p50, side by side with ratios; then one statement after
+// compiled SQL, the HTTP floor's p50 (the same statement behind a bare `node:http` server, bench/gateway.ts),
+// and the OpenPanel-shaped baseline's p50, side by side with ratios; then one statement after
 // some seconds of quiet against back to back, the dashboard burst, a repeated identical request, export
 // throughput and (if the long dataset exists) the 360-day / 90-day ratio, its two figures interleaved.
 // Medians of at least RUNS after one warm-up (more where they fit in ROUND_BUDGET_MS), with the gateway,
@@ -110,13 +111,16 @@ async function historyRatios(main: ChildGateway): Promise<void> {
   }
 }
 
-function get(path: string, headers: Record<string, string>): Promise<Response> {
-  return fetch(`http://127.0.0.1:${PORT}${path}`, { headers }).then(async (res) => {
+/** A GET whose body is read whole; anything but 200 fails. */
+function fetchOk(url: string, headers: Record<string, string>): Promise<Response> {
+  return fetch(url, { headers }).then(async (res) => {
     await res.arrayBuffer()
-    if (res.status !== 200) throw new Error(`${path} answered ${res.status}`)
+    if (res.status !== 200) throw new Error(`${url} answered ${res.status}`)
     return res
   })
 }
+
+const get = (path: string, headers: Record<string, string>) => fetchOk(`http://127.0.0.1:${PORT}${path}`, headers)
 
 /** A process's resident memory in MB, from /proc (Linux). */
 function residentMb(pid: number): number {
@@ -205,32 +209,34 @@ export async function compare(): Promise<void> {
       await get(question.url, fresh)
       await gateway.statement(compiled.sql, compiled.params)
     }
-    console.log('| question | gateway p50 ms | raw engine p50 ms | gateway / raw | OpenPanel-shaped p50 ms | gateway / OpenPanel |')
-    console.log('|---|---|---|---|---|---|')
+    console.log('| question | gateway p50 ms | raw engine p50 ms | gateway / raw | HTTP floor p50 ms | floor / raw | OpenPanel-shaped p50 ms | gateway / OpenPanel |')
+    console.log('|---|---|---|---|---|---|---|---|')
     for (const question of QUESTIONS) {
       const compiled = await compiledFor(question.url, gateway)
-      const [http, raw, ...baseline] = await interleaved([
+      const floorUrl = await gateway.floor(compiled.sql, compiled.params)
+      const [http, raw, floor, ...baseline] = await interleaved([
         () => get(question.url, fresh),
         () => gateway.statement(compiled.sql, compiled.params),
+        () => fetchOk(floorUrl, {}),
         ...question.baseline.map((variant) => async () => {
           for (const statement of variant.statements) await gateway.statement(statement.sql, statement.params)
         }),
       ])
       const baselineText = question.baseline.map((variant, index) => `${ms(baseline[index])} (${variant.label})`).join(', ')
       const ratioText = question.baseline.map((variant, index) => `${times(http, baseline[index])} (${variant.label})`).join(', ')
-      console.log(`| ${question.name} | ${ms(http)} | ${ms(raw)} | ${times(http, raw)} | ${baselineText} | ${ratioText} |`)
+      console.log(`| ${question.name} | ${ms(http)} | ${ms(raw)} | ${times(http, raw)} | ${ms(floor)} | ${times(floor, raw)} | ${baselineText} | ${ratioText} |`)
     }
     const keyset = (await (await fetch(`http://127.0.0.1:${PORT}/export/events?projectId=${PROJECT}&limit=1&page=${EXPORT_DEPTH}`, { headers: auth })).json()) as { meta: { nextCursor: string } }
     const [deep, offset] = await interleaved([
       () => get(`/export/events?projectId=${PROJECT}&limit=50&cursor=${encodeURIComponent(keyset.meta.nextCursor)}`, fresh),
       () => gateway.statement(offsetExportSql, { projectId: PROJECT, offset: EXPORT_DEPTH }),
     ])
-    console.log(`| export page ${EXPORT_DEPTH} rows deep | ${ms(deep)} (keyset) | - | - | ${ms(offset)} (offset) | ${times(deep, offset)} |`)
+    console.log(`| export page ${EXPORT_DEPTH} rows deep | ${ms(deep)} (keyset) | - | - | - | - | ${ms(offset)} (offset) | ${times(deep, offset)} |`)
     // Not in the gateway's figures while the data version holds: its questions reuse the check's rows.
     const check = (await compiledFor(QUESTIONS[0].url, gateway)).settledCheck
     if (check) {
       const [alone] = await interleaved([() => gateway.statement(check.sql, check.params)])
-      console.log(`| settled check of the 30-day window, alone (before a session question, unless its rows are reused) | - | ${ms(alone)} | - | - | - |`)
+      console.log(`| settled check of the 30-day window, alone (before a session question, unless its rows are reused) | - | ${ms(alone)} | - | - | - | - | - |`)
     }
     const chart = QUESTIONS[QUESTIONS.length - 1]
     const { back, quiet } = await afterQuiet(await compiledFor(chart.url, gateway), gateway, QUIET_MS)

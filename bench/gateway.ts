@@ -1,9 +1,12 @@
 // The gateway as a child process for every bench, bound to 127.0.0.1: `startGateway`
 // spawns this file, which serves a data directory as server/http/main.ts does and also reports how long
 // its event loop was kept from running. It also runs the bench's own statements (the raw engine's and
-// the baseline's) on its engine when asked over the IPC channel, so that all three read the same files, and
-// compacts its directory when asked (as its schedule would, which the bench gateway does not run).
+// the baseline's) on its engine when asked over the IPC channel, so that all three read the same files,
+// compacts its directory when asked (as its schedule would, which the bench gateway does not run), and
+// serves the HTTP floor: a bare `node:http` server that answers a statement's rows as the raw engine's runs
+// read them, so that the bench can tell what HTTP alone costs from what the gateway's own work does.
 import { spawn, type ChildProcess } from 'node:child_process'
+import http from 'node:http'
 import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createApp } from '../server/http/app'
@@ -39,14 +42,23 @@ export interface ChildGateway {
   command(sql: string): Promise<void>
   /** Compacts the gateway's data directory as its schedule would, on its own engine; resolves with the report. */
   compact(): Promise<CompactReport>
+  /**
+   * The URL of the HTTP floor for a statement: a bare `node:http` server in the gateway's process, whose
+   * every GET runs the statement as `statement` does and answers its rows as JSON. HTTP and nothing else:
+   * no Express, authentication, validation, compilation, cache, scheduler or shaping.
+   */
+  floor(sql: string, params: Record<string, unknown>): Promise<string>
   /** Stops the gateway; resolves with its event-loop delay, when it could report it. */
   stop(): Promise<LoopDelay | undefined>
 }
 
-/** A statement the bench asks the child to run (rows to read unless told), or a compaction, and its answer. */
+/**
+ * A statement the bench asks the child to run (rows to read unless told), a compaction, or a statement the
+ * HTTP floor is to serve (answered with its URL), and its answer.
+ */
 interface StatementRequest {
   id: number
-  kind?: 'command' | 'compact'
+  kind?: 'command' | 'compact' | 'floor'
   sql: string
   params: Record<string, unknown>
 }
@@ -123,6 +135,7 @@ export async function startGateway(options: { dataDir: string; port: number; env
     statement: (sql, params) => ask({ sql, params }),
     command: (sql) => ask({ kind: 'command', sql, params: {} }).then(() => undefined),
     compact: () => ask({ kind: 'compact', sql: '', params: {} }).then(([report]) => report as unknown as CompactReport),
+    floor: (sql, params) => ask({ kind: 'floor', sql, params }).then(([served]) => String(served.url)),
     async stop() {
       stopping = exit === undefined
       child.kill('SIGTERM')
@@ -143,7 +156,25 @@ async function serve(): Promise<void> {
   const loop = monitorEventLoopDelay({ resolution: 10 })
   loop.enable()
   const settings = guardrailSettings(config)
-  const answer = (request: StatementRequest): Promise<Record<string, unknown>[]> => {
+  const floorStatements: StatementRequest[] = []
+  const floor = http.createServer((req, res) => {
+    const request = floorStatements[Number(req.url?.slice('/statement/'.length))]
+    if (!request) {
+      res.writeHead(404).end()
+      return
+    }
+    answer(request).then(
+      (rows) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(rows)),
+      (error: Error) => res.writeHead(500).end(error.message),
+    )
+  })
+  const floorListening = new Promise<void>((resolve) => floor.listen(0, '127.0.0.1', resolve))
+  const answer = async (request: StatementRequest): Promise<Record<string, unknown>[]> => {
+    if (request.kind === 'floor') {
+      await floorListening
+      const { port } = floor.address() as { port: number }
+      return [{ url: `http://127.0.0.1:${port}/statement/${floorStatements.push({ ...request, kind: undefined }) - 1}` }]
+    }
     if (request.kind === 'compact') return compactSessions(engine, { ...compactionOptions(config), now: new Date() }).then((report) => [{ ...report }])
     if (request.kind === 'command') return engine.client.command({ query: request.sql }).then(() => [])
     return engine.client
@@ -162,6 +193,8 @@ async function serve(): Promise<void> {
     const ms = (nanoseconds: number) => Math.round(nanoseconds / 1e6)
     console.log(`${LOOP_DELAY_LINE}${JSON.stringify({ p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) })}`)
     server.closeAllConnections()
+    floor.closeAllConnections()
+    floor.close()
     server.close(() => void engine.close().then(() => process.exit(0)))
   })
 }
