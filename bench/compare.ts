@@ -1,8 +1,9 @@
 // `npm run bench` (mode `compare`): for each question, gateway p50 over HTTP, raw-engine p50 of the same
 // compiled SQL, the HTTP floor's p50 (the same statement behind a bare `node:http` server, bench/gateway.ts),
-// and the OpenPanel-shaped baseline's p50, side by side with ratios; then one statement after
-// some seconds of quiet against back to back, the dashboard burst, a repeated identical request, export
-// throughput and (if the long dataset exists) the 360-day / 90-day ratio, its two figures interleaved.
+// and the OpenPanel-shaped baseline's p50, side by side with ratios; then what metrics' exact visitor count
+// costs, one statement after some seconds of quiet against back to back, the dashboard burst, a repeated
+// identical request, export throughput and (if the long dataset exists) the 360-day / 90-day ratio, its two
+// figures interleaved.
 // Medians of at least RUNS after one warm-up (more where they fit in ROUND_BUDGET_MS), with the gateway,
 // raw-engine and baseline runs interleaved so that the shared machine's changing load falls on all three
 // alike. The raw engine's and the baseline's statements run in the gateway's process, on its engine and data
@@ -79,6 +80,34 @@ async function compiledFor(url: string, gateway: ChildGateway): Promise<Compiled
   if (!compiled.settledCheck) return compiled
   const rows = (await gateway.statement(compiled.settledCheck.sql, compiled.settledCheck.params)) as unknown as SettledRow[]
   return bindCheckRows(compiled, rows)
+}
+
+/** The metrics statement's one exact count, which the baseline counts with `uniq`. */
+const EXACT_VISITORS = 'uniqExact(visitor_key)'
+
+/**
+ * What the metrics question's exact visitor count costs: its statement as compiled against the same with
+ * `uniq` in place of EXACT_VISITORS (an answer the gateway never gives) and the baseline as OpenPanel runs it,
+ * on the raw engine, interleaved.
+ */
+async function exactnessCost(gateway: ChildGateway): Promise<void> {
+  const question = QUESTIONS.find((candidate) => candidate.name === 'metrics')
+  const compiled = question && (await compiledFor(question.url, gateway))
+  if (!question || !compiled?.sql.includes(EXACT_VISITORS)) throw new Error(`the metrics statement no longer counts visitors with ${EXACT_VISITORS}`)
+  const approximate = compiled.sql.replace(EXACT_VISITORS, 'uniq(visitor_key)')
+  const [baseline] = question.baseline
+  const [exact, withUniq, openPanel] = await interleaved([
+    () => gateway.statement(compiled.sql, compiled.params),
+    () => gateway.statement(approximate, compiled.params),
+    async () => {
+      for (const statement of baseline.statements) await gateway.statement(statement.sql, statement.params)
+    },
+  ])
+  console.log(
+    `
+metrics, raw engine: ${ms(exact)} ms as compiled, ${ms(withUniq)} ms with \`uniq\` for its visitors as the baseline counts them ` +
+      `(exactness costs ${ms(exact - withUniq)} ms), baseline ${ms(openPanel)} ms (${baseline.label}): ${times(exact, openPanel)} as compiled, ${times(withUniq, openPanel)} with \`uniq\``,
+  )
 }
 
 /**
@@ -238,6 +267,7 @@ export async function compare(): Promise<void> {
       const [alone] = await interleaved([() => gateway.statement(check.sql, check.params)])
       console.log(`| settled check of the 30-day window, alone (before a session question, unless its rows are reused) | - | ${ms(alone)} | - | - | - | - | - |`)
     }
+    await exactnessCost(gateway)
     const chart = QUESTIONS[QUESTIONS.length - 1]
     const { back, quiet } = await afterQuiet(await compiledFor(chart.url, gateway), gateway, QUIET_MS)
     console.log(
