@@ -104,8 +104,7 @@ async function exactnessCost(gateway: ChildGateway): Promise<void> {
     },
   ])
   console.log(
-    `
-metrics, raw engine: ${ms(exact)} ms as compiled, ${ms(withUniq)} ms with \`uniq\` for its visitors as the baseline counts them ` +
+    `\nmetrics, raw engine: ${ms(exact)} ms as compiled, ${ms(withUniq)} ms with \`uniq\` for its visitors as the baseline counts them ` +
       `(exactness costs ${ms(exact - withUniq)} ms), baseline ${ms(openPanel)} ms (${baseline.label}): ${times(exact, openPanel)} as compiled, ${times(withUniq, openPanel)} with \`uniq\``,
   )
 }
