@@ -136,7 +136,8 @@ const ANONYMOUS = 'anonymous'
 /** `/ready` says no rather than keep a load balancer waiting. */
 const PING_DEADLINE_MS = 2_000
 
-function parseLines<T>(text: string): T[] {
+/** The rows of a JSONEachRow output, one JSON object a line. */
+export function parseLines<T>(text: string): T[] {
   return text
     .split('\n')
     .filter(Boolean)

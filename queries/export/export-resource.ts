@@ -4,6 +4,7 @@
 // the CSV framing are here; the server only writes the bytes.
 import type { CompiledQuery } from '../core/compiled'
 import type { Chunk, MultiResource, RowSets, StatementSet } from '../core/pipeline'
+import { parseLines } from '../core/run'
 import { compileCsvChunk, compileCsvLines, csvHeader, parseCsvChunk } from './export-csv'
 import { compileCount, compileProfiles, compileRows, encodeCursor, exportEventsSchema, keysetOf, parseExport, type ExportQuery, type Keyset } from './export-events'
 
@@ -44,8 +45,6 @@ function countLines(text: string): number {
   return count
 }
 
-const parseLines = (text: string): ExportRow[] => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as ExportRow)
-
 /** The position after a full chunk's last row; a chunk short of STREAM_CHUNK_ROWS ends the stream. */
 const nextAfter = (count: number, last: Keyset | undefined): Keyset | undefined => (count >= STREAM_CHUNK_ROWS ? last : undefined)
 
@@ -67,7 +66,7 @@ function ndjsonChunk(output: string, follow: RowSets, query: ExportQuery): Chunk
     const last = count ? keysetOf(JSON.parse(text.slice(text.lastIndexOf('\n', text.length - 2) + 1)) as ExportRow, 1) : undefined
     return { text, count, next: nextAfter(count, last) }
   }
-  const rows = parseLines(output)
+  const rows = parseLines<ExportRow>(output)
   attachProfiles(rows, follow.profiles ?? [])
   const last = rows.at(-1)
   return { text: rows.map((row) => `${JSON.stringify(row)}\n`).join(''), count: rows.length, next: nextAfter(rows.length, last && keysetOf(last, 1)) }
@@ -113,6 +112,6 @@ export const exportEvents: MultiResource<ExportQuery, ExportQuery, Keyset> = {
     if (query.format === 'csv') return compileCsvChunk(query, { after, rows: STREAM_CHUNK_ROWS })
     return compileRows(query, { after, rows: STREAM_CHUNK_ROWS })
   },
-  followChunk: (query, output) => (query.format === 'ndjson' && includesProfiles(query) ? profilesOf(query, parseLines(output)) : {}),
+  followChunk: (query, output) => (query.format === 'ndjson' && includesProfiles(query) ? profilesOf(query, parseLines<ExportRow>(output)) : {}),
   shapeChunk: (output, follow, query) => (query.format === 'csv' ? csvChunk(output) : ndjsonChunk(output, follow, query)),
 }

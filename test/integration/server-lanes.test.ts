@@ -8,7 +8,7 @@ import { createClient, type ClickHouseClient } from '@clickhouse/client'
 import { createChdbConnection } from 'chdb/connection'
 import { QUESTION_PRIORITY } from '../../server/priorities'
 import { ServerLanes } from '../../server/server-lanes'
-import type { Statement } from '../../queries/core/run'
+import { parseLines, type Statement } from '../../queries/core/run'
 import { startHarness, type Harness } from '../support/harness'
 
 type ClientOptions = NonNullable<Parameters<typeof createClient>[0]>
@@ -36,12 +36,11 @@ describe('the serving lanes of a ClickHouse server', function () {
     signal: new AbortController().signal,
     format: 'JSONEachRow',
   })
-  const rowsOf = (text: string) => text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
 
   it('binds parameters and runs questions read-only, within the guardrails, at the questions’ priority', async () => {
     const settings = ['priority', 'readonly', 'max_execution_time', 'max_result_rows', 'max_memory_usage', 'use_index_for_in_with_subqueries']
     const sql = `SELECT {x:String} AS x, ${settings.map((name) => `toString(getSetting('${name}')) AS ${name}`).join(', ')}`
-    const [row] = rowsOf((await lanes.data(statement(sql, { x: "it's" }))).text)
+    const [row] = parseLines<Record<string, unknown>>((await lanes.data(statement(sql, { x: "it's" }))).text)
     assert.deepEqual(row, {
       x: "it's",
       priority: String(QUESTION_PRIORITY),
