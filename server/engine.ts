@@ -15,10 +15,11 @@ export interface Engine {
   /** The writable connection, for tests and benches; server/ code goes through `admin`. */
   client: ClickHouseClient
   /**
-   * Embedded only: the data version without asking the engine (see countWrites). A server reads it with
+   * Embedded only: the data version without asking the engine (see countWrites), undefined while a write is
+   * under way. A server reads it with
    * a statement, since other clients write to it.
    */
-  dataVersion?(): string
+  dataVersion?(): string | undefined
   /** Migrations, demo seed, imports and the CLI run their templates here. The gateway serves only through `openLanes`. */
   admin: AdminRunner
   settings: EngineSettings
@@ -83,31 +84,41 @@ export function isolateFailedOutput<T extends object>(connection: T): T {
 
 const WRITE_CALLS = new Set(['command', 'insert', 'exec'])
 
+/** The writes of the engine's writable connection: begun and ended (`count`), and under way now. */
+export interface WriteCount {
+  count: number
+  running: number
+}
+
 /**
  * `connection`, counting in `writes` every call that can write (DDL, INSERT ... SELECT and inserts go
  * through `command`, `insert` and `exec`; `query` reads), once when it starts and once when it ends.
  * Embedded, that count is the data version: this connection is the only one that can write to the data
  * directory (the serving sessions are read-only, and another process cannot open the directory while this
- * one holds its lock). An answer computed while a write runs is kept under a count the write's end moves
- * past, so it is never served after the write; reading the count costs nothing, where reading `count()` of
- * `events` was a statement of 2-5 ms before every session question.
+ * one holds its lock). While a write runs there is no version (`embeddedDataVersion`), so nothing read
+ * meanwhile is cached; reading the count costs nothing, where a statement would run before every question.
  */
-export function countWrites<T extends object>(connection: T, writes: { count: number }): T {
+export function countWrites<T extends object>(connection: T, writes: WriteCount): T {
   return new Proxy(connection, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver)
       if (typeof value !== 'function' || typeof property !== 'string' || !WRITE_CALLS.has(property)) return value
       return async (...args: unknown[]) => {
         writes.count += 1
+        writes.running += 1
         try {
           return await (value as (...callArgs: unknown[]) => Promise<unknown>).apply(target, args)
         } finally {
           writes.count += 1
+          writes.running -= 1
         }
       }
     },
   })
 }
+
+/** The embedded data version: the count of writes begun and ended, none while one is under way. */
+export const embeddedDataVersion = (writes: WriteCount) => (writes.running > 0 ? undefined : `writes:${writes.count}`)
 
 /**
  * TRICKY: the embedded engine's allocator (jemalloc inside libchdb, built with `dirty_decay_ms:5000,
@@ -130,7 +141,7 @@ async function openEmbedded(settings: EngineSettings): Promise<Engine> {
   const { drainPending, Session } = await import('chdb')
   fs.mkdirSync(settings.dataDir, { recursive: true })
   let client: ClickHouseClient | undefined
-  const writes = { count: 0 }
+  const writes: WriteCount = { count: 0, running: 0 }
   try {
     // TRICKY: chdb types its connection against its own copy of @clickhouse/client-common; the runtime
     // contract is the same, so the cast only bridges the two declaration copies.
@@ -148,7 +159,7 @@ async function openEmbedded(settings: EngineSettings): Promise<Engine> {
     client: opened,
     admin: new AdminRunner(opened),
     settings,
-    dataVersion: () => `writes:${writes.count}`,
+    dataVersion: () => embeddedDataVersion(writes),
     openLanes(guardrails) {
       const lane = new EmbeddedLanes({ Session, dataDir: settings.dataDir, guardrails })
       lanes.push(lane)

@@ -47,6 +47,9 @@ export interface Joins<Planned> {
   compile(members: { resource: string; query: Planned }[]): CompiledQuery
 }
 
+/** A row as the engine returned it. */
+export type Row = Readonly<Record<string, unknown>>
+
 export interface Answer {
   body: unknown
   hasMore?: boolean
@@ -68,7 +71,8 @@ export interface Resource<Parsed, Planned = Parsed> {
   parse(raw: Record<string, unknown>, scope: Scope): Parsed
   plan(query: Parsed): Planned
   compile(query: Planned): CompiledQuery
-  shape(rows: Record<string, unknown>[], query: Planned): Answer
+  /** Rows as the engine returned them, shared with other requests through the result cache: read, never changed. */
+  shape(rows: readonly Row[], query: Planned): Answer
 }
 
 /**

@@ -112,7 +112,7 @@ export interface RunnerOptions {
   maxQueued: number
   observer?: RunObserver
   /** The data version, where the engine knows it without a statement (embedded; see core/data-version.ts). */
-  dataVersion?: () => string
+  dataVersion?: () => string | undefined
 }
 
 export interface RunOptions {
@@ -187,7 +187,7 @@ export class Runner {
   private readonly deadlineMs: number
   private readonly observer?: RunObserver
   /** The data version without a statement, where the engine knows it (embedded). */
-  readonly dataVersion?: () => string
+  readonly dataVersion?: () => string | undefined
   /**
    * A statement's output a block at a time (see readBlocks), or undefined when the lanes hold as many open
    * streams as they may; absent when the lanes cannot read a statement so.

@@ -82,16 +82,14 @@ export interface BindOptions {
 
 /**
  * A check's rows stay true while no event is added and the compactions they name stay stored:
- * - any insert changes the data version (core/data-version.ts: embedded, known at once; on a server, read
- *   after the question arrived, on the control lane: 2-5 ms, against 11-22 ms for the check of a 30-day
- *   window on 10M events, shared with the result cache and with questions that arrived before it started),
- *   and part of the key;
+ * - any write to a table answers read changes the data version (core/data-version.ts: embedded, known at
+ *   once; on a server, read after the question arrived, on the control lane, shared with the result cache
+ *   and with questions that arrived before it started), and part of the key;
  * - a replaced compaction is kept twice the statement limit after its successor was recorded
  *   (admin/compact.ts, compactionOptions), and rows are reused only within one statement limit of their
  *   check's start (`maxAgeMs`): a statement started with them starts before what they name can go.
- * A compaction that settles a day, or records a newer number, adds no event (embedded it still moves the
- * version, being a write): until the rows are read again, that day is regrouped from its partial rows or
- * read from the compaction before, both exact.
+ * A compaction that settles a day, or records a newer number, moves the version too: until the rows are read
+ * again, that day is regrouped from its partial rows or read from the compaction before, both exact.
  */
 export class SettledChecks {
   private readonly entries = new LRUCache<string, SettledRow[]>({ max: MAX_CHECKS })

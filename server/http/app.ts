@@ -7,7 +7,7 @@ import swaggerUi from 'swagger-ui-express'
 import { DataVersion } from '../../queries/core/data-version'
 import { JoinedRuns } from '../../queries/core/joined-runs'
 import { prepare, type Scope } from '../../queries/core/pipeline'
-import { ResultCache, matchesEtag } from '../../queries/core/result-cache'
+import { ResultCache, etagOf, matchesEtag } from '../../queries/core/result-cache'
 import type { Runner } from '../../queries/core/run'
 import { SettledChecks } from '../../queries/core/settled-check'
 import { authenticate, authorizeProject, resolveQueryProject } from './auth'
@@ -26,7 +26,7 @@ import { serveMulti } from './serve-multi'
 export const QUERY_PARSER = 'simple'
 
 export interface AppOptions {
-  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy' | 'cache' | 'maxExecutionSeconds' | 'maxResultRows'>
+  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy' | 'cache' | 'maxExecutionSeconds' | 'maxResultRows'> & { engine: Pick<Config['engine'], 'cluster'> }
   runner: Runner
   directory: Directory
   logger: Logger
@@ -56,7 +56,7 @@ export function createApp(options: AppOptions): express.Express {
   const { runner, directory, logger, config, metrics } = options
   const clock = options.clock ?? (() => new Date())
   const drain = options.drain ?? new Drain()
-  const versions = new DataVersion(runner)
+  const versions = new DataVersion(runner, config.engine.cluster)
   const cache = new ResultCache(versions, config.cache)
   const settledChecks = new SettledChecks(runner, versions, config.maxExecutionSeconds * 1000)
   const joinedRuns = new JoinedRuns(runner, config.maxResultRows)
@@ -144,13 +144,13 @@ export function createApp(options: AppOptions): express.Express {
     const scope: Scope = { project, now: clock(), sessionLookbackMs: config.sessionLookbackHours * 3_600_000 }
     const { query, compiled } = prepare(resource, raw, scope)
     res.locals.template = compiled.template
-    const { answer: cached, hit } = await cache.answer({
+    const { entry, hit } = await cache.rows({
       projectId: project.id,
       compiled,
       settled: isSettled(query, scope),
       signal: res.locals.signal,
       revalidate: /\bno-(cache|store)\b/i.test(req.get('cache-control') ?? ''),
-      compute: async (signal) => {
+      run: async (signal) => {
         const clientId = res.locals.client.id
         const statement = await settledChecks.bind(compiled, { signal, clientId, askedAt })
         const options = { signal, clientId, lane: resource.lane }
@@ -158,18 +158,21 @@ export function createApp(options: AppOptions): express.Express {
           ? await joinedRuns.run(resource.joins, { resource: resource.name, query, statement }, options)
           : await runner.run<Record<string, unknown>>(statement, options)
         Object.assign(res.locals, { queryMs: Math.round(run.durationMs), ...run })
-        return resource.shape(rows, query)
+        return rows
       },
     })
     metrics?.cacheLookup(hit)
-    const age = Math.max(0, Math.floor((Date.now() - cached.storedAt) / 1000))
-    res.set({ 'Cache-Control': `private, max-age=${Math.max(0, cached.maxAgeSeconds - age)}`, Age: String(age), 'X-Cache': hit ? 'hit' : 'miss', ETag: cached.etag })
-    if (cached.hasMore) res.set('Link', nextPageLink(req))
-    if (matchesEtag(req.get('if-none-match'), cached.etag)) {
+    const { body, hasMore } = resource.shape(entry.rows, query)
+    const text = JSON.stringify(body)
+    const etag = etagOf(text)
+    const age = Math.max(0, Math.floor((Date.now() - entry.storedAt) / 1000))
+    res.set({ 'Cache-Control': `private, max-age=${Math.max(0, entry.maxAgeSeconds - age)}`, Age: String(age), 'X-Cache': hit ? 'hit' : 'miss', ETag: etag })
+    if (hasMore) res.set('Link', nextPageLink(req))
+    if (matchesEtag(req.get('if-none-match'), etag)) {
       res.status(304).end()
       return
     }
-    res.type('json').send(cached.body)
+    res.type('json').send(text)
   }
 
   app.use(notFoundHandler)

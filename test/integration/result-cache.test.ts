@@ -1,10 +1,14 @@
 // The result cache: identical requests are answered from it (headers, ETag, 304), concurrent identical
 // requests share one statement, a late insert into a settled window is seen on the next request (the
-// data version is part of the key), and one project's answer never reaches another project's request.
+// data version is part of the key), one project's answer never reaches another project's request, and
+// requests that share a statement but differ in their shaping each get their own answer.
 import assert from 'node:assert/strict'
 import request from 'supertest'
 import type { CompiledQuery } from '../../queries/core/compiled'
+import { Runner } from '../../queries/core/run'
 import { createApiClient, createProject } from '../../server/admin/control'
+import { createApp } from '../../server/http/app'
+import { createLogger } from '../../server/logger'
 import { answerInsights, type RawEvent } from '../reference/model'
 import { insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
 import { randomEvents } from '../support/random-events'
@@ -91,6 +95,63 @@ describe('result cache', function () {
     assert.equal(refused.headers['x-cache'], undefined)
   })
 
+  it('shapes cached rows for each request: requests that differ only in what shape reads get their own answers', async () => {
+    // Each pair compiles to the same statement; only the chart's shaping (formulas, names, formula items) differs.
+    const views = { name: 'screen_view' }
+    const carts = { name: 'add_to_cart' }
+    const pairs: [unknown[], unknown[]][] = [
+      [[views, { type: 'formula', formula: 'A*0', displayName: 'x' }], [views, { type: 'formula', formula: 'A*100', displayName: 'x' }]],
+      [[views, { type: 'formula', formula: 'A*2', displayName: 'x' }], [views, { type: 'formula', formula: 'A*2', displayName: 'y' }]],
+      [[{ ...views, displayName: 'Views' }], [{ ...views, displayName: 'Page views' }]],
+      [[views, carts, { type: 'formula', formula: 'A/B' }], [views, carts, { type: 'formula', formula: 'A/B' }, { type: 'formula', formula: 'B-A' }]],
+    ]
+    const chartOf = (series: unknown[]) =>
+      request(h.app).get(`/export/charts?${new URLSearchParams({ projectId: A.id, ...SETTLED, series: JSON.stringify(series) })}`).set(auth)
+    for (const [first, second] of pairs) {
+      const a = await chartOf(first)
+      const b = await chartOf(second)
+      const fresh = await chartOf(second).set('Cache-Control', 'no-cache')
+      assert.equal(b.status, 200, b.text)
+      assert.equal(b.headers['x-cache'], 'hit', 'the same statement: its rows are shared')
+      assert.equal(fresh.headers['x-cache'], 'miss')
+      assert.deepEqual(b.body, fresh.body, JSON.stringify(second))
+      assert.notDeepEqual(b.body, a.body, JSON.stringify(second))
+      assert.notEqual(b.headers.etag, a.headers.etag)
+    }
+  })
+
+  it("reading the version as a server does, sees a change of the sessions alone, and caches nothing while a mutation runs", async () => {
+    // The version read by a statement, as on a server (the embedded engine's write count is not used).
+    const config = h.config
+    const reading = new Runner({ lanes: h.engine.openLanes(config), guardrails: config, maxQueued: config.engineQueue })
+    const app = createApp({ config, runner: reading, directory: h.directory, logger: createLogger('error', true), clock: () => NOW })
+    const browsers = () => request(app).get(`/insights/${A.id}/browser?${new URLSearchParams(SETTLED)}`).set(auth)
+    assert.equal((await browsers()).headers['x-cache'], 'miss')
+    assert.equal((await browsers()).headers['x-cache'], 'hit')
+    // A change to the partial session rows alone, as an import's rebuild of a session makes: events are as they were.
+    const command = (query: string, params: Record<string, unknown> = {}) => h.engine.client.command({ query, query_params: params })
+    // One session's partial rows go, and come back (kept aside meanwhile), as an import's rebuild of a session does.
+    await command('CREATE TABLE kept_session ENGINE = Memory AS SELECT * FROM sessions WHERE project_id = {project:String} AND session_id = (SELECT min(session_id) FROM sessions WHERE project_id = {project:String})', { project: A.id })
+    await command('ALTER TABLE sessions DELETE WHERE session_id IN (SELECT session_id FROM kept_session) SETTINGS mutations_sync = 2')
+    const changed = await browsers()
+    assert.equal(changed.headers['x-cache'], 'miss', 'the rows of sessions changed, not the count of events')
+    assert.notDeepEqual(changed.body, expected(A, 'browser', SETTLED), 'a session is missing')
+    await command('INSERT INTO sessions SELECT * FROM kept_session')
+    await command('DROP TABLE kept_session')
+    const restored = await browsers()
+    assert.equal(restored.headers['x-cache'], 'miss')
+    assert.deepEqual(restored.body, expected(A, 'browser', SETTLED))
+    // A mutation under way (merges stopped, so it cannot finish): answers are computed, never stored.
+    await command('SYSTEM STOP MERGES sessions')
+    try {
+      await command('ALTER TABLE sessions UPDATE screen_views = screen_views + 0 WHERE project_id = {project:String} SETTINGS mutations_sync = 0', { project: A.id })
+      assert.equal((await browsers()).headers['x-cache'], 'miss')
+      assert.equal((await browsers()).headers['x-cache'], 'miss', 'nothing stored while the mutation runs')
+    } finally {
+      await command('SYSTEM START MERGES sessions')
+    }
+  })
+
   it('runs one statement for identical requests in flight together', async () => {
     const statements: string[] = []
     const run = h.runner.run.bind(h.runner)
@@ -108,7 +169,9 @@ describe('result cache', function () {
         assert.equal(res.headers['x-cache'], 'miss', 'every request waited for the shared statement')
         assert.deepEqual(res.body, expected(A, 'country', query))
       }
-      assert.deepEqual(statements.filter((template) => template !== 'control.data-version'), ['insights.dimension'])
+      const ran = statements.filter((template) => template !== 'control.data-version')
+      assert.deepEqual(ran.filter((template) => template !== 'insights.settled_days'), ['insights.dimension'])
+      assert.ok(ran.length <= 2, 'the settled check, when it runs, is shared too')
     } finally {
       h.runner.run = run
     }
@@ -126,6 +189,17 @@ describe('result cache settings', function () {
     await createProject(h.engine, { id: A.id, timezone: A.timezone })
     const headers = await rootHeaders(h.engine)
     for (let n = 0; n < 2; n += 1) assert.equal((await request(h.app).get(`/insights/${A.id}/metrics?range=30d`).set(headers)).headers['x-cache'], 'miss')
+  })
+
+  it('caches nothing with a lifetime of 0', async () => {
+    h = await startHarness({ env: { QUARRY_CACHE_SETTLED_SECONDS: '0' }, now: NOW })
+    await createProject(h.engine, { id: A.id, timezone: A.timezone })
+    const headers = await rootHeaders(h.engine)
+    for (let n = 0; n < 2; n += 1) {
+      const res = await request(h.app).get(`/insights/${A.id}/metrics?${new URLSearchParams(SETTLED)}`).set(headers)
+      assert.equal(res.headers['x-cache'], 'miss')
+      assert.equal(res.headers['cache-control'], 'private, max-age=0')
+    }
   })
 
   it('is off at 0 bytes: every answer is computed, with max-age=0', async () => {
