@@ -5,7 +5,6 @@
 // last, delete the compactions no reader can still be reading (013_compactions_by_number.sql) and have a
 // month whose rows are largely such deleted ones rewritten. Runs on the engine's writable connection, one
 // day at a time.
-import crypto from 'node:crypto'
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../../queries/core/compiled'
 import { DIMENSIONS, breakdownSql, type Dimension } from '../../queries/core/registry'
 import { DAY_MS } from '../../queries/core/dates'
@@ -13,6 +12,7 @@ import { toClickHouseTime } from '../../queries/core/pipeline'
 import type { Config } from '../config'
 import type { Engine } from '../engine'
 import { BACKGROUND_PRIORITY } from '../priorities'
+import { claimLease, keepsLease, releaseLease, renewLease, type Lease } from './compaction-lease'
 
 export interface CompactOptions {
   /** How far sessions reach past their start (QUARRY_SESSION_LOOKBACK_HOURS), in ms. */
@@ -36,7 +36,7 @@ export interface CompactReport {
   rewritten: number
   /** Tables whose replaced compactions wait for the next run, as a mutation of theirs was still running. */
   deferred: number
-  /** Set when another compaction held the lease (admin/compact-lease-holder.sql), so this one did nothing. */
+  /** Set when another compaction held the lease (server/admin/compaction-lease.ts), so this one did nothing. */
   leaseHeldBy?: string
   seconds: number
 }
@@ -133,38 +133,38 @@ const SESSION_ROLLUP = settledTable(
 /** The partition of a day in the combined tables and their staging tables: its month, as YYYYMM. */
 const monthOf = (day: string) => Number(day.slice(0, 4) + day.slice(5, 7))
 
-/**
- * How long a compaction's lease rows count (migrations/019_compaction_lease.sql): the holder adds one for each
- * day, so only a day longer than this, or a holder that died, lets another compaction in.
- */
-const LEASE_SECONDS = 3_600
-
-/** This process's prefix of its runs' lease ids: embedded, the runs of any other process died with it. */
-export const LEASE_PROCESS = `${crypto.randomUUID()}:`
-
-/** The compaction holding the lease, if any. */
-async function leaseHolder(engine: Engine): Promise<string | undefined> {
-  const [row] = await engine.admin.rows<{ holder: string }>(compileTemplate('admin/compact-lease-holder.sql', { leaseSeconds: LEASE_SECONDS }))
-  return row?.holder
+/** A day's compaction: its day (YYYY-MM-DD), its number, and the lease it runs under. */
+interface DayJob {
+  day: string
+  compaction: string
+  lease: Lease
 }
 
-/** Before a step that others must not see half done (an attach, a record): stops unless `holder` still holds the lease. */
-async function keepsLease(engine: Engine, holder: string): Promise<void> {
-  const current = await leaseHolder(engine)
-  if (current !== holder) throw new Error(`Compaction ${holder} lost its lease to ${current ?? 'nobody'}; it stops before attaching or recording anything more`)
+/**
+ * Stops unless the job row is still `job`'s own: the builds read it, and a run that rewrote it meanwhile
+ * would have this one attach or record rows built for another day or number.
+ */
+async function keepsJob(engine: Engine, job: DayJob): Promise<void> {
+  const [{ jobs, own }] = await engine.admin.rows<{ jobs: number | string; own: number | string }>(
+    compileTemplate('admin/compact-job-check.sql', { day: job.day, compaction: job.compaction }),
+  )
+  if (Number(jobs) !== 1 || Number(own) !== 1) throw new Error(`Compaction ${job.lease.holder}: the job of ${job.day} is no longer its own; it stops before attaching or recording anything`)
 }
 
 /**
  * Builds the job's day of one table in its staging table, alone there, and adds those parts to the day's
  * month beside the day's older compactions. Returns the rows built.
  */
-async function swapDay(engine: Engine, target: SettledTable, day: string, holder: string): Promise<number> {
+async function swapDay(engine: Engine, target: SettledTable, job: DayJob): Promise<number> {
   await engine.admin.command(compileTemplate('admin/compact-stage-clear.sql', { stage: target.stage }))
   await engine.admin.command(target.build)
-  const [{ rows }] = await engine.admin.rows<{ rows: number | string }>(compileTemplate('admin/compact-stage-rows.sql', { stage: target.stage }))
+  const staged = compileTemplate('admin/compact-stage-rows.sql', { stage: target.stage, day: job.day, compaction: job.compaction })
+  const [{ rows, foreign_rows: foreign }] = await engine.admin.rows<{ rows: number | string; foreign_rows: number | string }>(staged)
+  if (Number(foreign) > 0) throw new Error(`Compaction ${job.lease.holder}: ${target.stage} holds rows of another job; it stops before attaching them`)
   if (Number(rows) === 0) return 0
-  await keepsLease(engine, holder)
-  await engine.admin.command(compileTemplate(target.swap, { month: monthOf(day) }))
+  await keepsLease(engine, job.lease)
+  await keepsJob(engine, job)
+  await engine.admin.command(compileTemplate(target.swap, { month: monthOf(job.day) }))
   return Number(rows)
 }
 
@@ -206,25 +206,25 @@ async function dropSuperseded(engine: Engine): Promise<Pick<CompactReport, 'drop
 }
 
 /** Builds and swaps in one day's sessions, page views and the rollups of both; returns its sessions. */
-async function compactDay(engine: Engine, day: Date, lookbackMs: number, holder: string): Promise<number> {
+export async function compactDay(engine: Engine, day: Date, lookbackMs: number, lease: Lease): Promise<number> {
   const range = { readFrom: toClickHouseTime(new Date(day.getTime() - lookbackMs)), readTo: toClickHouseTime(new Date(day.getTime() + DAY_MS + lookbackMs)) }
-  const dayText = dateText(day)
   // A compaction number that only grows, then the job its statements read, then the count (see admin/compact-count.sql).
-  const compaction = compactionNumber(day)
-  await engine.admin.command(compileTemplate('admin/compact-lease-take.sql', { holder }))
+  const job: DayJob = { day: dateText(day), compaction: compactionNumber(day), lease }
+  await renewLease(engine, lease)
   await engine.admin.command(compileTemplate('admin/compact-job-clear.sql', {}))
-  await engine.admin.command(compileTemplate('admin/compact-job.sql', { ...range, day: dayText, compaction }))
+  await engine.admin.command(compileTemplate('admin/compact-job.sql', { ...range, day: job.day, compaction: job.compaction }))
   const counts = await engine.admin.rows<{ project_id: string; partial_rows: number | string }>(COUNT)
-  const sessions = await swapDay(engine, SESSIONS_SETTLED, dayText, holder)
-  await swapDay(engine, PAGE_VIEWS_SETTLED, dayText, holder)
-  await swapDay(engine, PAGE_ROLLUP, dayText, holder)
-  await swapDay(engine, SESSION_ROLLUP, dayText, holder)
+  const sessions = await swapDay(engine, SESSIONS_SETTLED, job)
+  await swapDay(engine, PAGE_VIEWS_SETTLED, job)
+  await swapDay(engine, PAGE_ROLLUP, job)
+  await swapDay(engine, SESSION_ROLLUP, job)
   // Recorded only once every table holds the day: until then, readers regroup it.
-  await keepsLease(engine, holder)
+  await keepsLease(engine, lease)
+  await keepsJob(engine, job)
   await engine.admin.command(
     compileTemplate('admin/compact-record.sql', {
-      day: dayText,
-      compaction,
+      day: job.day,
+      compaction: job.compaction,
       lookbackSeconds: Math.round(lookbackMs / 1000),
       projects: counts.map((row) => row.project_id),
       partialRows: counts.map((row) => Number(row.partial_rows)),
@@ -234,21 +234,17 @@ async function compactDay(engine: Engine, day: Date, lookbackMs: number, holder:
 }
 
 /**
- * Compacts every settled day that changed. On a cluster it does nothing: the staging table and the
- * partition attach are per node, so readers there regroup partial rows for every day (still exact).
+ * Compacts every settled day that changed, under the lease (another run's holder is reported instead). On a
+ * cluster it does nothing: the staging table and the partition attach are per node, so readers there
+ * regroup partial rows for every day (still exact).
  */
 export async function compactSessions(engine: Engine, options: CompactOptions): Promise<CompactReport> {
   const started = performance.now()
   const idle = { days: 0, sessions: 0, dropped: 0, rewritten: 0, deferred: 0 }
   if (engine.settings.cluster) return { ...idle, seconds: 0 }
-  const holder = `${LEASE_PROCESS}${crypto.randomUUID()}`
-  // TRICKY: a gateway killed during a run leaves its lease rows behind, and they would hold the next process
-  // off for the lease time; embedded, no other process can be running.
-  if (engine.settings.mode === 'embedded') await engine.admin.command(compileTemplate('admin/compact-lease-release-others.sql', { process: LEASE_PROCESS }))
-  await engine.admin.command(compileTemplate('admin/compact-lease-take.sql', { holder }))
+  const claim = await claimLease(engine)
+  if ('heldBy' in claim) return { ...idle, leaseHeldBy: claim.heldBy, seconds: (performance.now() - started) / 1000 }
   try {
-    const holding = await leaseHolder(engine)
-    if (holding !== holder) return { ...idle, leaseHeldBy: holding ?? 'none', seconds: (performance.now() - started) / 1000 }
     const lastDay = new Date(Math.floor((options.now.getTime() - options.lookbackMs) / DAY_MS) * DAY_MS - DAY_MS)
     // The run its checks read (admin/compaction-run.sql), before the first of them.
     await engine.admin.command(compileTemplate('admin/compact-run-clear.sql', {}))
@@ -257,11 +253,11 @@ export async function compactSessions(engine: Engine, options: CompactOptions): 
     )
     const stale = await engine.admin.rows<{ day: string }>(STALE_DAYS)
     let sessions = 0
-    for (const { day } of stale) sessions += await compactDay(engine, new Date(`${day}T00:00:00Z`), options.lookbackMs, holder)
+    for (const { day } of stale) sessions += await compactDay(engine, new Date(`${day}T00:00:00Z`), options.lookbackMs, claim.lease)
     const { dropped, rewritten, deferred } = await dropSuperseded(engine)
     return { days: stale.length, sessions, dropped, rewritten, deferred, seconds: (performance.now() - started) / 1000 }
   } finally {
-    await engine.admin.command(compileTemplate('admin/compact-lease-release.sql', { holder }))
+    await releaseLease(engine, claim.lease)
   }
 }
 
@@ -270,24 +266,28 @@ export interface CompactionTimer {
 }
 
 /**
- * Compacts now and then every `everyMs`, one run at a time (never when 0); a failed run is reported to
- * `onError` and the next one tries again. `stop` waits for a run under way.
+ * Compacts now and then every `everyMs`, one run at a time (never when 0): a tick while a run is under way
+ * is skipped, so runs never queue up behind a long one. A failed run is reported to `onError` and the next
+ * tick tries again. `stop` waits for a run under way.
  */
 export function scheduleCompaction(
   engine: Engine,
   options: Pick<CompactOptions, 'lookbackMs' | 'keepSupersededMs'> & { everyMs: number; onRun(report: CompactReport): void; onError(error: unknown): void },
 ): CompactionTimer {
-  let running: Promise<void> = Promise.resolve()
-  let stopped = false
+  let running: Promise<void> | undefined
   const run = () => {
-    running = compactSessions(engine, { lookbackMs: options.lookbackMs, keepSupersededMs: options.keepSupersededMs, now: new Date() }).then(options.onRun, options.onError)
+    if (running) return
+    running = compactSessions(engine, { lookbackMs: options.lookbackMs, keepSupersededMs: options.keepSupersededMs, now: new Date() })
+      .then(options.onRun, options.onError)
+      .finally(() => {
+        running = undefined
+      })
   }
   if (options.everyMs) run()
-  const timer = options.everyMs ? setInterval(() => void running.then(() => (stopped ? undefined : run())), options.everyMs) : undefined
+  const timer = options.everyMs ? setInterval(run, options.everyMs) : undefined
   timer?.unref()
   return {
     async stop() {
-      stopped = true
       if (timer) clearInterval(timer)
       await running
     },

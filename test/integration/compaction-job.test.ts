@@ -1,11 +1,13 @@
 // A compaction's heavy statements read the job under way (sql/admin/compaction-job.sql) and bind nothing:
 // embedded, a statement with bound parameters holds chDB's one process-wide chain of them, so a bound
 // build would hold every data statement of the gateway behind it. One compaction at a time holds the lease
-// (migrations/019_compaction_lease.sql): two would share the staging tables and the job.
+// (server/admin/compaction-lease.ts): two would share the staging tables and the job; a run that finds the
+// job or its staged rows rewritten by another stops before attaching or recording anything.
 import assert from 'node:assert/strict'
 import { Session } from 'chdb'
 import request from 'supertest'
-import { LEASE_PROCESS, compactionOptions, compactSessions } from '../../server/admin/compact'
+import { compactDay, compactionOptions, compactSessions, scheduleCompaction } from '../../server/admin/compact'
+import { LEASE_PROCESS, claimLease, readLease, releaseLease } from '../../server/admin/compaction-lease'
 import { createProject } from '../../server/admin/control'
 import { compileInner, compileTemplate, type CompiledQuery } from '../../queries/core/compiled'
 import { BACKGROUND_PRIORITY, QUESTION_PRIORITY } from '../../server/priorities'
@@ -186,11 +188,18 @@ describe('the compaction job', function () {
     assert.equal((await compact()).leaseHeldBy, undefined, 'both released the lease')
   })
 
-  it('waits while a holder that has not ended took the lease within the hour, and not for one that took it before', async () => {
+  /** Claims the next generation for `holder`, as if at `agoSeconds` before now, bypassing the lease's checks. */
+  const claimAs = (holder: string, agoSeconds: number) =>
+    command(`INSERT INTO compaction_claims (generation, holder, claimed_at) SELECT max(generation) + 1, '${holder}', now64(3) - INTERVAL ${agoSeconds} SECOND FROM compaction_claims`)
+
+  it('waits while a holder that has not ended claimed or logged within the hour, and not for one that did before', async () => {
     await command('TRUNCATE TABLE session_compactions')
     // Holders of this process: embedded, those of any other process are ended first (the next test).
     const [gone, busy] = [`${LEASE_PROCESS}gone`, `${LEASE_PROCESS}busy`]
-    await command(`INSERT INTO compaction_lease (holder, taken_at) VALUES ('${gone}', now64(3) - INTERVAL 2 HOUR)`)
+    await claimAs(gone, 7_200)
+    assert.equal((await compact()).leaseHeldBy, undefined, 'a claim two hours old with nothing logged since has lapsed')
+    await command('TRUNCATE TABLE session_compactions')
+    await claimAs(busy, 7_200)
     await command(`INSERT INTO compaction_lease (holder, taken_at) VALUES ('${busy}', now64(3) - INTERVAL 10 MINUTE)`)
     const waiting = await compact()
     assert.equal(waiting.leaseHeldBy, busy, JSON.stringify(waiting))
@@ -201,13 +210,22 @@ describe('the compaction job', function () {
 
   it('embedded, does not wait for a run of another process, which died with it', async () => {
     await command('TRUNCATE TABLE session_compactions')
-    await command("INSERT INTO compaction_lease (holder, taken_at) VALUES ('earlier-process:run', now64(3) - INTERVAL 1 MINUTE)")
+    await claimAs('earlier-process:run', 60)
     await compactsExactly()
+  })
+
+  it('lets one claim of a generation hold the lease: a contender that read the lease free before another claimed it does not', async () => {
+    const seen = await readLease(h.engine)
+    assert.equal(seen.live, 0)
+    const [first, second] = [await claimLease(h.engine, seen), await claimLease(h.engine, seen)]
+    assert.ok('lease' in first, JSON.stringify(first))
+    assert.ok('heldBy' in second && second.heldBy === first.lease.holder, JSON.stringify(second))
+    await releaseLease(h.engine, first.lease)
   })
 
   it('stops before attaching a build once another compaction holds the lease, and records nothing', async () => {
     await command('TRUNCATE TABLE session_compactions')
-    // An earlier row of another holder appears while the first build runs (on a session of its own: the
+    // A newer claim of another holder appears while the first build runs (on a session of its own: the
     // writable connection is busy with the compaction's statements).
     const side = new Session(h.dir)
     const intruder = `${LEASE_PROCESS}intruder`
@@ -216,7 +234,8 @@ describe('the compaction job', function () {
     Session.prototype.queryAsync = function (this: Session, ...args: Parameters<Session['queryAsync']>) {
       if (!intruded && templateName(args[0]) === 'admin.compact-build') {
         intruded = true
-        return queryAsync.apply(side, [`INSERT INTO compaction_lease (holder, taken_at) VALUES ('${intruder}', now64(3) - INTERVAL 1 MINUTE)`]).then(() => queryAsync.apply(this, args))
+        const claim = `INSERT INTO compaction_claims (generation, holder) SELECT max(generation) + 1, '${intruder}' FROM compaction_claims`
+        return queryAsync.apply(side, [claim]).then(() => queryAsync.apply(this, args))
       }
       return queryAsync.apply(this, args)
     }
@@ -230,5 +249,65 @@ describe('the compaction job', function () {
     assert.deepEqual(await wrongAnswers(), [])
     await command(`INSERT INTO compaction_lease (holder, released) VALUES ('${intruder}', 1)`)
     await compactsExactly()
+  })
+
+  it('stops before attaching rows another run built once it rewrote the job: no compaction is recorded without its rows', async () => {
+    await command('TRUNCATE TABLE session_compactions')
+    const claim = await claimLease(h.engine)
+    assert.ok('lease' in claim)
+    const day = new Date('2024-03-28T00:00:00Z')
+    const { lookbackMs } = compactionOptions(h.config)
+    // Two runs that both believe they hold the lease (as two gateways could before claims were atomic):
+    // the second runs its whole day while the first's first build is done.
+    const admin = h.engine.admin
+    let interleaved = false
+    const first = {
+      ...h.engine,
+      admin: Object.assign(Object.create(admin) as typeof admin, {
+        async command(query: CompiledQuery) {
+          await admin.command(query)
+          if (!interleaved && query.template === 'admin.compact-build') {
+            interleaved = true
+            await compactDay(h.engine, day, lookbackMs, claim.lease)
+          }
+        },
+      }),
+    }
+    try {
+      await assert.rejects(compactDay(first, day, lookbackMs, claim.lease), /another job|no longer its own/)
+    } finally {
+      await releaseLease(h.engine, claim.lease)
+    }
+    const withoutRows = await numberOf(
+      `SELECT count() FROM (SELECT day, compaction FROM session_compactions FINAL WHERE partial_rows > 0)
+       WHERE (day, compaction) NOT IN (SELECT day, compaction FROM sessions_settled)`,
+    )
+    assert.equal(withoutRows, 0, 'a recorded compaction has no rows')
+    assert.equal(await numberOf('SELECT count() FROM session_compactions FINAL'), 1, "the second run's day is recorded")
+    assert.deepEqual(await wrongAnswers(), [])
+  })
+
+  it('never queues runs behind a long one: a tick while a run is under way is skipped', async () => {
+    let runs = 0
+    let release: () => void = () => undefined
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const admin = h.engine.admin
+    const slow = {
+      ...h.engine,
+      admin: Object.assign(Object.create(admin) as typeof admin, {
+        async command(query: CompiledQuery) {
+          if (query.template === 'admin.compact-run-clear') {
+            runs += 1
+            await held
+          }
+          await admin.command(query)
+        },
+      }),
+    }
+    const timer = scheduleCompaction(slow, { ...compactionOptions(h.config), everyMs: 20, onRun: () => undefined, onError: (error) => assert.fail(String(error)) })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    release()
+    await timer.stop()
+    assert.equal(runs, 1, 'the ticks during the held run started nothing after it')
   })
 })
