@@ -9,6 +9,7 @@ import { toClickHouseTime } from '../core/pipeline'
 import { SESSION_ATTRIBUTES, sessionColumn, type SessionAttribute } from '../core/registry'
 import { windowParams } from '../core/window-params'
 import { DAY_MS } from '../core/dates'
+import { COMPACTION_DEFINITION } from '../core/compaction-definition'
 
 const utcDay = (time: number) => Math.floor(time / DAY_MS) * DAY_MS
 const dateText = (time: number) => new Date(time).toISOString().slice(0, 10)
@@ -53,6 +54,7 @@ export function settledCheck(query: PlannedInsight): CompiledQuery {
     ...dayParams(query),
     countFrom: toClickHouseTime(new Date(firstDay(query) - query.lookbackMs)),
     countTo: toClickHouseTime(new Date(lastDay(query) + DAY_MS + query.lookbackMs)),
+    definition: COMPACTION_DEFINITION,
   })
 }
 

@@ -6,7 +6,7 @@
 // month whose rows are largely such deleted ones rewritten. Runs on the engine's writable connection, one
 // day at a time.
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../../queries/core/compiled'
-import { DIMENSIONS, breakdownSql, type Dimension } from '../../queries/core/registry'
+import { BREAKDOWNS, COMPACTION_DEFINITION } from '../../queries/core/compaction-definition'
 import { DAY_MS } from '../../queries/core/dates'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import type { Config } from '../config'
@@ -116,13 +116,6 @@ const PAGE_VIEWS_SETTLED = settledTable('page_views_settled', background('admin/
 /** Built from the page rows still in their staging table, so after them. */
 const PAGE_ROLLUP = settledTable('page_rollup', background('admin/compact-rollup-build.sql', { job: JOB }), 'admin/compact-rollup-swap.sql')
 
-/** Each breakdown of the registry as (name, prefix column or '', column) over sessions_settled's `s_` columns. */
-const BREAKDOWNS = sqlOnly(
-  (Object.keys(DIMENSIONS) as Dimension[])
-    .map(breakdownSql)
-    .map(({ name, prefix, value }) => `(${name}, ${prefix}, ${value})`)
-    .join(', '),
-)
 /** Built from the sessions still in their staging table, so after them. */
 const SESSION_ROLLUP = settledTable(
   'session_rollup',
@@ -228,6 +221,7 @@ export async function compactDay(engine: Engine, day: Date, lookbackMs: number, 
       lookbackSeconds: Math.round(lookbackMs / 1000),
       projects: counts.map((row) => row.project_id),
       partialRows: counts.map((row) => Number(row.partial_rows)),
+      definition: COMPACTION_DEFINITION,
     }),
   )
   return sessions
@@ -249,7 +243,12 @@ export async function compactSessions(engine: Engine, options: CompactOptions): 
     // The run its checks read (admin/compaction-run.sql), before the first of them.
     await engine.admin.command(compileTemplate('admin/compact-run-clear.sql', {}))
     await engine.admin.command(
-      compileTemplate('admin/compact-run.sql', { lastDay: dateText(lastDay), lookbackSeconds: Math.round(options.lookbackMs / 1000), keepMs: options.keepSupersededMs }),
+      compileTemplate('admin/compact-run.sql', {
+        lastDay: dateText(lastDay),
+        lookbackSeconds: Math.round(options.lookbackMs / 1000),
+        keepMs: options.keepSupersededMs,
+        definition: COMPACTION_DEFINITION,
+      }),
     )
     const stale = await engine.admin.rows<{ day: string }>(STALE_DAYS)
     let sessions = 0

@@ -3,7 +3,8 @@
 --   and page views (page_views_settled, page_rollup) are read combined: day, and compaction (as text: it is beyond 2^53),
 --   the compaction to read them from. Its rows bind settledDays, settledCompactions and the regrouped days'
 --   range (regroupFrom, regroupTo) of the session questions (queries/core/settled-check.ts).
--- A day counts as settled when its last recorded compaction for the lookback still holds: its read range
+-- A day counts as settled when its last recorded compaction for the lookback was built by this gateway's
+-- definition of the combined tables (queries/core/compaction-definition.ts) and still holds: its read range
 -- [day - lookback, day + 1 day + lookback) holds as many partial rows as that compaction saw (see
 -- migrations/005_settled_sessions.sql). The rows of that compaction are read, whatever other compactions
 -- of the day sit beside them: a compaction is recorded only once all three tables hold it, and kept while
@@ -16,6 +17,7 @@ FROM
   FROM session_compactions FINAL
   WHERE project_id = {projectId:String}
     AND lookback_seconds = {lookbackSeconds:UInt32}
+    AND definition = {definition:UInt64}
     AND day >= {firstDay:Date}
     AND day <= {lastDay:Date}
 ) AS recorded

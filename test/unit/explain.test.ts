@@ -5,6 +5,7 @@ import { QueryError } from '../../queries/core/errors'
 import { encodeCursor } from '../../queries/export/export-events'
 import { STREAM_CHUNK_ROWS } from '../../queries/export/export-resource'
 import type { Scope } from '../../queries/core/pipeline'
+import { COMPACTION_DEFINITION } from '../../queries/core/compaction-definition'
 import { explainRequest, projectIdOf, resolveRequest } from '../../server/admin/explain'
 
 const scopeFor = (id: string): Scope => ({ project: { id, name: id, timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 })
@@ -67,6 +68,7 @@ describe('explain', () => {
         lastDay: '2024-03-31',
         countFrom: '2024-03-28 00:00:00.000',
         countTo: '2024-04-02 00:00:00.000',
+        definition: COMPACTION_DEFINITION,
       })
       assert.deepEqual([statement.settledDays, statement.settledCompactions], [[], []])
     })
