@@ -4,6 +4,9 @@ import path from 'node:path'
 import express from 'express'
 import type { CacheSettings } from '../queries/core/result-cache'
 
+/** The longest time limit a gateway accepts (QUARRY_MAX_EXECUTION_SECONDS): what a compaction keeps replaced rows by. */
+export const MAX_EXECUTION_SECONDS_LIMIT = 3_600
+
 export interface EngineSettings {
   mode: 'embedded' | 'server'
   dataDir: string
@@ -139,7 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxInFlight: readInteger(env, 'QUARRY_ENGINE_MAX_IN_FLIGHT', { fallback: SERVER_IN_FLIGHT, min: 1, max: 1000 }),
       memoryDecaySeconds: readInteger(env, 'QUARRY_ENGINE_MEMORY_DECAY_SECONDS', { fallback: 600, min: 0, max: 86_400 }),
     },
-    maxExecutionSeconds: readInteger(env, 'QUARRY_MAX_EXECUTION_SECONDS', { fallback: 15, min: 1, max: 3600 }),
+    maxExecutionSeconds: readInteger(env, 'QUARRY_MAX_EXECUTION_SECONDS', { fallback: 15, min: 1, max: MAX_EXECUTION_SECONDS_LIMIT }),
     maxResultRows: readInteger(env, 'QUARRY_MAX_RESULT_ROWS', { fallback: 1_000_000, min: 1, max: 1_000_000_000 }),
     maxMemoryBytes: readInteger(env, 'QUARRY_MAX_MEMORY_BYTES', { fallback: 4 * 1024 ** 3, min: 1024 ** 2, max: 1024 ** 4 }),
     rateLimit: {

@@ -85,9 +85,10 @@ export interface BindOptions {
  * - any write to a table answers read changes the data version (core/data-version.ts: embedded, known at
  *   once; on a server, read after the question arrived, on the control lane, shared with the result cache
  *   and with questions that arrived before it started), and part of the key;
- * - a replaced compaction is kept twice the statement limit after its successor was recorded
- *   (admin/compact.ts, compactionOptions), and rows are reused only within one statement limit of their
- *   check's start (`maxAgeMs`): a statement started with them starts before what they name can go.
+ * - a replaced compaction is kept twice the longest statement limit any gateway accepts after its
+ *   successor was recorded (admin/compact.ts, KEEP_SUPERSEDED_MS), and rows are reused only within this
+ *   gateway's statement limit of their check's start (`maxAgeMs`): a statement started with them starts
+ *   before what they name can go.
  * A compaction that settles a day, or records a newer number, moves the version too: until the rows are read
  * again, that day is regrouped from its partial rows or read from the compaction before, both exact.
  */

@@ -9,7 +9,7 @@ import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../.
 import { BREAKDOWNS, COMPACTION_DEFINITION } from '../../queries/core/compaction-definition'
 import { DAY_MS } from '../../queries/core/dates'
 import { toClickHouseTime } from '../../queries/core/pipeline'
-import type { Config } from '../config'
+import { MAX_EXECUTION_SECONDS_LIMIT, type Config } from '../config'
 import type { Engine } from '../engine'
 import { BACKGROUND_PRIORITY } from '../priorities'
 import { claimLease, keepsLease, releaseLease, renewLease, type Lease } from './compaction-lease'
@@ -42,12 +42,16 @@ export interface CompactReport {
 }
 
 /**
- * A process's compaction settings from its configuration: its session lookback, and a replaced compaction
- * kept for twice the longest a statement may run (QUARRY_MAX_EXECUTION_SECONDS): a gateway reuses a
- * settled check's rows for at most that long, and a statement bound with them runs at most that long.
+ * How long a replaced compaction is kept once its successor is recorded, the same for every process on a
+ * database: twice the longest time limit any gateway accepts. A gateway reuses a settled check's rows for at
+ * most its own limit, and a statement bound with them runs at most that long; a keep time from the
+ * compacting process's own limit could be shorter than another replica's.
  */
-export function compactionOptions(config: Pick<Config, 'sessionLookbackHours' | 'maxExecutionSeconds'>): Pick<CompactOptions, 'lookbackMs' | 'keepSupersededMs'> {
-  return { lookbackMs: config.sessionLookbackHours * 3_600_000, keepSupersededMs: 2 * config.maxExecutionSeconds * 1000 }
+export const KEEP_SUPERSEDED_MS = 2 * MAX_EXECUTION_SECONDS_LIMIT * 1000
+
+/** A process's compaction settings: its session lookback, and the database-wide keep time. */
+export function compactionOptions(config: Pick<Config, 'sessionLookbackHours'>): Pick<CompactOptions, 'lookbackMs' | 'keepSupersededMs'> {
+  return { lookbackMs: config.sessionLookbackHours * 3_600_000, keepSupersededMs: KEEP_SUPERSEDED_MS }
 }
 
 /** What a day's number is multiplied by in its compactions' numbers: above any time in ms until the year 2286. */

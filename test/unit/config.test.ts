@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
-import { ConfigError, loadConfig } from '../../server/config'
+import { compactionOptions } from '../../server/admin/compact'
+import { ConfigError, MAX_EXECUTION_SECONDS_LIMIT, loadConfig } from '../../server/config'
 import { keepFreedMemory } from '../../server/engine'
 
 describe('config', () => {
@@ -10,6 +11,14 @@ describe('config', () => {
     assert.equal(config.maxExecutionSeconds, 15)
     assert.deepEqual(config.rateLimit, { requests: 100, windowMs: 10_000 })
     assert.match(config.engine.dataDir, /\.data$/)
+  })
+
+  it('keeps replaced compactions for the same time whatever the process\'s own time limit: twice the longest any gateway accepts', () => {
+    const short = compactionOptions(loadConfig({ QUARRY_MAX_EXECUTION_SECONDS: '1' }))
+    const long = compactionOptions(loadConfig({ QUARRY_MAX_EXECUTION_SECONDS: String(MAX_EXECUTION_SECONDS_LIMIT) }))
+    assert.equal(short.keepSupersededMs, long.keepSupersededMs)
+    assert.equal(short.keepSupersededMs, 2 * MAX_EXECUTION_SECONDS_LIMIT * 1000)
+    assert.throws(() => loadConfig({ QUARRY_MAX_EXECUTION_SECONDS: String(MAX_EXECUTION_SECONDS_LIMIT + 1) }), /QUARRY_MAX_EXECUTION_SECONDS/)
   })
 
   it('switches to server mode when CLICKHOUSE_URL is set', () => {
