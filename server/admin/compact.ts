@@ -155,7 +155,7 @@ async function keepsJob(engine: Engine, job: DayJob): Promise<void> {
 async function swapDay(engine: Engine, target: SettledTable, job: DayJob): Promise<number> {
   await engine.admin.command(compileTemplate('admin/compact-stage-clear.sql', { stage: target.stage }))
   await engine.admin.command(target.build)
-  const staged = compileTemplate('admin/compact-stage-rows.sql', { stage: target.stage, day: job.day, compaction: job.compaction })
+  const staged = compileTemplate('admin/compact-stage-check.sql', { stage: target.stage, day: job.day, compaction: job.compaction })
   const [{ rows, foreign_rows: foreign }] = await engine.admin.rows<{ rows: number | string; foreign_rows: number | string }>(staged)
   if (Number(foreign) > 0) throw new Error(`Compaction ${job.lease.holder}: ${target.stage} holds rows of another job; it stops before attaching them`)
   if (Number(rows) === 0) return 0

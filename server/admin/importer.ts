@@ -142,7 +142,8 @@ async function stageLines(engine: Engine, stage: string, options: ImportOptions)
 
 /**
  * Rebuilds the partial rows of the staged sessions whose stored events outnumber what their rows count
- * (admin/import-resession-find.sql); returns how many. On a cluster `sessions` is Distributed, which a
+ * (admin/import-resession-find.sql), invalidating the compactions of the days they lie in (the settled
+ * check's invariant: admin/compact-invalidate.sql); returns how many. On a cluster `sessions` is Distributed, which a
  * mutation cannot name: the sessions are reported instead.
  */
 async function resession(engine: Engine, params: Params): Promise<number> {
@@ -156,8 +157,13 @@ async function resession(engine: Engine, params: Params): Promise<number> {
       throw new ControlError(`${sessions} session(s) of this file have stored events without their partial rows in sessions (an earlier import was killed while it moved them); on a cluster they are not rebuilt`)
     }
     const rebuild = { projectId: params.projectId, found }
+    // The compactions of the days these rows lie in no longer hold: invalidated before the rows change, and
+    // again after (a compaction may have recorded a day in between).
+    const invalidate = compileTemplate('admin/compact-invalidate.sql', rebuild)
+    await engine.admin.command(invalidate)
     await engine.admin.command(compileTemplate('admin/import-resession-clear.sql', rebuild))
     await engine.admin.command(compileTemplate('admin/import-resession.sql', rebuild))
+    await engine.admin.command(invalidate)
     return sessions
   } finally {
     await engine.admin.command(compileTemplate('admin/import-drop.sql', { stage: found }))

@@ -12,6 +12,7 @@ import { createProject } from '../../server/admin/control'
 import { loadConfig } from '../../server/config'
 import { openEngine, type Engine } from '../../server/engine'
 import { importEvents } from '../../server/admin/importer'
+import { compactionOptions, compactSessions } from '../../server/admin/compact'
 import { answerInsights, type RawEvent } from '../reference/model'
 import { rootHeaders, startHarness, type Harness } from '../support/harness'
 import { randomEvents } from '../support/random-events'
@@ -151,6 +152,41 @@ describe('import: all or nothing, never twice', function () {
     const h = await startHarness({ dir, env: { QUARRY_RATE_LIMIT: '1000000' } })
     try {
       assert.deepEqual(await h.engine.client.query({ query: rows, format: 'JSONEachRow' }).then((rs) => rs.json()), written)
+      await assertMetricsExact(h, 'shop', events)
+    } finally {
+      await h.close()
+    }
+  })
+
+  it("invalidates the compaction of a day whose session a rerun rebuilds, though the rows' count is as before", async () => {
+    const h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' }, now: new Date('2024-04-01T00:00:00Z') })
+    try {
+      await createProject(h.engine, { id: 'shop' })
+      const events = randomEvents(13, { sessions: 300, from: FROM, days: 14 })
+      // A session of several events: its first is in the first file, the others come with the second.
+      const bySession = new Map<string, RawEvent[]>()
+      for (const event of events) bySession.set(event.session_id, [...(bySession.get(event.session_id) ?? []), event])
+      const [sessionId, own] = [...bySession].find(([, list]) => list.length >= 3) as [string, RawEvent[]]
+      const first = [...own].sort((a, b) => a.created_at.localeCompare(b.created_at))[0]
+      const firstFile = events.filter((event) => event.session_id !== sessionId || event === first)
+      assert.equal((await importEvents(h.engine, { projectId: 'shop', file: writeFile(h.dir, firstFile), skipBad: false })).imported, firstFile.length)
+      const compacted = await compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date('2024-04-01T00:00:00Z') })
+      assert.ok(compacted.days > 0, JSON.stringify(compacted))
+      await assertMetricsExact(h, 'shop', firstFile)
+      // The second file's events stored without their partial rows, as when a kill lands between the two commits.
+      const file = writeFile(h.dir, events)
+      assert.equal((await importEvents(h.engine, { projectId: 'shop', file, skipBad: false })).imported, events.length - firstFile.length)
+      await h.engine.client.command({
+        query: 'ALTER TABLE sessions DELETE WHERE project_id = {projectId:String} AND session_id = {sessionId:String} AND started_at > {first:DateTime64(3)} SETTINGS mutations_sync = 2',
+        query_params: { projectId: 'shop', sessionId, first: first.created_at.replace('T', ' ').replace('Z', '') },
+      })
+      const rerun = await importEvents(h.engine, { projectId: 'shop', file, skipBad: false })
+      assert.deepEqual(rerun, { imported: 0, duplicates: events.length, resessioned: 1, skipped: 0, bad: [] })
+      h.newApp()
+      await assertMetricsExact(h, 'shop', events)
+      const again = await compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date('2024-04-01T00:00:00Z') })
+      assert.ok(again.days > 0, 'the invalidated days are compacted again')
+      h.newApp()
       await assertMetricsExact(h, 'shop', events)
     } finally {
       await h.close()
