@@ -8,7 +8,7 @@ import { EngineBusyError, openEngine, type Engine } from '../engine'
 import { explainRequest, projectIdOf } from './explain'
 import { exportToFile } from './export-file'
 import { countLines, importEvents } from './importer'
-import { migrate } from './migrate'
+import { SchemaBehindError, migrate, prepareSchema } from './migrate'
 import { compactionOptions, compactSessions } from './compact'
 import { createProgress } from './progress'
 import { seedProject } from './seed'
@@ -182,12 +182,12 @@ export async function runCli(argv: string[]): Promise<number> {
     const config = loadConfig()
     if (key === 'explain') return await explain(rest, values, config)
     engine = await openEngine(config.engine)
-    if (key !== 'migrate') await migrate(engine)
+    if (key !== 'migrate') await prepareSchema(engine)
     await command(engine, rest, values)
     return 0
   } catch (error) {
     if (error instanceof UsageError) console.error(`quarry: ${error.message}\n${USAGE}`)
-    else if (error instanceof ControlError || error instanceof ConfigError || error instanceof EngineBusyError) console.error(`quarry: ${error.message}`)
+    else if (error instanceof ControlError || error instanceof ConfigError || error instanceof EngineBusyError || error instanceof SchemaBehindError) console.error(`quarry: ${error.message}`)
     else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) console.error(`quarry: ${(error as Error).message}\n${USAGE}`)
     else console.error('quarry: failed:', error)
     return error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1

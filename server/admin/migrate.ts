@@ -1,5 +1,9 @@
 // Applies sql/migrations/*.sql in order, each once, tracked in `quarry_migrations`; safe to rerun. It runs
 // on the engine's admin connection (CLICKHOUSE_ADMIN_USER on a server), never on the read-only serving lanes.
+// Embedded, the process that opens the data directory migrates it (it alone holds the directory's lock). On
+// a server, migrating is a one-shot step (`npm run cli -- migrate`, the container's migrate service): replicas
+// starting together would race on a migration's DROP and RENAME, so a gateway or a CLI command only checks
+// that every migration is applied, and refuses to start otherwise.
 // The files carry markers so one text serves a single node and a cluster (Replicated + Distributed).
 import fs from 'node:fs'
 import path from 'node:path'
@@ -64,6 +68,35 @@ function trackingTable(topology: Topology): string {
     ? replicated('ReplacingMergeTree()', `/clickhouse/tables/all/${topology.database}/quarry_migrations`)
     : 'ReplacingMergeTree()'
   return `CREATE TABLE IF NOT EXISTS quarry_migrations${onCluster} (name String, applied_at DateTime64(3, 'UTC')) ENGINE = ${engine} ORDER BY name`
+}
+
+/** A server's schema is behind this gateway's migrations: it says which, and how to apply them. */
+export class SchemaBehindError extends Error {}
+
+/** The names of the migrations not yet applied (every one, on a database never migrated). */
+export async function pendingMigrations(engine: Engine): Promise<string[]> {
+  const [{ tracked }] = await engine.admin.rows<{ tracked: number }>(compileTemplate('admin/migrations-tracked.sql', {}))
+  const done = Number(tracked) ? await engine.admin.rows<{ name: string }>(compileTemplate('admin/migrations-applied.sql', {})) : []
+  const applied = new Set(done.map((row) => row.name))
+  return listMigrations()
+    .map((migration) => migration.name)
+    .filter((name) => !applied.has(name))
+}
+
+/**
+ * Embedded: migrates, and returns what it applied. On a server: migrates nothing, and refuses (a
+ * SchemaBehindError naming the migrations) unless every one is applied.
+ */
+export async function prepareSchema(engine: Engine): Promise<string[]> {
+  if (engine.settings.mode === 'embedded') return migrate(engine)
+  const pending = await pendingMigrations(engine)
+  if (pending.length) {
+    throw new SchemaBehindError(
+      `the database schema is behind this version: ${pending.length} migration(s) not applied (${pending.join(', ')}). ` +
+        'Run `npm run cli -- migrate` once (the Docker Compose file runs it before the gateway), then start again',
+    )
+  }
+  return []
 }
 
 /** Applies every migration not yet recorded; returns the names it applied. */

@@ -1,4 +1,5 @@
-// Entry point: config -> engine -> migrations -> demo bootstrap -> listen; SIGTERM drains and closes.
+// Entry point: config -> engine -> migrations (embedded) or the schema check (server) -> demo bootstrap ->
+// listen; SIGTERM drains and closes.
 import type { Server } from 'node:http'
 import { createApp } from './app'
 import { ConfigError, loadConfig, type Config } from '../config'
@@ -9,7 +10,7 @@ import { EngineBusyError, createRunner, openEngine } from '../engine'
 import { createLogger } from '../logger'
 import { createMetrics, type Metrics } from './metrics'
 import { startMetricsServer } from './metrics-server'
-import { migrate } from '../admin/migrate'
+import { SchemaBehindError, prepareSchema } from '../admin/migrate'
 import { compactionOptions, scheduleCompaction } from '../admin/compact'
 import { checkQueries } from './startup-check'
 
@@ -44,7 +45,7 @@ async function main() {
   const logger = createLogger(config.logLevel, false, config.logFormat)
   checkQueries()
   const engine = await openEngine(config.engine)
-  const applied = await migrate(engine)
+  const applied = await prepareSchema(engine)
   if (applied.length) logger.info('migrations applied', { applied })
   const demo = config.engine.mode === 'embedded' ? await ensureDemo(engine, config.demoEvents, (line) => console.log(line)) : undefined
   const compaction = scheduleCompaction(engine, {
@@ -88,7 +89,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  if (error instanceof ConfigError || error instanceof EngineBusyError) console.error(`quarry: ${error.message}`)
+  if (error instanceof ConfigError || error instanceof EngineBusyError || error instanceof SchemaBehindError) console.error(`quarry: ${error.message}`)
   else console.error('quarry: failed to start:', error)
   process.exit(1)
 })
