@@ -11,7 +11,7 @@ const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
   long: { describe: 'seed the 360-day dataset (4× the events) that the compare mode\'s ratio needs', run: seedLong },
   abuse: { describe: 'a hostile client beside a second one: its /live and /ready percentiles, 504 times, heavy valid load', run: () => abuse.main(process.argv.slice(3)) },
   compaction: { describe: 'questions while the gateway compacts settled days (a copy of the bench data): percentiles before and during', run: compaction.main },
-  fuzz: { describe: '10,000 junk requests over every route: counts by status, no 5xx but 503/504, no crash', run: () => fuzz.main(process.argv.slice(3)) },
+  fuzz: { describe: '10,000 junk requests over every route and cache probes of charts: counts by status, no 5xx but 503/504, no crash, no cached answer unlike a fresh one', run: () => fuzz.main(process.argv.slice(3)) },
 }
 
 const name = process.argv[2] ?? 'compare'

@@ -33,3 +33,26 @@ export function* junkRequests(options: FuzzOptions): Generator<string> {
     }
   }
 }
+
+const PROBE_SERIES = [{ name: 'screen_view' }, { name: 'add_to_cart' }, { name: '*', segment: 'user' }]
+const PROBE_FORMULAS = ['A*0', 'A*100', 'A/B', 'B-A', '(A+B)/2', 'A-1.5']
+
+/**
+ * Valid chart requests over a few series and windows, varying only what the chart's shaping reads (formula
+ * items, their formulas and display names): many share a statement, so a cache that answered one with
+ * another's answer shows as a mismatch against the same request asked fresh.
+ */
+export function* cacheProbes(options: Omit<FuzzOptions, 'rounds'> & { count: number; windows: { startDate: string; endDate: string }[] }): Generator<string> {
+  const random = new Random(options.seed)
+  for (let n = 0; n < options.count; n += 1) {
+    const series: Record<string, unknown>[] = PROBE_SERIES.slice(0, random.int(1, PROBE_SERIES.length)).map((item) =>
+      random.chance(0.4) ? { ...item, displayName: `Series ${random.int(1, 3)}` } : item,
+    )
+    for (let formulas = random.int(0, 2); formulas > 0; formulas -= 1) {
+      series.push({ type: 'formula', formula: random.pick(PROBE_FORMULAS), ...(random.chance(0.5) ? { displayName: `Formula ${random.int(1, 3)}` } : {}) })
+    }
+    const query = new URLSearchParams({ projectId: options.projectId, ...random.pick(options.windows), series: JSON.stringify(series) })
+    if (random.chance(0.3)) query.set('interval', random.pick(['hour', 'day']))
+    yield `/export/charts?${query}`
+  }
+}
