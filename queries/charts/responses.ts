@@ -1,4 +1,4 @@
-// Response body of `GET /export/charts`, DESIGN §6 (shaped by queries/chart-shape.ts).
+// Response body of `GET /export/charts` (shaped by queries/charts/chart-shape.ts).
 import { instant, nullable, type RouteResponse } from '../core/responses'
 
 const value = nullable({ type: 'number', description: 'Two decimals; null where nothing was measured' })

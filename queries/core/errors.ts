@@ -1,4 +1,4 @@
-// Typed failures of the gateway. Each carries a code from a closed union; server/error-handler.ts
+// Typed failures of the gateway. Each carries a code from a closed union; server/http/error-handler.ts
 // alone maps codes to HTTP statuses.
 
 export type QueryErrorCode =

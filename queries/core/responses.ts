@@ -16,7 +16,7 @@ export const nullable = (schema: { type: string } & Record<string, unknown>) => 
 
 export const instant = { type: 'string', format: 'date-time', description: 'ISO 8601 with the offset of the request timezone' }
 
-/** One JSON body for every 4xx and 5xx (server/error-handler.ts). */
+/** One JSON body for every 4xx and 5xx (server/http/error-handler.ts). */
 export const errorBodySchema = {
   type: 'object',
   additionalProperties: false,

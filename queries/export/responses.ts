@@ -3,7 +3,7 @@ import { instant, nullable, type RouteResponse } from '../core/responses'
 
 const text = { type: 'string' }
 
-/** The fields every exported event has, then each `includes` group's (queries/export-events.ts INCLUDES). */
+/** The fields every exported event has, then each `includes` group's (queries/export/export-events.ts INCLUDES). */
 const baseFields = {
   id: { type: 'string', format: 'uuid' },
   name: text,

@@ -1,4 +1,4 @@
-// Response bodies of the insights routes (`/insights/:projectId/...`), DESIGN §6.
+// Response bodies of the insights routes (`/insights/:projectId/...`).
 import { DIMENSIONS, type Dimension, type DimensionSpec } from '../core/registry'
 import { instant, nullable, type RouteResponse } from '../core/responses'
 

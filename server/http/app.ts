@@ -34,7 +34,7 @@ export interface AppOptions {
   rateLimitStore?: Store
   /** Where requests, auth failures and exported rows are counted (none when absent). */
   metrics?: Metrics
-  /** Shutdown state: `/ready` and new requests answer 503 once it drains (server/main.ts on SIGTERM). */
+  /** Shutdown state: `/ready` and new requests answer 503 once it drains (server/http/main.ts on SIGTERM). */
   drain?: Drain
 }
 

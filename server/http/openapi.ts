@@ -1,5 +1,5 @@
 // /openapi.json (OpenAPI 3.1), generated from the same JSON Schemas that validate requests and from the
-// response schemas of queries/responses/, so the document cannot drift from what is served.
+// response schemas of queries/*/responses.ts, so the document cannot drift from what is served.
 import { errorBodySchema, type RouteResponse } from '../../queries/core/responses'
 import { schemaOf, type Route } from './routes'
 
@@ -33,7 +33,7 @@ const errorResponse = (description: string, extra: HeaderName[] = []) => ({
   content: { 'application/json': { schema: ERROR } },
 })
 
-/** The error answers every authenticated route can give (DESIGN §6, §7), by status. */
+/** The error answers every authenticated route can give (auth, validation, limits, engine), by status. */
 const ERROR_RESPONSES = {
   400: ['BadRequest', errorResponse('Invalid parameters, every problem listed in details.issues')],
   401: ['Unauthorized', errorResponse('Missing or wrong credentials')],

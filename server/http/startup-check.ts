@@ -1,4 +1,4 @@
-// The startup check: every SQL file is well formed (queries/templates.ts), and every route compiles
+// The startup check: every SQL file is well formed (queries/core/templates.ts), and every route compiles
 // example requests, so a template with a marker nobody fills or a placeholder nobody binds stops startup.
 import { PROPERTY_SEGMENTS, SEGMENTS, type Segment } from '../../queries/charts/chart-params'
 import { QueryError } from '../../queries/core/errors'

@@ -3,7 +3,7 @@
 --   last row (lastAtMs, lastId), then text (its CSV records, each ending in CRLF), raw
 -- TRICKY: ClickHouse's CSV format quotes every string, while the export quotes only the cells that need
 -- it (RFC 4180: a comma, a double quote or a line break). So the engine writes each record itself from
--- the cells queries/export-csv.ts lists: a text cell with a special character is quoted, its " doubled,
+-- the cells queries/export/export-csv.ts lists: a text cell with a special character is quoted, its " doubled,
 -- and one that starts with = + - @, a tab or a CR is quoted with a leading ' (OWASP's CSV-injection
 -- rule; numbers are left alone, so -33.9 stays a number).
 -- The chunk is gathered into one text value, in export order, so JavaScript decodes one string per chunk

@@ -1,6 +1,6 @@
 -- @name export.events
 -- @returns one row per event, newest first (ties: id text descending): the base fields and the
---   included groups (see queries/export-events.ts), createdAt as ISO 8601 with the zone's offset
+--   included groups (see queries/export/export-events.ts), createdAt as ISO 8601 with the zone's offset
 -- TRICKY: ordering by exactly the table's sort-key expressions (project_id, toDate(created_at),
 -- created_at, toUInt128(id), which orders like the id text) lets ClickHouse read in key order and stop
 -- after the page; any other tie-break makes it sort the whole project. Keyset pages add

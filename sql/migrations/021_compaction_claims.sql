@@ -16,7 +16,7 @@ ORDER BY generation
 SETTINGS non_replicated_deduplication_window = 1000;
 
 -- What a combined table's rows were built by: a compaction records the version of the definitions of its
--- builds (server/admin/compaction-definition.ts), and a day recorded under another version is not settled
+-- builds (queries/core/compaction-definition.ts), and a day recorded under another version is not settled
 -- and is compacted again. Records from before have version 0, which no definition has.
 ALTER TABLE {{table session_compactions}} {{on_cluster}}
   ADD COLUMN IF NOT EXISTS definition UInt64 DEFAULT 0;
