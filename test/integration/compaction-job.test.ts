@@ -10,6 +10,7 @@ import { compactDay, compactionOptions, compactSessions, scheduleCompaction } fr
 import { LEASE_PROCESS, claimLease, readLease, releaseLease } from '../../server/admin/compaction-lease'
 import { createProject } from '../../server/admin/control'
 import { compileInner, compileTemplate, type CompiledQuery } from '../../queries/core/compiled'
+import { COMPACTION_DEFINITION } from '../../queries/core/compaction-definition'
 import { BACKGROUND_PRIORITY, QUESTION_PRIORITY } from '../../server/priorities'
 import { answerInsights } from '../reference/model'
 import { goldenEvents, insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
@@ -115,7 +116,7 @@ describe('the compaction job', function () {
   it("refuses a run's checks unless the table holds exactly one run", async () => {
     const stale = compileTemplate('admin/compact-stale-days.sql', {}, { run: compileInner('admin/compaction-run.sql', {}) })
     // A lookback no compaction recorded: every day of the events is stale, up to the run's last day.
-    const run = { lastDay: '2024-04-01', lookbackSeconds: h.config.sessionLookbackHours * 3_600 + 3_600, keepMs: 60_000 }
+    const run = { lastDay: '2024-04-01', lookbackSeconds: h.config.sessionLookbackHours * 3_600 + 3_600, keepMs: 60_000, definition: COMPACTION_DEFINITION }
     const runTable = { clear: 'admin/compact-run-clear.sql', write: compileTemplate('admin/compact-run.sql', run), refusal: /compaction_run must hold the one run under way/ }
     let days: string[] = []
     await needsOneRow(runTable, async () => (days = (await h.engine.admin.rows<{ day: string }>(stale)).map((row) => row.day)))
