@@ -15,7 +15,8 @@ import type { Config } from '../config'
 import type { Directory } from './directory'
 import { Drain } from './drain'
 import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
-import { clientRateLimit, concurrencyCap, failedAuthLimit } from './limits'
+import { FailedAttempts } from './failed-attempts'
+import { clientRateLimit, concurrencyCap } from './limits'
 import type { Logger } from '../logger'
 import type { Metrics } from './metrics'
 import { buildOpenApi } from './openapi'
@@ -121,8 +122,7 @@ export function createApp(options: AppOptions): express.Express {
 
   app.use(drain.track)
   const guards = [
-    failedAuthLimit(config.rateLimit),
-    authenticate(directory, metrics?.authFailure),
+    authenticate({ directory, failures: new FailedAttempts({ limit: config.rateLimit.requests, windowMs: config.rateLimit.windowMs }), onFailure: metrics?.authFailure }),
     clientRateLimit({ ...config.rateLimit, store: options.rateLimitStore }),
     concurrencyCap(config.maxConcurrentQueries),
   ]
