@@ -3,7 +3,6 @@
 import crypto from 'node:crypto'
 import express, { type Request, type Response } from 'express'
 import type { Store } from 'express-rate-limit'
-import swaggerUi from 'swagger-ui-express'
 import { DataVersion } from '../../queries/core/data-version'
 import { JoinedRuns } from '../../queries/core/joined-runs'
 import { prepare, type Scope } from '../../queries/core/pipeline'
@@ -13,6 +12,7 @@ import { SettledChecks } from '../../queries/core/settled-check'
 import { authenticate, authorizeProject, resolveQueryProject } from './auth'
 import type { Config } from '../config'
 import type { Directory } from './directory'
+import { docsRouter } from './docs'
 import { Drain } from './drain'
 import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
 import { FailedAttempts } from './failed-attempts'
@@ -114,11 +114,8 @@ export function createApp(options: AppOptions): express.Express {
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi)
   })
-  // /docs: the API reference, rendered by swagger-ui-express from /openapi.json with every asset from the
-  // installed package (no CDN); "Try it out" sends real calls with the credentials given under "Authorize".
-  const docs = { customSiteTitle: 'Quarry API', swaggerOptions: { url: '../openapi.json', validatorUrl: null } }
   app.get('/docs', (req, res, next) => (req.originalUrl.split('?')[0] === '/docs' ? res.redirect(301, 'docs/') : next()))
-  app.use('/docs', swaggerUi.serveFiles(undefined, docs), swaggerUi.setup(undefined, docs))
+  app.use('/docs', docsRouter())
 
   app.use(drain.track)
   const guards = [
