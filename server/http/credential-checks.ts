@@ -13,7 +13,10 @@ export interface CredentialCheckOptions {
   perSecond: number
   /** Checks running at once (each takes one of libuv's 4 threads for tens of ms). */
   inFlight: number
-  /** Checks waiting, over both tiers; when full, a known check pushes out the newest suspect one. */
+  /**
+   * Checks waiting, over both tiers. When full, an arrival pushes out the newest check of the caller
+   * holding the most: a suspect one for a known arrival, else one of its own tier from a caller with more.
+   */
   queued: number
   /** Suspect checks one caller (address) may have running or waiting. */
   suspectPerCaller: number
@@ -21,8 +24,6 @@ export interface CredentialCheckOptions {
 }
 
 interface Waiter {
-  caller: string
-  tier: CheckTier
   start: () => void
   refuse: (error: QueryError) => void
 }
@@ -78,11 +79,11 @@ export class CredentialChecks {
 
   private admit(tier: CheckTier, caller: string): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      if (this.queued >= this.options.queued && !(tier === 'known' && this.pushOutSuspect())) {
+      if (this.queued >= this.options.queued && !this.pushOutFor(tier, caller)) {
         reject(new QueryError('too_many_queries', `${this.options.queued} credential checks are waiting; retry shortly`))
         return
       }
-      const waiter: Waiter = { caller, tier, start: resolve, refuse: reject }
+      const waiter: Waiter = { start: resolve, refuse: reject }
       const queue = this.waiting[tier].get(caller)
       if (queue) queue.push(waiter)
       else this.waiting[tier].set(caller, [waiter])
@@ -91,16 +92,27 @@ export class CredentialChecks {
     })
   }
 
-  /** Refuses the newest suspect check of the caller holding the most, to make room for a known one. */
-  private pushOutSuspect(): boolean {
-    let fullest: Waiter[] | undefined
-    for (const queue of this.waiting.suspect.values()) if (!fullest || queue.length > fullest.length) fullest = queue
-    const waiter = fullest?.pop()
-    if (!waiter) return false
-    if (fullest?.length === 0) this.waiting.suspect.delete(waiter.caller)
-    this.queued -= 1
-    waiter.refuse(new QueryError('too_many_queries', 'Credential checks of live client ids went first; retry shortly'))
-    return true
+  /**
+   * Makes room in a full queue by refusing the newest waiting check of the caller holding the most: a
+   * suspect one for a known arrival, else one of the arrival's own tier held by a caller with more
+   * waiting than the arrival's caller. False when nobody holds more than the arrival's fair share.
+   */
+  private pushOutFor(tier: CheckTier, caller: string): boolean {
+    for (const victimTier of [...TIERS].reverse()) {
+      let fullest: [string, Waiter[]] | undefined
+      for (const entry of this.waiting[victimTier]) if (!fullest || entry[1].length > fullest[1].length) fullest = entry
+      const own = this.waiting[tier].get(caller)?.length ?? 0
+      if (fullest && (victimTier !== tier || fullest[1].length > own + 1)) {
+        const [victim, queue] = fullest
+        const waiter = queue.pop() as Waiter
+        if (!queue.length) this.waiting[victimTier].delete(victim)
+        this.queued -= 1
+        waiter.refuse(new QueryError('too_many_queries', 'The credential checks queue is full and this address holds most of it; retry shortly'))
+        return true
+      }
+      if (victimTier === tier) return false
+    }
+    return false
   }
 
   /** Starts waiting checks while a slot and a token are free: known ones first, callers in turn. */
