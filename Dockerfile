@@ -3,7 +3,7 @@
 # the embedded engine with its data in the /data volume.
 
 # ---- build: install everything, type check and compile, then drop the dev dependencies
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -14,7 +14,7 @@ RUN npx tsc --noEmit false --outDir build \
   && npm prune --omit=dev --no-audit --no-fund
 
 # ---- runtime: compiled server and queries, the SQL templates, production node_modules
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
     QUARRY_DATA_DIR=/data \

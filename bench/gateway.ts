@@ -152,7 +152,7 @@ async function serve(): Promise<void> {
   const engine = await openEngine(config.engine)
   await migrate(engine)
   const runner = createRunner(engine, config)
-  const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs), logger: createLogger(config.logLevel, false, config.logFormat) })
+  const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs, { checksPerSecond: config.authChecksPerSecond }), logger: createLogger(config.logLevel, false, config.logFormat) })
   const loop = monitorEventLoopDelay({ resolution: 10 })
   loop.enable()
   const settings = guardrailSettings(config)

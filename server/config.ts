@@ -3,6 +3,7 @@ import net from 'node:net'
 import path from 'node:path'
 import express from 'express'
 import type { CacheSettings } from '../queries/core/result-cache'
+import { DEFAULT_CHECKS_PER_SECOND } from './http/credential-checks'
 
 /** The longest time limit a gateway accepts (QUARRY_MAX_EXECUTION_SECONDS): what a compaction keeps replaced rows by. */
 export const MAX_EXECUTION_SECONDS_LIMIT = 3_600
@@ -37,6 +38,8 @@ export interface Config {
   /** Data statements that may wait for the engine, over all clients (503 past it). */
   engineQueue: number
   authCacheMs: number
+  /** scrypt credential checks started per second over the whole process. */
+  authChecksPerSecond: number
   sessionLookbackHours: number
   cache: CacheSettings
   demoEvents: number
@@ -152,6 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxConcurrentQueries: readInteger(env, 'QUARRY_MAX_CONCURRENT_QUERIES', { fallback: 8, min: 1, max: 1000 }),
     engineQueue: readInteger(env, 'QUARRY_ENGINE_QUEUE', { fallback: 64, min: 1, max: 100_000 }),
     authCacheMs: readInteger(env, 'QUARRY_AUTH_CACHE_MS', { fallback: 5_000, min: 0, max: 600_000 }),
+    authChecksPerSecond: readInteger(env, 'QUARRY_AUTH_CHECKS_PER_SECOND', { fallback: DEFAULT_CHECKS_PER_SECOND, min: 1, max: 10_000 }),
     sessionLookbackHours: readInteger(env, 'QUARRY_SESSION_LOOKBACK_HOURS', { fallback: 24, min: 1, max: 24 * 366 }),
     cache: {
       maxBytes: readInteger(env, 'QUARRY_CACHE_BYTES', { fallback: 64 * 1024 ** 2, min: 0, max: 1024 ** 4 }),

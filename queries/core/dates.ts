@@ -73,8 +73,8 @@ function presetWindow(range: Exclude<Range, 'custom'>, now: DateTime): { start: 
 }
 
 /** The calendar years a request may name: ClickHouse's DateTime64 holds them, and years stay 4 digits. */
-const FIRST_YEAR = 1970
-const LAST_YEAR = 2199
+export const FIRST_YEAR = 1970
+export const LAST_YEAR = 2199
 const inYears = (date: DateTime) => date.year >= FIRST_YEAR && date.year <= LAST_YEAR
 const BOUND_FORMAT = `YYYY-MM-DD or an ISO date-time with Z or an offset, from ${FIRST_YEAR}-01-01 to ${LAST_YEAR}-12-31`
 

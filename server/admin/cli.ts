@@ -76,8 +76,10 @@ const COMMANDS: Record<string, Command> = {
     const progress = createProgress({ label: 'import', total: fs.existsSync(file) ? await countLines(file) : undefined })
     const report = await importEvents(engine, { projectId: need(options, 'project'), file, skipBad, onProgress: progress.update }).finally(progress.done)
     for (const bad of report.bad) console.error(`line ${bad.line}: ${bad.problems.join('; ')}`)
-    if (report.bad.length && !skipBad) {
-      throw new ControlError(`${report.bad.length} bad line(s); nothing was imported (use --skip-bad to import the good lines)`)
+    const unlisted = report.badLines - report.bad.length
+    if (unlisted > 0) console.error(`and ${unlisted} more bad line(s), not listed`)
+    if (report.badLines && !skipBad) {
+      throw new ControlError(`${report.badLines} bad line(s); nothing was imported (use --skip-bad to import the good lines)`)
     }
     const resessioned = report.resessioned ? `; rebuilt the partial rows of ${report.resessioned} session(s) an earlier run was killed before writing` : ''
     print(`imported ${report.imported} event(s), skipped ${report.skipped} bad line(s), ${report.duplicates} already imported (not written again)${resessioned}`)

@@ -3,12 +3,13 @@
 // moved into `events` by one insert that skips the ids already stored, so a rerun never duplicates.
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import readline from 'node:readline'
 import { compileInner, compileTemplate, type Params } from '../../queries/core/compiled'
+import { FIRST_YEAR, LAST_YEAR } from '../../queries/core/dates'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import { compileSchema, schemaIssues } from '../../queries/core/validate'
 import type { Engine } from '../engine'
 import { ControlError, findProject } from './control'
+import { readLines } from './line-reader'
 
 const TEXT_COLUMNS = [
   'profile_id', 'path', 'origin', 'title', 'referrer', 'referrer_name', 'referrer_type', 'utm_source', 'utm_medium', 'utm_campaign',
@@ -53,6 +54,9 @@ export interface ImportReport {
   resessioned: number
   /** Bad lines left out (with --skip-bad). */
   skipped: number
+  /** Bad lines found, all of them. */
+  badLines: number
+  /** The first MAX_LISTED_BAD_LINES of them, with their problems. */
   bad: LineProblem[]
 }
 
@@ -66,21 +70,41 @@ export interface ImportOptions {
   onProgress?: (lines: number) => void
 }
 
+/** The longest line read; a longer one is a bad line, never held whole. */
+export const MAX_LINE_BYTES = 1024 * 1024
+/** Bad lines listed with their problems; the rest are only counted. */
+export const MAX_LISTED_BAD_LINES = 100
+/** Problems listed per bad line, each cut to this many characters (a field name may be long). */
+const MAX_PROBLEMS_PER_LINE = 10
+const MAX_PROBLEM_CHARS = 200
+
+/** The first problems of a line, each cut short, and how many more there were. */
+function listProblems(problems: string[]): string[] {
+  const cut = (problem: string) => (problem.length > MAX_PROBLEM_CHARS ? `${problem.slice(0, MAX_PROBLEM_CHARS)}...` : problem)
+  const listed = problems.slice(0, MAX_PROBLEMS_PER_LINE).map(cut)
+  return problems.length > listed.length ? [...listed, `and ${problems.length - listed.length} more problem(s)`] : listed
+}
+
+/** Whether an instant's UTC date is one the API can ask for (queries/core/dates.ts), so the event can be read. */
+const withinApiYears = (instant: Date) => instant.getUTCFullYear() >= FIRST_YEAR && instant.getUTCFullYear() <= LAST_YEAR
+
 /** One line's problems, or the row to insert. */
 export function parseEventLine(text: string, projectId: string): { row?: Record<string, unknown>; problems: string[] } {
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch (error) {
-    return { problems: [`not JSON: ${(error as Error).message}`] }
+    return { problems: listProblems([`not JSON: ${(error as Error).message}`]) }
   }
   const problems = schemaIssues(validateEvent, value).map((issue) => issue.message)
   const event = value as Record<string, unknown>
   if (problems.length === 0 && event.project_id !== undefined && event.project_id !== projectId) {
     problems.push(`project_id "${String(event.project_id)}" differs from --project "${projectId}"`)
   }
-  if (problems.length === 0 && !(Date.parse(String(event.created_at)) >= 0)) problems.push('"created_at" must not be before 1970')
-  if (problems.length) return { problems }
+  if (problems.length === 0 && !withinApiYears(new Date(String(event.created_at)))) {
+    problems.push(`"created_at" ${String(event.created_at)} is outside ${FIRST_YEAR}-01-01 to ${LAST_YEAR}-12-31 (UTC), the dates the API can ask for`)
+  }
+  if (problems.length) return { problems: listProblems(problems) }
   // The schema's uuid format also admits the URN form; the engine takes the bare UUID.
   const row: Record<string, unknown> = { ...event, project_id: projectId, id: String(event.id).toLowerCase().replace(/^urn:uuid:/, '') }
   row.profile_id = event.profile_id || event.device_id
@@ -89,7 +113,6 @@ export function parseEventLine(text: string, projectId: string): { row?: Record<
   return { row, problems: [] }
 }
 
-const DEFAULT_BATCH_ROWS = 10_000
 const STAGE_NAME = /^import_stage_(\d+)_[0-9a-f]+(?:_sessions)?$/
 /** A staging table this old is a killed import's leftover, even on a server shared with other imports. */
 const STALE_STAGE_MS = 24 * 3_600_000
@@ -115,29 +138,50 @@ async function dropLeftoverStages(engine: Engine): Promise<void> {
   }
 }
 
-/** Stages the file's good lines; returns the bad ones. Staging stops at the first bad line unless skipBad. */
-async function stageLines(engine: Engine, stage: string, options: ImportOptions): Promise<LineProblem[]> {
+/** Lines per staging insert, and the most bytes of lines one insert holds. */
+const DEFAULT_BATCH_ROWS = 10_000
+const MAX_BATCH_BYTES = 16 * 1024 * 1024
+
+/**
+ * Stages the file's good lines; returns the bad ones (the first MAX_LISTED_BAD_LINES) and their number.
+ * Staging stops at the first bad line unless skipBad.
+ */
+async function stageLines(engine: Engine, stage: string, options: ImportOptions): Promise<{ bad: LineProblem[]; badLines: number }> {
   const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS
   const bad: LineProblem[] = []
+  let badLines = 0
   let batch: Record<string, unknown>[] = []
+  let batchBytes = 0
   let number = 0
   const flush = async () => {
-    if (batch.length && (options.skipBad || bad.length === 0)) await engine.admin.insert(stage, batch)
+    if (batch.length && (options.skipBad || badLines === 0)) await engine.admin.insert(stage, batch)
     batch = []
+    batchBytes = 0
     options.onProgress?.(number)
   }
-  const lines = readline.createInterface({ input: fs.createReadStream(options.file, 'utf8'), crlfDelay: Infinity })
+  const refuse = (line: number, problems: string[]) => {
+    badLines += 1
+    if (bad.length < MAX_LISTED_BAD_LINES) bad.push({ line, problems })
+  }
   options.onProgress?.(0)
-  for await (const text of lines) {
-    number += 1
-    if (!text.trim()) continue
-    const { row, problems } = parseEventLine(text, options.projectId)
-    if (row) batch.push({ line: number, ...row })
-    else bad.push({ line: number, problems })
-    if (batch.length >= batchRows) await flush()
+  for await (const line of readLines(fs.createReadStream(options.file), MAX_LINE_BYTES)) {
+    number = line.number
+    if ('tooLongBytes' in line) {
+      refuse(number, [`the line is ${line.tooLongBytes} bytes, longer than the limit of ${MAX_LINE_BYTES} bytes (1 MiB) for one event`])
+      continue
+    }
+    if (!line.text.trim()) continue
+    const { row, problems } = parseEventLine(line.text, options.projectId)
+    if (row) {
+      batch.push({ line: number, ...row })
+      batchBytes += Buffer.byteLength(line.text)
+    } else {
+      refuse(number, problems)
+    }
+    if (batch.length >= batchRows || batchBytes >= MAX_BATCH_BYTES) await flush()
   }
   await flush()
-  return bad
+  return { bad, badLines }
 }
 
 /**
@@ -177,8 +221,8 @@ export async function importEvents(engine: Engine, options: ImportOptions): Prom
   const stage = `import_stage_${Date.now()}_${crypto.randomBytes(6).toString('hex')}`
   await engine.admin.command(compileTemplate('admin/import-stage.sql', { stage }))
   try {
-    const bad = await stageLines(engine, stage, options)
-    if (bad.length && !options.skipBad) return { imported: 0, duplicates: 0, resessioned: 0, skipped: 0, bad }
+    const { bad, badLines } = await stageLines(engine, stage, options)
+    if (badLines && !options.skipBad) return { imported: 0, duplicates: 0, resessioned: 0, skipped: 0, badLines, bad }
     const params: Params = { stage, projectId: options.projectId }
     const newEvents = compileInner('admin/import-new-events.sql', params)
     const [counts] = await engine.admin.rows<{ staged: number | string; new_events: number | string }>(compileTemplate('admin/import-count.sql', params, { new_events: newEvents }))
@@ -187,7 +231,7 @@ export async function importEvents(engine: Engine, options: ImportOptions): Prom
     const duplicates = Number(counts.staged) - imported
     // Only events stored before this run can lack their partial rows: none to look for in a first run.
     const resessioned = duplicates > 0 ? await resession(engine, params) : 0
-    return { imported, duplicates, resessioned, skipped: bad.length, bad }
+    return { imported, duplicates, resessioned, skipped: badLines, badLines, bad }
   } finally {
     await engine.admin.command(compileTemplate('admin/import-drop.sql', { stage }))
   }

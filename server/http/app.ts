@@ -3,7 +3,6 @@
 import crypto from 'node:crypto'
 import express, { type Request, type Response } from 'express'
 import type { Store } from 'express-rate-limit'
-import swaggerUi from 'swagger-ui-express'
 import { DataVersion } from '../../queries/core/data-version'
 import { JoinedRuns } from '../../queries/core/joined-runs'
 import { prepare, type Scope } from '../../queries/core/pipeline'
@@ -13,9 +12,11 @@ import { SettledChecks } from '../../queries/core/settled-check'
 import { authenticate, authorizeProject, resolveQueryProject } from './auth'
 import type { Config } from '../config'
 import type { Directory } from './directory'
+import { docsRouter } from './docs'
 import { Drain } from './drain'
 import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
-import { clientRateLimit, concurrencyCap, failedAuthLimit } from './limits'
+import { FailedAttempts } from './failed-attempts'
+import { clientRateLimit, concurrencyCap } from './limits'
 import type { Logger } from '../logger'
 import type { Metrics } from './metrics'
 import { buildOpenApi } from './openapi'
@@ -113,16 +114,12 @@ export function createApp(options: AppOptions): express.Express {
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi)
   })
-  // /docs: the API reference, rendered by swagger-ui-express from /openapi.json with every asset from the
-  // installed package (no CDN); "Try it out" sends real calls with the credentials given under "Authorize".
-  const docs = { customSiteTitle: 'Quarry API', swaggerOptions: { url: '../openapi.json', validatorUrl: null } }
   app.get('/docs', (req, res, next) => (req.originalUrl.split('?')[0] === '/docs' ? res.redirect(301, 'docs/') : next()))
-  app.use('/docs', swaggerUi.serveFiles(undefined, docs), swaggerUi.setup(undefined, docs))
+  app.use('/docs', docsRouter())
 
   app.use(drain.track)
   const guards = [
-    failedAuthLimit(config.rateLimit),
-    authenticate(directory, metrics?.authFailure),
+    authenticate({ directory, failures: new FailedAttempts({ limit: config.rateLimit.requests, windowMs: config.rateLimit.windowMs }), onFailure: metrics?.authFailure }),
     clientRateLimit({ ...config.rateLimit, store: options.rateLimitStore }),
     concurrencyCap(config.maxConcurrentQueries),
   ]

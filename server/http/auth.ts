@@ -4,6 +4,7 @@ import type { Request, RequestHandler } from 'express'
 import { ipKeyGenerator } from 'express-rate-limit'
 import { QueryError } from '../../queries/core/errors'
 import type { ApiClient, Directory } from './directory'
+import type { FailedAttempts } from './failed-attempts'
 import type { AuthFailureReason } from './metrics'
 
 /** The credentials a request carries (headers or Basic), or null when it carries none. */
@@ -20,8 +21,19 @@ export function credentialsOf(req: Request): { id: string; secret: string } | nu
   return { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) }
 }
 
-/** `onFailure` hears why a request was refused (metrics). */
-export function authenticate(directory: Directory, onFailure: (reason: AuthFailureReason) => void = () => undefined): RequestHandler {
+export interface AuthenticateOptions {
+  directory: Directory
+  /** Failures per (address, client id), counted after a secret fails to verify. */
+  failures: FailedAttempts
+  /** Hears why a request was refused (metrics). */
+  onFailure?: (reason: AuthFailureReason) => void
+}
+
+/**
+ * Verifies the credentials before anything else. A pair (address, id) past its failure limit still gets
+ * its secret checked (after everyone else's): a secret that verifies passes, a wrong one answers 429.
+ */
+export function authenticate({ directory, failures, onFailure = () => undefined }: AuthenticateOptions): RequestHandler {
   return async (req, res, next) => {
     const refuse = (reason: AuthFailureReason, error: QueryError) => {
       onFailure(reason)
@@ -29,8 +41,14 @@ export function authenticate(directory: Directory, onFailure: (reason: AuthFailu
     }
     const credentials = credentialsOf(req)
     if (!credentials) throw refuse('missing_credentials', new QueryError('unauthorized', 'Send openpanel-client-id and openpanel-client-secret headers, or HTTP Basic credentials'))
-    const client = await directory.authenticate(credentials.id, credentials.secret, ipKeyGenerator(req.ip ?? ''))
-    if (!client) throw refuse('bad_credentials', new QueryError('unauthorized', 'Unknown client or wrong secret'))
+    const address = ipKeyGenerator(req.ip ?? '')
+    const client = await directory.authenticate(credentials.id, credentials.secret, { caller: address, suspect: failures.exceeded(address, credentials.id) })
+    if (!client) {
+      const retryAfter = failures.record(address, credentials.id)
+      if (retryAfter === undefined) throw refuse('bad_credentials', new QueryError('unauthorized', 'Unknown client or wrong secret'))
+      res.set('Retry-After', String(retryAfter))
+      throw refuse('bad_credentials', new QueryError('rate_limited', 'Too many failed authentication attempts for this client id from this address'))
+    }
     if (client.type === 'write') throw refuse('write_client', new QueryError('forbidden', 'Write clients cannot read data'))
     res.locals.client = client
     next()

@@ -4,11 +4,10 @@ import crypto from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import { compileTemplate } from '../../queries/core/compiled'
 import type { Project } from '../../queries/core/pipeline'
-import { QueryError } from '../../queries/core/errors'
 import type { Runner } from '../../queries/core/run'
-import { FairScheduler } from '../../queries/core/scheduler'
 import { UUID_PATTERN } from '../../queries/core/validate'
 import { dummyHash, verifySecret } from '../secrets'
+import { CredentialChecks, DEFAULT_CHECKS_PER_SECOND } from './credential-checks'
 
 export type ClientType = 'read' | 'write' | 'root'
 
@@ -38,33 +37,46 @@ interface Snapshot {
 export interface DirectoryOptions {
   /** Verified secrets kept (the least recently used go first). */
   maxVerified?: number
+  /** scrypt checks started per second over the whole process. */
+  checksPerSecond?: number
   now?: () => number
   verify?: (secret: string, stored: string) => Promise<boolean>
 }
 
+/** How the request asking for a check stands: its address, and whether its (address, id) pair is past its failure limit. */
+export interface Asker {
+  caller: string
+  suspect: boolean
+}
+
 /**
- * scrypt checks run at once (each takes one of libuv's 4 threads for tens of ms), and the most one
- * caller (an address) may have running or waiting: a caller trying many ids waits for its own checks and
- * is refused past that, while every other caller's check takes the next free turn.
+ * scrypt checks run at once (one takes tens of ms of a core) and waiting, and the suspect checks one
+ * caller (an address) may have running or waiting.
  */
 const CHECKS_IN_FLIGHT = 2
-const CHECKS_PER_CALLER = 4
 const CHECKS_QUEUED = 1_000
+const SUSPECT_CHECKS_PER_CALLER = 4
 
+/** Wrong secrets of live clients and unknown ids remembered, apart from the verified ones so they never push those out. */
+const MAX_REFUSED = 10_000
+
+/** The key of one outcome: the id is part of it, so an answer for one id says nothing about another. */
+const outcomeKey = (id: string, stored: string, secret: string) => crypto.createHash('sha256').update(`${id}\0${stored}\0${secret}`).digest('base64url')
 
 export class Directory {
   private readonly now: () => number
   private readonly verify: (secret: string, stored: string) => Promise<boolean>
   /**
-   * Outcomes of checking a secret against a stored hash, by (client, hash, secret). A pure function of
-   * its key, so it needs no expiry: revocation is read from the copy of the table.
+   * Secrets that matched their stored hash, by (client, hash, secret). A pure function of its key, so it
+   * needs no expiry: revocation is read from the copy of the table. Only successes live here.
    */
-  private readonly verified: LRUCache<string, boolean>
+  private readonly verified: LRUCache<string, true>
+  /** Wrong secrets of live clients, by the same key: a client retrying an old secret costs one check. */
+  private readonly refused = new LRUCache<string, true>({ max: MAX_REFUSED })
+  /** Ids not in the table (or revoked) already checked once against the dummy hash: never checked again. */
+  private readonly unknownIds = new LRUCache<string, true>({ max: MAX_REFUSED })
   private readonly dummy: Promise<string>
-  /** Checks not answered from `verified` take turns round-robin by caller. */
-  private readonly checks = new FairScheduler({ maxInFlight: CHECKS_IN_FLIGHT, maxQueued: CHECKS_QUEUED })
-  /** Checks running or waiting, per caller. */
-  private readonly checking = new Map<string, number>()
+  private readonly checks: CredentialChecks
   private snapshot?: Snapshot
   /** The latest reading of the tables under way, and when it started. */
   private pending?: { promise: Promise<Snapshot>; takenAt: number }
@@ -82,47 +94,48 @@ export class Directory {
     this.verify = options.verify ?? verifySecret
     this.verified = new LRUCache({ max: options.maxVerified ?? 10_000 })
     this.dummy = dummyHash()
+    this.checks = new CredentialChecks({
+      perSecond: options.checksPerSecond ?? DEFAULT_CHECKS_PER_SECOND,
+      inFlight: CHECKS_IN_FLIGHT,
+      queued: CHECKS_QUEUED,
+      suspectPerCaller: SUSPECT_CHECKS_PER_CALLER,
+      now: this.now,
+    })
   }
 
   /**
-   * The client for these credentials, or null when they are wrong, unknown or revoked. `caller` (the
-   * request's address) takes turns with other callers for the scrypt checks the cache cannot answer.
+   * The client for these credentials, or null when they are wrong, unknown or revoked. A secret verified
+   * before passes at once, whatever else is waiting. Otherwise the check waits for its turn: a live id's
+   * before an unknown one's and before those of a pair past its failure limit (`asker.suspect`).
    */
-  async authenticate(id: string, secret: string, caller = ''): Promise<ApiClient | null> {
+  async authenticate(id: string, secret: string, asker: Asker = { caller: '', suspect: false }): Promise<ApiClient | null> {
     if (!UUID_PATTERN.test(id) || !secret) return null
-    const row = (await this.current()).clients.get(id.toLowerCase())
-    const live = row !== undefined && row.revoked === 0
-    // Unknown and revoked ids are checked too, against a hash nobody's secret matches: the same work.
-    const valid = await this.check({ id: id.toLowerCase(), secret, stored: live ? row.secret_hash : await this.dummy, caller })
-    return live && valid ? { id: row.id, name: row.name, type: row.type, projectId: row.project_id } : null
+    const key = id.toLowerCase()
+    const row = (await this.current()).clients.get(key)
+    if (row === undefined || row.revoked !== 0) {
+      // The first try of an unknown or revoked id costs what a live one's does (against a hash nobody's
+      // secret matches), so a first answer's time does not tell which ids exist; later tries cost nothing.
+      if (this.unknownIds.has(key)) return null
+      this.unknownIds.set(key, true)
+      const dummy = await this.dummy
+      await this.checks.run('suspect', asker.caller, () => this.verify(secret, dummy))
+      return null
+    }
+    const outcome = outcomeKey(key, row.secret_hash, secret)
+    const client = { id: row.id, name: row.name, type: row.type, projectId: row.project_id }
+    if (this.verified.get(outcome)) return client
+    if (this.refused.has(outcome)) return null
+    const valid = await this.checks.run(asker.suspect ? 'suspect' : 'known', asker.caller, () => this.verify(secret, row.secret_hash))
+    if (!valid) {
+      this.refused.set(outcome, true)
+      return null
+    }
+    this.verified.set(outcome, true)
+    return client
   }
 
   async project(id: string): Promise<Project | null> {
     return (await this.current()).projects.get(id) ?? null
-  }
-
-  private async check({ id, secret, stored, caller }: { id: string; secret: string; stored: string; caller: string }): Promise<boolean> {
-    // The id is part of the key, so a cached answer for one unknown id says nothing about another.
-    const key = crypto.createHash('sha256').update(`${id}\0${stored}\0${secret}`).digest('base64url')
-    const hit = this.verified.get(key)
-    if (hit !== undefined) return hit
-    const pending = this.checking.get(caller) ?? 0
-    if (pending >= CHECKS_PER_CALLER) throw new QueryError('too_many_queries', `At most ${CHECKS_PER_CALLER} credential checks at once from one address; retry shortly`)
-    this.checking.set(caller, pending + 1)
-    try {
-      const release = await this.checks.admit(caller)
-      try {
-        const valid = await this.verify(secret, stored)
-        this.verified.set(key, valid)
-        return valid
-      } finally {
-        release()
-      }
-    } finally {
-      const left = (this.checking.get(caller) ?? 1) - 1
-      if (left > 0) this.checking.set(caller, left)
-      else this.checking.delete(caller)
-    }
   }
 
   /**

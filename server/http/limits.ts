@@ -1,9 +1,7 @@
 // Per-client guards: a request-rate limit (express-rate-limit) and a cap on concurrent queries.
 import type { RequestHandler } from 'express'
-import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit'
+import { rateLimit, type Store } from 'express-rate-limit'
 import { QueryError } from '../../queries/core/errors'
-import { credentialsOf } from './auth'
-import { UUID_PATTERN } from '../../queries/core/validate'
 import type { ApiClient } from './directory'
 
 export interface LimitOptions {
@@ -27,30 +25,6 @@ export function clientRateLimit(options: LimitOptions): RequestHandler {
       const seconds = resetTime ? Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : Math.ceil(options.windowMs / 1000)
       res.set('Retry-After', String(seconds))
       next(new QueryError('rate_limited', `More than ${options.requests} requests in ${options.windowMs} ms; retry after ${seconds} s`))
-    },
-  })
-}
-
-/**
- * Failed authentications per (address, client id): bounds the secrets a stranger can try for one client,
- * while the same address (one NAT or load balancer for many clients) can still send valid credentials.
- * Ids that are not UUIDs can never be valid, so they share one key per address.
- */
-export function failedAuthLimit(options: LimitOptions): RequestHandler {
-  return rateLimit({
-    windowMs: options.windowMs,
-    limit: options.requests,
-    keyGenerator: (req) => {
-      const id = credentialsOf(req)?.id ?? ''
-      return `${ipKeyGenerator(req.ip ?? '')}|${UUID_PATTERN.test(id) ? id.toLowerCase() : ''}`
-    },
-    skipSuccessfulRequests: true,
-    requestWasSuccessful: (_req, res) => res.statusCode !== 401,
-    standardHeaders: false,
-    legacyHeaders: false,
-    handler: (_req, res, next) => {
-      res.set('Retry-After', String(Math.ceil(options.windowMs / 1000)))
-      next(new QueryError('rate_limited', 'Too many failed authentication attempts for this client id from this address'))
     },
   })
 }

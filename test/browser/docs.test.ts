@@ -1,6 +1,7 @@
 // /docs in headless Chromium: every operation of /openapi.json is listed, a real call to
-// /insights/{projectId}/metrics sent from the page with Basic credentials renders a 200, and nothing is
-// loaded from anywhere but the gateway. Saves a screenshot under test/artifacts/.
+// /insights/{projectId}/metrics sent from the page with Basic credentials renders a 200, nothing is
+// loaded from anywhere but the gateway (from /docs/ or /docs/index.html), and the page runs under its
+// Content-Security-Policy without a violation. Saves a screenshot under test/artifacts/.
 import assert from 'node:assert/strict'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -8,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import type { Server } from 'node:http'
-import puppeteer, { type Browser, type Page } from 'puppeteer-core'
+import puppeteer, { type Browser, type HTTPResponse, type Page } from 'puppeteer-core'
 import { createApiClient, createProject } from '../../server/admin/control'
 import { buildOpenApi } from '../../server/http/openapi'
 import { ROUTES } from '../../server/http/routes'
@@ -32,6 +33,16 @@ describe('/docs in a browser', function () {
   let userDataDir: string
   const requested: string[] = []
   let credentials: { id: string; secret: string }
+  let response: HTTPResponse | null
+
+  /** Records the page's Content-Security-Policy violations in `window.violations`. */
+  const recordViolations = (target: Page) =>
+    target.evaluateOnNewDocument(() => {
+      const violations: string[] = []
+      Object.assign(window, { violations })
+      document.addEventListener('securitypolicyviolation', (event) => violations.push(`${event.violatedDirective} ${event.blockedURI}`))
+    })
+  const violationsOf = (target: Page) => target.evaluate(() => (window as unknown as { violations: string[] }).violations)
 
   before(async () => {
     h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
@@ -51,7 +62,8 @@ describe('/docs in a browser', function () {
     page = await browser.newPage()
     await page.setViewport({ width: 1280, height: 1000 })
     page.on('request', (request) => requested.push(request.url()))
-    await page.goto(`${origin}/docs`, { waitUntil: 'networkidle0' })
+    await recordViolations(page)
+    response = await page.goto(`${origin}/docs`, { waitUntil: 'networkidle0' })
     await page.waitForSelector('.opblock')
   })
 
@@ -97,6 +109,31 @@ describe('/docs in a browser', function () {
     fs.mkdirSync(ARTIFACTS, { recursive: true })
     await page.$eval(`${operation} .live-responses-table`, (element) => element.scrollIntoView({ block: 'center' }))
     await page.screenshot({ path: path.join(ARTIFACTS, 'docs-metrics.png') })
+  })
+
+  it('answers the page with a Content-Security-Policy, nosniff and no framing, and breaks none of it', async () => {
+    const headers = response?.headers() ?? {}
+    assert.equal(response?.url(), `${origin}/docs/`)
+    assert.match(headers['content-security-policy'] ?? '', /^default-src 'self'; /)
+    assert.match(headers['content-security-policy'] ?? '', /frame-ancestors 'none'/)
+    assert.equal(headers['x-content-type-options'], 'nosniff')
+    assert.deepEqual(await violationsOf(page), [])
+  })
+
+  it("loads only the gateway's own page at /docs/index.html, never swagger-ui-dist's Petstore one", async () => {
+    const other = await browser.newPage()
+    const fetched: string[] = []
+    other.on('request', (request) => fetched.push(request.url()))
+    await recordViolations(other)
+    try {
+      await other.goto(`${origin}/docs/index.html`, { waitUntil: 'networkidle0' })
+      assert.deepEqual(fetched.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith('data:')), [])
+      await other.waitForSelector('.opblock')
+      assert.ok(fetched.includes(`${origin}/openapi.json`), fetched.join(', '))
+      assert.deepEqual(await violationsOf(other), [])
+    } finally {
+      await other.close()
+    }
   })
 
   it('loads nothing from outside the gateway', () => {

@@ -91,4 +91,32 @@ describe('OpenAPI types, the typed client and /docs', function () {
     assert.match(init.text, /"url": "..\/openapi.json"/)
     assert.match(init.text, /"validatorUrl": null/)
   })
+
+  it("serves the page at /docs/index.html too, and none of swagger-ui-dist's own page, initializer or other files", async () => {
+    const page = await supertest(h.app).get('/docs/').expect(200)
+    assert.equal((await supertest(h.app).get('/docs/index.html').expect(200)).text, page.text)
+    for (const file of ['swagger-initializer.js', 'index.css', 'index.js', 'oauth2-redirect.html', 'package.json', 'swagger-ui.js', 'absolute-path.js']) {
+      const res = await supertest(h.app).get(`/docs/${file}`)
+      assert.equal(res.status, 404, file)
+      assert.doesNotMatch(res.text, /petstore/i, file)
+    }
+  })
+
+  it('sends a Content-Security-Policy that admits only the gateway, with the page\'s inline styles by hash', async () => {
+    for (const url of ['/docs/', '/docs/index.html', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui-init.js']) {
+      const res = await supertest(h.app).get(url).expect(200)
+      assert.equal(res.headers['x-content-type-options'], 'nosniff', url)
+      const policy = String(res.headers['content-security-policy'])
+      const directives = new Map(policy.split('; ').map((directive) => [directive.split(' ')[0], directive.split(' ').slice(1)]))
+      assert.deepEqual(directives.get('default-src'), ["'self'"], url)
+      assert.deepEqual(directives.get('script-src'), ["'self'"], url)
+      assert.deepEqual(directives.get('connect-src'), ["'self'"], url)
+      assert.deepEqual(directives.get('frame-ancestors'), ["'none'"], url)
+      assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval|\*|https?:/, url)
+      const page = (await supertest(h.app).get('/docs/')).text
+      for (const [, css] of page.matchAll(/<style>([\s\S]*?)<\/style>/g)) {
+        assert.ok(directives.get('style-src')?.includes(`'sha256-${crypto.createHash('sha256').update(css).digest('base64')}'`), `${url}: a <style> block's hash`)
+      }
+    }
+  })
 })

@@ -44,7 +44,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const engine = await openEngine(config.engine)
   await migrate(engine)
   const runner = createRunner(engine, config)
-  const directory = new Directory(runner, config.authCacheMs)
+  const directory = new Directory(runner, config.authCacheMs, { checksPerSecond: config.authChecksPerSecond })
   const harness: Harness = {
     dir,
     config,
