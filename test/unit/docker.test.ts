@@ -35,7 +35,8 @@ function renderCompose(env: Env): unknown {
     if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, render(value)]))
     return node
   }
-  return render(parseYaml(read('docker-compose.yml')))
+  // Compose resolves YAML merge keys (`<<: *anchor`), which YAML 1.2 leaves to the parser's option.
+  return render(parseYaml(read('docker-compose.yml'), { merge: true }))
 }
 
 interface Service {
@@ -67,6 +68,16 @@ describe('the Docker deployment', () => {
       [gateway.environment.CLICKHOUSE_USER, gateway.environment.CLICKHOUSE_PASSWORD, gateway.environment.CLICKHOUSE_ADMIN_USER, gateway.environment.CLICKHOUSE_ADMIN_PASSWORD],
       ['quarry_reader', 'reader-secret', clickhouse.environment.CLICKHOUSE_USER, 'admin-secret'],
     )
+  })
+
+  it('migrates once, before the gateway starts, with the same settings', () => {
+    const { services } = renderCompose(passwords) as { services: Record<string, Service & { command?: string[]; depends_on?: Record<string, { condition: string }> }> }
+    const { migrate, gateway } = services
+    assert.deepEqual(migrate.command, ['node', 'server/admin/cli.js', 'migrate'])
+    assert.equal(gateway.depends_on?.migrate?.condition, 'service_completed_successfully')
+    for (const setting of ['CLICKHOUSE_URL', 'CLICKHOUSE_DATABASE', 'CLICKHOUSE_ADMIN_USER', 'CLICKHOUSE_ADMIN_PASSWORD']) {
+      assert.equal(migrate.environment[setting], gateway.environment[setting], setting)
+    }
   })
 
   it("pins the reader's readonly, time and memory limits with constraints that admit the gateway's defaults", () => {
