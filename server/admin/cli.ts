@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config } from '../config'
 import { ControlError, createApiClient, createProject, findProject, listApiClients, listProjects, revokeApiClient } from './control'
 import { EngineBusyError, openEngine, type Engine } from '../engine'
 import { explainRequest, projectIdOf } from './explain'
+import { CATALOGUE_DIR, compileCatalogue, writeCatalogue } from './catalogue'
 import { exportToFile } from './export-file'
 import { countLines, importEvents } from './importer'
 import { SchemaBehindError, migrate, prepareSchema } from './migrate'
@@ -23,6 +24,7 @@ const USAGE = `Usage: npm run cli -- <command>
   seed --project ID [--events N] [--days D] [--seed S] [--end ISO-DATETIME]
   export --project ID [--format ndjson|csv] [--start DATE] [--end DATE] --out FILE   (default ndjson)
   explain '<path?query>' [--timezone IANA] [--now ISO-DATETIME]   (prints SQL + params, runs nothing)
+  explain --catalogue [--out DIR]   (writes every route's SQL for fixed example requests to docs/sql/)
   compact   (combines the sessions of settled days; seed and import run it too)
   migrate`
 
@@ -132,11 +134,25 @@ const OPTIONS = {
   format: { type: 'string' },
   out: { type: 'string' },
   now: { type: 'string' },
+  catalogue: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const
 
+/** Writes the SQL catalogue, compiled without an engine, and names the files that changed. */
+function writeSqlCatalogue(options: Options): number {
+  const dir = typeof options.out === 'string' ? options.out : CATALOGUE_DIR
+  const files = compileCatalogue()
+  const changed = writeCatalogue(files, dir)
+  print(`wrote the SQL catalogue to ${dir}: ${files.length} file(s), ${changed.length ? `changed ${changed.join(', ')}` : 'none changed'}`)
+  return 0
+}
+
 /** Compiles without running; the project's timezone comes from --timezone or, failing that, the database. */
 async function explain([url]: string[], options: Options, config: Config): Promise<number> {
+  if (options.catalogue === true) {
+    if (url) throw new UsageError('explain --catalogue takes no request path')
+    return writeSqlCatalogue(options)
+  }
   if (!url) throw new UsageError("explain needs a request path, e.g. '/insights/demo/referrer?range=30d'")
   const now = typeof options.now === 'string' ? new Date(options.now) : new Date()
   if (Number.isNaN(now.getTime())) throw new UsageError('--now must be an ISO date-time')

@@ -1,6 +1,6 @@
 -- @name insights.live
 -- @returns one row: visitors
--- Live visitors (DESIGN 5): distinct profile_id with any event in the last five minutes.
+-- Live visitors (docs/definitions.md): distinct profile_id with any event in the last five minutes.
 SELECT uniqExact(profile_id) AS visitors
 FROM events
 WHERE project_id = {projectId:String}

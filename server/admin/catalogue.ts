@@ -1,0 +1,165 @@
+// The SQL catalogue (docs/sql/): every statement each route runs, with its params, for the startup check's
+// example requests on a fixed project and clock, so that a change to a query reads in review as a SQL diff.
+import fs from 'node:fs'
+import path from 'node:path'
+import type { Scope } from '../../queries/core/pipeline'
+import { isRouteTemplate, listSqlFiles, loadTemplate } from '../../queries/core/templates'
+import { ROUTES, isResourceRoute, type Route } from '../http/routes'
+import { EXAMPLE_QUERIES, examplesFor } from '../http/startup-check'
+import { joinedStatementsOf, statementsOf, type Statement } from './explain'
+
+const ROOT = path.join(__dirname, '..', '..')
+export const CATALOGUE_DIR = path.join(ROOT, 'docs', 'sql')
+export const CATALOGUE_COMMAND = 'npm run cli -- explain --catalogue'
+
+/** The project, clock and session lookback every catalogued request is compiled for, so the files only change with the code. */
+export const CATALOGUE_SCOPE: Scope = Object.freeze({
+  project: { id: 'demo', name: 'demo', timezone: 'Europe/Berlin' },
+  now: new Date('2024-04-15T10:00:00.000Z'),
+  sessionLookbackMs: 24 * 3_600_000,
+})
+
+/** One file of the catalogue: its name in docs/sql/ and its Markdown. */
+export interface CatalogueFile {
+  name: string
+  text: string
+}
+
+/** `/insights/:projectId/referrer` -> `insights-referrer.md`: the route's fixed path segments. */
+export const catalogueFileName = (routePath: string): string =>
+  `${routePath.split('/').filter((segment) => segment !== '' && !segment.startsWith(':')).join('-')}.md`
+
+/** The URL a route is asked with for one example query string: the project in the path or in the query. */
+function exampleUrl(route: Route, query: Record<string, string>, projectId: string): string {
+  const search = new URLSearchParams(route.projectFrom === 'query' ? { projectId, ...query } : query).toString()
+  return `${route.path.replace(':projectId', encodeURIComponent(projectId))}${search ? `?${search}` : ''}`
+}
+
+/** Query-string parameters as an analyst reads them: one decoded parameter a line. */
+const queryLines = (search: string): string[] => [...new URLSearchParams(search)].map(([key, value], index) => `  ${index ? '&' : '?'}${key}=${value}`)
+
+/** A request as an analyst reads it: the path, then its parameters. */
+function requestBlock(url: string): string {
+  const [pathPart, search = ''] = url.split('?')
+  return ['```text', `GET ${pathPart}`, ...queryLines(search), '```'].join('\n')
+}
+
+/** The file under sql/ of each route template, by its `@name`. */
+const templateFiles = (): Map<string, string> => new Map(listSqlFiles().filter(isRouteTemplate).map((file) => [loadTemplate(file).name, `sql/${file}`]))
+
+function statementBlocks(statements: Statement[], heading: string): string[] {
+  const files = templateFiles()
+  return statements.flatMap(({ label, compiled }, index) => [
+    `${heading} Statement ${index + 1}: ${label}`,
+    `Template \`${compiled.template}\` (${files.get(compiled.template) ?? 'no file'})${compiled.format ? `, output format ${compiled.format}` : ''}.`,
+    ['```sql', compiled.sql, '```'].join('\n'),
+    'Params:',
+    ['```json', JSON.stringify(compiled.params, null, 2), '```'].join('\n'),
+  ])
+}
+
+/** The statements of one request, compiled as the startup check compiles it; a stream differs by engine, so then both ways are written. */
+function requestSection(route: Route, query: Record<string, string>, number: number, scope: Scope): string[] {
+  const embedded = statementsOf(route, { ...query }, scope, true)
+  const server = statementsOf(route, { ...query }, scope, false)
+  const head = [`## Request ${number}`, requestBlock(exampleUrl(route, query, scope.project.id))]
+  if (JSON.stringify(embedded) === JSON.stringify(server)) return [...head, ...statementBlocks(embedded, '###')]
+  return [
+    ...head,
+    '### On the embedded engine (it reads a statement a block at a time)',
+    ...statementBlocks(embedded, '####'),
+    '### On a ClickHouse server',
+    ...statementBlocks(server, '####'),
+  ]
+}
+
+function scopeLine(scope: Scope): string {
+  return `project \`${scope.project.id}\` in ${scope.project.timezone}, clock ${scope.now.toISOString()}, session lookback ${scope.sessionLookbackMs / 3_600_000} h`
+}
+
+const GENERATED = `<!-- Written by \`${CATALOGUE_COMMAND}\` from the code: edit the code, then run it again. -->`
+
+function routeFile(route: Route, scope: Scope): CatalogueFile {
+  const examples = examplesFor(route)
+  const sections = examples.flatMap((query, index) => requestSection(route, query, index + 1, scope))
+  const intro = `${route.summary}. Every statement this route runs for ${examples.length} example request(s), exactly as compiled (${scopeLine(scope)}).`
+  return { name: catalogueFileName(route.path), text: [`# GET ${route.path}`, GENERATED, intro, ...sections].join('\n\n') + '\n' }
+}
+
+/** The joined statements the example requests run when every route that joins is asked them at once. */
+function joinedFile(routes: Route[], scope: Scope): CatalogueFile | undefined {
+  const sections = EXAMPLE_QUERIES.flatMap((query) => {
+    const asked = routes.filter((route) => examplesFor(route).includes(query))
+    const statements = joinedStatementsOf(asked, { ...query }, scope)
+    const joining = asked.filter((route) => isResourceRoute(route) && route.resource.joins)
+    return statements.length ? [{ query, statements, joining }] : []
+  })
+  if (!sections.length) return undefined
+  const body = sections.flatMap(({ query, statements, joining }, index) => [
+    `## Request ${index + 1}`,
+    `Asked at once of ${joining.map((route) => `\`${exampleUrl(route, {}, scope.project.id)}\``).join(', ')}, each with:`,
+    ['```text', ...(Object.keys(query).length ? queryLines(new URLSearchParams(query).toString()) : ['(no parameters)']), '```'].join('\n'),
+    ...statementBlocks(statements, '###'),
+  ])
+  const intro = `Requests that wait for a turn together may be answered by one statement. These are the statements when every route that joins is asked the same example request at once (${scopeLine(scope)}).`
+  return { name: 'joined.md', text: ['# Routes asked together', GENERATED, intro, ...body].join('\n\n') + '\n' }
+}
+
+function indexFile(routes: Route[], files: CatalogueFile[], scope: Scope): CatalogueFile {
+  const rows = routes.map((route) => `| \`GET ${route.path}\` | [${catalogueFileName(route.path)}](${catalogueFileName(route.path)}) | ${route.summary} |`)
+  const joined = files.some((file) => file.name === 'joined.md') ? ['[joined.md](joined.md): the statements of routes asked the same request at once.'] : []
+  const text = [
+    '# SQL catalogue',
+    GENERATED,
+    `Every SQL statement a route runs and the params it binds, exactly as compiled, for the startup check's example requests (\`EXAMPLE_QUERIES\` in server/http/startup-check.ts): ${scopeLine(scope)}. A route added with its examples appears here; a change to a template or a compiler shows up in review as a diff of these files.`,
+    `Regenerate after changing a query: \`${CATALOGUE_COMMAND}\`. The unit test test/unit/sql-catalogue.test.ts fails, naming the file, while these files differ from what the code compiles; when branches that both change queries merge, resolve docs/sql/ by running the command again. A session question's statement is printed with \`settledDays\` and \`settledCompactions\` empty; at run time its settled check's rows bind them. To explain any other request: \`npm run cli -- explain '/insights/demo/referrer?range=7d' --timezone Europe/Berlin\`.`,
+    ['| route | file | what it answers |', '|---|---|---|', ...rows].join('\n'),
+    ...joined,
+  ]
+  return { name: 'README.md', text: text.join('\n\n') + '\n' }
+}
+
+/** Every file of the catalogue, compiled in memory: one per route, the joined statements, and the index. */
+export function compileCatalogue(routes: Route[] = ROUTES, scope: Scope = CATALOGUE_SCOPE): CatalogueFile[] {
+  const files = routes.map((route) => routeFile(route, scope))
+  const joined = joinedFile(routes, scope)
+  if (joined) files.push(joined)
+  const names = files.map((file) => file.name)
+  const clash = names.find((name, index) => names.indexOf(name) !== index || name === 'README.md')
+  if (clash) throw new Error(`Two catalogue files would be named ${clash}: give the routes distinct fixed path segments`)
+  return [...files, indexFile(routes, files, scope)]
+}
+
+/** Every difference between the catalogue's files and a directory, as lines naming the file; none when they agree. */
+export function compareCatalogue(files: CatalogueFile[], dir: string = CATALOGUE_DIR): string[] {
+  const shown = (name: string) => {
+    const relative = path.relative(ROOT, path.join(dir, name))
+    return relative.startsWith('..') ? path.join(dir, name) : relative
+  }
+  const present = fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith('.md')) : []
+  const problems = files.flatMap(({ name, text }) => {
+    if (!present.includes(name)) return [`${shown(name)} is missing`]
+    const lines = fs.readFileSync(path.join(dir, name), 'utf8').split('\n')
+    const compiled = text.split('\n')
+    const at = compiled.findIndex((line, index) => line !== lines[index])
+    if (at === -1 && lines.length === compiled.length) return []
+    const line = at === -1 ? compiled.length : at
+    return [`${shown(name)} differs from what the code compiles from line ${line + 1}:\n    in the file: ${lines[line] ?? '(end of file)'}\n    compiled:    ${compiled[line] ?? '(end of file)'}`]
+  })
+  const stale = present.filter((name) => !files.some((file) => file.name === name)).map((name) => `${shown(name)} is no route's (the route was removed or renamed)`)
+  return [...problems, ...stale]
+}
+
+/** Writes the catalogue to `dir`, removing Markdown files of routes that are gone; returns the files it changed. */
+export function writeCatalogue(files: CatalogueFile[], dir: string = CATALOGUE_DIR): string[] {
+  fs.mkdirSync(dir, { recursive: true })
+  const changed = files.filter(({ name, text }) => {
+    const file = path.join(dir, name)
+    if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) return false
+    fs.writeFileSync(file, text)
+    return true
+  }).map((file) => file.name)
+  const stale = fs.readdirSync(dir).filter((name) => name.endsWith('.md') && !files.some((file) => file.name === name))
+  for (const name of stale) fs.rmSync(path.join(dir, name))
+  return [...changed, ...stale]
+}
