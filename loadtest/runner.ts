@@ -233,9 +233,10 @@ export function startLoad(options: LoadOptions): RunningLoad {
   const settings: autocannon.Options = {
     url: options.url,
     connections: options.connections,
-    duration: options.durationSeconds,
-    amount: options.amount,
-    overallRate: options.rate,
+    // TRICKY: autocannon reads a key set to undefined as a value (and refuses it): only defined ones go in.
+    ...(options.durationSeconds ? { duration: options.durationSeconds } : {}),
+    ...(options.amount ? { amount: options.amount } : {}),
+    ...(options.rate ? { overallRate: options.rate } : {}),
     // One sample per answer, also at a set rate: the routes' histograms and autocannon's overall one then
     // count the same answers (autocannon refuses the option without a rate, where it is the default).
     ...(options.rate ? { ignoreCoordinatedOmission: true } : {}),
