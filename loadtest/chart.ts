@@ -13,14 +13,14 @@ const PERCENTILES = [
 export function latencyChart(report: LoadReport): string {
   const routes = ['overall', ...Object.keys(report.routes)]
   const stats = (route: string) => (route === 'overall' ? report.overall : report.routes[route])
-  const height = 120 + routes.length * 44
+  const height = 136 + routes.length * 44
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 900, height })
   chart.setOption({
     animation: false,
     backgroundColor: '#ffffff',
     title: { text: `Latency by route: ${report.scenario.name} v${report.scenario.version}`, subtext: `${report.overall.requests} requests in ${report.seconds.toFixed(1)} s, ${report.options.connections} connections${report.options.rate ? `, ${report.options.rate} req/s` : ''}`, left: 'center' },
-    legend: { top: 50, data: PERCENTILES.map((p) => p.name) },
-    grid: { left: 220, right: 40, top: 80, bottom: 40 },
+    legend: { top: 62, data: PERCENTILES.map((p) => p.name) },
+    grid: { left: 220, right: 40, top: 96, bottom: 40 },
     xAxis: { type: 'value', name: 'ms', nameLocation: 'end' },
     // Listed bottom-up by ECharts: reversed so that `overall` is on top.
     yAxis: { type: 'category', data: [...routes].reverse(), axisLabel: { width: 200, overflow: 'truncate' } },

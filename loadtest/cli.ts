@@ -7,7 +7,7 @@ import { compareReports, parsePercent, type Comparison } from './compare'
 import { DiscoveryError, discoverTarget } from './discover'
 import { gatewayView, scrape } from './prometheus'
 import { seededRandom } from './random'
-import { buildReport, comparisonLines, gatewayLines, sloLines, writeReport, type LoadReport } from './report'
+import { buildReport, comparisonLines, gatewayLines, noticeLines, sloLines, writeReport, type LoadReport } from './report'
 import { startLoad } from './runner'
 import { SCENARIOS } from './scenarios'
 import { connectionOf } from './scenarios/scenario'
@@ -182,6 +182,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (values.compare) report.comparison = comparison = compareReports(readReport(values.compare), report, { against: values.compare, maxRegressionPercent: cli.maxRegressionPercent })
 
   say(renderTable(result.routes, result.overall))
+  for (const notice of noticeLines(result.overall)) say(`\n${notice}`)
   say(`\nThe gateway's view:\n${gatewayLines(report.gateway).join('\n')}`)
   if (report.slo.length) say(`\nObjectives:\n${sloLines(report.slo).join('\n')}`)
   if (comparison) say(`\nAgainst ${comparison.against}:\n${comparisonLines(comparison).join('\n')}`)

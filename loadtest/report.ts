@@ -45,6 +45,17 @@ export function gatewayLines(view: GatewayView | null): string[] {
   ]
 }
 
+/** Warnings about answers that say more about the gateway's limits than about its speed. */
+export function noticeLines(overall: RouteStats): string[] {
+  const share = (status: string) => (overall.requests ? (100 * (overall.statuses[status] ?? 0)) / overall.requests : 0)
+  return [
+    ...(share('429') > 5
+      ? [`${share('429').toFixed(0)}% of the answers were 429: the gateway's per-client rate limit (QUARRY_RATE_LIMIT, 100 requests per 10 s by default) or its cap on one client's queries at once (QUARRY_MAX_CONCURRENT_QUERIES, 8). They come back fast and pull the percentiles down: raise those limits for a load test, or lower --rate or --connections.`]
+      : []),
+    ...(share('503') > 5 ? [`${share('503').toFixed(0)}% of the answers were 503: the engine's queue was full (QUARRY_ENGINE_QUEUE); the gateway is past its capacity at this load.`] : []),
+  ]
+}
+
 export function sloLines(results: SloResult[]): string[] {
   return results.map((result) => `- ${result.met ? 'met' : 'MISSED'}: ${result.objective} (actual ${result.actual.toFixed(result.unit === '%' ? 3 : 1)} ${result.unit})`)
 }
@@ -77,6 +88,7 @@ export function markdownOf(report: LoadReport): string {
     '',
     markdownTable(HEADER, rowsOf(report.routes, report.overall)),
     '',
+    ...noticeLines(report.overall).flatMap((line) => [line, '']),
     '## The gateway\'s view (Prometheus, over the same interval)',
     '',
     ...gatewayLines(report.gateway),
