@@ -20,6 +20,8 @@ export interface Comparison {
   onlyBefore: string[]
   onlyAfter: string[]
   regressed: string[]
+  /** Set when the two reports ran different scenarios or versions of one: their routes differ in what they ask. */
+  scenarioChange?: string
 }
 
 /** Percent change from `before` to `after`; null when `before` is 0. */
@@ -45,7 +47,9 @@ export function compareReports(before: LoadReport, after: LoadReport, options: {
       .filter((route) => before.routes[route])
       .map((route) => routeChange(route, before.routes[route], after.routes[route], options.maxRegressionPercent)),
   ]
+  const name = (report: LoadReport) => `${report.scenario.name} v${report.scenario.version}`
   return {
+    ...(name(before) === name(after) ? {} : { scenarioChange: `${name(before)} -> ${name(after)}` }),
     against: options.against,
     maxRegressionPercent: options.maxRegressionPercent,
     routes,

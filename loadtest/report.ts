@@ -70,6 +70,7 @@ export function comparisonLines(comparison: Comparison): string[] {
     route.regressed ? 'REGRESSED' : '',
   ])
   return [
+    ...(comparison.scenarioChange ? [`Different scenarios (${comparison.scenarioChange}): the same route asks different questions in each.`] : []),
     markdownTable(['route', 'p50 ms', 'p99 ms', 'req/s', 'errors', ''], rows),
     ...(comparison.onlyBefore.length ? [`Only in ${comparison.against}: ${comparison.onlyBefore.join(', ')}`] : []),
     ...(comparison.onlyAfter.length ? [`Only in this run: ${comparison.onlyAfter.join(', ')}`] : []),

@@ -44,10 +44,13 @@ export function cold(scenario: Scenario): Scenario {
 const DAY_MS = 86_400_000
 const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10)
 
-/** A window of whole days inside the target's span: its last day drawn uniformly, its length from `lengths`. */
-export function drawWindow(target: Target, random: Random, lengths: readonly number[]): { startDate: string; endDate: string } {
+/**
+ * A window of whole days inside the target's span, its length from `lengths`. It ends on the target's last
+ * day with the chance `latestShare` (most viewers look at "the last 7 days"), else on a day drawn uniformly.
+ */
+export function drawWindow(target: Target, random: Random, lengths: readonly number[], latestShare = 0): { startDate: string; endDate: string } {
   const span = Math.round((Date.parse(target.lastDay) - Date.parse(target.firstDay)) / DAY_MS) + 1
-  const endDate = addDays(target.firstDay, random.below(span))
+  const endDate = random.next() < latestShare ? target.lastDay : addDays(target.firstDay, random.below(span))
   const start = addDays(endDate, 1 - random.pick(lengths))
   return { startDate: start < target.firstDay ? target.firstDay : start, endDate }
 }
@@ -55,9 +58,9 @@ export function drawWindow(target: Target, random: Random, lengths: readonly num
 /** Time zones a dashboard's viewers ask in; `undefined` keeps the project's own. */
 const TIME_ZONES = [undefined, undefined, 'UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo'] as const
 
-/** `startDate`, `endDate` and maybe `timezone` of a drawn window, as query-string pairs. */
-export function windowQuery(target: Target, random: Random, lengths: readonly number[]): string {
-  const { startDate, endDate } = drawWindow(target, random, lengths)
+/** `startDate`, `endDate` and maybe `timezone` of a drawn window (as `drawWindow`), as query-string pairs. */
+export function windowQuery(target: Target, random: Random, lengths: readonly number[], latestShare = 0): string {
+  const { startDate, endDate } = drawWindow(target, random, lengths, latestShare)
   const zone = random.pick(TIME_ZONES)
   return `startDate=${startDate}&endDate=${endDate}${zone ? `&timezone=${encodeURIComponent(zone)}` : ''}`
 }

@@ -61,6 +61,12 @@ describe('load-test kit: comparisons', () => {
     assert.deepEqual(comparison.routes.find((route) => route.route === 'a')?.p99, { before: 100, after: 111, change: 11 })
     assert.deepEqual([comparison.onlyBefore, comparison.onlyAfter], [['gone'], ['added']])
     assert.deepEqual(compareReports(before, after, { against: 'old.json', maxRegressionPercent: 25 }).regressed, [])
+    assert.equal(comparison.scenarioChange, undefined)
+  })
+
+  it('says when the two reports ran different scenarios', () => {
+    const cold = { ...report({}), scenario: { name: 'dashboard-cold', version: 1, description: '' } }
+    assert.equal(compareReports(report({}), cold, { against: 'old.json', maxRegressionPercent: 10 }).scenarioChange, 'dashboard v1 -> dashboard-cold v1')
   })
 })
 
