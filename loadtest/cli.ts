@@ -181,7 +181,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   let comparison: Comparison | undefined
   if (values.compare) report.comparison = comparison = compareReports(readReport(values.compare), report, { against: values.compare, maxRegressionPercent: cli.maxRegressionPercent })
 
-  say(renderTable(result.routes, result.overall))
+  live(renderTable(result.routes, result.overall), true)
   for (const notice of noticeLines(result.overall)) say(`\n${notice}`)
   say(`\nThe gateway's view:\n${gatewayLines(report.gateway).join('\n')}`)
   if (report.slo.length) say(`\nObjectives:\n${sloLines(report.slo).join('\n')}`)

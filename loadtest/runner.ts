@@ -144,6 +144,7 @@ export function startLoad(options: LoadOptions): RunningLoad {
     if (!tally) tallies.set(route, (tally = { histogram: newHistogram(), statuses: {}, bytes: 0, rows: 0, counted: false }))
     return tally
   }
+  const statsByRoute = (seconds: number) => Object.fromEntries([...tallies].sort(([a], [b]) => a.localeCompare(b)).map(([route, tally]) => [route, statsOf(tally, seconds)]))
   /** Every answer's latency again, for the one percentile autocannon does not compute (p95). */
   const overallHistogram = newHistogram()
   const started = performance.now()
@@ -198,7 +199,7 @@ export function startLoad(options: LoadOptions): RunningLoad {
     if (result.timeouts) statuses.timeout = result.timeouts
     if (result.errors - result.timeouts) statuses.error = result.errors - result.timeouts
     const answered = Object.entries(statuses).reduce((total, [status, count]) => total + (status === 'timeout' || status === 'error' ? 0 : count), 0)
-    const routes = Object.fromEntries([...tallies].sort(([a], [b]) => a.localeCompare(b)).map(([route, tally]) => [route, statsOf(tally, seconds)]))
+    const routes = statsByRoute(seconds)
     const rows = Object.values(routes).filter((route) => route.rows !== undefined)
     const { latency } = result
     return {
@@ -222,7 +223,7 @@ export function startLoad(options: LoadOptions): RunningLoad {
   const ticker = options.onTick
     ? setInterval(() => {
         const seconds = (performance.now() - started) / 1000
-        const routes = Object.fromEntries([...tallies].map(([route, tally]) => [route, statsOf(tally, seconds)]))
+        const routes = statsByRoute(seconds)
         const all = Object.values(routes)
         options.onTick?.({ seconds, overall: { requests: all.reduce((n, r) => n + r.requests, 0), errors: all.reduce((n, r) => n + r.errors, 0) }, routes })
       }, 1000)

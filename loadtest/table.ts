@@ -35,11 +35,14 @@ export function renderTable(routes: Record<string, RouteStats>, overall?: RouteS
   return table.toString()
 }
 
-/** Draws `text` over what the previous call drew, when the output is a terminal. */
-export function createLiveView(stream: NodeJS.WriteStream): (text: string) => void {
+/**
+ * On a terminal, draws `text` over what the previous call drew; elsewhere (a file, CI) writes only the
+ * final text, so that a log holds one table rather than one a second.
+ */
+export function createLiveView(stream: NodeJS.WriteStream): (text: string, final?: boolean) => void {
   let lines = 0
-  return (text) => {
-    if (!stream.isTTY) return
+  return (text, final = false) => {
+    if (!stream.isTTY && !final) return
     if (lines) stream.write(`\x1b[${lines}A\x1b[0J`)
     stream.write(`${text}\n`)
     lines = text.split('\n').length
