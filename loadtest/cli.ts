@@ -7,7 +7,7 @@ import { compareReports, parsePercent, type Comparison } from './compare'
 import { DiscoveryError, discoverTarget } from './discover'
 import { gatewayView, scrape } from './prometheus'
 import { seededRandom } from './random'
-import { buildReport, comparisonLines, gatewayLines, noticeLines, sloLines, writeReport, type LoadReport } from './report'
+import { REPORT_FORMAT, buildReport, comparisonLines, gatewayLines, noticeLines, sloLines, writeReport, type LoadReport } from './report'
 import { startLoad } from './runner'
 import { SCENARIOS } from './scenarios'
 import { connectionOf } from './scenarios/scenario'
@@ -57,7 +57,17 @@ function numberOption(value: string | undefined, name: string, fallback?: number
   return number
 }
 
-const readReport = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as LoadReport
+class UnreadableReport extends Error {}
+
+function readReport(file: string): LoadReport {
+  try {
+    const report = JSON.parse(fs.readFileSync(file, 'utf8')) as LoadReport
+    if (report.format !== REPORT_FORMAT || !report.overall || !report.routes) throw new Error(`not a report of format ${REPORT_FORMAT}`)
+    return report
+  } catch (error) {
+    throw new UnreadableReport(`cannot read the report ${file}: ${(error as Error).message}`)
+  }
+}
 
 function parseCli(argv: string[]) {
   const { values, positionals } = parseArgs({
@@ -123,13 +133,19 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return EXIT.ok
   }
 
-  if (values.compare && cli.compareWith) {
-    const comparison = compareReports(readReport(values.compare), readReport(cli.compareWith), { against: values.compare, maxRegressionPercent: cli.maxRegressionPercent })
-    say(`${cli.compareWith} against ${values.compare}:\n`)
-    say(comparisonLines(comparison).join('\n'))
-    return comparison.regressed.length ? EXIT.missed : EXIT.ok
+  let previous: LoadReport | undefined
+  try {
+    previous = values.compare ? readReport(values.compare) : undefined
+    if (previous && cli.compareWith) {
+      const comparison = compareReports(previous, readReport(cli.compareWith), { against: String(values.compare), maxRegressionPercent: cli.maxRegressionPercent })
+      say(`${cli.compareWith} against ${values.compare}:\n`)
+      say(comparisonLines(comparison).join('\n'))
+      return comparison.regressed.length ? EXIT.missed : EXIT.ok
+    }
+  } catch (error) {
+    if (error instanceof UnreadableReport) return fail(error.message)
+    throw error
   }
-
   const url = (values.url ?? `http://127.0.0.1:${io.env.PORT || 3000}`).replace(/\/+$/, '')
   try {
     new URL(url)
@@ -179,7 +195,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     slo: checkSlo(cli.objectives, result.overall),
   })
   let comparison: Comparison | undefined
-  if (values.compare) report.comparison = comparison = compareReports(readReport(values.compare), report, { against: values.compare, maxRegressionPercent: cli.maxRegressionPercent })
+  if (previous) report.comparison = comparison = compareReports(previous, report, { against: String(values.compare), maxRegressionPercent: cli.maxRegressionPercent })
 
   live(renderTable(result.routes, result.overall), true)
   for (const notice of noticeLines(result.overall)) say(`\n${notice}`)

@@ -47,7 +47,10 @@ export interface LoadOptions {
   onTick?(progress: Progress): void
 }
 
-/** One answer: when it was sent (ms since the run began), how long it took, what came back. */
+/**
+ * One answer: when its request was built (ms since the run began; it is sent then, or after the pause a
+ * `rate` asks for), how long it took from sending to its last byte, and its status.
+ */
 export interface Sample {
   route: string
   status: number
@@ -233,7 +236,8 @@ export function startLoad(options: LoadOptions): RunningLoad {
   const done = new Promise<LoadResult>((resolve, reject) => (settle = { resolve, reject }))
   const settings: autocannon.Options = {
     url: options.url,
-    connections: options.connections,
+    // autocannon refuses more connections than requests.
+    connections: options.amount ? Math.min(options.connections, options.amount) : options.connections,
     // TRICKY: autocannon reads a key set to undefined as a value (and refuses it): only defined ones go in.
     ...(options.durationSeconds ? { duration: options.durationSeconds } : {}),
     ...(options.amount ? { amount: options.amount } : {}),
@@ -246,10 +250,13 @@ export function startLoad(options: LoadOptions): RunningLoad {
   }
   const instance = autocannon(settings, (error, result: autocannon.Result) => {
     if (ticker) clearInterval(ticker)
+    clearTimeout(deadline)
     if (error) settle?.reject(error)
     else settle?.resolve(finish(result))
   })
 
+  // TRICKY: autocannon ignores its duration when given an amount; the duration still bounds the run here.
+  const deadline = options.amount && options.durationSeconds ? setTimeout(() => instance.stop(), options.durationSeconds * 1000) : undefined
   return { stop: () => instance.stop(), done }
 }
 
