@@ -69,7 +69,9 @@ export interface Percentiles {
 }
 
 export interface RouteStats {
+  /** Answers, timeouts and connection errors. */
   requests: number
+  /** Answers per second. */
   rps: number
   /** Milliseconds, from the route's HdrHistogram (autocannon's own for `overall`). */
   latency: Percentiles
@@ -127,9 +129,10 @@ const errorsIn = (statuses: Record<string, number>) => Object.entries(statuses).
 
 function statsOf(tally: RouteTally, seconds: number): RouteStats {
   const requests = Object.values(tally.statuses).reduce((total, count) => total + count, 0)
+  const unanswered = (tally.statuses.timeout ?? 0) + (tally.statuses.error ?? 0)
   return {
     requests,
-    rps: requests / seconds,
+    rps: (requests - unanswered) / seconds,
     latency: percentilesOf(tally.histogram),
     statuses: { ...tally.statuses },
     errors: errorsIn(tally.statuses),
@@ -253,6 +256,9 @@ export function startLoad(options: LoadOptions): RunningLoad {
     clearTimeout(deadline)
     if (error) settle?.reject(error)
     else settle?.resolve(finish(result))
+    // The histograms live in WebAssembly memory, which the garbage collector does not free.
+    for (const tally of tallies.values()) tally.histogram.destroy()
+    overallHistogram.destroy()
   })
 
   // TRICKY: autocannon ignores its duration when given an amount; the duration still bounds the run here.
