@@ -1,59 +1,24 @@
-// `npm run bench -- abuse`: the attack of issue 8 against the gateway in a child process. One read client
-// keeps 8 hostile requests in flight while a second client asks /live and /ready; then 8 heavy valid
-// requests at once while the second client asks /live. Prints latencies, statuses and end times.
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { loadConfig } from '../server/config'
-import { createApiClient, createProject, findProject } from '../server/admin/control'
-import { openEngine } from '../server/engine'
-import { migrate } from '../server/admin/migrate'
-import { seedProject } from '../server/admin/seed'
+// `npm run bench -- abuse [phase...]`: hostile load against the gateway in a child process, beside a second
+// client whose latency is watched, all driven by the load-test kit's autocannon runner. Phases:
+//   attack  (issue 8) one read client keeps 8 hostile requests in flight while the second asks /live and /ready;
+//   heavy   8 heavy valid requests at once while the second asks /live;
+//   flood, regex, nocache  (issue 31) see abuse-attacks.ts: each prints the second client's /live and
+//           /metrics p95 under the attack beside its quiet baseline.
+// All phases run when none is named.
 import { startGateway, type ChildGateway, type LoopDelay } from './gateway'
 import { percentile } from './percentile'
+import { ATTACKS } from './abuse-attacks'
+import { DATA_DIR, PORT, PROJECT, SECONDS, STATS_HEADER, countText, mergeStatuses, ms, prepareData, probe, query, statsRow, type Clients, type Headers } from './abuse-common'
+import { startLoad, type Sample } from '../loadtest/runner'
 
-const DATA_DIR = path.resolve(process.env.QUARRY_BENCH_ABUSE_DIR ?? path.join(os.tmpdir(), 'quarry-bench-abuse'))
-const EVENTS = Number(process.env.QUARRY_BENCH_EVENTS ?? 1_500_000)
-const SECONDS = Number(process.env.QUARRY_BENCH_SECONDS ?? 30)
-const PORT = Number(process.env.QUARRY_BENCH_PORT ?? 3997)
 /** The attack runs under a short limit, so its 504s come often and their timing can be read. */
 const ATTACK_LIMIT_SECONDS = 5
 const HOSTILE_IN_FLIGHT = 8
-/** A client that goes away does so this long after sending. */
-const GONE_AFTER_MS = 1_000
-const PROJECT = 'abuse'
-const END = new Date('2026-01-01T00:00:00Z')
-const CREDENTIALS = path.join(DATA_DIR, 'bench-credentials.json')
+/** A client that goes away does so this long after sending (the runner's timeout drops the connection). */
+const GONE_AFTER_SECONDS = 1
+/** Hostile requests are not cut by the runner: the gateway's own limits end them. */
+const HOSTILE_TIMEOUT_SECONDS = 300
 
-type Headers = Record<string, string>
-interface Clients {
-  hostile: Headers
-  second: Headers
-}
-
-async function prepareData(): Promise<Clients> {
-  fs.mkdirSync(DATA_DIR, { recursive: true })
-  const engine = await openEngine({ ...loadConfig({}).engine, dataDir: DATA_DIR })
-  try {
-    await migrate(engine)
-    if (!(await findProject(engine, PROJECT))) {
-      await createProject(engine, { id: PROJECT, timezone: 'Europe/Berlin' })
-      console.log(`seeding ${EVENTS} events over 365 days into ${DATA_DIR}...`)
-      const { seconds } = await seedProject(engine, { projectId: PROJECT, events: EVENTS, days: 365, seed: 42, end: END })
-      console.log(`seeded in ${seconds.toFixed(1)} s`)
-      const headersOf = async (name: string) => {
-        const client = await createApiClient(engine, { type: 'read', projectId: PROJECT, name })
-        return { 'openpanel-client-id': client.id, 'openpanel-client-secret': client.secret }
-      }
-      fs.writeFileSync(CREDENTIALS, JSON.stringify({ hostile: await headersOf('hostile'), second: await headersOf('second') }))
-    }
-    return JSON.parse(fs.readFileSync(CREDENTIALS, 'utf8')) as Clients
-  } finally {
-    await engine.close()
-  }
-}
-
-const query = (value: unknown) => encodeURIComponent(JSON.stringify(value))
 let tags = 0
 let refusals = 0
 /** 20 alternation-heavy patterns, new ones every call (so no cache could answer twice). */
@@ -72,153 +37,114 @@ const REFUSED = [
   `/insights/${PROJECT}/metrics?startDate=2024-01-01&endDate=9999-12-31`,
 ]
 
+const GONE_KIND = `12m pages, gone after ${GONE_AFTER_SECONDS * 1000} ms`
+const STREAM_KIND = 'whole-project NDJSON stream'
+const REFUSED_KIND = 'refused (minute buckets, old dates, 100 regex, deep page, year 9999)'
 /** Every kind of hostile request issue 8 names: the costly ones (now refused) and the heavy valid ones. */
-const HOSTILE_KINDS: { kind: string; path: () => string; goneAfterMs?: number }[] = [
+const HOSTILE_KINDS: { kind: string; path: () => string }[] = [
   { kind: '12m pages, 20 regex', path: heavyPages },
   { kind: '12m metrics, 20 regex', path: () => `/insights/${PROJECT}/metrics?range=12m&filters=${query(regexFilter())}` },
   { kind: '12m referrer, 20 regex', path: () => `/insights/${PROJECT}/referrer?range=12m&filters=${query(regexFilter())}` },
   { kind: '12m chart by day, 20 regex', path: () => `/export/charts?projectId=${PROJECT}&range=12m&interval=day&series=${query([{ name: 'screen_view', filters: regexFilter() }])}` },
   { kind: 'export page, 20 regex', path: () => `/export/events?projectId=${PROJECT}&limit=1&filters=${query(regexFilter())}` },
-  { kind: 'whole-project NDJSON stream', path: () => `/export/events?projectId=${PROJECT}&format=ndjson` },
-  { kind: `12m pages, gone after ${GONE_AFTER_MS} ms`, path: heavyPages, goneAfterMs: GONE_AFTER_MS },
-  { kind: 'refused (minute buckets, old dates, 100 regex, deep page, year 9999)', path: () => REFUSED[(refusals += 1) % REFUSED.length] },
+  { kind: STREAM_KIND, path: () => `/export/events?projectId=${PROJECT}&format=ndjson` },
+  { kind: REFUSED_KIND, path: () => REFUSED[(refusals += 1) % REFUSED.length] },
 ]
 
-interface Outcome {
-  status: string
-  ms: number
-  /** A 200 stream that ended before its last byte (cut by a chunk's deadline). */
-  cut?: boolean
-}
-
-async function send(url: string, headers: Headers, goneAfterMs?: number): Promise<Outcome> {
+/** One request and its status and time, outside any load (the /live right after an attack). */
+async function once(url: string, headers: Headers): Promise<{ status: number; ms: number }> {
   const started = performance.now()
-  const signal = goneAfterMs ? AbortSignal.timeout(goneAfterMs) : undefined
-  try {
-    const res = await fetch(url, { headers, signal })
-    let cut = false
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) void chunk
-    } catch {
-      cut = true
-    }
-    return { status: String(res.status), ms: performance.now() - started, cut }
-  } catch {
-    return { status: goneAfterMs ? 'gone' : 'failed', ms: performance.now() - started }
-  }
+  const res = await fetch(url, { headers })
+  await res.arrayBuffer()
+  return { status: res.status, ms: performance.now() - started }
 }
 
-/** Asks `path` again and again, one at a time, until `stop` says so. */
-async function poll(url: string, headers: Headers, stop: () => boolean): Promise<Outcome[]> {
-  const outcomes: Outcome[] = []
-  while (!stop()) {
-    outcomes.push(await send(url, headers))
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  return outcomes
-}
-
-const ms = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(0))
-
-function printLatencies(name: string, outcomes: Outcome[]): void {
-  const times = outcomes.map((outcome) => outcome.ms)
-  const statuses = countBy(outcomes.map((outcome) => outcome.status))
-  console.log(`| ${name} | ${outcomes.length} | ${ms(percentile(times, 50))} | ${ms(percentile(times, 95))} | ${ms(Math.max(...times))} | ${statuses} |`)
-}
-
-function countBy(values: string[]): string {
-  const counts = new Map<string, number>()
-  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1)
-  return [...counts].map(([value, count]) => `${value}: ${count}`).join(', ')
-}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function attack(gateway: ChildGateway, clients: Clients): Promise<void> {
-  const baseline = [...(await poll(`${gateway.url}/insights/${PROJECT}/live`, clients.second, countdown(10)))]
-  const readyBaseline = await poll(`${gateway.url}/ready`, {}, countdown(10))
-  const deadline = performance.now() + SECONDS * 1000
-  const over = () => performance.now() > deadline
-  const hostile = new Map<string, Outcome[]>(HOSTILE_KINDS.map(({ kind }) => [kind, []]))
-  const worker = async (first: number) => {
-    for (let n = first; !over(); n += 1) {
-      const { kind, path: pathOf, goneAfterMs } = HOSTILE_KINDS[n % HOSTILE_KINDS.length]
-      hostile.get(kind)?.push(await send(`${gateway.url}${pathOf()}`, clients.hostile, goneAfterMs))
-    }
-  }
-  const attackers = Promise.all(Array.from({ length: HOSTILE_IN_FLIGHT }, (_, i) => worker(i)))
+  const baseline = await probe(gateway.url, { path: `/insights/${PROJECT}/live`, headers: clients.second, count: 10 }).done
+  const readyBaseline = await probe(gateway.url, { path: '/ready', headers: {}, count: 10 }).done
+  const samples: Sample[] = []
+  // Seven connections take the hostile kinds in turn, each from its own place in the list; an eighth sends
+  // the pages request its client abandons (the runner's timeout closes the connection after 1 s).
+  let worker = 0
+  const hostile = startLoad({
+    url: gateway.url,
+    headers: clients.hostile,
+    connections: HOSTILE_IN_FLIGHT - 1,
+    durationSeconds: SECONDS,
+    timeoutSeconds: HOSTILE_TIMEOUT_SECONDS,
+    connection: () => {
+      let n = (worker += 1)
+      return () => {
+        const { kind, path } = HOSTILE_KINDS[(n += 1) % HOSTILE_KINDS.length]
+        return { route: kind, path: path() }
+      }
+    },
+    onAnswer: (sample) => samples.push(sample),
+  })
+  const gone = startLoad({ url: gateway.url, headers: clients.hostile, connections: 1, durationSeconds: SECONDS, timeoutSeconds: GONE_AFTER_SECONDS, connection: () => () => ({ route: GONE_KIND, path: heavyPages() }) })
   // The second client starts once the attack is under way.
-  await new Promise((resolve) => setTimeout(resolve, 1_000))
-  const [live, ready] = await Promise.all([poll(`${gateway.url}/insights/${PROJECT}/live`, clients.second, over), poll(`${gateway.url}/ready`, {}, over)])
-  await attackers
-  const after = await send(`${gateway.url}/insights/${PROJECT}/live`, clients.second)
+  await sleep(1_000)
+  const [live, ready] = await Promise.all([probe(gateway.url, { path: `/insights/${PROJECT}/live`, headers: clients.second, seconds: SECONDS - 1 }).done, probe(gateway.url, { path: '/ready', headers: {}, seconds: SECONDS - 1 }).done])
+  const [hostileResult, goneResult] = await Promise.all([hostile.done, gone.done])
+  const after = await once(`${gateway.url}/insights/${PROJECT}/live`, clients.second)
 
   console.log(`\n## Attack: ${HOSTILE_IN_FLIGHT} hostile requests in flight from one read client for ${SECONDS} s, QUARRY_MAX_EXECUTION_SECONDS=${ATTACK_LIMIT_SECONDS}\n`)
-  console.log('| second client | requests | p50 ms | p95 ms | max ms | statuses |\n|---|---|---|---|---|---|')
-  printLatencies('/live, idle gateway', baseline)
-  printLatencies('/ready, idle gateway', readyBaseline)
-  printLatencies('/live during the attack', live)
-  printLatencies('/ready during the attack', ready)
-  console.log(`\n| hostile kind | requests | p50 ms | p95 ms | max ms | statuses |\n|---|---|---|---|---|---|`)
-  for (const [kind, outcomes] of hostile) printLatencies(kind, outcomes)
-  const all = [...hostile.values()].flat()
-  const timeouts = all.filter((outcome) => outcome.status === '504').map((outcome) => outcome.ms)
-  const refused = hostile.get(HOSTILE_KINDS[HOSTILE_KINDS.length - 1].kind) ?? []
+  console.log(`| second client ${STATS_HEADER}\n|---|---|---|---|---|---|`)
+  console.log(statsRow('/live, idle gateway', baseline.overall))
+  console.log(statsRow('/ready, idle gateway', readyBaseline.overall))
+  console.log(statsRow('/live during the attack', live.overall))
+  console.log(statsRow('/ready during the attack', ready.overall))
+  console.log(`\n| hostile kind ${STATS_HEADER}\n|---|---|---|---|---|---|`)
+  for (const { kind } of HOSTILE_KINDS) console.log(statsRow(kind, hostileResult.routes[kind]))
+  console.log(statsRow(GONE_KIND, goneResult.routes[GONE_KIND]))
+  const timeouts = samples.filter((sample) => sample.status === 504).map((sample) => sample.ms)
+  const refused = samples.filter((sample) => sample.route === REFUSED_KIND).map((sample) => sample.ms)
   console.log(`\n504s: ${timeouts.length}, the slowest after ${ms(Math.max(...timeouts))} ms (limit ${ATTACK_LIMIT_SECONDS * 1000} ms + 1 s = ${ATTACK_LIMIT_SECONDS * 1000 + 1000} ms)`)
-  console.log(`refused kinds: ${countBy(refused.map((outcome) => outcome.status))}, the slowest after ${ms(Math.max(...refused.map((outcome) => outcome.ms)))} ms`)
-  console.log(`streams cut by a chunk's deadline: ${all.filter((outcome) => outcome.cut).length}`)
-  console.log(`statuses over all hostile requests: ${countBy(all.map((outcome) => outcome.status))}`)
+  console.log(`refused kinds: ${countText(hostileResult.routes[REFUSED_KIND]?.statuses ?? {})}, the slowest after ${ms(Math.max(...refused))} ms`)
+  console.log(`streams whose connection closed before the answer was complete (cut by a chunk's deadline): ${hostileResult.routes[STREAM_KIND]?.statuses.error ?? 0}`)
+  console.log(`statuses over all hostile requests (timeout = a client gone): ${countText(mergeStatuses(hostileResult.overall.statuses, goneResult.overall.statuses))}`)
   console.log(`a /live right after the attack: ${after.status} in ${ms(after.ms)} ms`)
-}
-
-/** A stop condition true after `count` calls. */
-function countdown(count: number): () => boolean {
-  let left = count
-  return () => left-- <= 0
 }
 
 async function heavyLoad(gateway: ChildGateway, clients: Clients): Promise<void> {
   const solo: number[] = []
-  for (let n = 0; n < 3; n += 1) solo.push((await send(`${gateway.url}${heavyPages()}`, clients.hostile)).ms)
-  const liveSolo = await poll(`${gateway.url}/insights/${PROJECT}/live`, clients.second, countdown(10))
-  const deadline = performance.now() + SECONDS * 1000
-  const over = () => performance.now() > deadline
-  const heavy: Outcome[] = []
-  const worker = async () => {
-    while (!over()) heavy.push(await send(`${gateway.url}${heavyPages()}`, clients.hostile))
-  }
-  const load = Promise.all(Array.from({ length: HOSTILE_IN_FLIGHT }, worker))
-  await new Promise((resolve) => setTimeout(resolve, 1_000))
-  const live = await poll(`${gateway.url}/insights/${PROJECT}/live`, clients.second, over)
-  await load
+  await startLoad({ url: gateway.url, headers: clients.hostile, connections: 1, amount: 3, timeoutSeconds: HOSTILE_TIMEOUT_SECONDS, connection: () => () => ({ route: 'heavy pages', path: heavyPages() }), onAnswer: (sample) => solo.push(sample.ms) }).done
+  const liveSolo = await probe(gateway.url, { path: `/insights/${PROJECT}/live`, headers: clients.second, count: 10 }).done
+  const heavy = startLoad({ url: gateway.url, headers: clients.hostile, connections: HOSTILE_IN_FLIGHT, durationSeconds: SECONDS, timeoutSeconds: HOSTILE_TIMEOUT_SECONDS, connection: () => () => ({ route: 'heavy pages', path: heavyPages() }) })
+  await sleep(1_000)
+  const live = await probe(gateway.url, { path: `/insights/${PROJECT}/live`, headers: clients.second, seconds: SECONDS - 1 }).done
+  const heavyResult = await heavy.done
   console.log(`\n## Heavy valid load: ${HOSTILE_IN_FLIGHT} at once of 12-month pages with a 20-pattern regex filter, for ${SECONDS} s (default limit)\n`)
   console.log(`one such statement alone: ${solo.map(ms).join(', ')} ms (median ${ms(percentile(solo, 50))})`)
-  console.log('| client | requests | p50 ms | p95 ms | max ms | statuses |\n|---|---|---|---|---|---|')
-  printLatencies('heavy pages (8 in flight)', heavy)
-  printLatencies('second client /live, idle', liveSolo)
-  printLatencies('second client /live, under the load', live)
+  console.log(`| client ${STATS_HEADER}\n|---|---|---|---|---|---|`)
+  console.log(statsRow(`heavy pages (${HOSTILE_IN_FLIGHT} in flight)`, heavyResult.overall))
+  console.log(statsRow('second client /live, idle', liveSolo.overall))
+  console.log(statsRow('second client /live, under the load', live.overall))
 }
 
 function printLoopDelay(delay: LoopDelay | undefined): void {
   if (delay) console.log(`gateway event-loop delay over the phase: p50 ${delay.p50} ms, p99 ${delay.p99} ms, max ${delay.max} ms`)
 }
 
+const PHASES: Record<string, { env: Record<string, string>; run(gateway: ChildGateway, clients: Clients): Promise<void> }> = {
+  attack: { env: { QUARRY_MAX_EXECUTION_SECONDS: String(ATTACK_LIMIT_SECONDS), QUARRY_RATE_LIMIT: '1000000' }, run: attack },
+  heavy: { env: { QUARRY_RATE_LIMIT: '1000000' }, run: heavyLoad },
+  ...ATTACKS,
+}
+
 export async function main(args: string[]): Promise<void> {
+  const unknown = args.filter((phase) => !PHASES[phase])
+  if (unknown.length) throw new Error(`unknown abuse phase(s) ${unknown.join(', ')}: ${Object.keys(PHASES).join(', ')}`)
   const clients = await prepareData()
-  const phases = args.length ? args : ['attack', 'heavy']
-  if (phases.includes('attack')) {
-    const gateway = await startGateway({ dataDir: DATA_DIR, port: PORT, env: { QUARRY_MAX_EXECUTION_SECONDS: String(ATTACK_LIMIT_SECONDS), QUARRY_RATE_LIMIT: '1000000' } })
+  for (const name of args.length ? args : Object.keys(PHASES)) {
+    const phase = PHASES[name]
+    const gateway = await startGateway({ dataDir: DATA_DIR, port: PORT, env: phase.env })
     try {
-      await attack(gateway, clients)
-    } finally {
-      printLoopDelay(await gateway.stop())
-    }
-  }
-  if (phases.includes('heavy')) {
-    const gateway = await startGateway({ dataDir: DATA_DIR, port: PORT, env: { QUARRY_RATE_LIMIT: '1000000' } })
-    try {
-      await heavyLoad(gateway, clients)
+      await phase.run(gateway, clients)
     } finally {
       printLoopDelay(await gateway.stop())
     }
   }
 }
-

@@ -1,7 +1,8 @@
 // `npm run bench -- load`: every insights endpoint, export pages and a chart at concurrency 1 and 8 for
-// QUARRY_BENCH_SECONDS each, printing p50/p95 latency and requests per second.
+// QUARRY_BENCH_SECONDS each (closed loop, on the load-test kit's autocannon runner), printing p50/p95
+// latency and requests per second.
 import { DIMENSIONS } from '../queries/core/registry'
-import { loadTest } from './load'
+import { runLoad } from '../loadtest/runner'
 import { MAIN, PORT, PROJECT, openDataset, BENCH_GATEWAY_ENV, waitForAuth } from './setup'
 import { startGateway } from './gateway'
 import { WINDOW } from './questions'
@@ -28,11 +29,11 @@ export async function loadTable(): Promise<void> {
     console.log('| endpoint | c=1 p50 ms | c=1 p95 ms | c=1 req/s | c=8 p50 ms | c=8 p95 ms | c=8 req/s | errors |')
     console.log('|---|---|---|---|---|---|---|---|')
     for (const [name, path] of PATHS) {
-      const url = `http://127.0.0.1:${PORT}${path}`
-      const one = await loadTest({ url, headers, connections: 1, seconds: SECONDS })
-      const eight = await loadTest({ url, headers, connections: 8, seconds: SECONDS })
+      const cell = (connections: number) => runLoad({ url: `http://127.0.0.1:${PORT}`, headers, connections, durationSeconds: SECONDS, connection: () => () => ({ route: name, path }) })
+      const one = (await cell(1)).overall
+      const eight = (await cell(8)).overall
       const ms = (value: number) => value.toFixed(0)
-      console.log(`| ${name} | ${ms(one.p50)} | ${ms(one.p95)} | ${one.rps.toFixed(1)} | ${ms(eight.p50)} | ${ms(eight.p95)} | ${eight.rps.toFixed(1)} | ${one.errors + eight.errors} |`)
+      console.log(`| ${name} | ${ms(one.latency.p50)} | ${ms(one.latency.p95)} | ${one.rps.toFixed(1)} | ${ms(eight.latency.p50)} | ${ms(eight.latency.p95)} | ${eight.rps.toFixed(1)} | ${one.errors + eight.errors} |`)
     }
   } finally {
     await gateway.stop()

@@ -38,8 +38,8 @@ const MAX_VALUES = 100
  * alternation-heavy patterns ran for over 30 s; 20 patterns of 1,000 characters in all cover a
  * hand-written path list.
  */
-const MAX_REGEX_VALUES = 20
-const MAX_REGEX_LENGTH = 1000
+export const MAX_REGEX_VALUES = 20
+export const MAX_REGEX_LENGTH = 1000
 
 const filtersSchema = {
   type: 'array',

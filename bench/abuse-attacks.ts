@@ -1,0 +1,168 @@
+// Issue 31's three attacks, each on its own gateway, each watched from a second client that asks /live and
+// a no-cache 30-day /metrics: first on the quiet gateway (its baseline), then under the attack. Printed:
+// the second client's p95 under the attack beside the baseline, and what the attack itself got.
+//   flood    wrong credentials from 8 addresses (QUARRY_TRUST_PROXY=loopback, each connection's own
+//            X-Forwarded-For: 127.0.0.2-9), half for ids nobody has, half for the second client's id;
+//   regex    8 at once of the largest regex request the gateway accepts: every filter at the exported
+//            per-filter caps (MAX_REGEX_VALUES patterns, MAX_REGEX_LENGTH characters), and as many such
+//            filters as the gateway takes (found by asking it, so a per-request cap is honoured too);
+//   nocache  8 clients × 8 connections of 12-month breakdowns with a path regex, Cache-Control: no-cache.
+import crypto from 'node:crypto'
+import { MAX_REGEX_LENGTH, MAX_REGEX_VALUES } from '../queries/core/filters'
+import { startLoad, type LoadResult, type RunningLoad } from '../loadtest/runner'
+import { HEAVY_CLIENTS, PROJECT, SECONDS, SECOND_PROBES, countText, ms, probe, query, type Clients, type Headers } from './abuse-common'
+import type { ChildGateway } from './gateway'
+
+const IN_FLIGHT = 8
+const FLOOD_ADDRESSES = Array.from({ length: 8 }, (_, i) => `127.0.0.${i + 2}`)
+/** Requests are not cut by the runner: the gateway's own limits end them. */
+const TIMEOUT_SECONDS = 300
+
+interface Attack {
+  describe: string
+  /** Starts the attack's load (it stops by itself after SECONDS). */
+  start(gateway: ChildGateway, clients: Clients): Promise<RunningLoad>
+}
+
+/** The second client's /live and /metrics, both at once, until `seconds` pass or `count` answers each. */
+async function secondClient(gateway: ChildGateway, clients: Clients, bound: { seconds?: number; count?: number }): Promise<{ live: LoadResult; metrics: LoadResult }> {
+  const [live, metrics] = await Promise.all([
+    probe(gateway.url, { path: SECOND_PROBES.live, headers: clients.second, ...bound }).done,
+    probe(gateway.url, { path: SECOND_PROBES.metrics, headers: clients.second, ...bound }).done,
+  ])
+  return { live, metrics }
+}
+
+const flood: Attack = {
+  describe: `credential flood: ${IN_FLIGHT} connections from ${FLOOD_ADDRESSES.length} addresses (${FLOOD_ADDRESSES[0]}-${FLOOD_ADDRESSES.at(-1)}), wrong secrets for random ids and for the second client's id`,
+  async start(gateway, clients) {
+    let connection = 0
+    return startLoad({
+      url: gateway.url,
+      connections: IN_FLIGHT,
+      durationSeconds: SECONDS,
+      timeoutSeconds: TIMEOUT_SECONDS,
+      connection: () => {
+        const address = FLOOD_ADDRESSES[connection++ % FLOOD_ADDRESSES.length]
+        let n = 0
+        return () => {
+          const targeted = (n += 1) % 2 === 0
+          return {
+            route: targeted ? "the second client's id" : 'random ids',
+            path: SECOND_PROBES.live,
+            headers: { 'x-forwarded-for': address, 'openpanel-client-id': targeted ? clients.second['openpanel-client-id'] : crypto.randomUUID(), 'openpanel-client-secret': `wrong-${n}` },
+          }
+        }
+      },
+    })
+  },
+}
+
+let tags = 0
+/**
+ * One regex filter at the per-filter caps: MAX_REGEX_VALUES alternation-heavy patterns that total
+ * MAX_REGEX_LENGTH characters, each with a new tag (no cache answers twice). The padding is `.` so that a
+ * pattern can be cut to any length and stay valid.
+ */
+function maximalRegexFilter(): object {
+  const tag = (tags += 1)
+  const length = Math.floor(MAX_REGEX_LENGTH / MAX_REGEX_VALUES)
+  const value = Array.from({ length: MAX_REGEX_VALUES }, (_, i) => {
+    const head = `^/(a|b|c|d|e)+[0-9]*${tag}-${i}`
+    const tail = '(x|y|z)*$'
+    return `${head}${'.'.repeat(Math.max(length - head.length - tail.length, 0))}${tail}`
+  })
+  return { name: 'path', operator: 'regex', value }
+}
+
+const regexPages = (filters: number, window: string) => `/insights/${PROJECT}/pages?${window}&filters=${query(Array.from({ length: filters }, maximalRegexFilter))}`
+
+/**
+ * The most maximal filters the gateway accepts in one request, found by bisection over 1..50 (the filter
+ * list's own limit) on a day with no events: the request is validated as under the attack, but costs nothing.
+ */
+async function largestAcceptedFilters(gateway: ChildGateway, headers: Headers): Promise<number> {
+  const accepted = async (filters: number) => {
+    const res = await fetch(`${gateway.url}${regexPages(filters, 'startDate=2000-01-01&endDate=2000-01-01')}`, { headers })
+    await res.arrayBuffer()
+    if (res.status !== 200 && res.status !== 400 && res.status !== 431) throw new Error(`probing the regex caps: ${res.status}`)
+    return res.status === 200
+  }
+  if (!(await accepted(1))) throw new Error('the gateway refuses even one filter at the per-filter regex caps')
+  let [low, high] = [1, 50]
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2)
+    if (await accepted(middle)) low = middle
+    else high = middle - 1
+  }
+  return low
+}
+
+let regexFilters = 0
+const regex: Attack = {
+  get describe() {
+    return `${IN_FLIGHT} at once of the largest regex request the caps accept: 12-month pages with ${regexFilters} filter(s) of ${MAX_REGEX_VALUES} patterns, ${MAX_REGEX_LENGTH} characters each`
+  },
+  async start(gateway, clients) {
+    regexFilters = await largestAcceptedFilters(gateway, clients.hostile)
+    return startLoad({
+      url: gateway.url,
+      headers: { ...clients.hostile, 'cache-control': 'no-cache' },
+      connections: IN_FLIGHT,
+      durationSeconds: SECONDS,
+      timeoutSeconds: TIMEOUT_SECONDS,
+      connection: () => () => ({ route: 'maximal regex pages', path: regexPages(regexFilters, 'range=12m') }),
+    })
+  },
+}
+
+const HEAVY_BREAKDOWNS = ['referrer', 'country', 'browser', 'device', 'os', 'city', 'utm_source', 'region']
+const PATH_REGEX = [{ name: 'path', operator: 'regex', value: ['^/(blog|docs|products?)/[a-z-]+$'] }]
+const nocache: Attack = {
+  describe: `${HEAVY_CLIENTS} clients × ${IN_FLIGHT} connections of no-cache 12-month breakdowns with a path regex filter`,
+  async start(gateway, clients) {
+    let connection = 0
+    return startLoad({
+      url: gateway.url,
+      connections: HEAVY_CLIENTS * IN_FLIGHT,
+      durationSeconds: SECONDS,
+      timeoutSeconds: TIMEOUT_SECONDS,
+      connection: () => {
+        const index = connection++
+        const headers = { ...clients.heavy[index % HEAVY_CLIENTS], 'cache-control': 'no-cache' }
+        let n = index
+        return () => {
+          const dimension = HEAVY_BREAKDOWNS[(n += 1) % HEAVY_BREAKDOWNS.length]
+          return { route: `client ${(index % HEAVY_CLIENTS) + 1}`, path: `/insights/${PROJECT}/${dimension}?range=12m&filters=${query(PATH_REGEX)}`, headers }
+        }
+      },
+    })
+  },
+}
+
+/** Baseline, attack, and the second client during it; prints one table for the phase. */
+async function underAttack(name: string, attack: Attack, gateway: ChildGateway, clients: Clients): Promise<void> {
+  const quiet = await secondClient(gateway, clients, { count: 20 })
+  const load = await attack.start(gateway, clients)
+  await new Promise((resolve) => setTimeout(resolve, 1_000))
+  const loud = await secondClient(gateway, clients, { seconds: SECONDS - 2 })
+  const attacked = await load.done
+  const p95 = (result: LoadResult) => `${ms(result.overall.latency.p95)} (${result.overall.requests} answers${result.overall.errors ? `; ${countText(result.overall.statuses)}` : ''})`
+  console.log(`\n## Attack "${name}": ${attack.describe}, for ${SECONDS} s\n`)
+  console.log('| second client | p95 ms, quiet gateway | p95 ms, under the attack |\n|---|---|---|')
+  console.log(`| /live | ${p95(quiet.live)} | ${p95(loud.live)} |`)
+  console.log(`| /metrics (30 days, no-cache) | ${p95(quiet.metrics)} | ${p95(loud.metrics)} |`)
+  console.log(`\nthe attack: ${attacked.overall.requests} requests, ${attacked.overall.rps.toFixed(1)}/s, p50 ${ms(attacked.overall.latency.p50)} ms, p95 ${ms(attacked.overall.latency.p95)} ms; ${countText(attacked.overall.statuses)}`)
+  for (const [route, stats] of Object.entries(attacked.routes)) console.log(`  ${route}: ${stats.requests} requests, ${countText(stats.statuses)}`)
+}
+
+const phase = (name: string, attack: Attack, env: Record<string, string> = {}) => ({
+  env: { QUARRY_RATE_LIMIT: '1000000', ...env },
+  run: (gateway: ChildGateway, clients: Clients) => underAttack(name, attack, gateway, clients),
+})
+
+export const ATTACKS = {
+  flood: phase('flood', flood, { QUARRY_TRUST_PROXY: 'loopback' }),
+  regex: phase('regex', regex),
+  nocache: phase('nocache', nocache),
+}
