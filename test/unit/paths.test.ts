@@ -5,10 +5,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 const ROOT = path.join(__dirname, '..', '..')
-const SCANNED = ['server', 'queries', 'sql', 'test', 'bench', 'docs', 'fixtures', 'examples', 'docker', '.ci', 'README.md', 'Dockerfile', 'docker-compose.yml', 'package.json']
+const SCANNED = ['server', 'queries', 'sql', 'test', 'bench', 'loadtest', 'docs', 'fixtures', 'examples', 'docker', '.ci', 'README.md', 'Dockerfile', 'docker-compose.yml', 'package.json']
 const TEXT = /\.(ts|md|sql|ya?ml|json|xml)$|^(Dockerfile|run)$/
 /** A path as the repository's texts write them: from the root, or from a folder of sql/, server/, queries/ or test/. */
-const MENTION = /(?<![\w./-])((?:server|queries|sql|test|bench|docs|fixtures|examples|docker|admin|insights|export|control|migrations|core|charts|behaviour|http|seed|reference|support|unit|integration|browser)\/[\w./-]*\w)/g
+const MENTION = /(?<![\w./-])((?:server|queries|sql|test|bench|loadtest|docs|fixtures|examples|docker|admin|insights|export|control|migrations|core|charts|behaviour|http|seed|reference|support|unit|integration|browser)\/[\w./-]*\w)/g
 /** Where a mention may be resolved from, besides the mentioning file's own folder. */
 const BASES = ['', 'sql', 'server', 'queries', 'test']
 /** Written by the tests or built into the image, never checked in. */
