@@ -122,6 +122,11 @@ export interface RunOptions {
   clientId?: string
   /** `bounded` only for statements whose cost is bounded by construction; `data` by default. */
   lane?: Lane
+  /**
+   * The request's deadline (Runner.requestDeadline), shared by every statement it runs one after another,
+   * so that they take one time limit together, queueing included; each statement's own limit otherwise.
+   */
+  deadline?: AbortSignal
 }
 
 export interface RunResult<T> {
@@ -211,6 +216,11 @@ export class Runner {
     }
   }
 
+  /** A deadline one time limit from now, for the statements of one request to share (RunOptions.deadline). */
+  requestDeadline(): AbortSignal {
+    return AbortSignal.timeout(this.deadlineMs)
+  }
+
   /** Data statements waiting for a turn. */
   queueDepth(): number {
     return this.schedulers.data.queueDepth()
@@ -287,7 +297,7 @@ export class Runner {
     work: (signal: AbortSignal) => Promise<T>,
   ): Promise<{ output: T; durationMs: number }> {
     const started = performance.now()
-    const deadline = AbortSignal.timeout(this.deadlineMs)
+    const deadline = options.deadline ?? AbortSignal.timeout(this.deadlineMs)
     const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline
     let admitted = started
     const finish = (outcome: StatementEvent['outcome'], output: ReadStats = {}) =>

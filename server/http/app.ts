@@ -152,8 +152,10 @@ export function createApp(options: AppOptions): express.Express {
       revalidate: /\bno-(cache|store)\b/i.test(req.get('cache-control') ?? ''),
       compute: async (signal) => {
         const clientId = res.locals.client.id
-        const statement = await settledChecks.bind(compiled, { signal, clientId, askedAt })
-        const options = { signal, clientId, lane: resource.lane }
+        // One time limit for the question: its settled check and its statement share it.
+        const deadline = runner.requestDeadline()
+        const statement = await settledChecks.bind(compiled, { signal, clientId, askedAt, deadline })
+        const options = { signal, clientId, lane: resource.lane, deadline }
         const { rows, ...run } = resource.joins
           ? await joinedRuns.run(resource.joins, { resource: resource.name, query, statement }, options)
           : await runner.run<Record<string, unknown>>(statement, options)

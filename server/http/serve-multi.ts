@@ -32,7 +32,7 @@ export async function serveMulti(context: MultiContext & { route: MultiRoute }, 
   const query = multi.plan(multi.parse({ ...(req.query as Record<string, unknown>) }, scope))
   const run = { runner: context.runner.forClient(client.id), resource: multi, query, signal: res.locals.signal as AbortSignal }
   if (!multi.streams(query)) {
-    res.json((await answerMulti(run)).body)
+    res.json((await answerMulti(run, context.runner.requestDeadline())).body)
     return
   }
   const head = multi.head(query)
