@@ -9,6 +9,8 @@ export interface SchedulerOptions {
   maxInFlight: number
   /** Statements waiting for a turn, over all clients; past it, admission fails with `overloaded`. */
   maxQueued: number
+  /** Milliseconds on a monotonic clock (`performance.now()` by default), for `stalledForMs`. */
+  clock?: () => number
 }
 
 /**
@@ -31,6 +33,8 @@ export class FairScheduler {
   private running = 0
   private queued = 0
   private turns = 0
+  /** When a statement last ended, or statements began to run after none did, whichever is later. */
+  private progressAt = 0
   /** Waiting statements per client, oldest first. */
   private readonly queues = new Map<string, Waiter[]>()
   /** Per client with statements running or waiting: its statements running, and the number of its last turn. */
@@ -44,6 +48,15 @@ export class FairScheduler {
 
   inFlight(): number {
     return this.running
+  }
+
+  /** How long statements have been running without any of them ending (0 while none runs). */
+  stalledForMs(): number {
+    return this.running ? this.now() - this.progressAt : 0
+  }
+
+  private now(): number {
+    return this.options.clock ? this.options.clock() : performance.now()
   }
 
   /**
@@ -81,6 +94,7 @@ export class FairScheduler {
   }
 
   private take(clientId: string): Release {
+    if (this.running === 0) this.progressAt = this.now()
     this.running += 1
     this.turns += 1
     const client = this.clients.get(clientId) ?? { running: 0, lastTurn: 0 }
@@ -91,6 +105,7 @@ export class FairScheduler {
     return () => {
       if (released) return
       released = true
+      this.progressAt = this.now()
       this.running -= 1
       client.running -= 1
       if (client.running === 0 && !this.queues.has(clientId)) this.clients.delete(clientId)

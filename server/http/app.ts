@@ -19,6 +19,7 @@ import { clientRateLimit, concurrencyCap, failedAuthLimit } from './limits'
 import type { Logger } from '../logger'
 import type { Metrics } from './metrics'
 import { buildOpenApi } from './openapi'
+import { ReadinessProbe } from './readiness'
 import { ROUTES, isResourceRoute, type ResourceRoute } from './routes'
 import { serveMulti } from './serve-multi'
 
@@ -36,6 +37,8 @@ export interface AppOptions {
   metrics?: Metrics
   /** Shutdown state: `/ready` and new requests answer 503 once it drains (server/main.ts on SIGTERM). */
   drain?: Drain
+  /** What `/ready` asks (one over `runner` by default). */
+  readiness?: ReadinessProbe
 }
 
 /** Whether a request's window ended before the session lookback, so late data is its only change. */
@@ -56,6 +59,7 @@ export function createApp(options: AppOptions): express.Express {
   const { runner, directory, logger, config, metrics } = options
   const clock = options.clock ?? (() => new Date())
   const drain = options.drain ?? new Drain()
+  const readiness = options.readiness ?? new ReadinessProbe(runner)
   const versions = new DataVersion(runner)
   const cache = new ResultCache(versions, config.cache)
   const settledChecks = new SettledChecks(runner, versions, config.maxExecutionSeconds * 1000)
@@ -103,11 +107,12 @@ export function createApp(options: AppOptions): express.Express {
       res.set('Retry-After', '5').status(503).json(errorBody({ status: 503, message: 'The gateway is shutting down', requestId: res.locals.requestId }))
       return
     }
-    if (await runner.ping()) {
+    const state = await readiness.check()
+    if (state.ready) {
       res.json({ status: 'ready' })
       return
     }
-    res.set('Retry-After', '5').status(503).json(errorBody({ status: 503, message: 'ClickHouse is not reachable', requestId: res.locals.requestId }))
+    res.set('Retry-After', '5').status(503).json(errorBody({ status: 503, message: state.reason, requestId: res.locals.requestId }))
   })
   const openApi = buildOpenApi(ROUTES)
   app.get('/openapi.json', (_req, res) => {
