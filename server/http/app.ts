@@ -15,7 +15,7 @@ import type { Config } from '../config'
 import type { Directory } from './directory'
 import { Drain } from './drain'
 import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
-import { clientRateLimit, concurrencyCap, failedAuthLimit } from './limits'
+import { PerClientSlots, clientRateLimit, concurrencyCap, failedAuthLimit } from './limits'
 import type { Logger } from '../logger'
 import type { Metrics } from './metrics'
 import { buildOpenApi } from './openapi'
@@ -27,7 +27,10 @@ import { serveMulti } from './serve-multi'
 export const QUERY_PARSER = 'simple'
 
 export interface AppOptions {
-  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy' | 'cache' | 'maxExecutionSeconds' | 'maxResultRows'>
+  config: Pick<
+    Config,
+    'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy' | 'cache' | 'maxExecutionSeconds' | 'maxResultRows' | 'streamIdleSeconds' | 'maxStreamsPerClient'
+  >
   runner: Runner
   directory: Directory
   logger: Logger
@@ -131,7 +134,16 @@ export function createApp(options: AppOptions): express.Express {
     clientRateLimit({ ...config.rateLimit, store: options.rateLimitStore }),
     concurrencyCap(config.maxConcurrentQueries),
   ]
-  const multiContext = { runner, directory, clock, metrics, sessionLookbackMs: config.sessionLookbackHours * 3_600_000 }
+  const multiContext = {
+    runner,
+    directory,
+    clock,
+    metrics,
+    sessionLookbackMs: config.sessionLookbackHours * 3_600_000,
+    streamIdleMs: config.streamIdleSeconds * 1000,
+    streams: new PerClientSlots(config.maxStreamsPerClient),
+    maxStreamsPerClient: config.maxStreamsPerClient,
+  }
   for (const route of ROUTES) {
     app.get(route.path, ...guards, (req: Request, res: Response) =>
       isResourceRoute(route) ? serveResource(route, req, res) : serveMulti({ ...multiContext, route }, req, res),
