@@ -174,7 +174,13 @@ function openServer(settings: EngineSettings): Engine {
     client: admin,
     admin: new AdminRunner(admin),
     settings,
-    openLanes: (guardrails) => new ServerLanes({ client: serving, guardrails, maxInFlight: settings.maxInFlight ?? SERVER_IN_FLIGHT }),
+    openLanes: (guardrails, observer) =>
+      new ServerLanes({
+        client: serving,
+        guardrails,
+        maxInFlight: settings.maxInFlight ?? SERVER_IN_FLIGHT,
+        onUnstoppable: (statement) => observer?.statementUnstoppable?.(statement),
+      }),
     async close() {
       await serving.close()
       if (admin !== serving) await admin.close()
