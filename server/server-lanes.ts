@@ -1,6 +1,6 @@
 // A ClickHouse server's serving lanes: data statements as the serving user, each with its own query id,
 // cancelled by the server when the request's connection closes, and done with only once the server says
-// the statement ended; control statements on the same client.
+// the statement ended; control statements and the looks for cancelled statements on a control client.
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client'
 import { QUESTION_PRIORITY } from './priorities'
 import { STUCK_GRACE_MS, guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput, type UnstoppableStatement } from '../queries/core/run'
