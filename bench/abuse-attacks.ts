@@ -3,12 +3,13 @@
 // the second client's p95 under the attack beside the baseline, and what the attack itself got.
 //   flood    wrong credentials from 8 addresses (QUARRY_TRUST_PROXY=loopback, each connection's own
 //            X-Forwarded-For: 127.0.0.2-9), half for ids nobody has, half for the second client's id;
-//   regex    8 at once of the largest regex request the gateway accepts: every filter at the exported
-//            per-filter caps (MAX_REGEX_VALUES patterns, MAX_REGEX_LENGTH characters), and as many such
-//            filters as the gateway takes (found by asking it, so a per-request cap is honoured too);
+//   regex    8 at once of the largest regex request the gateway accepts: a filter at the exported
+//            per-request caps (MAX_REQUEST_REGEX_PATTERNS patterns, MAX_REQUEST_REGEX_CHARACTERS characters
+//            in all), and as many such filters as the gateway takes (found by asking it: one, while the
+//            caps count the whole request);
 //   nocache  8 clients × 8 connections of 12-month breakdowns with a path regex, Cache-Control: no-cache.
 import crypto from 'node:crypto'
-import { MAX_REGEX_LENGTH, MAX_REGEX_VALUES } from '../queries/core/filters'
+import { MAX_REQUEST_REGEX_CHARACTERS, MAX_REQUEST_REGEX_PATTERNS } from '../queries/core/filters'
 import { startLoad, type LoadResult, type RunningLoad } from '../loadtest/runner'
 import { HEAVY_CLIENTS, PROJECT, SECONDS, SECOND_PROBES, countText, ms, probe, query, type Clients, type Headers } from './abuse-common'
 import type { ChildGateway } from './gateway'
@@ -60,14 +61,14 @@ const flood: Attack = {
 
 let tags = 0
 /**
- * One regex filter at the per-filter caps: MAX_REGEX_VALUES alternation-heavy patterns that total
- * MAX_REGEX_LENGTH characters, each with a new tag (no cache answers twice). The padding is `.` so that a
+ * One regex filter at the per-request caps: MAX_REQUEST_REGEX_PATTERNS alternation-heavy patterns that total
+ * MAX_REQUEST_REGEX_CHARACTERS characters, each with a new tag (no cache answers twice). The padding is `.` so that a
  * pattern can be cut to any length and stay valid.
  */
 function maximalRegexFilter(): object {
   const tag = (tags += 1)
-  const length = Math.floor(MAX_REGEX_LENGTH / MAX_REGEX_VALUES)
-  const value = Array.from({ length: MAX_REGEX_VALUES }, (_, i) => {
+  const length = Math.floor(MAX_REQUEST_REGEX_CHARACTERS / MAX_REQUEST_REGEX_PATTERNS)
+  const value = Array.from({ length: MAX_REQUEST_REGEX_PATTERNS }, (_, i) => {
     const head = `^/(a|b|c|d|e)+[0-9]*${tag}-${i}`
     const tail = '(x|y|z)*$'
     return `${head}${'.'.repeat(Math.max(length - head.length - tail.length, 0))}${tail}`
@@ -88,7 +89,7 @@ async function largestAcceptedFilters(gateway: ChildGateway, headers: Headers): 
     if (res.status !== 200 && res.status !== 400 && res.status !== 431) throw new Error(`probing the regex caps: ${res.status}`)
     return res.status === 200
   }
-  if (!(await accepted(1))) throw new Error('the gateway refuses even one filter at the per-filter regex caps')
+  if (!(await accepted(1))) throw new Error('the gateway refuses even one filter at the per-request regex caps')
   let [low, high] = [1, 50]
   while (low < high) {
     const middle = Math.ceil((low + high) / 2)
@@ -101,7 +102,7 @@ async function largestAcceptedFilters(gateway: ChildGateway, headers: Headers): 
 let regexFilters = 0
 const regex: Attack = {
   get describe() {
-    return `${IN_FLIGHT} at once of the largest regex request the caps accept: 12-month pages with ${regexFilters} filter(s) of ${MAX_REGEX_VALUES} patterns, ${MAX_REGEX_LENGTH} characters each`
+    return `${IN_FLIGHT} at once of the largest regex request the caps accept: 12-month pages with ${regexFilters} filter(s) of ${MAX_REQUEST_REGEX_PATTERNS} patterns, ${MAX_REQUEST_REGEX_CHARACTERS} characters each`
   },
   async start(gateway, clients) {
     regexFilters = await largestAcceptedFilters(gateway, clients.hostile)

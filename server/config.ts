@@ -37,6 +37,10 @@ export interface Config {
   maxConcurrentQueries: number
   /** Data statements that may wait for the engine, over all clients (503 past it). */
   engineQueue: number
+  /** An export stream whose client takes none of its bytes for this long is cut. */
+  streamIdleSeconds: number
+  /** Export streams (ndjson, csv) one client may have open at once (429 past it). */
+  maxStreamsPerClient: number
   authCacheMs: number
   /** scrypt credential checks started per second over the whole process. */
   authChecksPerSecond: number
@@ -154,6 +158,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     maxConcurrentQueries: readInteger(env, 'QUARRY_MAX_CONCURRENT_QUERIES', { fallback: 8, min: 1, max: 1000 }),
     engineQueue: readInteger(env, 'QUARRY_ENGINE_QUEUE', { fallback: 64, min: 1, max: 100_000 }),
+    streamIdleSeconds: readInteger(env, 'QUARRY_STREAM_IDLE_SECONDS', { fallback: 60, min: 1, max: 86_400 }),
+    maxStreamsPerClient: readInteger(env, 'QUARRY_MAX_STREAMS_PER_CLIENT', { fallback: 2, min: 1, max: 1000 }),
     authCacheMs: readInteger(env, 'QUARRY_AUTH_CACHE_MS', { fallback: 5_000, min: 0, max: 600_000 }),
     authChecksPerSecond: readInteger(env, 'QUARRY_AUTH_CHECKS_PER_SECOND', { fallback: DEFAULT_CHECKS_PER_SECOND, min: 1, max: 10_000 }),
     sessionLookbackHours: readInteger(env, 'QUARRY_SESSION_LOOKBACK_HOURS', { fallback: 24, min: 1, max: 24 * 366 }),

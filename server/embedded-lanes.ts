@@ -3,10 +3,15 @@
 // without parameters, both of which run beside the data statements; and a session per streamed statement.
 import type { Session } from 'chdb'
 import { QUESTION_PRIORITY } from './priorities'
-import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput, type StatementStream, type StreamBlock } from '../queries/core/run'
+import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput, type StatementStream, type StreamBlock, type UnstoppableStatement } from '../queries/core/run'
 
 const STATEMENT_ID = /^[0-9a-f-]{36}$/
 const KILL_RETRY_MS = 50
+/**
+ * KILLs sent for one cancelled statement before the lanes give up on it (about 5 s of tries): a statement
+ * that outlasts them is reported (EmbeddedLanesOptions.onUnstoppable) and counted until it ends.
+ */
+const MAX_KILL_TRIES = 100
 /**
  * Streams open at once; past it, exports run in keyset chunks, which hold nothing between statements. An
  * open export stream of every column kept 39 MB of readers and blocks between reads (75 MB before the
@@ -25,6 +30,10 @@ export interface EmbeddedLanesOptions {
   Session: typeof Session
   dataDir: string
   guardrails: Guardrails
+  /** KILLs sent for a cancelled statement before giving up on it (MAX_KILL_TRIES by default). */
+  maxKillTries?: number
+  /** Told of each statement the lanes gave up stopping. */
+  onUnstoppable?: (statement: UnstoppableStatement) => void
 }
 
 /** Readies a serving session: the guardrails and then `readonly = 2`, which can never be lifted on it. */
@@ -57,6 +66,8 @@ export class EmbeddedLanes implements EngineLanes {
   private readonly streamSettings: Record<string, string | number>
   /** The sessions of the streams open now (at most MAX_OPEN_STREAMS), closed with the lanes. */
   private readonly streamSessions = new Set<Session>()
+  /** Ids of the statements the kill loop gave up on that have not ended yet. */
+  private readonly givenUp = new Set<string>()
 
   constructor(options: EmbeddedLanesOptions) {
     this.options = options
@@ -155,22 +166,41 @@ export class EmbeddedLanes implements EngineLanes {
     return (await this.controlSession.queryAsync(sql, { format: 'JSONEachRow', signal })).text()
   }
 
+  /** Statements the lanes gave up stopping that are still running. */
+  unstoppable(): number {
+    return this.givenUp.size
+  }
+
   /**
    * Settles with `work`, a statement tagged `id`; when `signal` aborts first, KILL QUERY stops the
-   * statement, repeated until it has ended, in case it landed before the statement was registered.
+   * statement, repeated until it has ended (in case it landed before the statement was registered), at
+   * most `maxKillTries` times: then the statement is reported and counted as unstoppable until it ends.
+   * TRICKY: a statement waiting in chDB's process-wide chain of bound statements is not registered yet,
+   * so no KILL finds it until the statements ahead of it end.
    */
   private async untilStopped<T>(id: string, work: Promise<T>, signal: AbortSignal): Promise<T> {
     let ended = false
+    const maxTries = this.options.maxKillTries ?? MAX_KILL_TRIES
     const stop = async () => {
-      while (!ended) {
-        await this.kill(id).catch(() => undefined)
+      let tries = 0
+      let lastError: unknown
+      while (!ended && tries < maxTries) {
+        tries += 1
+        await this.kill(id).then(
+          () => (lastError = undefined),
+          (error: unknown) => (lastError = error),
+        )
         await new Promise((resolve) => setTimeout(resolve, KILL_RETRY_MS))
       }
+      if (ended) return
+      this.givenUp.add(id)
+      this.options.onUnstoppable?.({ id, tries, lastKillError: lastError === undefined ? undefined : String(lastError) })
     }
     const onAbort = () => void stop()
     signal.addEventListener('abort', onAbort, { once: true })
     return work.finally(() => {
       ended = true
+      this.givenUp.delete(id)
       signal.removeEventListener('abort', onAbort)
     })
   }

@@ -23,8 +23,8 @@ export interface Engine {
   /** Migrations, demo seed, imports and the CLI run their templates here. The gateway serves only through `openLanes`. */
   admin: AdminRunner
   settings: EngineSettings
-  /** Read-only serving lanes under these guardrails; closed with the engine. */
-  openLanes(guardrails: Guardrails): EngineLanes
+  /** Read-only serving lanes under these guardrails, reporting statements they cannot stop to `observer`; closed with the engine. */
+  openLanes(guardrails: Guardrails, observer?: RunObserver): EngineLanes
   close(): Promise<void>
 }
 
@@ -160,8 +160,8 @@ async function openEmbedded(settings: EngineSettings): Promise<Engine> {
     admin: new AdminRunner(opened),
     settings,
     dataVersion: () => embeddedDataVersion(writes),
-    openLanes(guardrails) {
-      const lane = new EmbeddedLanes({ Session, dataDir: settings.dataDir, guardrails })
+    openLanes(guardrails, observer) {
+      const lane = new EmbeddedLanes({ Session, dataDir: settings.dataDir, guardrails, onUnstoppable: (statement) => observer?.statementUnstoppable?.(statement) })
       lanes.push(lane)
       return lane
     },
@@ -185,7 +185,13 @@ function openServer(settings: EngineSettings): Engine {
     client: admin,
     admin: new AdminRunner(admin),
     settings,
-    openLanes: (guardrails) => new ServerLanes({ client: serving, guardrails, maxInFlight: settings.maxInFlight ?? SERVER_IN_FLIGHT }),
+    openLanes: (guardrails, observer) =>
+      new ServerLanes({
+        client: serving,
+        guardrails,
+        maxInFlight: settings.maxInFlight ?? SERVER_IN_FLIGHT,
+        onUnstoppable: (statement) => observer?.statementUnstoppable?.(statement),
+      }),
     async close() {
       await serving.close()
       if (admin !== serving) await admin.close()
@@ -199,5 +205,5 @@ export async function openEngine(settings: EngineSettings): Promise<Engine> {
 
 /** The gateway's runner over this engine's serving lanes. */
 export function createRunner(engine: Engine, config: Guardrails & Pick<Config, 'engineQueue'>, observer?: RunObserver): Runner {
-  return new Runner({ lanes: engine.openLanes(config), guardrails: config, maxQueued: config.engineQueue, observer, dataVersion: engine.dataVersion })
+  return new Runner({ lanes: engine.openLanes(config, observer), guardrails: config, maxQueued: config.engineQueue, observer, dataVersion: engine.dataVersion })
 }

@@ -2,7 +2,7 @@
 // interval and `previous`, with every problem listed.
 import { INTERVALS, RANGES, requestWindow, type Interval, type Range, type Window } from '../core/dates'
 import { invalid, type Issue } from '../core/errors'
-import { SESSION_ONLY_ATTRIBUTES, parseFilterList, type Filter } from '../core/filters'
+import { SESSION_ONLY_ATTRIBUTES, parseFilterList, regexTotalIssues, type Filter } from '../core/filters'
 import { lettersOf, parseFormula, type Formula } from './formula'
 import type { Scope } from '../core/pipeline'
 import { EVENT_FIELDS, SESSION_ATTRIBUTES, isEventField, isSessionAttribute, propertyKeyOf } from '../core/registry'
@@ -216,6 +216,7 @@ export function parseChart(raw: Record<string, unknown>, scope: Scope): ChartReq
       const shape = schemaIssues(validateItems, parsed, ['series'])
       issues.push(...shape)
       if (!shape.length) items = parseItems(parsed as RawItem[], issues)
+      issues.push(...regexTotalIssues(items.flatMap((item) => (item.kind === 'event' ? item.filters : [])), ['series']))
     }
   }
   let breakdowns: Breakdown[] = []

@@ -34,12 +34,13 @@ export const isNumberText = (expression: string): string => `match(${expression}
 /** Values a filter may list: a `contains` search takes at most 255 (multiSearchAny). */
 const MAX_VALUES = 100
 /**
- * A regex filter's cost grows with its patterns: each is matched against every row read. 100
- * alternation-heavy patterns ran for over 30 s; 20 patterns of 1,000 characters in all cover a
- * hand-written path list.
+ * A regex filter's cost grows with its patterns: each is matched against every row read, and a request's
+ * statements read its rows once per pattern of every filter and series it holds. 100 alternation-heavy
+ * patterns ran for over 30 s; 20 patterns of 1,000 characters in all cover a hand-written path list. So
+ * these cap a whole request, however its patterns are split over filters and chart series.
  */
-export const MAX_REGEX_VALUES = 20
-export const MAX_REGEX_LENGTH = 1000
+export const MAX_REQUEST_REGEX_PATTERNS = 20
+export const MAX_REQUEST_REGEX_CHARACTERS = 1000
 
 const filtersSchema = {
   type: 'array',
@@ -99,9 +100,6 @@ function parseOne(raw: { name: string; operator: Operator; value?: (string | num
     })
   }
   if (raw.operator === 'regex') {
-    const length = values.reduce((total, value) => total + value.length, 0)
-    if (values.length > MAX_REGEX_VALUES) issues.push({ path: [...path, 'value'], message: `a regex filter takes at most ${MAX_REGEX_VALUES} patterns, got ${values.length}: combine them into fewer patterns or use another operator` })
-    else if (length > MAX_REGEX_LENGTH) issues.push({ path: [...path, 'value'], message: `the regex patterns of a filter may total at most ${MAX_REGEX_LENGTH} characters, got ${length}` })
     values.forEach((value, index) => {
       const problem = checkRegex(value)
       if (problem) issues.push({ path: [...path, 'value', index], message: `invalid regular expression: ${problem}` })
@@ -111,7 +109,26 @@ function parseOne(raw: { name: string; operator: Operator; value?: (string | num
   return { filter: { target, operator: raw.operator, values, numbers }, issues }
 }
 
-/** Parses the `filters` parameter (JSON text); every problem is listed. */
+/**
+ * The regex caps of a whole request: `filters` are every filter it holds (of every chart series), and the
+ * issue, if any, is reported at `path` with the request's totals.
+ */
+export function regexTotalIssues(filters: readonly Filter[], path: (string | number)[]): Issue[] {
+  const patterns = filters.filter((filter) => filter.operator === 'regex').flatMap((filter) => filter.values)
+  const characters = patterns.reduce((total, pattern) => total + pattern.length, 0)
+  if (patterns.length <= MAX_REQUEST_REGEX_PATTERNS && characters <= MAX_REQUEST_REGEX_CHARACTERS) return []
+  return [
+    {
+      path,
+      message:
+        `a request may hold at most ${MAX_REQUEST_REGEX_PATTERNS} regex patterns of ${MAX_REQUEST_REGEX_CHARACTERS} characters in all, ` +
+        `over every filter and series; this one holds ${patterns.length} patterns of ${characters} characters: ` +
+        'combine them into fewer patterns or use another operator',
+    },
+  ]
+}
+
+/** Parses the `filters` parameter (JSON text), the request's only filters; every problem is listed. */
 export function parseFilters(text: string | undefined): { filters: Filter[]; issues: Issue[] } {
   if (text === undefined) return { filters: [], issues: [] }
   let parsed: unknown
@@ -120,7 +137,8 @@ export function parseFilters(text: string | undefined): { filters: Filter[]; iss
   } catch (error) {
     return { filters: [], issues: [{ path: ['filters'], message: `"filters" is not valid JSON: ${(error as Error).message}` }] }
   }
-  return parseFilterList(parsed)
+  const { filters, issues } = parseFilterList(parsed)
+  return { filters, issues: [...issues, ...regexTotalIssues(filters, ['filters'])] }
 }
 
 /** Parses filters already read from JSON (a chart item's `filters`); issue paths start at `filters`. */

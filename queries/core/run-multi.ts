@@ -6,11 +6,11 @@ import { runTogether } from './run-together'
 import type { StatementRunner, StreamBlock } from './run'
 
 /** Every statement of a set, side by side; when one fails, the others are cancelled. */
-export async function runStatements(runner: StatementRunner, statements: StatementSet, signal: AbortSignal): Promise<RowSets> {
+export async function runStatements(runner: StatementRunner, statements: StatementSet, signal: AbortSignal, deadline?: AbortSignal): Promise<RowSets> {
   const entries = Object.entries(statements)
   const results = await runTogether(
     signal,
-    entries.map(([, compiled]) => (shared: AbortSignal) => runner.run<Record<string, unknown>>(compiled, { signal: shared })),
+    entries.map(([, compiled]) => (shared: AbortSignal) => runner.run<Record<string, unknown>>(compiled, { signal: shared, deadline })),
   )
   return Object.fromEntries(entries.map(([name], index) => [name, results[index].rows]))
 }
@@ -23,10 +23,13 @@ export interface MultiRun {
   signal: AbortSignal
 }
 
-/** The answer of a resource that is not streamed. */
-export async function answerMulti({ runner, resource, query, signal }: MultiRun): Promise<Answer> {
-  const first = await runStatements(runner, resource.compile(query), signal)
-  const followed = await runStatements(runner, resource.follow(query, first), signal)
+/**
+ * The answer of a resource that is not streamed. Its statements, and those that follow from their rows,
+ * share one time limit (`deadline`, the request's).
+ */
+export async function answerMulti({ runner, resource, query, signal }: MultiRun, deadline?: AbortSignal): Promise<Answer> {
+  const first = await runStatements(runner, resource.compile(query), signal, deadline)
+  const followed = await runStatements(runner, resource.follow(query, first), signal, deadline)
   return resource.shape({ ...first, ...followed }, query)
 }
 

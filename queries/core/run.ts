@@ -86,6 +86,16 @@ export interface EngineLanes {
    * turn of its own. Lanes without it (a server) take such output in keyset chunks, a statement each.
    */
   openStream?(statement: Statement): StatementStream | undefined
+  /** Statements the lanes gave up stopping (see UnstoppableStatement) that are still running. */
+  unstoppable?(): number
+}
+
+/** A cancelled statement the lanes gave up stopping: `tries` KILLs did not end it. */
+export interface UnstoppableStatement {
+  id: string
+  tries: number
+  /** The last KILL's own failure, if it failed rather than found nothing to stop. */
+  lastKillError?: string
 }
 
 /** Where a statement runs: with the data statements, or on the lane for bounded-cost ones. */
@@ -103,6 +113,8 @@ export interface StatementEvent {
 
 export interface RunObserver {
   statementFinished(event: StatementEvent): void
+  /** A cancelled statement the lanes could not stop (embedded: the kill loop gave up on it). */
+  statementUnstoppable?(statement: UnstoppableStatement): void
 }
 
 export interface RunnerOptions {
@@ -113,6 +125,8 @@ export interface RunnerOptions {
   observer?: RunObserver
   /** The data version, where the engine knows it without a statement (embedded; see core/data-version.ts). */
   dataVersion?: () => string | undefined
+  /** Milliseconds on a monotonic clock (`performance.now()` by default), by which a stuck data lane is told. */
+  clock?: () => number
 }
 
 export interface RunOptions {
@@ -122,6 +136,11 @@ export interface RunOptions {
   clientId?: string
   /** `bounded` only for statements whose cost is bounded by construction; `data` by default. */
   lane?: Lane
+  /**
+   * The request's deadline (Runner.requestDeadline), shared by every statement it runs one after another,
+   * so that they take one time limit together, queueing included; each statement's own limit otherwise.
+   */
+  deadline?: AbortSignal
 }
 
 export interface RunResult<T> {
@@ -135,6 +154,8 @@ export interface RunResult<T> {
 const ANONYMOUS = 'anonymous'
 /** `/ready` says no rather than keep a load balancer waiting. */
 const PING_DEADLINE_MS = 2_000
+/** How much longer than the time limit the data lane may run statements without one ending before it counts as stuck. */
+export const STUCK_GRACE_MS = 5_000
 
 /** The rows of a JSONEachRow output, one JSON object a line. */
 export function parseLines<T>(text: string): T[] {
@@ -199,7 +220,7 @@ export class Runner {
     this.observer = options.observer
     this.dataVersion = options.dataVersion
     this.deadlineMs = options.guardrails.maxExecutionSeconds * 1000
-    const queue = { maxInFlight: options.lanes.maxInFlight, maxQueued: options.maxQueued }
+    const queue = { maxInFlight: options.lanes.maxInFlight, maxQueued: options.maxQueued, clock: options.clock }
     this.schedulers = { data: new FairScheduler(queue), bounded: new FairScheduler(queue) }
     const open = options.lanes.openStream?.bind(options.lanes)
     if (open) {
@@ -211,6 +232,11 @@ export class Runner {
     }
   }
 
+  /** A deadline one time limit from now, for the statements of one request to share (RunOptions.deadline). */
+  requestDeadline(): AbortSignal {
+    return AbortSignal.timeout(this.deadlineMs)
+  }
+
   /** Data statements waiting for a turn. */
   queueDepth(): number {
     return this.schedulers.data.queueDepth()
@@ -219,6 +245,19 @@ export class Runner {
   /** Data statements running. */
   inFlight(): number {
     return this.schedulers.data.inFlight()
+  }
+
+  /**
+   * Why the data lane cannot be counted on to answer, or undefined while it can: a cancelled statement the
+   * lanes gave up stopping still runs, or statements have run for longer than the time limit and
+   * STUCK_GRACE_MS without any of them ending (each is stopped at the time limit, so none should).
+   */
+  dataLaneTrouble(): string | undefined {
+    const unstoppable = this.lanes.unstoppable?.() ?? 0
+    if (unstoppable) return `${unstoppable} cancelled statement(s) could not be stopped and still run`
+    const stalledMs = this.schedulers.data.stalledForMs()
+    if (stalledMs > this.deadlineMs + STUCK_GRACE_MS) return `no statement has ended for ${Math.round(stalledMs / 1000)} s while statements run`
+    return undefined
   }
 
   /** This runner with every statement queued as `clientId`'s turn. */
@@ -287,7 +326,7 @@ export class Runner {
     work: (signal: AbortSignal) => Promise<T>,
   ): Promise<{ output: T; durationMs: number }> {
     const started = performance.now()
-    const deadline = AbortSignal.timeout(this.deadlineMs)
+    const deadline = options.deadline ?? AbortSignal.timeout(this.deadlineMs)
     const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline
     let admitted = started
     const finish = (outcome: StatementEvent['outcome'], output: ReadStats = {}) =>

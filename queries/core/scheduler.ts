@@ -1,6 +1,7 @@
 // Admission for engine statements: a global limit on statements in flight and a bounded queue served
 // round-robin across clients (the least recently served client goes next), so one client's backlog
-// never stands in front of another client's turn.
+// never stands in front of another client's turn, and of which each client may hold only a share, so
+// that a few clients' backlogs never fill it for everyone else.
 import { QueryError } from './errors'
 
 export interface SchedulerOptions {
@@ -8,6 +9,17 @@ export interface SchedulerOptions {
   maxInFlight: number
   /** Statements waiting for a turn, over all clients; past it, admission fails with `overloaded`. */
   maxQueued: number
+  /** Milliseconds on a monotonic clock (`performance.now()` by default), for `stalledForMs`. */
+  clock?: () => number
+}
+
+/**
+ * How many statements a client may have waiting while `clients` clients (itself included) have some
+ * waiting: an equal share of the queue with one more share left free, so that a client that has none
+ * waiting still gets in (a lone client holds at most half the queue, each of two a third, ...).
+ */
+export function clientShare(maxQueued: number, clients: number): number {
+  return Math.max(1, Math.floor(maxQueued / (clients + 1)))
 }
 
 interface Waiter {
@@ -21,6 +33,8 @@ export class FairScheduler {
   private running = 0
   private queued = 0
   private turns = 0
+  /** When a statement last ended, or statements began to run after none did, whichever is later. */
+  private progressAt = 0
   /** Waiting statements per client, oldest first. */
   private readonly queues = new Map<string, Waiter[]>()
   /** Per client with statements running or waiting: its statements running, and the number of its last turn. */
@@ -36,12 +50,29 @@ export class FairScheduler {
     return this.running
   }
 
-  /** Waits for a turn for `clientId`'s statement; rejects when the queue is full or `signal` aborts first. */
+  /** How long statements have been running without any of them ending (0 while none runs). */
+  stalledForMs(): number {
+    return this.running ? this.now() - this.progressAt : 0
+  }
+
+  private now(): number {
+    return this.options.clock ? this.options.clock() : performance.now()
+  }
+
+  /**
+   * Waits for a turn for `clientId`'s statement; rejects when the queue is full (`overloaded`, 503), when the
+   * client already has its share of it waiting (`too_many_queries`, 429), or when `signal` aborts first.
+   */
   admit(clientId: string, signal?: AbortSignal): Promise<Release> {
     if (signal?.aborted) return Promise.reject(signal.reason)
     if (this.running < this.options.maxInFlight && this.queued === 0) return Promise.resolve(this.take(clientId))
     if (this.queued >= this.options.maxQueued) {
       return Promise.reject(new QueryError('overloaded', `The engine queue is full (${this.options.maxQueued} statements waiting); retry shortly`))
+    }
+    const waiting = this.queues.get(clientId)?.length ?? 0
+    const share = clientShare(this.options.maxQueued, this.queues.size + (waiting ? 0 : 1))
+    if (waiting >= share) {
+      return Promise.reject(new QueryError('too_many_queries', `This client has ${waiting} statements waiting for the engine, its share of the queue; retry shortly`))
     }
     return new Promise<Release>((resolve, reject) => {
       const onAbort = () => {
@@ -63,6 +94,7 @@ export class FairScheduler {
   }
 
   private take(clientId: string): Release {
+    if (this.running === 0) this.progressAt = this.now()
     this.running += 1
     this.turns += 1
     const client = this.clients.get(clientId) ?? { running: 0, lastTurn: 0 }
@@ -73,6 +105,7 @@ export class FairScheduler {
     return () => {
       if (released) return
       released = true
+      this.progressAt = this.now()
       this.running -= 1
       client.running -= 1
       if (client.running === 0 && !this.queues.has(clientId)) this.clients.delete(clientId)

@@ -78,6 +78,11 @@ export interface BindOptions {
   clientId?: string
   /** When the question arrived (`performance.now()`): the data version is read no earlier. */
   askedAt: number
+  /**
+   * The question's deadline, which its statement shares: the check and the statement take one time limit
+   * together. A check shared by several questions runs under the deadline of the first one to ask.
+   */
+  deadline?: AbortSignal
 }
 
 /**
@@ -112,20 +117,20 @@ export class SettledChecks {
   private async rowsOf(check: CompiledQuery, options: BindOptions): Promise<SettledRow[]> {
     // Without a version reading nothing is reused: the check runs for this statement alone.
     const version = await this.versions.since(options.askedAt).catch(() => undefined)
-    if (version === undefined) return this.run(check, options.signal, options.clientId)
+    if (version === undefined) return this.run(check, options)
     const key = `${version}:${JSON.stringify(check.params)}`
     const reused = this.entries.get(key)
     if (reused) return reused
     return this.running.run(key, options.signal, async (signal) => {
       const started = Date.now()
-      const rows = await this.run(check, signal, options.clientId)
+      const rows = await this.run(check, { ...options, signal })
       const ttl = this.maxAgeMs - (Date.now() - started)
       if (ttl > 0) this.entries.set(key, rows, { ttl })
       return rows
     })
   }
 
-  private async run(check: CompiledQuery, signal: AbortSignal, clientId: string | undefined): Promise<SettledRow[]> {
-    return (await this.runner.run<SettledRow>(check, { signal, clientId })).rows
+  private async run(check: CompiledQuery, { signal, clientId, deadline }: BindOptions): Promise<SettledRow[]> {
+    return (await this.runner.run<SettledRow>(check, { signal, clientId, deadline })).rows
   }
 }

@@ -23,13 +23,19 @@ export function joinShared<T>(shared: Shared<T>, signal: AbortSignal): Promise<T
 export class SharedRuns<T> {
   private readonly running = new Map<string, Shared<T>>()
 
-  /** The run of `key` in flight, or `start` called now; settles for this asker, who leaves when `signal` aborts. */
+  /**
+   * The run of `key` in flight, or `start` called now; settles for this asker, who leaves when `signal`
+   * aborts. A run whose askers all left is being cancelled: it is never joined, a new one starts beside it.
+   */
   run(key: string, signal: AbortSignal, start: (signal: AbortSignal) => Promise<T>): Promise<T> {
     let run = this.running.get(key)
-    if (!run) {
+    if (!run || run.abort.signal.aborted) {
       const abort = new AbortController()
-      const promise = start(abort.signal).finally(() => this.running.delete(key))
-      run = { promise, waiters: 0, abort }
+      const started: Shared<T> = { promise: start(abort.signal), waiters: 0, abort }
+      started.promise = started.promise.finally(() => {
+        if (this.running.get(key) === started) this.running.delete(key)
+      })
+      run = started
       this.running.set(key, run)
     }
     return joinShared(run, signal)

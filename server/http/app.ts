@@ -16,10 +16,11 @@ import { docsRouter } from './docs'
 import { Drain } from './drain'
 import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
 import { FailedAttempts } from './failed-attempts'
-import { clientRateLimit, concurrencyCap } from './limits'
+import { PerClientSlots, clientRateLimit, concurrencyCap } from './limits'
 import type { Logger } from '../logger'
 import type { Metrics } from './metrics'
 import { buildOpenApi } from './openapi'
+import { ReadinessProbe } from './readiness'
 import { ROUTES, isResourceRoute, type ResourceRoute } from './routes'
 import { serveMulti } from './serve-multi'
 
@@ -27,7 +28,10 @@ import { serveMulti } from './serve-multi'
 export const QUERY_PARSER = 'simple'
 
 export interface AppOptions {
-  config: Pick<Config, 'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy' | 'cache' | 'maxExecutionSeconds' | 'maxResultRows'> & { engine: Pick<Config['engine'], 'cluster'> }
+  config: Pick<
+    Config,
+    'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy' | 'cache' | 'maxExecutionSeconds' | 'maxResultRows' | 'streamIdleSeconds' | 'maxStreamsPerClient'
+  > & { engine: Pick<Config['engine'], 'cluster'> }
   runner: Runner
   directory: Directory
   logger: Logger
@@ -37,6 +41,8 @@ export interface AppOptions {
   metrics?: Metrics
   /** Shutdown state: `/ready` and new requests answer 503 once it drains (server/http/main.ts on SIGTERM). */
   drain?: Drain
+  /** What `/ready` asks (one over `runner` by default). */
+  readiness?: ReadinessProbe
 }
 
 /** Whether a request's window ended before the session lookback, so late data is its only change. */
@@ -57,6 +63,7 @@ export function createApp(options: AppOptions): express.Express {
   const { runner, directory, logger, config, metrics } = options
   const clock = options.clock ?? (() => new Date())
   const drain = options.drain ?? new Drain()
+  const readiness = options.readiness ?? new ReadinessProbe(runner)
   const versions = new DataVersion(runner, config.engine.cluster)
   const cache = new ResultCache(versions, config.cache)
   const settledChecks = new SettledChecks(runner, versions, config.maxExecutionSeconds * 1000)
@@ -104,11 +111,12 @@ export function createApp(options: AppOptions): express.Express {
       res.set('Retry-After', '5').status(503).json(errorBody({ status: 503, message: 'The gateway is shutting down', requestId: res.locals.requestId }))
       return
     }
-    if (await runner.ping()) {
+    const state = await readiness.check()
+    if (state.ready) {
       res.json({ status: 'ready' })
       return
     }
-    res.set('Retry-After', '5').status(503).json(errorBody({ status: 503, message: 'ClickHouse is not reachable', requestId: res.locals.requestId }))
+    res.set('Retry-After', '5').status(503).json(errorBody({ status: 503, message: state.reason, requestId: res.locals.requestId }))
   })
   const openApi = buildOpenApi(ROUTES)
   app.get('/openapi.json', (_req, res) => {
@@ -123,7 +131,16 @@ export function createApp(options: AppOptions): express.Express {
     clientRateLimit({ ...config.rateLimit, store: options.rateLimitStore }),
     concurrencyCap(config.maxConcurrentQueries),
   ]
-  const multiContext = { runner, directory, clock, metrics, sessionLookbackMs: config.sessionLookbackHours * 3_600_000 }
+  const multiContext = {
+    runner,
+    directory,
+    clock,
+    metrics,
+    sessionLookbackMs: config.sessionLookbackHours * 3_600_000,
+    streamIdleMs: config.streamIdleSeconds * 1000,
+    streams: new PerClientSlots(config.maxStreamsPerClient),
+    maxStreamsPerClient: config.maxStreamsPerClient,
+  }
   for (const route of ROUTES) {
     app.get(route.path, ...guards, (req: Request, res: Response) =>
       isResourceRoute(route) ? serveResource(route, req, res) : serveMulti({ ...multiContext, route }, req, res),
@@ -149,8 +166,10 @@ export function createApp(options: AppOptions): express.Express {
       revalidate: /\bno-(cache|store)\b/i.test(req.get('cache-control') ?? ''),
       run: async (signal) => {
         const clientId = res.locals.client.id
-        const statement = await settledChecks.bind(compiled, { signal, clientId, askedAt })
-        const options = { signal, clientId, lane: resource.lane }
+        // One time limit for the question: its settled check and its statement share it.
+        const deadline = runner.requestDeadline()
+        const statement = await settledChecks.bind(compiled, { signal, clientId, askedAt, deadline })
+        const options = { signal, clientId, lane: resource.lane, deadline }
         const { rows, ...run } = resource.joins
           ? await joinedRuns.run(resource.joins, { resource: resource.name, query, statement }, options)
           : await runner.run<Record<string, unknown>>(statement, options)

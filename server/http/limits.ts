@@ -1,4 +1,5 @@
-// Per-client guards: a request-rate limit (express-rate-limit) and a cap on concurrent queries.
+// Per-client guards: a request-rate limit (express-rate-limit), a cap on concurrent queries and one on
+// open export streams.
 import type { RequestHandler } from 'express'
 import { rateLimit, type Store } from 'express-rate-limit'
 import { QueryError } from '../../queries/core/errors'
@@ -29,18 +30,30 @@ export function clientRateLimit(options: LimitOptions): RequestHandler {
   })
 }
 
-export function concurrencyCap(maxInFlight: number): RequestHandler {
-  const inFlight = new Map<string, number>()
-  return (_req, res, next) => {
-    const id = clientIdOf(res.locals)
-    const current = inFlight.get(id) ?? 0
-    if (current >= maxInFlight) throw new QueryError('too_many_queries', `At most ${maxInFlight} queries at once per client`)
-    inFlight.set(id, current + 1)
+/** Counts per client of things it holds, each taken for as long as a response is open, capped per client. */
+export class PerClientSlots {
+  private readonly held = new Map<string, number>()
+
+  constructor(private readonly max: number) {}
+
+  /** Takes one of `clientId`'s slots until `res` closes; false (nothing taken) when it holds `max`. */
+  take(clientId: string, res: { once(event: 'close', listener: () => void): unknown }): boolean {
+    const current = this.held.get(clientId) ?? 0
+    if (current >= this.max) return false
+    this.held.set(clientId, current + 1)
     res.once('close', () => {
-      const left = (inFlight.get(id) ?? 1) - 1
-      if (left > 0) inFlight.set(id, left)
-      else inFlight.delete(id)
+      const left = (this.held.get(clientId) ?? 1) - 1
+      if (left > 0) this.held.set(clientId, left)
+      else this.held.delete(clientId)
     })
+    return true
+  }
+}
+
+export function concurrencyCap(maxInFlight: number): RequestHandler {
+  const slots = new PerClientSlots(maxInFlight)
+  return (_req, res, next) => {
+    if (!slots.take(clientIdOf(res.locals), res)) throw new QueryError('too_many_queries', `At most ${maxInFlight} queries at once per client`)
     next()
   }
 }

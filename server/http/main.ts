@@ -57,7 +57,13 @@ async function main() {
   const metrics = createMetrics()
   const metricsServer = config.metrics.port ? await startMetrics(metrics, config.metrics) : undefined
   if (metricsServer) logger.info('metrics listening', { url: `http://${config.metrics.host}:${metricsServer.port}/metrics` })
-  const runner = createRunner(engine, config, metrics.statementObserver)
+  const runner = createRunner(engine, config, {
+    statementFinished: (event) => metrics.statementObserver.statementFinished(event),
+    statementUnstoppable: (statement) => {
+      metrics.statementObserver.statementUnstoppable?.(statement)
+      logger.error('a cancelled statement could not be stopped; /ready fails until it ends', { ...statement })
+    },
+  })
   metrics.trackQueue(() => runner.queueDepth(), () => runner.inFlight())
   const drain = new Drain()
   const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs, { checksPerSecond: config.authChecksPerSecond }), logger, metrics, drain })

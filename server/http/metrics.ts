@@ -63,6 +63,11 @@ export function createMetrics(): Metrics {
     labelNames: ['template'],
     registers: [registry],
   })
+  const unstoppable = new Counter({
+    name: 'quarry_engine_unstoppable_statements_total',
+    help: 'Cancelled statements the engine lanes gave up stopping (embedded: every KILL tried missed them); /ready fails while one runs',
+    registers: [registry],
+  })
   const exportedRows = new Counter({
     name: 'quarry_export_rows_streamed_total',
     help: 'Rows written to NDJSON and CSV export streams',
@@ -106,6 +111,9 @@ export function createMetrics(): Metrics {
         queueWait?.observe(event.queueWaitMs / 1000)
         if (event.readRows !== undefined && Number.isFinite(event.readRows)) readRows.inc({ template: event.template }, event.readRows)
         if (event.readBytes !== undefined && Number.isFinite(event.readBytes)) readBytes.inc({ template: event.template }, event.readBytes)
+      },
+      statementUnstoppable() {
+        unstoppable.inc()
       },
     },
     trackQueue(depth, inFlight) {

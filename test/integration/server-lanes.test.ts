@@ -8,24 +8,33 @@ import { createClient, type ClickHouseClient } from '@clickhouse/client'
 import { createChdbConnection } from 'chdb/connection'
 import { QUESTION_PRIORITY } from '../../server/priorities'
 import { ServerLanes } from '../../server/server-lanes'
-import { parseLines, type Statement } from '../../queries/core/run'
+import type { CompiledQuery } from '../../queries/core/compiled'
+import { QueryError } from '../../queries/core/errors'
+import { Runner, parseLines, type Statement, type UnstoppableStatement } from '../../queries/core/run'
 import { startHarness, type Harness } from '../support/harness'
 
 type ClientOptions = NonNullable<Parameters<typeof createClient>[0]>
 
+/** A statement that runs for a few seconds and then ends by itself; its text names it among running statements. */
+const SLOW: CompiledQuery = { template: 'test.slow', sql: 'SELECT sleepEachRow(0.1) AS slept FROM numbers({n:UInt64}) SETTINGS max_block_size = 1', params: { n: 30 } }
+
 describe('the serving lanes of a ClickHouse server', function () {
   let h: Harness
   let client: ClickHouseClient
+  /** A second connection, as a server's client has other sockets: chDB's connection is one session, on which a KILL waits behind the statement it would stop. */
+  let controlClient: ClickHouseClient
   let lanes: ServerLanes
 
   before(async () => {
     h = await startHarness()
     // TRICKY: as in server/engine.ts, the cast bridges chDB's own copy of @clickhouse/client-common.
     client = createClient({ connection: createChdbConnection({ path: h.dir }) as unknown as ClientOptions['connection'] })
-    lanes = new ServerLanes({ client, guardrails: h.config, maxInFlight: 2 })
+    controlClient = createClient({ connection: createChdbConnection({ path: h.dir }) as unknown as ClientOptions['connection'] })
+    lanes = new ServerLanes({ client, controlClient, guardrails: h.config, maxInFlight: 2 })
   })
   after(async () => {
     await client.close()
+    await controlClient.close()
     await h.close()
   })
 
@@ -57,5 +66,33 @@ describe('the serving lanes of a ClickHouse server', function () {
     await assert.rejects(lanes.control('CREATE TABLE through_control (x UInt8) ENGINE = Memory', new AbortController().signal), /readonly/i)
     const tables = await h.engine.client.query({ query: "SELECT name FROM system.tables WHERE name LIKE 'through_%'", format: 'JSONEachRow' }).then((rs) => rs.json())
     assert.deepEqual(tables, [])
+  })
+
+  // TRICKY: through chDB's connection an aborted single-shot statement goes on running in the background, as a
+  // server's does until it notices the closed connection; there even a KILL only marks it cancelled, so it
+  // is the case of a statement the server does not stop.
+  it("keeps a cancelled statement's turn while the engine runs it, and gives up after its looks, reporting it", async function () {
+    this.timeout(60_000)
+    const slowRunning = async () => {
+      const rows = await h.engine.client.query({ query: "SELECT count() AS n FROM system.processes WHERE query LIKE '%sleepEachRow%' AND query NOT LIKE '%system.processes%'", format: 'JSONEachRow' }).then((rs) => rs.json<{ n: number }>())
+      return Number(rows[0].n)
+    }
+    const until = async (condition: () => boolean | Promise<boolean>) => {
+      while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    const reported: UnstoppableStatement[] = []
+    const watching = new ServerLanes({ client, controlClient, guardrails: h.config, maxInFlight: 2, maxEndChecks: 3, onUnstoppable: (statement) => reported.push(statement) })
+    const runner = new Runner({ lanes: watching, guardrails: h.config, maxQueued: 8 })
+    const abort = new AbortController()
+    const running = runner.run(SLOW, { signal: abort.signal })
+    await until(async () => (await slowRunning()) === 1)
+    abort.abort()
+    await assert.rejects(running, (error: unknown) => error instanceof QueryError && error.code === 'cancelled')
+    assert.equal(runner.inFlight(), 1, 'the request is answered at once, but the turn is kept while the engine runs the statement')
+    await until(() => runner.inFlight() === 0)
+    assert.deepEqual(reported.map((statement) => statement.tries), [3], 'three looks found it running, then the lanes gave up')
+    assert.equal(await slowRunning(), 1, 'it still runs')
+    assert.equal(watching.unstoppable(), 1)
+    assert.match(runner.dataLaneTrouble() ?? '', /1 cancelled statement\(s\) could not be stopped/)
   })
 })

@@ -1,9 +1,10 @@
 // Cost is known before anything runs (issue 8 item 1): bucket counts are arithmetic and agree with the
-// listed buckets; metrics buckets, chart cells, regex filters and dates are capped with a 400 that says
+// listed buckets; metrics buckets, chart cells, a request's regex patterns and dates are capped with a 400 that says
 // how to narrow the request; metrics shaping is linear.
 import assert from 'node:assert/strict'
 import { chart } from '../../queries/charts/chart'
 import { INTERVALS, bucketCount, bucketStarts, type Interval } from '../../queries/core/dates'
+import { MAX_REQUEST_REGEX_CHARACTERS, MAX_REQUEST_REGEX_PATTERNS } from '../../queries/core/filters'
 import { metrics } from '../../queries/insights/metrics'
 import { pages } from '../../queries/insights/pages'
 import { prepare } from '../../queries/core/pipeline'
@@ -117,11 +118,27 @@ describe('request cost', () => {
 
     it('refuses more than 20 regex values, and patterns longer than 1000 characters in all', () => {
       const many = Array.from({ length: 100 }, (_, i) => `^/(a|b|c|d|e|f|g|h)+${i}(x|y)*$`)
-      assert.deepEqual(requestIssues(pages, { filters: regex(many) }), ['filters.0.value: a regex filter takes at most 20 patterns, got 100: combine them into fewer patterns or use another operator'])
+      const tooMany = requestIssues(pages, { filters: regex(many) })
+      assert.equal(tooMany.length, 1)
+      assert.match(tooMany[0], /^filters: a request may hold at most 20 regex patterns of 1000 characters in all, over every filter and series; this one holds 100 patterns of \d+ characters: /)
       const long = ['a'.repeat(600), 'b'.repeat(600)]
-      assert.deepEqual(requestIssues(pages, { filters: regex(long) }), ['filters.0.value: the regex patterns of a filter may total at most 1000 characters, got 1200'])
+      assert.match(requestIssues(pages, { filters: regex(long) })[0], /this one holds 2 patterns of 1200 characters/)
       assert.doesNotThrow(() => prepare(pages, { filters: regex(Array(20).fill('^/blog/(a|b)$')) }, SHOP_SCOPE))
       assert.doesNotThrow(() => prepare(pages, { filters: JSON.stringify([{ name: 'path', operator: 'is', value: Array(100).fill('/x') }]) }, SHOP_SCOPE))
+    })
+
+    it('caps the patterns of the whole request, over every filter and every chart series', () => {
+      const fifteen = { name: 'path', operator: 'regex', value: Array(15).fill('^/blog/(a|b)$') }
+      const split = requestIssues(pages, { filters: JSON.stringify([fifteen, { ...fifteen, name: 'title' }]) })
+      assert.deepEqual(split.map((issue) => issue.replace(/:.*holds/, ': ... holds')), ['filters: ... holds 30 patterns of 390 characters: combine them into fewer patterns or use another operator'])
+      const seriesIssues = requestIssues(chart, { range: '7d', series: series(Array(10).fill({ name: 'screen_view', filters: [{ ...fifteen, value: fifteen.value.slice(0, 3) }] })) })
+      assert.equal(seriesIssues.length, 1)
+      assert.match(seriesIssues[0], /^series: a request may hold at most 20 regex patterns .* this one holds 30 patterns of 390 characters/)
+      const [half, rest] = [MAX_REQUEST_REGEX_CHARACTERS / 2, MAX_REQUEST_REGEX_PATTERNS / 2]
+      const atTheCap = Array.from({ length: 2 }, () => ({ name: 'screen_view', filters: [{ name: 'path', operator: 'regex', value: Array(rest).fill('x'.repeat(half / rest)) }] }))
+      assert.doesNotThrow(() => prepare(chart, { range: '7d', series: series(atTheCap) }, SHOP_SCOPE), 'exactly the caps, split over two series')
+      const over = [...atTheCap, { name: 'screen_view', filters: [{ name: 'path', operator: 'regex', value: ['y'] }] }]
+      assert.match(requestIssues(chart, { range: '7d', series: series(over) })[0], /holds 21 patterns of 1001 characters/)
     })
   })
 

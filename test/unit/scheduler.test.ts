@@ -67,3 +67,52 @@ describe('the fair engine scheduler', () => {
     assert.deepEqual([scheduler.inFlight(), scheduler.queueDepth()], [1, 0])
   })
 })
+
+describe("each client's share of the engine queue", () => {
+  /** What became of an admission by the next turn of the event loop: its error's code, admitted, or waiting. */
+  const outcome = (admission: Promise<Release>) =>
+    Promise.race([
+      admission.then(
+        () => 'admitted',
+        (error: unknown) => (error instanceof QueryError ? error.code : String(error)),
+      ),
+      new Promise<string>((resolve) => setImmediate(() => resolve('waiting'))),
+    ])
+
+  it('refuses a client its statements past its share with too_many_queries, and another client still gets in', async () => {
+    const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 8 })
+    await scheduler.admit('hog')
+    for (let n = 0; n < 4; n += 1) assert.equal(await outcome(scheduler.admit('hog')), 'waiting')
+    assert.equal(scheduler.queueDepth(), 4, 'alone, a client may fill half the queue')
+    assert.equal(await outcome(scheduler.admit('hog')), 'too_many_queries')
+    assert.equal(await outcome(scheduler.admit('other')), 'waiting', 'the other client is queued, not refused')
+  })
+
+  it('shrinks the share as more clients wait, and leaves room for one more client', async () => {
+    const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 12 })
+    await scheduler.admit('running')
+    const queue = async (client: string, n: number) => {
+      for (let i = 0; i < n; i += 1) assert.equal(await outcome(scheduler.admit(client)), 'waiting', `${client} ${i + 1}`)
+    }
+    await queue('a', 4)
+    await queue('b', 4)
+    assert.equal(scheduler.queueDepth(), 8, 'two clients waiting: a third of the queue each')
+    assert.deepEqual([await outcome(scheduler.admit('a')), await outcome(scheduler.admit('b'))], ['too_many_queries', 'too_many_queries'])
+    await queue('c', 3)
+    assert.equal(await outcome(scheduler.admit('c')), 'too_many_queries', 'three clients: a quarter each')
+    await queue('d', 1)
+    assert.equal(scheduler.queueDepth(), 12, 'a fourth client still got in')
+    assert.equal(await outcome(scheduler.admit('e')), 'overloaded')
+  })
+
+  it('counts a share by statements waiting, not running: a client whose statements start may queue again', async () => {
+    const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 4 })
+    const first = await scheduler.admit('a')
+    const second = scheduler.admit('a')
+    assert.equal(await outcome(scheduler.admit('a')), 'waiting')
+    assert.equal(await outcome(scheduler.admit('a')), 'too_many_queries')
+    first()
+    await second
+    assert.equal(await outcome(scheduler.admit('a')), 'waiting', 'the started statement left its place in the share')
+  })
+})

@@ -1,0 +1,67 @@
+// One time limit per request (issue 31, item 15): a session question's settled check and its statement,
+// and an export page's statements and those that follow from them, share one deadline, so the request
+// ends by one time limit rather than one per statement.
+import assert from 'node:assert/strict'
+import request from 'supertest'
+import type { CompiledQuery } from '../../queries/core/compiled'
+import { QueryError } from '../../queries/core/errors'
+import { Runner, type CompiledAtTurn, type RunOptions } from '../../queries/core/run'
+import { createApp } from '../../server/http/app'
+import { createLogger } from '../../server/logger'
+import { goldenEvents, startWithEvents, type Harness } from '../support/harness'
+
+const PROJECT = { id: 'shop', timezone: 'Europe/Berlin' }
+
+/** `runner`, noting the template and deadline of every statement handed to it. */
+function noting(runner: Runner, seen: { template: string; deadline?: AbortSignal }[]): Runner {
+  return new Proxy(runner, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver)
+      if (typeof value !== 'function') return value
+      return (...args: unknown[]) => {
+        if (property === 'runText') seen.push({ template: (args[0] as CompiledQuery | CompiledAtTurn).template, deadline: (args[1] as RunOptions | undefined)?.deadline })
+        return value.apply(receiver, args)
+      }
+    },
+  })
+}
+
+describe('one deadline per request', function () {
+  this.timeout(60_000)
+  let h: Harness
+  let auth: Record<string, string>
+
+  before(async () => {
+    ;({ h, auth } = await startWithEvents(PROJECT, goldenEvents(PROJECT.id)))
+  })
+  after(() => h.close())
+
+  it('refuses a statement whose request has used up its time limit as a timeout, without running it', async () => {
+    const finished: string[] = []
+    const statement: CompiledQuery = { template: 'test.after-deadline', sql: 'SELECT 1 AS x', params: {} }
+    const runner = new Runner({ lanes: h.engine.openLanes(h.config), guardrails: h.config, maxQueued: 8, observer: { statementFinished: (event) => finished.push(event.outcome) } })
+    await assert.rejects(runner.run(statement, { deadline: AbortSignal.abort() }), (error: unknown) => error instanceof QueryError && error.code === 'timeout')
+    assert.deepEqual(finished, ['timeout'])
+    assert.deepEqual((await runner.run(statement, { deadline: runner.requestDeadline() })).rows, [{ x: 1 }], 'a deadline not yet passed lets it run')
+  })
+
+  it("gives a session question's settled check and its statement the same deadline", async () => {
+    const seen: { template: string; deadline?: AbortSignal }[] = []
+    const app = createApp({ config: h.config, runner: noting(h.runner, seen), directory: h.directory, logger: createLogger('error', true) })
+    const res = await request(app).get(`/insights/${PROJECT.id}/metrics?startDate=2024-03-27&endDate=2024-04-02`).set({ ...auth, 'cache-control': 'no-cache' })
+    assert.equal(res.status, 200, res.text)
+    assert.deepEqual(seen.map((statement) => statement.template), ['insights.settled_days', 'insights.metrics'])
+    assert.ok(seen[0].deadline instanceof AbortSignal, 'the check runs under the request deadline')
+    assert.equal(seen[1].deadline, seen[0].deadline, 'the statement shares it')
+  })
+
+  it("gives an export page's statements and those that follow from them the same deadline", async () => {
+    const seen: { template: string; deadline?: AbortSignal }[] = []
+    const app = createApp({ config: h.config, runner: noting(h.runner, seen), directory: h.directory, logger: createLogger('error', true) })
+    const res = await request(app).get(`/export/events?projectId=${PROJECT.id}&limit=5&includes=profile`).set(auth)
+    assert.equal(res.status, 200, res.text)
+    assert.ok(seen.length >= 2, JSON.stringify(seen.map((statement) => statement.template)))
+    assert.ok(seen[0].deadline instanceof AbortSignal)
+    assert.ok(seen.every((statement) => statement.deadline === seen[0].deadline), JSON.stringify(seen.map((statement) => statement.template)))
+  })
+})
