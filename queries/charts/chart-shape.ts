@@ -69,6 +69,13 @@ function compareLabels(a: readonly string[], b: readonly string[]): number {
   return a.length - b.length
 }
 
+/** The groups the engine kept for an item, as (rank, labels), by rank. */
+function rankedGroups(rows: readonly ChartRow[], itemIndex: number): [number, string[]][] {
+  const ranks = new Map<number, string[]>()
+  for (const row of rows) if (row.item === itemIndex && row.rank > 0) ranks.set(Number(row.rank), row.labels)
+  return [...ranks].sort(([a], [b]) => a - b)
+}
+
 export function shapeChart(rows: ChartRow[], query: ChartQuery) {
   const starts = buckets(query.window, query.interval, query.timezone)
   const previousStarts = query.previousWindow ? buckets(query.previousWindow, query.interval, query.timezone) : []
@@ -79,19 +86,25 @@ export function shapeChart(rows: ChartRow[], query: ChartQuery) {
     listed.map((bucket) => index.get(`${item}|${rank}|${period}|${bucket.seconds}`) ?? 0)
   const alignPrevious = (values: Value[]) => starts.map((_, i) => (i < values.length ? values[i] : 0))
 
-  /** The kept groups of each event item by letter, in rank order, with their values by labels. */
+  /** Each event item's kept groups, keyed by their labels, in rank order (one, rank 0, without breakdowns). */
   const groupsOf = new Map<string, Map<string, GroupValues>>()
   query.items.forEach((item, itemIndex) => {
     if (item.kind === 'formula') return
-    const ranks = new Map<number, string[]>(query.breakdowns.length ? [] : [[0, []]])
-    if (query.breakdowns.length) for (const row of rows) if (row.item === itemIndex && row.rank > 0) ranks.set(Number(row.rank), row.labels)
-    const groups = [...ranks].sort(([a], [b]) => a - b).map(([rank, labels]): [string, GroupValues] => [
-      labelsKey(labels),
-      { labels, rank, current: valuesOf({ item: itemIndex, rank, period: 'current' }, starts), previous: valuesOf({ item: itemIndex, rank, period: 'previous' }, previousStarts) },
-    ])
+    const ranked: [number, string[]][] = query.breakdowns.length ? rankedGroups(rows, itemIndex) : [[0, []]]
+    const groups = ranked.map(([rank, labels]): [string, GroupValues] => {
+      const current = valuesOf({ item: itemIndex, rank, period: 'current' }, starts)
+      const previous = valuesOf({ item: itemIndex, rank, period: 'previous' }, previousStarts)
+      return [labelsKey(labels), { labels, rank, current, previous }]
+    })
     groupsOf.set(item.letter, new Map(groups))
   })
-  const context = { groupsOf, buckets: starts.length, previousBuckets: previousStarts.length, withPrevious: Boolean(query.previousWindow), grouped: query.breakdowns.length > 0 }
+  const context: LineContext = {
+    groupsOf,
+    buckets: starts.length,
+    previousBuckets: previousStarts.length,
+    withPrevious: Boolean(query.previousWindow),
+    grouped: query.breakdowns.length > 0,
+  }
   const lines = query.items.flatMap((item) => (item.kind === 'formula' ? formulaLines(item, context) : eventLines(item, context)))
 
   const series = lines.map((line) => {
