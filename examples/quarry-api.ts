@@ -751,6 +751,9 @@ export interface operations {
                 filters?: string;
                 cursor?: number;
                 limit?: number;
+                sortBy?: "sessions" | "pageviews" | "bounce_rate" | "avg_duration";
+                sortOrder?: "desc" | "asc";
+                search?: string;
             };
             header?: {
                 /** @description The ETag of an earlier answer: 304 while it still holds */
@@ -1912,7 +1915,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         series: {
-                            /** @description The item letter, with `-<rank>` for a breakdown group */
+                            /** @description The item letter, with `-<rank>` for a breakdown group (a formula's groups, the union of those its series kept, rank by their sum: largest first, null last) */
                             id: string;
                             /** @description Display name, then the group labels */
                             names: string[];

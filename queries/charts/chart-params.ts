@@ -234,9 +234,6 @@ export function parseChart(raw: Record<string, unknown>, scope: Scope): ChartReq
       }
     }
   }
-  if (breakdowns.length && items.some((item) => item.kind === 'formula')) {
-    issues.push({ path: ['series'], message: 'formulas cannot be combined with breakdowns' })
-  }
   const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })
   if (issues.length || !window) throw invalid(issues)
   return { projectId: scope.project.id, timezone, window, interval: typed.interval, previous: typed.previous === 'true', items, breakdowns, breakdownLimit: typed.breakdownLimit }

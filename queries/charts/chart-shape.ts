@@ -1,8 +1,8 @@
-// Chart rows -> the response: zero-filled buckets per series and group, formulas evaluated per bucket,
-// previous-window comparisons, per-series and overall metrics, rounding.
+// Chart rows -> the response: zero-filled buckets per series and group, formulas evaluated per bucket and
+// group, previous-window comparisons, per-series and overall metrics, rounding.
 import type { ChartQuery, EventItem, FormulaItem } from './chart-params'
 import { buckets, type Bucket } from '../core/dates'
-import { evaluateFormula } from './formula'
+import { evaluateFormula, lettersOf } from './formula'
 import { round2 } from '../core/rounding'
 
 export interface ChartRow {
@@ -40,6 +40,7 @@ function summarize(values: Value[]) {
   }
 }
 
+/** One line of the response: an item, or one breakdown group of it. */
 interface Line {
   letter: string
   group?: { rank: number; labels: string[] }
@@ -47,6 +48,32 @@ interface Line {
   displayName?: string
   current: Value[]
   previous?: Value[]
+}
+
+/** An event item's values for one kept group (the whole item without breakdowns: labels []). */
+interface GroupValues {
+  labels: string[]
+  rank: number
+  current: Value[]
+  previous: Value[]
+}
+
+const labelsKey = (labels: readonly string[]) => JSON.stringify(labels)
+
+/** Group labels in the engine's order of string arrays: element by element, bytewise. */
+function compareLabels(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
+    const order = Buffer.compare(Buffer.from(a[i]), Buffer.from(b[i]))
+    if (order !== 0) return order
+  }
+  return a.length - b.length
+}
+
+/** The groups the engine kept for an item, as (rank, labels), by rank. */
+function rankedGroups(rows: readonly ChartRow[], itemIndex: number): [number, string[]][] {
+  const ranks = new Map<number, string[]>()
+  for (const row of rows) if (row.item === itemIndex && row.rank > 0) ranks.set(Number(row.rank), row.labels)
+  return [...ranks].sort(([a], [b]) => a - b)
 }
 
 export function shapeChart(rows: ChartRow[], query: ChartQuery) {
@@ -59,27 +86,26 @@ export function shapeChart(rows: ChartRow[], query: ChartQuery) {
     listed.map((bucket) => index.get(`${item}|${rank}|${period}|${bucket.seconds}`) ?? 0)
   const alignPrevious = (values: Value[]) => starts.map((_, i) => (i < values.length ? values[i] : 0))
 
-  const ungrouped = new Map<string, { current: Value[]; previous: Value[] }>()
-  const lines: Line[] = []
+  /** Each event item's kept groups, keyed by their labels, in rank order (one, rank 0, without breakdowns). */
+  const groupsOf = new Map<string, Map<string, GroupValues>>()
   query.items.forEach((item, itemIndex) => {
     if (item.kind === 'formula') return
-    if (query.breakdowns.length === 0) {
-      const current = valuesOf({ item: itemIndex, rank: 0, period: 'current' }, starts)
-      const previous = valuesOf({ item: itemIndex, rank: 0, period: 'previous' }, previousStarts)
-      ungrouped.set(item.letter, { current, previous })
-      lines.push(eventLine(item, current, query.previousWindow ? previous : undefined))
-      return
-    }
-    const groups = new Map<number, string[]>()
-    for (const row of rows) if (row.item === itemIndex && row.rank > 0) groups.set(Number(row.rank), row.labels)
-    for (const [rank, labels] of [...groups].sort(([a], [b]) => a - b)) {
-      const previous = query.previousWindow ? valuesOf({ item: itemIndex, rank: rank, period: 'previous' }, previousStarts) : undefined
-      lines.push({ ...eventLine(item, valuesOf({ item: itemIndex, rank: rank, period: 'current' }, starts), previous), group: { rank, labels } })
-    }
+    const ranked: [number, string[]][] = query.breakdowns.length ? rankedGroups(rows, itemIndex) : [[0, []]]
+    const groups = ranked.map(([rank, labels]): [string, GroupValues] => {
+      const current = valuesOf({ item: itemIndex, rank, period: 'current' }, starts)
+      const previous = valuesOf({ item: itemIndex, rank, period: 'previous' }, previousStarts)
+      return [labelsKey(labels), { labels, rank, current, previous }]
+    })
+    groupsOf.set(item.letter, new Map(groups))
   })
-  for (const item of query.items) {
-    if (item.kind === 'formula') lines.splice(query.items.indexOf(item), 0, formulaLine(item, ungrouped, { buckets: starts.length, previousBuckets: previousStarts.length, withPrevious: Boolean(query.previousWindow) }))
+  const context: LineContext = {
+    groupsOf,
+    buckets: starts.length,
+    previousBuckets: previousStarts.length,
+    withPrevious: Boolean(query.previousWindow),
+    grouped: query.breakdowns.length > 0,
   }
+  const lines = query.items.flatMap((item) => (item.kind === 'formula' ? formulaLines(item, context) : eventLines(item, context)))
 
   const series = lines.map((line) => {
     const totals = summarize(line.current)
@@ -120,22 +146,52 @@ export function shapeChart(rows: ChartRow[], query: ChartQuery) {
   }
 }
 
-function eventLine(item: EventItem, current: Value[], previous: Value[] | undefined): Line {
-  return { letter: item.letter, name: item.name, displayName: item.displayName, current, previous }
+interface LineContext {
+  groupsOf: Map<string, Map<string, GroupValues>>
+  buckets: number
+  previousBuckets: number
+  withPrevious: boolean
+  grouped: boolean
 }
 
-function formulaLine(
-  item: FormulaItem,
-  ungrouped: Map<string, { current: Value[]; previous: Value[] }>,
-  { buckets, previousBuckets, withPrevious }: { buckets: number; previousBuckets: number; withPrevious: boolean },
-): Line {
-  const evaluate = (period: 'current' | 'previous', count: number) =>
-    Array.from({ length: count }, (_, i) => evaluateFormula(item.formula, (letter) => ungrouped.get(letter)?.[period][i] ?? 0))
-  return {
+function eventLines(item: EventItem, { groupsOf, withPrevious, grouped }: LineContext): Line[] {
+  return [...(groupsOf.get(item.letter) as Map<string, GroupValues>).values()].map((group) => ({
+    letter: item.letter,
+    name: item.name,
+    displayName: item.displayName,
+    current: group.current,
+    previous: withPrevious ? group.previous : undefined,
+    ...(grouped ? { group: { rank: group.rank, labels: group.labels } } : {}),
+  }))
+}
+
+/**
+ * A formula's lines: one per group of the union of the kept groups of the items it names (one line without
+ * breakdowns), each bucket the formula over those items' values for the group, 0 where an item did not keep
+ * it. Groups rank by their sum as answered (rounded), largest first and nulls last, then by their labels.
+ */
+function formulaLines(item: FormulaItem, { groupsOf, buckets, previousBuckets, withPrevious, grouped }: LineContext): Line[] {
+  const letters = [...new Set(lettersOf(item.formula))]
+  const union = new Map<string, string[]>()
+  for (const letter of letters) for (const [key, group] of groupsOf.get(letter) as Map<string, GroupValues>) union.set(key, group.labels)
+  const lines = [...union].map(([key, labels]) => {
+    const evaluate = (period: 'current' | 'previous', count: number) =>
+      Array.from({ length: count }, (_, i) => evaluateFormula(item.formula, (letter) => groupsOf.get(letter)?.get(key)?.[period][i] ?? 0))
+    return { labels, current: evaluate('current', buckets), previous: withPrevious ? evaluate('previous', previousBuckets) : undefined }
+  })
+  if (grouped) {
+    const sumOf = new Map(lines.map((line) => [line, round2OrNull(summarize(line.current).sum)]))
+    lines.sort((a, b) => compareSums(sumOf.get(a) as Value, sumOf.get(b) as Value) || compareLabels(a.labels, b.labels))
+  }
+  return lines.map((line, rank) => ({
     letter: item.letter,
     name: item.text,
     displayName: item.displayName,
-    current: evaluate('current', buckets),
-    previous: withPrevious ? evaluate('previous', previousBuckets) : undefined,
-  }
+    current: line.current,
+    previous: line.previous,
+    ...(grouped ? { group: { rank: rank + 1, labels: line.labels } } : {}),
+  }))
 }
+
+/** Larger sums first, null last. */
+const compareSums = (a: Value, b: Value): number => (a === null || b === null ? (a === b ? 0 : a === null ? 1 : -1) : b - a)

@@ -37,6 +37,8 @@ export const MARKERS = {
   name: 'the breakdown column (or, breakdowns asked together, each one\'s)',
   new_events: 'the staged events an import moves (ids the project does not hold yet)',
   page_identity: 'what tells a session\'s pages apart as its views are ordered (pages)',
+  page_order: 'the ORDER BY of page rows: a sort key from a closed table, nulls last, then origin and path (pages)',
+  page_search: 'the WHERE keeping the page rows whose path or title holds the bound search, or nothing (pages)',
   parts: 'the parts table the data version reads: system.parts, or every replica\'s on a cluster',
   prefix: 'the breakdown prefix column',
   profiles: 'the profiles joined to a CSV chunk',

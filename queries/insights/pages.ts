@@ -1,7 +1,8 @@
 // `GET /insights/:projectId/pages`: page rows per (origin, path) of the window's page views.
 import { andClauses, compileInner, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
 import { HOUR_MS, boundsOnMultipleOf } from '../core/dates'
-import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
+import { decideFilters, widenForSessions, type PlannedInsight } from './insight-params'
+import { pageOrder, pageSearch, pagesSchema, parsePagesParams, type PagesQuery } from './page-order'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratioOrNull } from '../core/rounding'
@@ -81,10 +82,12 @@ function settledPages(query: PlannedInsight, sessions: Fragment): { days: Fragme
   return { days: SETTLED_VIEW_DAYS, pages }
 }
 
-export const pages: Resource<InsightQuery, PlannedInsight> = {
+type PlannedPages = PagesQuery & PlannedInsight
+
+export const pages: Resource<PagesQuery, PlannedPages> = {
   name: 'pages',
-  schema: pagedSchema,
-  parse: (raw, scope) => parseInsightParams(raw, scope, 'paged'),
+  schema: pagesSchema,
+  parse: parsePagesParams,
   plan: planSteps(widenForSessions, decideFilters),
   compile(query) {
     const sessions = viewSessions(query)
@@ -102,6 +105,8 @@ export const pages: Resource<InsightQuery, PlannedInsight> = {
         view_match: viewMatch(query),
         page_identity: pageIdentity(query),
         view_sessions: sessions,
+        page_search: pageSearch(query),
+        page_order: pageOrder(query),
       },
     )
     return { ...statement, settledCheck: settledCheck(query) }

@@ -1,5 +1,5 @@
 -- @name insights.pages
--- @returns one row per (origin, path), in answer order, one page plus one row: origin, path,
+-- @returns one row per (origin, path) kept by the search, in answer order, one page plus one row: origin, path,
 --   latest_title, session_count, view_count, entered, entered_bounced, with_next, gap_total_ms
 -- Page views in the window whose session passes the filters. A view's next view is the session's next
 -- screen_view (all of them), so views are ordered before they are narrowed to the window and the view
@@ -10,6 +10,8 @@
 -- The days of `view_days` (settled, when stored page views answer) come ordered by the compaction: rows
 -- per (session, page, quarter hour) or their rollup per (page, hour), see pages-settled-rows.sql and
 -- pages-settled-rollup.sql.
+-- Rows are kept by `page_search` (a bound text in the path or title) and ordered by `page_order`: a sort key
+-- from a closed table (queries/insights/page-order.ts), nulls last, then origin and path.
 -- The other days' views are ordered here, read from `order_from` to `order_to`: the lookback before the
 -- first such day (a view's previous one of the page) to the lookback after the last (its next view).
 WITH
@@ -113,6 +115,6 @@ SELECT
   with_next,
   gap_total_ms
 FROM page_rows
-LEFT JOIN entries ON page_rows.origin = entries.entry_origin AND page_rows.path = entries.entry_path
-ORDER BY session_count DESC, origin ASC, path ASC
+LEFT JOIN entries ON page_rows.origin = entries.entry_origin AND page_rows.path = entries.entry_path/* @page_search */
+ORDER BY /* @page_order */
 LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}

@@ -44,7 +44,9 @@ function randomChart(random: Random): { query: Record<string, string>; now: Date
   if (withBreakdowns) {
     query.breakdowns = JSON.stringify(Array.from({ length: random.int(1, 2) }, () => ({ name: random.pick(BREAKDOWNS) })))
     if (random.chance(0.7)) query.breakdownLimit = String(random.int(1, 5))
-  } else if (items.length >= 2 && random.chance(0.5)) {
+  }
+  // With breakdowns, a formula's groups are the union of its items' kept groups, which differ by item.
+  if (items.length >= 2 && random.chance(0.5)) {
     items.push({ type: 'formula', formula: random.pick(['A/B', 'B/A*100', '(A+B)/2', 'A-B*2', '-A+1.5']) })
   }
   query.series = JSON.stringify(items)

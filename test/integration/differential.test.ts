@@ -54,6 +54,15 @@ function randomFilter(random: Random): FilterSpec {
   return spec
 }
 
+/** `/pages` order and search, each present or not: every sort key, both directions, searches hitting paths or titles. */
+function randomPageOrder(random: Random): Record<string, string> {
+  const order: Record<string, string> = {}
+  if (random.chance(0.7)) order.sortBy = random.pick(['sessions', 'pageviews', 'bounce_rate', 'avg_duration'])
+  if (random.chance(0.5)) order.sortOrder = random.pick(['desc', 'asc'])
+  if (random.chance(0.3)) order.search = random.pick(['BLOG', 'über', 'docs "', 'home', '产', "'s", 'c', ''])
+  return order
+}
+
 function isoWithOffset(date: Date, random: Random): string {
   const offsetMinutes = random.pick([0, 60, 120, -300, 345])
   const local = new Date(date.getTime() + offsetMinutes * 60_000).toISOString().slice(0, 19)
@@ -86,6 +95,7 @@ function randomRequest(random: Random, project: (typeof PROJECTS)[number]) {
     } else {
       if (random.chance(0.8)) query.limit = String(random.int(1, 12))
       if (random.chance(0.6)) query.cursor = String(random.int(1, 4))
+      if (resource === 'pages') Object.assign(query, randomPageOrder(random))
     }
   }
   return { resource, query, now }

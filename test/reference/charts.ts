@@ -498,6 +498,22 @@ export function previousOf(current: number | null, previous: number | null): Pre
   return { value: round2OrNull(previous), diff, state };
 }
 
+/** A kept group of an event item: its breakdown values and unrounded bucket values. */
+interface KeptGroup {
+  values: string[];
+  current: number[];
+  previous: number[] | null;
+}
+
+/** Breakdown values in order, each compared bytewise. */
+function compareValues(a: string[], b: string[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const c = compareBytes(a[i], b[i]);
+    if (c !== 0) return c;
+  }
+  return 0;
+}
+
 /** One response series from its unrounded current values and (with previous=true) previous values. */
 function seriesOut(
   head: Pick<SeriesOut, 'id' | 'names' | 'event'>,
@@ -543,7 +559,6 @@ export function answerChart(req: ChartModelRequest): ChartModelAnswer {
   const breakdowns = query.breakdowns === undefined ? [] : parseBreakdowns(query.breakdowns);
   if (breakdowns === null) return BAD_REQUEST;
   const hasBreakdowns = breakdowns.length > 0;
-  if (hasBreakdowns && items.some((item) => item.kind === 'formula')) return BAD_REQUEST;
 
   let breakdownLimit = DEFAULT_BREAKDOWN_LIMIT;
   if (query.breakdownLimit !== undefined) {
@@ -558,9 +573,12 @@ export function answerChart(req: ChartModelRequest): ChartModelAnswer {
     withPrevious = query.previous === 'true';
   }
 
-  // The cap: items × buckets × (breakdownLimit with breakdowns) × (2 with previous) <= 20,000. Buckets are
-  // counted only up to the first one past the cap, so a huge window is refused without listing it.
-  const perBucket = items.length * (hasBreakdowns ? breakdownLimit : 1) * (withPrevious ? 2 : 1);
+  // The cap: lines × buckets × (2 with previous) <= 20,000, where an item is one line without breakdowns;
+  // with them an event item is up to breakdownLimit lines and a formula up to breakdownLimit per distinct
+  // letter it names. Buckets are counted only up to the first one past the cap, so a huge window is refused
+  // without listing it.
+  const lineCount = items.reduce((n, item) => n + (!hasBreakdowns ? 1 : item.kind === 'formula' ? new Set(refsOf(item.expr)).size * breakdownLimit : breakdownLimit), 0);
+  const perBucket = lineCount * (withPrevious ? 2 : 1);
   const maxBuckets = Math.floor(BUCKET_CAP / perBucket);
   let bucketCount = 0;
   for (let b = floorToUnit(tz, window.start, interval); b < window.end && bucketCount <= maxBuckets; b = nextUnit(tz, b, interval)) {
@@ -587,38 +605,18 @@ export function answerChart(req: ChartModelRequest): ChartModelAnswer {
     allValues.push(...current);
   };
 
-  // Unrounded values of each event item without breakdowns (formulas may name any event item, even a
-  // later one, so these are computed first).
-  const currentOf = new Map<string, number[]>();
-  const previousOfItem = new Map<string, number[]>();
-  if (!hasBreakdowns) {
-    for (const item of items) {
-      if (item.kind !== 'event') continue;
-      currentOf.set(item.letter, bucketValues(itemEvents(item, window), item, buckets, tz, interval));
-      if (withPrevious) previousOfItem.set(item.letter, bucketValues(itemEvents(item, prevWindow), item, prevBuckets, tz, interval));
-    }
-  }
-
+  // Every event item's kept groups first (formulas may name any event item, even a later one). Without
+  // breakdowns an item has one group, with no values. Groups keep their rank order.
+  const keptOf = new Map<string, KeptGroup[]>();
   for (const item of items) {
-    if (item.kind === 'formula') {
-      const current = buckets.map((_, i) => evaluate(item.expr, (l) => (currentOf.get(l) as number[])[i]));
-      const previous = withPrevious
-        ? prevBuckets.map((_, i) => evaluate(item.expr, (l) => (previousOfItem.get(l) as number[])[i]))
-        : null;
-      const head = { id: item.letter, names: [item.displayName ?? item.formula], event: { id: item.letter, name: item.formula, breakdowns: {} } };
-      push(seriesOut(head, dates, current, previous), current);
-      continue;
-    }
-
+    if (item.kind !== 'event') continue;
     if (!hasBreakdowns) {
-      const current = currentOf.get(item.letter) as number[];
-      const previous = withPrevious ? (previousOfItem.get(item.letter) as number[]) : null;
-      const head = { id: item.letter, names: [item.displayName ?? item.name], event: { id: item.letter, name: item.name, breakdowns: {} } };
-      push(seriesOut(head, dates, current, previous), current);
+      const current = bucketValues(itemEvents(item, window), item, buckets, tz, interval);
+      const previous = withPrevious ? bucketValues(itemEvents(item, prevWindow), item, prevBuckets, tz, interval) : null;
+      keptOf.set(item.letter, [{ values: [], current, previous }]);
       continue;
     }
-
-    // Breakdowns: groups of the item's events in the current window, ranked by the whole-window aggregate.
+    // Groups of the item's events in the current window, ranked by the whole-window aggregate.
     const curEvents = itemEvents(item, window);
     const prevEvents = withPrevious ? itemEvents(item, prevWindow) : [];
     const valuesOf = (x: CEv): string[] => breakdowns.map((name) => eventField(x.e, name));
@@ -633,38 +631,66 @@ export function answerChart(req: ChartModelRequest): ChartModelAnswer {
     const ranked = [...groups.values()]
       .map((g) => ({ ...g, total: aggregate(g.events, item) }))
       .filter((g) => g.total !== 0)
-      .sort((a, b) => {
-        if (a.total !== b.total) return b.total - a.total;
-        for (let i = 0; i < a.values.length; i++) {
-          const c = compareBytes(a.values[i], b.values[i]);
-          if (c !== 0) return c;
-        }
-        return 0;
-      })
+      .sort((a, b) => (a.total !== b.total ? b.total - a.total : compareValues(a.values, b.values)))
       .slice(0, breakdownLimit);
+    keptOf.set(
+      item.letter,
+      ranked.map((g) => {
+        const key = JSON.stringify(g.values);
+        const current = bucketValues(g.events, item, buckets, tz, interval);
+        const previous = withPrevious
+          ? bucketValues(prevEvents.filter((x) => JSON.stringify(valuesOf(x)) === key), item, prevBuckets, tz, interval)
+          : null;
+        return { values: g.values, current, previous };
+      }),
+    );
+  }
 
-    ranked.forEach((g, index) => {
-      const key = JSON.stringify(g.values);
-      const current = bucketValues(g.events, item, buckets, tz, interval);
-      const previous = withPrevious
-        ? bucketValues(
-            prevEvents.filter((x) => JSON.stringify(valuesOf(x)) === key),
-            item,
-            prevBuckets,
-            tz,
-            interval,
-          )
-        : null;
-      const breakdownMap: Record<string, string> = {};
-      breakdowns.forEach((name, i) => {
-        breakdownMap[name] = g.values[i];
+  const headOf = (item: Item, name: string, values: string[], rank: number) => {
+    const breakdownMap: Record<string, string> = {};
+    breakdowns.forEach((breakdown, i) => {
+      breakdownMap[breakdown] = values[i];
+    });
+    return {
+      id: hasBreakdowns ? `${item.letter}-${rank}` : item.letter,
+      names: [item.displayName ?? name, ...values],
+      event: { id: item.letter, name, breakdowns: breakdownMap },
+    };
+  };
+
+  for (const item of items) {
+    if (item.kind === 'event') {
+      (keptOf.get(item.letter) as KeptGroup[]).forEach((g, index) => {
+        push(seriesOut(headOf(item, item.name, g.values, index + 1), dates, g.current, g.previous), g.current);
       });
-      const head = {
-        id: `${item.letter}-${index + 1}`,
-        names: [item.displayName ?? item.name, ...g.values],
-        event: { id: item.letter, name: item.name, breakdowns: breakdownMap },
-      };
-      push(seriesOut(head, dates, current, previous), current);
+      continue;
+    }
+    // A formula: per group of the union of the kept groups of the items it names; an item that did not keep
+    // a group counts 0 there. Its groups rank by their rounded sum, largest first, null last, then by values.
+    const named = [...new Set(refsOf(item.expr))];
+    const union = new Map<string, string[]>();
+    for (const letter of named) for (const g of keptOf.get(letter) as KeptGroup[]) union.set(JSON.stringify(g.values), g.values);
+    const valueIn = (letter: string, key: string, period: 'current' | 'previous', i: number): number => {
+      const g = (keptOf.get(letter) as KeptGroup[]).find((kept) => JSON.stringify(kept.values) === key);
+      return g === undefined ? 0 : (period === 'current' ? g.current : (g.previous as number[]))[i];
+    };
+    const lines = [...union].map(([key, values]) => {
+      const current = buckets.map((_, i) => evaluate(item.expr, (l) => valueIn(l, key, 'current', i)));
+      const previous = withPrevious ? prevBuckets.map((_, i) => evaluate(item.expr, (l) => valueIn(l, key, 'previous', i))) : null;
+      return { values, current, previous, shownSum: round2OrNull(stats(current).sum) };
+    });
+    if (hasBreakdowns) {
+      lines.sort((a, b) => {
+        if (a.shownSum !== b.shownSum) {
+          if (a.shownSum === null) return 1;
+          if (b.shownSum === null) return -1;
+          return b.shownSum - a.shownSum;
+        }
+        return compareValues(a.values, b.values);
+      });
+    }
+    lines.forEach((line, index) => {
+      push(seriesOut(headOf(item, item.formula, line.values, index + 1), dates, line.current, line.previous), line.current);
     });
   }
 

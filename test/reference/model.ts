@@ -119,6 +119,9 @@ const ALLOWED_PARAMS: Record<'live' | 'metrics' | 'list', readonly string[]> = {
   list: ['startDate', 'endDate', 'range', 'filters', 'timezone', 'limit', 'cursor'],
 };
 
+/** `/pages` also takes its order and a search. */
+const PAGES_PARAMS = ['sortBy', 'sortOrder', 'search'];
+
 const BAD_REQUEST: ModelAnswer = { status: 400, body: null, next: false };
 
 // ---------------------------------------------------------------------------------------------------
@@ -420,7 +423,8 @@ export function answerInsights(req: ModelRequest): ModelAnswer {
   else if (resource === 'pages' || (DIMENSION_RESOURCES as readonly string[]).includes(resource)) kind = 'list';
   else return { status: 404, body: null, next: false };
 
-  for (const key of Object.keys(query)) if (!ALLOWED_PARAMS[kind].includes(key)) return BAD_REQUEST;
+  const allowed = resource === 'pages' ? [...ALLOWED_PARAMS.list, ...PAGES_PARAMS] : ALLOWED_PARAMS[kind];
+  for (const key of Object.keys(query)) if (!allowed.includes(key)) return BAD_REQUEST;
 
   const events = req.events.map(normalize);
 
@@ -439,7 +443,9 @@ export function answerInsights(req: ModelRequest): ModelAnswer {
     }
   }
   const paging = kind === 'list' ? parsePaging(query) : { limit: 10, cursor: 1 };
+  const pageOrder = resource === 'pages' ? parsePageOrder(query) : null;
   if (window === null || filters === null || paging === null) return BAD_REQUEST;
+  if (resource === 'pages' && pageOrder === null) return BAD_REQUEST;
 
   const fs = splitFilters(filters);
   const sessions = buildSessions(events);
@@ -447,7 +453,7 @@ export function answerInsights(req: ModelRequest): ModelAnswer {
   if (kind === 'metrics') {
     return { status: 200, body: metrics(events, sessions, fs, window, tz, interval ?? defaultInterval(window)), next: false };
   }
-  const rows = resource === 'pages' ? pages(events, sessions, fs, window) : dimension(resource as DimensionName, sessions, fs, window);
+  const rows = resource === 'pages' ? orderPages(pages(events, sessions, fs, window), pageOrder as PageOrder) : dimension(resource as DimensionName, sessions, fs, window);
   const { rows: pageRows, next } = page<unknown>(rows, paging);
   return { status: 200, body: pageRows, next };
 }
@@ -591,6 +597,41 @@ function pages(events: Ev[], sessions: Map<string, Session>, fs: FilterSet, w: W
   return rows.sort(
     (a, b) => b.sessions - a.sessions || compareBytes(a.origin, b.origin) || compareBytes(a.path, b.path),
   );
+}
+
+// /pages order and search: `sortBy` (sessions, pageviews, bounce_rate, avg_duration; default sessions),
+// `sortOrder` (desc default, asc), `search` (at most 200 characters, case-insensitive substring of the
+// row's path or its title). The values compared are those of the rows as answered (rounded); rows whose
+// value is null come last in either direction; ties by origin, then path, bytewise ascending.
+
+const PAGE_SORTS = ['sessions', 'pageviews', 'bounce_rate', 'avg_duration'] as const;
+
+interface PageOrder {
+  sortBy: (typeof PAGE_SORTS)[number];
+  descending: boolean;
+  search: string;
+}
+
+function parsePageOrder(query: Record<string, string>): PageOrder | null {
+  const sortBy = query.sortBy ?? 'sessions';
+  const sortOrder = query.sortOrder ?? 'desc';
+  const search = query.search ?? '';
+  if (!(PAGE_SORTS as readonly string[]).includes(sortBy)) return null;
+  if (sortOrder !== 'desc' && sortOrder !== 'asc') return null;
+  if ([...search].length > 200) return null;
+  return { sortBy: sortBy as PageOrder['sortBy'], descending: sortOrder === 'desc', search };
+}
+
+function orderPages(rows: PageRow[], order: PageOrder): PageRow[] {
+  const needle = order.search.toLowerCase();
+  const found = rows.filter((row) => row.path.toLowerCase().includes(needle) || row.title.toLowerCase().includes(needle));
+  const byValue = (a: PageRow, b: PageRow): number => {
+    const x = a[order.sortBy];
+    const y = b[order.sortBy];
+    if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
+    return order.descending ? y - x : x - y;
+  };
+  return found.sort((a, b) => byValue(a, b) || compareBytes(a.origin, b.origin) || compareBytes(a.path, b.path));
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -148,7 +148,6 @@ FROM
     ['an entry_path filter', { series: '[{"name":"a","filters":[{"name":"entry_path","operator":"is","value":["/"]}]}]' }, /describes sessions/],
     ['an unknown breakdown', { series: '[{"name":"a"}]', breakdowns: '[{"name":"colour"}]' }, /unknown breakdown "colour"/],
     ['four breakdowns', { series: '[{"name":"a"}]', breakdowns: '[{"name":"os"},{"name":"os"},{"name":"os"},{"name":"os"}]' }, /more than 3 items/],
-    ['a formula with breakdowns', { series: '[{"name":"a"},{"type":"formula","formula":"A*2"}]', breakdowns: '[{"name":"os"}]' }, /formulas cannot be combined with breakdowns/],
     ['a formula naming a missing series', { series: '[{"name":"a"},{"type":"formula","formula":"A/C"}]' }, /refers to C, which name no event series/],
     ['a formula naming a formula', { series: '[{"name":"a"},{"type":"formula","formula":"A*2"},{"type":"formula","formula":"B+1"}]' }, /refers to B/],
     ['JavaScript in a formula', { series: '[{"name":"a"},{"type":"formula","formula":"A; process.exit(1)"}]' }, /invalid formula/],

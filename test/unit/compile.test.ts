@@ -259,6 +259,25 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,
       assert.equal(lookUps([{ name: 'path', operator: 'contains', value: ['a'] }, { name: 'name', operator: 'is', value: ['purchase'] }]), 2)
     })
 
+    it('pages orders by a key from a closed table, nulls last, then origin and path, and binds the search', () => {
+      const tail = (raw: Record<string, string>) => {
+        const { sql, params } = prepare(pages, { startDate: '2024-03-30', endDate: '2024-03-31', ...raw }, scope).compiled
+        return { sql: sql.slice(sql.indexOf('LEFT JOIN entries')), search: params.search }
+      }
+      const join = 'LEFT JOIN entries ON page_rows.origin = entries.entry_origin AND page_rows.path = entries.entry_path'
+      const limit = 'LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}'
+      assert.deepEqual(tail({}), { sql: `${join}\nORDER BY session_count DESC, origin ASC, path ASC\n${limit}`, search: undefined })
+      assert.deepEqual(tail({ sortBy: 'pageviews', sortOrder: 'asc', search: '' }), { sql: `${join}\nORDER BY view_count ASC, origin ASC, path ASC\n${limit}`, search: undefined })
+      assert.deepEqual(tail({ sortBy: 'bounce_rate', sortOrder: 'asc', search: "Ü'); DROP" }), {
+        sql: `${join}
+WHERE position(lowerUTF8(path), lowerUTF8({search:String})) > 0 OR position(lowerUTF8(latest_title), lowerUTF8({search:String})) > 0
+ORDER BY if(entered_all = 0, NULL, intDivOrZero(20000 * entered_bounced_all + entered_all, 2 * entered_all)) ASC NULLS LAST, origin ASC, path ASC
+${limit}`,
+        search: "Ü'); DROP",
+      })
+      assert.match(tail({ sortBy: 'avg_duration' }).sql, /ORDER BY if\(with_next = 0, NULL, intDivOrZero\(200 \* gap_total_ms \+ 1000 \* with_next, 2000 \* with_next\)\) DESC NULLS LAST, origin ASC, path ASC/)
+    })
+
     it('pages counts entries under page-only filters by the entry page itself, without the sessions\' pages or events', () => {
       const entries = (list: object[]) => {
         const { sql } = prepare(pages, { startDate: '2024-03-30', endDate: '2024-03-31', filters: JSON.stringify(list) }, scope).compiled

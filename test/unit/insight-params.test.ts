@@ -20,6 +20,17 @@ describe('insights parameters', () => {
     ])
   })
 
+  it('lists every problem of a pages request at once, its order and search with the shared parameters', () => {
+    const issues = issuesOf({ limit: '0', sortBy: 'title', sortOrder: 'up', search: 'x'.repeat(201), foo: '1' })
+    assert.deepEqual(issues.sort(), [
+      'foo: unknown parameter "foo"',
+      'limit: "limit" must be >= 1',
+      'search: "search" must NOT have more than 200 characters',
+      'sortBy: "sortBy" must be equal to one of the allowed values',
+      'sortOrder: "sortOrder" must be equal to one of the allowed values',
+    ])
+  })
+
   const cases: [string, Record<string, unknown>, RegExp][] = [
     ['malformed filters JSON', { filters: '[{' }, /"filters" is not valid JSON/],
     ['filters not an array', { filters: '{"name":"country"}' }, /"filters" must be array/],

@@ -101,7 +101,7 @@ describe('request cost', () => {
       const issues = requestIssues(chart, { series: series([{ name: '*' }]), interval: 'day', startDate: '1000-01-01', endDate: '1999-12-31' })
       assert.ok(issues.some((issue) => /startDate/.test(issue)), issues.join('\n'))
       const wide = requestIssues(chart, { series: series([{ name: '*' }]), interval: 'day', startDate: '1970-01-01', endDate: '2199-12-31' })
-      assert.deepEqual(wide, [`interval: this chart would have 84006 cells (series x buckets x groups x periods), more than 20000: narrow the window, widen the interval or lower breakdownLimit`])
+      assert.deepEqual(wide, [`interval: this chart would have 84006 cells (lines x buckets x periods, a line per item or group), more than 20000: narrow the window, widen the interval or lower breakdownLimit`])
     })
 
     it('counts series, groups and periods into the cells', () => {
@@ -110,6 +110,13 @@ describe('request cost', () => {
       assert.match(requestIssues(chart, { ...twoYearsOfDays, breakdowns: '[{"name":"country"}]', breakdownLimit: '100' })[0], / 73000 cells/)
       assert.doesNotThrow(() => prepare(chart, { ...twoYearsOfDays, series: series(Array(10).fill({ name: '*' })), previous: 'true' }, SHOP_SCOPE), '14,600 cells')
       assert.match(requestIssues(chart, { ...twoYearsOfDays, startDate: '2021-01-01', series: series(Array(10).fill({ name: '*' })), previous: 'true' })[0], / 21900 cells/)
+    })
+
+    it('counts a formula with breakdowns as the groups of the items it names, together', () => {
+      const twoYearsOfDays = { interval: 'day', startDate: '2022-01-01', endDate: '2023-12-31', breakdowns: '[{"name":"country"}]', breakdownLimit: '8' }
+      const twoItems = [{ name: 'a' }, { name: 'b' }]
+      assert.doesNotThrow(() => prepare(chart, { ...twoYearsOfDays, series: series([...twoItems, { type: 'formula', formula: 'A*2' }]) }, SHOP_SCOPE), '(8 + 8 + 8) x 730 cells')
+      assert.match(requestIssues(chart, { ...twoYearsOfDays, series: series([...twoItems, { type: 'formula', formula: 'A/B+A' }]) })[0], / 23360 cells/)
     })
   })
 
