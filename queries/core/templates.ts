@@ -10,7 +10,7 @@ const MARKER = /\/\* @(\w+) \*\//g
 
 /** The slots compilers fill in templates (closed set): `/* @name *\/` in a template names one of these. */
 /** The template folders the gateway's routes compile; admin, control and seed SQL is run by its own code. */
-export const isRouteTemplate = (file: string): boolean => /^(insights|export)\//.test(file)
+export const isRouteTemplate = (file: string): boolean => /^(insights|export|behaviour)\//.test(file)
 
 export const MARKERS = {
   aggregate: 'a chart segment\'s aggregate',
@@ -18,6 +18,7 @@ export const MARKERS = {
   at: 'the time a chart places an event by: created_at, or the start of its hour',
   attributes: 'the session attributes a query reads, as argMin columns',
   breakdowns: 'every breakdown as (name, prefix, value) over a settled session (session rollup)',
+  breakdown_value: 'the breakdown value of an event row, or \'\' without a breakdown (funnel)',
   bucket: 'the time bucket of an event',
   cells: 'the CSV cells of an export row, quoted and neutralised',
   dimensions: 'the registry names of the breakdowns a session rollup read counts, as text',
@@ -26,6 +27,7 @@ export const MARKERS = {
   entry_match: 'which entry pages the window\'s sessions are counted by (pages)',
   event_bucket: 'the time bucket of an event (metrics revenue)',
   event_filters: 'conditions on events for event-field filters',
+  group_key: 'who moves through a funnel: the session or visitor column',
   grouping_sets: 'the grouping sets of breakdowns asked together, one per breakdown',
   ids: 'the profile ids an export looks up (bound values, or the rows of a chunk)',
   includes: 'the export columns `includes` adds',
@@ -33,11 +35,17 @@ export const MARKERS = {
   labels: 'the breakdown labels of a chart group',
   member: 'which of the breakdowns asked together a grouped row answers (in a session rollup read, its column, or none)',
   members: 'each breakdown asked together as (index, prefix, value) over a regrouped session',
+  node_event: 'which events are nodes of a path: page views, or every event (paths)',
+  node_label: 'the label of a path node: the page path or the event name (paths)',
   name: 'the breakdown column (or, breakdowns asked together, each one\'s)',
   new_events: 'the staged events an import moves (ids the project does not hold yet)',
+  period_bucket: 'the start of the retention period holding an event',
+  period_unit: 'the retention period as a dateDiff unit',
   page_identity: 'what tells a session\'s pages apart as its views are ordered (pages)',
   prefix: 'the breakdown prefix column',
   profiles: 'the profiles joined to a CSV chunk',
+  return_match: 'whether an event matches the return step (retention)',
+  return_test: 'whether a visitor\'s returns count for a period: on it, or on it or after (retention)',
   rank: 'the rank of a chart group',
   revenue: 'the revenue rows of a metrics window: events, or hours from a projection',
   revenue_filters: 'conditions on the events whose revenue counts',
@@ -46,6 +54,7 @@ export const MARKERS = {
   series: 'the UNION ALL of chart series statements',
   session_bucket: 'the time bucket of a session start',
   session_filters: 'HAVING conditions on session attributes and event-filter matches',
+  sequence_start: 'where a session\'s path begins: its first node, or its first node matching the start step (paths)',
   settled_attributes: 'the session attributes a query reads, as columns of sessions_settled',
   settled_views: 'the settled days whose page views are read combined, their compactions, and the range of views ordered in the statement (pages)',
   settled_pages: 'the stored page views of the settled days: page rows or their rollup (pages)',
@@ -56,6 +65,8 @@ export const MARKERS = {
   rollup_rows: 'the settled days\' counts of breakdowns from the session rollup',
   event_range: 'the regrouped range an events scan is narrowed to',
   settled_view_match: 'whether a settled page row matches the view filters (pages)',
+  step_mask: 'the steps an event matches, as bits (funnel)',
+  start_match: 'whether an event matches the start step (retention, paths)',
   table: 'a combined table a compaction keeps (one of four, named in server/admin/compact.ts)',
   top_groups: 'the join with a series\' top groups',
   view_match: 'whether a page view matches the view filters',
