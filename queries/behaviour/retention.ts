@@ -91,9 +91,11 @@ export const retention: Resource<RetentionQuery> = {
     const back = compileStep(query.back, 'back', shared)
     const cohorts = buckets(query.window, query.period, query.timezone)
     const readTo = periodStart(cohorts[cohorts.length - 1].start, query.periods + 1, query)
+    const current = DateTime.fromJSDate(query.now, { zone: query.timezone }).startOf(query.period).toJSDate()
+    const returnsUntil = periodStart(current, 1, query)
     return compileTemplate(
       'behaviour/retention.sql',
-      { ...windowParams(query.projectId, query.window), readTo: toClickHouseTime(readTo), periods: query.periods, tz: query.timezone },
+      { ...windowParams(query.projectId, query.window), readTo: toClickHouseTime(readTo), returnsUntil: toClickHouseTime(returnsUntil), periods: query.periods, tz: query.timezone },
       {
         period_bucket: sqlOnly(bucketExpression(query.period, 'created_at')),
         period_unit: sqlOnly(`'${query.period}'`),

@@ -3,7 +3,9 @@
 -- A visitor's cohort is the period holding their earliest start event inside the window. Each visitor
 -- brings, per period they were active in, whether a start event in the window or a return event fell
 -- there; the cohort comes from those rows, and each period after it is one bit of the visitor's
--- returns. Counting visitors per cohort and period then needs no list of visitors per cell.
+-- returns. Counting visitors per cohort and period then needs no list of visitors per cell. A return
+-- counts in a period that has started (returnsUntil is the end of the period holding now): the later
+-- ones are null, so the answer changes with the clock only when a period starts.
 SELECT toUnixTimestamp(cohort) AS cohort_start, count() AS size,
   sumForEach(arrayMap(k -> toUInt64(/* @return_test */), range(1, {periods:UInt8} + 1))) AS returned
 FROM
@@ -22,7 +24,7 @@ FROM
           profile_id,
           /* @period_bucket */ AS bucket,
           max(/* @start_match */ AND created_at < {end:DateTime64(3, 'UTC')}) AS has_start,
-          max(/* @return_match */) AS has_return
+          max(/* @return_match */ AND created_at < {returnsUntil:DateTime64(3, 'UTC')}) AS has_return
         FROM events
         WHERE project_id = {projectId:String}
           AND created_at >= {start:DateTime64(3, 'UTC')}

@@ -310,7 +310,8 @@ function retention(req: BehaviourRequest): unknown {
       if (k === 0) return c.members.length;
       return c.members.filter((list) =>
         list.some((e) => {
-          if (!stepMatches(back, shared, e)) return false;
+          // A return counts in a period that has started: the later ones are null.
+          if (!stepMatches(back, shared, e) || floorToUnit(tz, e.t, period) > now) return false;
           const index = periodIndex(c.date, e.t);
           return criteria === 'on' ? index === k : index >= k && index <= periods;
         }),
