@@ -1,5 +1,5 @@
 // Reference model of the behaviour questions (funnel, retention, paths), written from the definitions
-// in docs/behaviour.md and nothing else: plain TypeScript over raw event rows, searching every way a
+// in docs/definitions.md ("Funnels, retention and paths") and nothing else: plain TypeScript over raw event rows, searching every way a
 // definition can be met rather than following the gateway's SQL. Clarity over speed.
 
 import { compareBytes, percent2 } from './exact';
