@@ -3,7 +3,7 @@
 import { compileTemplate, mergeParams, sqlOnly, type Fragment } from '../core/compiled'
 import { HOUR_MS } from '../core/dates'
 import { assertNever, type Issue } from '../core/errors'
-import type { Resource } from '../core/pipeline'
+import type { Resource, Scope } from '../core/pipeline'
 import { toClickHouseTime } from '../core/pipeline'
 import { percent } from '../core/rounding'
 import { windowParams } from '../core/window-params'
@@ -66,7 +66,7 @@ function parseSteps(values: string[], issues: Issue[]): Step[] {
   return steps.filter((step): step is Step => step !== undefined)
 }
 
-function parseFunnel(raw: Record<string, unknown>, scope: Parameters<Resource<FunnelQuery>['parse']>[1]): FunnelQuery {
+function parseFunnel(raw: Record<string, unknown>, scope: Scope): FunnelQuery {
   const issues: Issue[] = []
   const { base, params } = parseBehaviourBase(raw, scope, validateFunnel, issues)
   const typed = params as { steps?: string[]; windowHours: number; groupBy: FunnelGroup; breakdown?: string; breakdownLimit: number }
