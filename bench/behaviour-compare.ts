@@ -80,12 +80,12 @@ async function compiledFor(url: string): Promise<CompiledQuery> {
 
 /**
  * The least `max_memory_usage` under which a statement completes, found by halving the range on a log scale
- * (to about 2%): the engine's own accounting of what the statement needs, where the embedded engine keeps no
+ * (to about 5%): the engine's own accounting of what the statement needs, where the embedded engine keeps no
  * system.query_log to read `memory_usage` from.
  */
 async function memoryFloorMb(gateway: ChildGateway, statement: { sql: string; params: Record<string, unknown> }): Promise<number> {
-  let [low, high] = [1, 16_384]
-  while (high / low > 1.02) {
+  let [low, high] = [16, 16_384]
+  while (high / low > 1.05) {
     const middle = Math.sqrt(low * high)
     const fits = await gateway.statement(`${statement.sql}\nSETTINGS max_memory_usage = ${Math.round(middle * 1024 * 1024)}`, statement.params).then(
       () => true,

@@ -1,6 +1,6 @@
 // `GET /insights/:projectId/funnel`: how many sessions (or visitors) reach each step, in order, within
 // `windowHours` of entering inside the window; optionally per breakdown value taken at the entry.
-import { compileTemplate, mergeParams, sqlOnly, type Fragment } from '../core/compiled'
+import { compileTemplate, mergeParams, sqlOnly, type Fragment, type Params } from '../core/compiled'
 import { HOUR_MS } from '../core/dates'
 import { assertNever, type Issue } from '../core/errors'
 import type { Resource, Scope } from '../core/pipeline'
@@ -39,6 +39,12 @@ export const funnelSchema = {
   },
 }
 const validateFunnel = behaviourValidator(funnelSchema)
+
+/**
+ * How a funnel is computed: `window` (windowFunnel) when no event can match two steps, `fold` (the exact
+ * fold over each group's moments) otherwise.
+ */
+export type FunnelEngine = 'window' | 'fold'
 
 export interface FunnelQuery extends BehaviourBase {
   steps: Step[]
@@ -80,6 +86,43 @@ function parseFunnel(raw: Record<string, unknown>, scope: Scope): FunnelQuery {
   }
   const checked = baseOrThrow(base, issues)
   return { ...checked, steps, windowHours: typed.windowHours, groupBy: typed.groupBy, breakdown, breakdownLimit: breakdown ? typed.breakdownLimit : 1 }
+}
+
+export interface PlannedFunnel extends FunnelQuery {
+  engine: FunnelEngine
+}
+
+/**
+ * Plan step: windowFunnel answers exactly when the steps are disjoint, each naming its own event (none `*`),
+ * whatever their filters; it lets one event take two steps, which only overlapping steps allow. It is
+ * native code over the events as they come; the fold builds and folds arrays per group, many times slower.
+ */
+export function pickFunnelEngine(query: FunnelQuery): PlannedFunnel {
+  const names = query.steps.map((step) => step.name)
+  const disjoint = !names.includes('*') && new Set(names).size === names.length
+  return { ...query, engine: disjoint ? 'window' : 'fold' }
+}
+
+/**
+ * The template of each engine; windowFunnel's takes each step's bit of the mask as a condition, the names
+ * its events are read by, and the breakdown value only when there is a breakdown.
+ */
+function engineTemplate(query: PlannedFunnel): { file: string; fragments: Record<string, Fragment>; params: Params } {
+  switch (query.engine) {
+    case 'window':
+      return {
+        file: 'behaviour/funnel-window.sql',
+        fragments: {
+          step_bits: sqlOnly(query.steps.map((_, index) => `bitTest(mask, ${index})`).join(', ')),
+          entry_value: query.breakdown ? sqlOnly("argMinIf(label, (at, toString(id)), bitTest(mask, 0) = 1)") : sqlOnly("''"),
+        },
+        params: { stepNames: query.steps.map((step) => step.name) },
+      }
+    case 'fold':
+      return { file: 'behaviour/funnel.sql', fragments: {}, params: {} }
+    default:
+      return assertNever(query.engine)
+  }
 }
 
 /** The breakdown's value of an event row, its property key bound as `b_key`; '' without a breakdown. */
@@ -131,23 +174,25 @@ function shapeSteps(query: FunnelQuery, reached: number[]) {
   return { steps, totalUsers: users[0], completedUsers: users[users.length - 1], overallConversionRate: percent(users[users.length - 1], users[0]) }
 }
 
-export const funnel: Resource<FunnelQuery> = {
+export const funnel: Resource<FunnelQuery, PlannedFunnel> = {
   name: 'funnel',
   schema: funnelSchema,
   parse: parseFunnel,
-  plan: (query) => query,
+  plan: pickFunnelEngine,
   compile(query) {
     const windowMs = query.windowHours * HOUR_MS
+    const engine = engineTemplate(query)
     return compileTemplate(
-      'behaviour/funnel.sql',
+      engine.file,
       {
         ...windowParams(query.projectId, query.window),
         readTo: toClickHouseTime(new Date(query.window.end.getTime() + windowMs)),
         windowMs,
         stepCount: query.steps.length,
         breakdownLimit: query.breakdownLimit,
+        ...engine.params,
       },
-      { group_key: sqlOnly(FUNNEL_GROUPS[query.groupBy]), breakdown_value: breakdownValue(query), step_mask: stepMask(query) },
+      { group_key: sqlOnly(FUNNEL_GROUPS[query.groupBy]), breakdown_value: breakdownValue(query), step_mask: stepMask(query), ...engine.fragments },
     )
   },
   shape(rawRows, query) {

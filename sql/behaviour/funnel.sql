@@ -6,7 +6,8 @@
 -- the window). Per group, the events of one millisecond are one moment, and `advances[j + 1]` is how many
 -- steps after the first j its events can take, each step a distinct event. Folding the moments in time
 -- order keeps, per step reached, the latest start of a chain reaching it: the later the start, the more
--- room its window leaves, and the events a chain used all lie in moments already folded.
+-- room its window leaves, and the events a chain used all lie in moments already folded. When no event
+-- can match two steps, behaviour.funnel_window answers the same, faster.
 SELECT value, reached, sumForEach(reached) OVER () AS total
 FROM
 (

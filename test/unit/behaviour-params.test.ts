@@ -1,7 +1,7 @@
 // The behaviour questions' parameters and cost caps, decided before anything runs, and their compiled
 // statements' params: no engine.
 import assert from 'node:assert/strict'
-import { funnel } from '../../queries/behaviour/funnel'
+import { funnel, pickFunnelEngine, type FunnelQuery } from '../../queries/behaviour/funnel'
 import { paths } from '../../queries/behaviour/paths'
 import { retention } from '../../queries/behaviour/retention'
 import { prepare } from '../../queries/core/pipeline'
@@ -68,6 +68,23 @@ describe('behaviour parameters', () => {
       f0_v: ['DE'],
     })
     assert.match(compiled.sql, /toUInt16\(if\(\(name = \{s0_name:String\} AND \(path IN \{s0_f0_v:Array\(String\)\}\) AND \(country IN \{f0_v:Array\(String\)\}\)\) AND created_at < \{end:DateTime64\(3, 'UTC'\)\}, 1, 0\) \+ if\(\(\(country IN \{f0_v:Array\(String\)\}\)\), 2, 0\)\)/)
+  })
+
+  it('lets windowFunnel answer only funnels whose steps no event can match together', () => {
+    const table: [string[], string][] = [
+      [['screen_view', 'add_to_cart', 'purchase'], 'window'],
+      [['screen_view', 'screen_view'], 'fold'],
+      [['screen_view', '*'], 'fold'],
+      [['*', 'signup'], 'fold'],
+      [['a', 'b', 'a'], 'fold'],
+    ]
+    for (const [names, engine] of table) {
+      const query = { steps: names.map((name) => ({ name, filters: [] })) } as unknown as FunnelQuery
+      assert.equal(pickFunnelEngine(query).engine, engine, names.join(', '))
+    }
+    const plain = prepare(funnel, { steps: ['screen_view', 'purchase'] }, SHOP_SCOPE).compiled
+    assert.equal(plain.template, 'behaviour.funnel_window')
+    assert.match(plain.sql, /windowFunnel\(\{windowMs:UInt64\}\)\(at, bitTest\(mask, 0\), bitTest\(mask, 1\)\)/)
   })
 
   it('reads retention returns up to the end of the period holding now, and no further than the last cohort needs', () => {
