@@ -2,8 +2,8 @@
 // compiled SQL, the HTTP floor's p50 (the same statement behind a bare `node:http` server, bench/gateway.ts),
 // and the OpenPanel-shaped baseline's p50, side by side with ratios; then what metrics' exact visitor count
 // costs, one statement after some seconds of quiet against back to back, the dashboard burst, a repeated
-// identical request, export throughput and (if the long dataset exists) the 360-day / 90-day ratio, its two
-// figures interleaved.
+// identical request, export throughput, the behaviour questions (bench/behaviour-compare.ts) and (if the long
+// dataset exists) the 360-day / 90-day ratio, its two figures interleaved.
 // Medians of at least RUNS after one warm-up (more where they fit in ROUND_BUDGET_MS), with the gateway,
 // raw-engine and baseline runs interleaved so that the shared machine's changing load falls on all three
 // alike. The raw engine's and the baseline's statements run in the gateway's process, on its engine and data
@@ -15,6 +15,7 @@ import { bindCheckRows, type SettledRow } from '../queries/core/settled-check'
 import { loadConfig } from '../server/config'
 import { resolveRequest } from '../server/admin/explain'
 import { isResourceRoute } from '../server/http/routes'
+import { compareBehaviour } from './behaviour-compare'
 import { offsetExportSql } from './openpanel'
 import { DASHBOARD, NOW, QUESTIONS } from './questions'
 import { LONG, MAIN, PORT, PROJECT, TIMEZONE, openDataset, BENCH_GATEWAY_ENV, waitForAuth } from './setup'
@@ -302,8 +303,23 @@ export async function compare(): Promise<void> {
         `Whole-project ${format.toUpperCase()} export: ${rows} lines at ${Math.round(rate)} rows/s; gateway RSS ${rssBefore.toFixed(0)} MB before, ${rssPeak.toFixed(0)} MB at most (+${(rssPeak - rssBefore).toFixed(0)} MB)`,
       )
     }
+    await compareBehaviour({ gateway, get, headers: fresh, interleaved })
     if (fs.existsSync(LONG.dir)) await historyRatios(gateway)
     else console.log(`\n360-day ratio skipped: no long dataset at ${LONG.dir} (create it with \`npm run bench -- long\`).`)
+  } finally {
+    await gateway.stop()
+  }
+}
+
+/** Mode `behaviour`: the behaviour questions' part of `compare` alone. */
+export async function compareBehaviourOnly(): Promise<void> {
+  const prepared = await openDataset(MAIN)
+  await prepared.engine.close()
+  const auth = { 'openpanel-client-id': prepared.credentials.id, 'openpanel-client-secret': prepared.credentials.secret }
+  const gateway = await startGateway({ dataDir: MAIN.dir, port: PORT, env: BENCH_GATEWAY_ENV })
+  try {
+    await waitForAuth(auth)
+    await compareBehaviour({ gateway, get, headers: { ...auth, 'cache-control': 'no-cache' }, interleaved })
   } finally {
     await gateway.stop()
   }

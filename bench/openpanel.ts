@@ -90,3 +90,54 @@ export function chartSeriesSql(segment: 'user' | 'property_sum' | 'session', exa
 /** An offset export page, newest first. */
 export const offsetExportSql = `SELECT * FROM events WHERE project_id = {projectId:String}
   ORDER BY created_at DESC LIMIT 50 OFFSET {offset:UInt64}`
+
+/**
+ * OpenPanel's funnel (funnel.service.ts), in this project's words: `windowFunnel` in `strict_increase` mode
+ * per session over the events of the steps' names, every step inside the date window, then groups counted per
+ * level reached. Its public route takes event names only: no step filters, no breakdown.
+ */
+export function funnelSql(stepCount: number): string {
+  const conditions = Array.from({ length: stepCount }, (_, index) => `name = {step${index}:String}`).join(', ')
+  return `SELECT level, count() AS count FROM (
+    SELECT session_id, windowFunnel({windowSeconds:UInt64}, 'strict_increase')(toUnixTimestamp(created_at), ${conditions}) AS level
+    FROM events
+    WHERE ${WINDOW_EVENTS} AND name IN (${Array.from({ length: stepCount }, (_, index) => `{step${index}:String}`).join(', ')})
+    GROUP BY session_id
+  ) GROUP BY level ORDER BY level DESC`
+}
+
+/**
+ * OpenPanel's cohort table (retention.service.ts), in this project's words: each visitor's first week, joined
+ * with the weeks they were active in, then one `groupUniqArrayIf` of visitor ids per cohort and period, whose
+ * lengths are the counts: its memory grows with visitors x periods. (OpenPanel counts identified users only;
+ * here every visitor, so both sides count the same people.)
+ */
+export function retentionCohortSql(periods: number): string {
+  const columns = Array.from({ length: periods + 1 }, (_, k) => `length(groupUniqArrayIf(profile_id, diff = ${k})) AS period_${k}`).join(',\n    ')
+  return `SELECT cohort,
+    ${columns}
+  FROM (
+    SELECT c.profile_id AS profile_id, c.cohort AS cohort, dateDiff('week', c.cohort, e.period) AS diff
+    FROM (SELECT profile_id, toStartOfWeek(min(created_at), 1, {tz:String}) AS cohort FROM events WHERE ${WINDOW_EVENTS} GROUP BY profile_id) AS c
+    INNER JOIN (SELECT DISTINCT profile_id, toStartOfWeek(created_at, 1, {tz:String}) AS period FROM events
+      WHERE project_id = {projectId:String} AND created_at >= {start:DateTime64(3, 'UTC')} AND created_at < {readTo:DateTime64(3, 'UTC')}) AS e
+    USING (profile_id)
+  )
+  GROUP BY cohort ORDER BY cohort`
+}
+
+/**
+ * OpenPanel's user flow (sankey.service.ts), in this project's words: each session's event names in time
+ * order, cut to the steps, then every (step, source, target) pair counted; over names only, so page
+ * navigation is one `screen_view` node.
+ */
+export const sankeySql = `SELECT step, source, target, count() AS sessions FROM (
+    SELECT arraySlice(arrayMap(x -> x.2, arraySort(groupArray((created_at, name)))), 1, {steps:UInt8}) AS path
+    FROM events WHERE ${WINDOW_EVENTS}
+    GROUP BY session_id
+    HAVING length(path) > 1
+  )
+  ARRAY JOIN arrayEnumerate(arrayPopBack(path)) AS step
+  GROUP BY step, path[step] AS source, path[step + 1] AS target
+  ORDER BY step, sessions DESC
+  LIMIT 10 BY step`

@@ -1,12 +1,13 @@
 // `npm run bench [-- <mode>]`: a small dispatcher over the bench modes; `compare` is the default.
 import * as abuse from './abuse'
-import { compare, seedLong } from './compare'
+import { compare, compareBehaviourOnly, seedLong } from './compare'
 import * as compaction from './compaction-load'
 import * as fuzz from './fuzz'
 import { loadTable } from './load-table'
 
 const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
   compare: { describe: 'gateway vs raw engine vs OpenPanel-shaped SQL, dashboard burst, cache, exports, 360/90-day ratio', run: compare },
+  behaviour: { describe: 'funnel, retention and paths against OpenPanel-shaped SQL, retention memory, 360/30-day ratios (part of compare)', run: compareBehaviourOnly },
   load: { describe: 'every endpoint at concurrency 1 and 8', run: loadTable },
   long: { describe: 'seed the 360-day dataset (4× the events) that the compare mode\'s ratio needs', run: seedLong },
   abuse: { describe: 'a hostile client beside a second one: its /live and /ready percentiles, 504 times, heavy valid load; a credential flood, maximal regex requests and 8 clients × 8 no-cache heavy requests against its /live and /metrics p95 (phases: attack heavy flood regex nocache)', run: () => abuse.main(process.argv.slice(3)) },

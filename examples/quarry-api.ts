@@ -361,6 +361,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/insights/{projectId}/funnel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sessions or visitors reaching each step of a funnel, optionally per breakdown value */
+        get: operations["insightsFunnel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Visitors of each cohort coming back in the periods after it */
+        get: operations["insightsRetention"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/paths": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where sessions go: nodes per step (pages or events) and the links between them */
+        get: operations["insightsPaths"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/export/charts": {
         parameters: {
             query?: never;
@@ -1862,6 +1913,232 @@ export interface operations {
                         /** @description Seconds */
                         avg_session_duration: number;
                     }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsFunnel: {
+        parameters: {
+            query: {
+                startDate?: string;
+                endDate?: string;
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                timezone?: string;
+                filters?: string;
+                steps: string[];
+                windowHours?: number;
+                groupBy?: "session_id" | "profile_id";
+                breakdown?: string;
+                breakdownLimit?: number;
+            };
+            header?: {
+                /** @description The ETag of an earlier answer: 304 while it still holds */
+                "If-None-Match"?: string;
+            };
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Groups reaching each step; with a breakdown, the same per value taken at the entry step */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        steps: {
+                            step: number;
+                            eventName: string;
+                            /** @description Groups (sessions or visitors) reaching this step */
+                            users: number;
+                            /** @description Percent, two decimals */
+                            conversionRateFromStart: number;
+                            /** @description Percent lost before the next step; null on the last step and where no group reached this one */
+                            dropoffPercent: number | null;
+                            isHighestDropoff: boolean;
+                        }[];
+                        totalUsers: number;
+                        completedUsers: number;
+                        /** @description Percent, two decimals */
+                        overallConversionRate: number;
+                        breakdowns?: {
+                            value: string;
+                            steps: {
+                                step: number;
+                                eventName: string;
+                                /** @description Groups (sessions or visitors) reaching this step */
+                                users: number;
+                                /** @description Percent, two decimals */
+                                conversionRateFromStart: number;
+                                /** @description Percent lost before the next step; null on the last step and where no group reached this one */
+                                dropoffPercent: number | null;
+                                isHighestDropoff: boolean;
+                            }[];
+                            totalUsers: number;
+                            completedUsers: number;
+                            /** @description Percent, two decimals */
+                            overallConversionRate: number;
+                        }[];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsRetention: {
+        parameters: {
+            query?: {
+                startDate?: string;
+                endDate?: string;
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                timezone?: string;
+                filters?: string;
+                startEvent?: string;
+                returnEvent?: string;
+                period?: "day" | "week" | "month";
+                periods?: number;
+                criteria?: "on" | "on_or_after";
+            };
+            header?: {
+                /** @description The ETag of an earlier answer: 304 while it still holds */
+                "If-None-Match"?: string;
+            };
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Visitors of each cohort coming back in the periods after it, with the weighted average */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        period: "day" | "week" | "month";
+                        cohorts: {
+                            /**
+                             * Format: date-time
+                             * @description Start of the cohort period
+                             */
+                            date: string;
+                            size: number;
+                            /** @description Period 0 (the cohort) to `periods`; null where the period starts after now */
+                            values: (number | null)[];
+                            percentages: (number | null)[];
+                        }[];
+                        average: {
+                            percentages: number[];
+                        };
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsPaths: {
+        parameters: {
+            query?: {
+                startDate?: string;
+                endDate?: string;
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                timezone?: string;
+                filters?: string;
+                node?: "page" | "event";
+                start?: string;
+                steps?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The ETag of an earlier answer: 304 while it still holds */
+                "If-None-Match"?: string;
+            };
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions' sequences of pages or events, as nodes per step and links between steps */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Sequences (sessions with at least one node) */
+                        sessions: number;
+                        steps: {
+                            step: number;
+                            nodes: {
+                                label: string;
+                                sessions: number;
+                                exits: number;
+                            }[];
+                        }[];
+                        links: {
+                            step: number;
+                            source: string;
+                            target: string;
+                            sessions: number;
+                        }[];
+                    };
                 };
             };
             304: components["responses"]["NotModified"];

@@ -2,6 +2,9 @@
 import { chart } from '../../queries/charts/chart'
 import { dimensions } from '../../queries/insights/dimensions'
 import { exportEvents } from '../../queries/export/export-resource'
+import { funnel } from '../../queries/behaviour/funnel'
+import { paths } from '../../queries/behaviour/paths'
+import { retention } from '../../queries/behaviour/retention'
 import { live } from '../../queries/insights/live'
 import { metrics } from '../../queries/insights/metrics'
 import { pages } from '../../queries/insights/pages'
@@ -10,6 +13,7 @@ import type { Dimension } from '../../queries/core/registry'
 import { chartResponse } from '../../queries/charts/responses'
 import type { RouteResponse } from '../../queries/core/responses'
 import { exportEventsResponse } from '../../queries/export/responses'
+import { funnelResponse, pathsResponse, retentionResponse } from '../../queries/behaviour/responses'
 import { dimensionResponse, liveResponse, metricsResponse, pagesResponse } from '../../queries/insights/responses'
 
 /**
@@ -49,6 +53,9 @@ export const ROUTES: Route[] = [
     resource,
     response: dimensionResponse(resource.name as Dimension),
   })),
+  { path: '/insights/:projectId/funnel', summary: 'Sessions or visitors reaching each step of a funnel, optionally per breakdown value', resource: funnel, response: funnelResponse },
+  { path: '/insights/:projectId/retention', summary: 'Visitors of each cohort coming back in the periods after it', resource: retention, response: retentionResponse },
+  { path: '/insights/:projectId/paths', summary: 'Where sessions go: nodes per step (pages or events) and the links between them', resource: paths, response: pathsResponse },
   { path: '/export/charts', summary: 'Time series of event series (segments, breakdowns, formulas, previous period)', resource: chart, projectFrom: 'query', response: chartResponse },
   { path: '/export/events', summary: 'Raw events: JSON pages (keyset cursor or page) or a stream (ndjson, csv)', multi: exportEvents, projectFrom: 'query', response: exportEventsResponse },
 ]

@@ -16,6 +16,12 @@ const FILTERS = JSON.stringify([
   { name: 'properties.price', operator: 'gt', value: [10] },
 ])
 
+/** Filters on event columns only, as funnel and retention steps take them. */
+const EVENT_FILTERS = JSON.stringify([
+  { name: 'country', operator: 'isNot', value: ['FR'] },
+  { name: 'properties.price', operator: 'gte', value: [5] },
+])
+
 const SERIES_PER_CHART = 5
 const seriesItem = (segment: Segment) => ({
   name: 'screen_view',
@@ -50,6 +56,10 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
     cursor: encodeCursor({ createdAtMs: Date.UTC(2024, 2, 31), id: '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0001', page: 2 }),
   },
   { includes: 'profile', page: '3', limit: '20' },
+  { steps: JSON.stringify([{ name: 'screen_view', filters: [{ name: 'path', operator: 'is', value: ['/pricing'] }] }, 'signup', '*']), windowHours: '48', groupBy: 'profile_id', breakdown: 'properties.plan', filters: EVENT_FILTERS },
+  { steps: JSON.stringify(['screen_view', 'purchase']), breakdown: 'country', breakdownLimit: '3' },
+  { startEvent: JSON.stringify({ name: 'signup', filters: [{ name: 'country', operator: 'is', value: ['DE'] }] }), returnEvent: 'purchase', period: 'month', periods: '3', criteria: 'on_or_after', filters: EVENT_FILTERS },
+  { node: 'event', start: JSON.stringify({ name: 'signup', filters: [{ name: 'path', operator: 'contains', value: ['pricing'] }] }), steps: '4', filters: FILTERS },
   { format: 'csv', includes: Object.keys(INCLUDES).join(','), filters: FILTERS },
   { format: 'csv', includes: 'geo,device', start: '2024-03-01' },
   { format: 'ndjson', start: '2024-03-01', end: '2024-03-31' },

@@ -96,6 +96,19 @@ describe('Prometheus metrics of a gateway over the embedded engine', function ()
     assert.ok(sampleValue(families, 'process_resident_memory_bytes') > 0)
   })
 
+  it('shows the behaviour questions by route pattern and their statements by template', async () => {
+    await request(app).get('/insights/mproj/funnel?steps=screen_view&steps=purchase').set(auth).expect(200)
+    await request(app).get('/insights/mproj/funnel?steps=screen_view').set(auth).expect(400)
+    await request(app).get('/insights/mproj/retention?period=day&periods=3').set(auth).expect(200)
+    await request(app).get('/insights/mproj/paths?node=event').set(auth).expect(200)
+    const { families } = await scrape()
+    for (const resource of ['funnel', 'retention', 'paths']) {
+      assert.equal(sampleValue(families, 'quarry_http_requests_total', { route: `/insights/:projectId/${resource}`, status: '200' }), 1, resource)
+      assert.equal(sampleValue(families, 'quarry_statement_duration_seconds_count', { template: `behaviour.${resource}`, outcome: 'ok' }), 1, resource)
+    }
+    assert.equal(sampleValue(families, 'quarry_http_requests_total', { route: '/insights/:projectId/funnel', status: '400' }), 1)
+  })
+
   it('counts every row an NDJSON or CSV export streams', async () => {
     const before = sampleValue((await scrape()).families, 'quarry_export_rows_streamed_total')
     const ndjson = await request(app).get('/export/events?projectId=mproj&format=ndjson').set(auth).expect(200)

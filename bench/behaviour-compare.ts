@@ -1,0 +1,138 @@
+// The behaviour questions in `npm run bench` (mode `compare`): funnel, retention and paths through the
+// gateway and as compiled on the raw engine, beside OpenPanel-shaped statements for the same questions
+// (bench/openpanel.ts), with the targets of each ratio; retention's memory as the engine enforces it; and
+// each question over 360 days against its 30-day time.
+import type { CompiledQuery } from '../queries/core/compiled'
+import { prepare } from '../queries/core/pipeline'
+import { loadConfig } from '../server/config'
+import { resolveRequest } from '../server/admin/explain'
+import { isResourceRoute } from '../server/http/routes'
+import type { ChildGateway } from './gateway'
+import { funnelSql, retentionCohortSql, sankeySql } from './openpanel'
+import { NOW } from './questions'
+import { PROJECT, TIMEZONE } from './setup'
+
+/** The compare mode's helpers: a checked GET to the gateway and interleaved medians. */
+export interface BenchTools {
+  gateway: ChildGateway
+  get(path: string, headers: Record<string, string>): Promise<Response>
+  headers: Record<string, string>
+  interleaved(tasks: (() => Promise<unknown>)[]): Promise<number[]>
+}
+
+/** 30 days, as the other questions (Berlin midnights of 2025-12-02 and 2026-01-01); 8 Monday weeks; 360 days. */
+const DAYS_30 = { startDate: '2025-12-02', endDate: '2025-12-31', utc: { start: '2025-12-01 23:00:00.000', end: '2025-12-31 23:00:00.000' } }
+const WEEKS_8 = { startDate: '2025-10-06', endDate: '2025-11-30', utc: { start: '2025-10-05 22:00:00.000', end: '2025-11-30 23:00:00.000' } }
+const DAYS_360 = { startDate: '2025-01-06', endDate: '2025-12-31' }
+type Span = { startDate: string; endDate: string }
+
+const FUNNEL_STEPS = ['screen_view', 'add_to_cart', 'purchase']
+const FILTERED_STEPS = [
+  { name: 'screen_view', filters: [{ name: 'path', operator: 'contains', value: ['product'] }] },
+  { name: 'add_to_cart', filters: [{ name: 'device', operator: 'isNot', value: ['tablet'] }] },
+  'purchase',
+]
+const RETENTION_PERIODS = 8
+const PATH_STEPS = 5
+
+const query = (params: Record<string, string | string[]>) => {
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(params)) for (const item of Array.isArray(value) ? value : [value]) search.append(key, item)
+  return search.toString()
+}
+const funnelUrl = (span: Span) => `/insights/${PROJECT}/funnel?startDate=${span.startDate}&endDate=${span.endDate}&${query({ steps: FUNNEL_STEPS })}`
+const filteredFunnelUrl = (span: Span) => `/insights/${PROJECT}/funnel?startDate=${span.startDate}&endDate=${span.endDate}&${query({ steps: JSON.stringify(FILTERED_STEPS), breakdown: 'country' })}`
+const retentionUrl = (span: Span) => `/insights/${PROJECT}/retention?startDate=${span.startDate}&endDate=${span.endDate}&period=week&periods=${RETENTION_PERIODS}`
+const pathsUrl = (span: Span) => `/insights/${PROJECT}/paths?startDate=${span.startDate}&endDate=${span.endDate}&steps=${PATH_STEPS}`
+
+const base = { projectId: PROJECT, tz: TIMEZONE }
+const funnelBaseline = { sql: funnelSql(FUNNEL_STEPS.length), params: { ...base, ...DAYS_30.utc, windowSeconds: 86_400, ...Object.fromEntries(FUNNEL_STEPS.map((step, index) => [`step${index}`, step])) } }
+/** The cohort query reads returns up to 8 weeks after the last cohort, as Quarry's statement does. */
+const retentionBaseline = { sql: retentionCohortSql(RETENTION_PERIODS), params: { ...base, ...WEEKS_8.utc, readTo: '2026-01-25 23:00:00.000' } }
+const sankeyBaseline = { sql: sankeySql, params: { ...base, ...DAYS_30.utc, steps: PATH_STEPS } }
+
+interface Row {
+  name: string
+  url: string
+  baseline: { sql: string; params: Record<string, unknown> }
+  target: number
+  targetText: string
+}
+
+const ROWS: Row[] = [
+  { name: 'funnel, 3 steps, 30 days', url: funnelUrl(DAYS_30), baseline: funnelBaseline, target: 1, targetText: '<= 1x' },
+  { name: 'funnel, step filters + breakdown', url: filteredFunnelUrl(DAYS_30), baseline: funnelBaseline, target: 1.5, targetText: '<= 1.5x' },
+  { name: 'retention, 8 weekly cohorts', url: retentionUrl(WEEKS_8), baseline: retentionBaseline, target: 0.5, targetText: '<= 0.5x' },
+  { name: 'paths, 5 steps, 30 days', url: pathsUrl(DAYS_30), baseline: sankeyBaseline, target: 1, targetText: '<= 1x' },
+]
+
+const ms = (value: number) => value.toFixed(0)
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`
+const verdict = (value: number, target: number) => (value <= target ? 'met' : 'NOT met')
+
+/** The statement the gateway compiles for a behaviour request (no settled check: these read events). */
+async function compiledFor(url: string): Promise<CompiledQuery> {
+  const resolved = await resolveRequest(url)
+  if (!resolved || !isResourceRoute(resolved.route)) throw new Error(`not a resource route: ${url}`)
+  const scope = { project: { id: PROJECT, name: PROJECT, timezone: TIMEZONE }, now: NOW, sessionLookbackMs: loadConfig({}).sessionLookbackHours * 3_600_000 }
+  return prepare(resolved.route.resource, resolved.query, scope).compiled
+}
+
+/**
+ * The least `max_memory_usage` under which a statement completes, found by halving the range on a log scale
+ * (to about 5%): the engine's own accounting of what the statement needs, where the embedded engine keeps no
+ * system.query_log to read `memory_usage` from.
+ */
+async function memoryFloorMb(gateway: ChildGateway, statement: { sql: string; params: Record<string, unknown> }): Promise<number> {
+  let [low, high] = [16, 16_384]
+  while (high / low > 1.05) {
+    const middle = Math.sqrt(low * high)
+    const fits = await gateway.statement(`${statement.sql}\nSETTINGS max_memory_usage = ${Math.round(middle * 1024 * 1024)}`, statement.params).then(
+      () => true,
+      (error: Error) => {
+        if (!/memory limit|MEMORY_LIMIT_EXCEEDED/i.test(error.message)) throw error
+        return false
+      },
+    )
+    if (fits) high = middle
+    else low = middle
+  }
+  return high
+}
+
+export async function compareBehaviour({ gateway, get, headers, interleaved }: BenchTools): Promise<void> {
+  console.log('\nBehaviour questions against OpenPanel-shaped statements (bench/openpanel.ts), medians, runs interleaved:')
+  console.log('| question | gateway p50 ms | raw engine p50 ms | OpenPanel-shaped p50 ms | gateway / OpenPanel | raw / OpenPanel | target |')
+  console.log('|---|---|---|---|---|---|---|')
+  for (const row of ROWS) {
+    const compiled = await compiledFor(row.url)
+    await get(row.url, headers)
+    const [http, raw, baseline] = await interleaved([
+      () => get(row.url, headers),
+      () => gateway.statement(compiled.sql, compiled.params),
+      () => gateway.statement(row.baseline.sql, row.baseline.params),
+    ])
+    console.log(`| ${row.name} | ${ms(http)} | ${ms(raw)} | ${ms(baseline)} | ${ratio(http, baseline)} | ${ratio(raw, baseline)} | ${row.targetText}: ${verdict(http / baseline, row.target)} |`)
+  }
+
+  const retention = await compiledFor(retentionUrl(WEEKS_8))
+  const [ours, theirs] = [await memoryFloorMb(gateway, retention), await memoryFloorMb(gateway, retentionBaseline)]
+  console.log(
+    `\nRetention, 8 weekly cohorts: the least max_memory_usage it completes under (the embedded engine keeps no system.query_log): ` +
+      `${ours.toFixed(0)} MB against ${theirs.toFixed(0)} MB for the cohort query with groupUniqArrayIf, ${ratio(ours, theirs)} (target <= 0.5x: ${verdict(ours / theirs, 0.5)})`,
+  )
+
+  console.log('\nThe same questions over 360 days against 30 days, raw engine, runs interleaved (the project holds the dataset\'s days only):')
+  console.log('| question | 30 days p50 ms | 360 days p50 ms | ratio | target |')
+  console.log('|---|---|---|---|---|')
+  const pairs = [
+    ['funnel, 3 steps', funnelUrl(DAYS_30), funnelUrl(DAYS_360)],
+    ['retention, weekly', retentionUrl(DAYS_30), retentionUrl(DAYS_360)],
+    ['paths, 5 steps', pathsUrl(DAYS_30), pathsUrl(DAYS_360)],
+  ] as const
+  for (const [name, shortUrl, longUrl] of pairs) {
+    const [short, long] = [await compiledFor(shortUrl), await compiledFor(longUrl)]
+    const [shortMs, longMs] = await interleaved([() => gateway.statement(short.sql, short.params), () => gateway.statement(long.sql, long.params)])
+    console.log(`| ${name} | ${ms(shortMs)} | ${ms(longMs)} | ${ratio(longMs, shortMs)} | <= 12x: ${verdict(longMs / shortMs, 12)} |`)
+  }
+}

@@ -1,0 +1,55 @@
+// The parameters the behaviour questions share (dates, timezone, filters) and their cost caps, decided
+// before anything runs: every problem of a request is collected into one 400.
+import { DAY_MS, RANGES, requestWindow, type Range, type Window } from '../core/dates'
+import { invalid, type Issue } from '../core/errors'
+import { parseFilters, type Filter } from '../core/filters'
+import type { Scope } from '../core/pipeline'
+import { compileSchema, schemaIssues, type Validator } from '../core/validate'
+
+/**
+ * The longest window a behaviour question reads: a year and a few days, so `12m`, `yearToDate` and
+ * `lastYear` fit. These questions scan events (not rollups), so their cost follows the window.
+ */
+export const MAX_WINDOW_DAYS = 370
+
+export const dateProperties = {
+  startDate: { type: 'string' },
+  endDate: { type: 'string' },
+  range: { type: 'string', enum: RANGES, default: '7d' },
+  timezone: { type: 'string' },
+  filters: { type: 'string' },
+}
+
+export interface BehaviourBase {
+  projectId: string
+  timezone: string
+  window: Window
+  filters: Filter[]
+}
+
+/** A validator for a behaviour route's query string (its own properties beside the shared ones). */
+export const behaviourValidator = (schema: object): Validator<unknown> => compileSchema(schema)
+
+/**
+ * Reads the shared parameters into `issues` (the schema's, the filters', the window's and its cap), and
+ * the typed params for the route's own; the caller throws when `issues` is not empty.
+ */
+export function parseBehaviourBase(raw: Record<string, unknown>, scope: Scope, validator: Validator<unknown>, issues: Issue[]): { base?: BehaviourBase; params: Record<string, unknown> } {
+  const params = { ...raw }
+  issues.push(...schemaIssues(validator, params))
+  const typed = params as { startDate?: string; endDate?: string; range: Range; timezone?: string; filters?: string }
+  const { filters, issues: filterIssues } = parseFilters(typeof typed.filters === 'string' ? typed.filters : undefined)
+  issues.push(...filterIssues)
+  const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })
+  if (window && window.end.getTime() - window.start.getTime() > MAX_WINDOW_DAYS * DAY_MS) {
+    issues.push({ path: ['startDate'], message: `the window may span at most ${MAX_WINDOW_DAYS} days for this question` })
+  }
+  if (!window) return { params }
+  return { base: { projectId: scope.project.id, timezone, window, filters }, params }
+}
+
+/** Throws the 400 of every issue, or gives the base when there are none. */
+export function baseOrThrow(base: BehaviourBase | undefined, issues: Issue[]): BehaviourBase {
+  if (issues.length || !base) throw invalid(issues)
+  return base
+}

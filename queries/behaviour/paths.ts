@@ -1,0 +1,133 @@
+// `GET /insights/:projectId/paths` (OpenPanel's user flow, over pages or events): the sequences of the
+// window's sessions as nodes per step, with exits, and links between consecutive steps.
+import { compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
+import { assertNever, invalid, type Issue } from '../core/errors'
+import { sortFilters } from '../core/filters'
+import type { Resource, Scope } from '../core/pipeline'
+import { toClickHouseTime } from '../core/pipeline'
+import { SESSION_ATTRIBUTES, sessionColumn, type SessionAttribute } from '../core/registry'
+import { windowParams } from '../core/window-params'
+import { baseOrThrow, behaviourValidator, dateProperties, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
+import { compileStep, parseStepText, type Step } from './steps'
+
+export const NODES = ['page', 'event'] as const
+export type NodeKind = (typeof NODES)[number]
+export const MAX_PATH_STEPS = 10
+
+export const pathsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...dateProperties,
+    node: { type: 'string', enum: NODES, default: 'page', description: 'page: the path of each page view; event: each event\'s name' },
+    start: { type: 'string', description: 'Optional step (a JSON step or an event name) a sequence begins at' },
+    steps: { type: 'integer', minimum: 2, maximum: MAX_PATH_STEPS, default: 5 },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Nodes and links kept per step' },
+  },
+}
+const validatePaths = behaviourValidator(pathsSchema)
+
+export interface PathsQuery extends BehaviourBase {
+  node: NodeKind
+  start?: Step
+  steps: number
+  limit: number
+  lookbackMs: number
+}
+
+export interface PlannedPaths extends PathsQuery {
+  readFrom: Date
+  readTo: Date
+}
+
+function parsePaths(raw: Record<string, unknown>, scope: Scope): PathsQuery {
+  const issues: Issue[] = []
+  const { base, params } = parseBehaviourBase(raw, scope, validatePaths, issues)
+  const typed = params as { node: NodeKind; start?: string; steps: number; limit: number }
+  const start = typeof typed.start === 'string' ? parseStepText(typed.start, ['start'], issues) : undefined
+  const checked = baseOrThrow(base, issues)
+  if (typeof typed.start === 'string' && !start) throw invalid(issues)
+  return { ...checked, node: typed.node, start, steps: typed.steps, limit: typed.limit, lookbackMs: scope.sessionLookbackMs }
+}
+
+/** Which events are nodes, and their labels. */
+function nodeOf(kind: NodeKind): { event: string; label: string } {
+  switch (kind) {
+    case 'page':
+      return { event: "name = 'screen_view'", label: 'path' }
+    case 'event':
+      return { event: '1', label: 'name' }
+    default:
+      return assertNever(kind)
+  }
+}
+
+/** The session attributes the filters read, as the first event's values (`s_<column>`). */
+function attributeColumns(attributes: SessionAttribute[]): string {
+  const source = (attribute: SessionAttribute) => (attribute === 'entry_origin' ? 'origin' : attribute === 'entry_path' ? 'path' : SESSION_ATTRIBUTES[attribute])
+  return [...new Set(attributes)].map((attribute) => `,\n        argMin(${source(attribute)}, (created_at, toString(id))) AS ${sessionColumn(attribute)}`).join('')
+}
+
+/** `AND ...` over a session: its attributes pass, and one of its events matches every event-field filter. */
+function sessionFilters(query: PathsQuery): { attributes: Fragment; conditions: Fragment } {
+  const sorted = sortFilters(query.filters)
+  const parts = [sorted.sessionRestriction, sorted.eventSelection === null ? null : `countIf(${sorted.eventSelection}) > 0`].filter((part): part is string => part !== null)
+  return {
+    attributes: sqlOnly(attributeColumns(sorted.sessionAttributes)),
+    conditions: { sql: parts.map((part) => `\n        AND ${part}`).join(''), params: sorted.params },
+  }
+}
+
+/** Plan step: events are read a session lookback before and after the window, so sessions are whole. */
+function widenForSessions(query: PathsQuery): PlannedPaths {
+  return { ...query, readFrom: new Date(query.window.start.getTime() - query.lookbackMs), readTo: new Date(query.window.end.getTime() + query.lookbackMs) }
+}
+
+interface PathRow {
+  kind: 'node' | 'link'
+  step: number
+  source: string
+  target: string
+  sessions: number
+  exits: number
+  total: number
+}
+
+export const paths: Resource<PathsQuery, PlannedPaths> = {
+  name: 'paths',
+  schema: pathsSchema,
+  parse: parsePaths,
+  plan: widenForSessions,
+  compile(query) {
+    const node = nodeOf(query.node)
+    const start = query.start ? compileStep(query.start, 'start', null) : undefined
+    const filters = sessionFilters(query)
+    return compileTemplate(
+      'behaviour/paths.sql',
+      {
+        ...windowParams(query.projectId, query.window),
+        readFrom: toClickHouseTime(query.readFrom),
+        readTo: toClickHouseTime(query.readTo),
+        steps: query.steps,
+        limit: query.limit,
+      },
+      {
+        node_event: sqlOnly(node.event),
+        node_label: sqlOnly(node.label),
+        start_match: start ? { sql: `toUInt8(${start.sql})`, params: start.params } : sqlOnly('toUInt8(0)'),
+        sequence_start: sqlOnly(start ? 'indexOf(arrayMap(node -> node.4, sorted), 1)' : '1'),
+        attributes: filters.attributes,
+        session_filters: filters.conditions,
+      },
+    )
+  },
+  shape(rawRows, query) {
+    const rows = rawRows as unknown as PathRow[]
+    const steps = Array.from({ length: query.steps }, (_, index) => ({
+      step: index + 1,
+      nodes: rows.filter((row) => row.kind === 'node' && Number(row.step) === index + 1).map((row) => ({ label: row.source, sessions: Number(row.sessions), exits: Number(row.exits) })),
+    })).filter((step) => step.nodes.length > 0)
+    const links = rows.filter((row) => row.kind === 'link').map((row) => ({ step: Number(row.step), source: row.source, target: row.target, sessions: Number(row.sessions) }))
+    return { body: { sessions: Number(rows[0]?.total ?? 0), steps, links } }
+  },
+}

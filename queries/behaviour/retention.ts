@@ -1,0 +1,129 @@
+// `GET /insights/:projectId/retention`: per cohort (the period of a visitor's first start event in the
+// window), how many visitors come back with a return event in each following period.
+import { DateTime } from 'luxon'
+import { bucketExpression } from '../core/buckets'
+import { compileTemplate, mergeParams, sqlOnly } from '../core/compiled'
+import { bucketCount, buckets } from '../core/dates'
+import { assertNever, invalid, type Issue } from '../core/errors'
+import type { Resource, Scope } from '../core/pipeline'
+import { toClickHouseTime } from '../core/pipeline'
+import { percent } from '../core/rounding'
+import { windowParams } from '../core/window-params'
+import { baseOrThrow, behaviourValidator, dateProperties, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
+import { compileSharedFilters, compileStep, eventColumnIssues, parseStepText, type Step } from './steps'
+
+export const PERIODS = ['day', 'week', 'month'] as const
+export type Period = (typeof PERIODS)[number]
+export const CRITERIA = ['on', 'on_or_after'] as const
+export type Criteria = (typeof CRITERIA)[number]
+export const MAX_PERIODS = 24
+/** Cohorts a request may have: a year of days, with room for the longest windows. */
+export const MAX_COHORTS = 400
+
+export const retentionSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...dateProperties,
+    startEvent: { type: 'string', description: 'The step that places a visitor in a cohort (a JSON step or an event name); any event by default' },
+    returnEvent: { type: 'string', description: 'The step that counts as coming back; any event by default' },
+    period: { type: 'string', enum: PERIODS, default: 'week' },
+    periods: { type: 'integer', minimum: 1, maximum: MAX_PERIODS, default: 8 },
+    criteria: { type: 'string', enum: CRITERIA, default: 'on' },
+  },
+}
+const validateRetention = behaviourValidator(retentionSchema)
+
+export interface RetentionQuery extends BehaviourBase {
+  start: Step
+  back: Step
+  period: Period
+  periods: number
+  criteria: Criteria
+  now: Date
+}
+
+function parseRetention(raw: Record<string, unknown>, scope: Scope): RetentionQuery {
+  const issues: Issue[] = []
+  const { base, params } = parseBehaviourBase(raw, scope, validateRetention, issues)
+  const typed = params as { startEvent?: string; returnEvent?: string; period: Period; periods: number; criteria: Criteria }
+  const start = parseStepText(typeof typed.startEvent === 'string' ? typed.startEvent : '*', ['startEvent'], issues)
+  const back = parseStepText(typeof typed.returnEvent === 'string' ? typed.returnEvent : '*', ['returnEvent'], issues)
+  issues.push(...eventColumnIssues(base?.filters ?? [], ['filters']))
+  if (base && PERIODS.includes(typed.period)) {
+    const cohorts = bucketCount(base.window, typed.period, base.timezone)
+    if (cohorts > MAX_COHORTS) issues.push({ path: ['period'], message: `this window has ${cohorts} ${typed.period}s, more than ${MAX_COHORTS} cohorts: narrow the window or widen the period` })
+  }
+  const checked = baseOrThrow(base, issues)
+  if (!start || !back) throw invalid(issues)
+  return { ...checked, start, back, period: typed.period, periods: typed.periods, criteria: typed.criteria, now: scope.now }
+}
+
+/** The start of the period `k` periods after the one starting at `from`, in the request's zone. */
+const periodStart = (from: Date, k: number, query: RetentionQuery): Date => DateTime.fromJSDate(from, { zone: query.timezone }).plus({ [`${query.period}s`]: k }).toJSDate()
+
+/** Whether a visitor's returns (bit k: a return event k periods after the cohort's) count for period k. */
+function returnTest(criteria: Criteria): string {
+  switch (criteria) {
+    case 'on':
+      return 'bitTest(returns, k)'
+    case 'on_or_after':
+      return 'returns >= bitShiftLeft(toUInt32(1), k)'
+    default:
+      return assertNever(criteria)
+  }
+}
+
+interface RetentionRow {
+  cohort_start: number
+  size: number
+  returned: number[]
+}
+
+export const retention: Resource<RetentionQuery> = {
+  name: 'retention',
+  schema: retentionSchema,
+  parse: parseRetention,
+  plan: (query) => query,
+  compile(query) {
+    const shared = compileSharedFilters(query.filters)
+    const start = compileStep(query.start, 'start', shared)
+    const back = compileStep(query.back, 'back', shared)
+    const cohorts = buckets(query.window, query.period, query.timezone)
+    const readTo = periodStart(cohorts[cohorts.length - 1].start, query.periods + 1, query)
+    const current = DateTime.fromJSDate(query.now, { zone: query.timezone }).startOf(query.period).toJSDate()
+    const returnsUntil = periodStart(current, 1, query)
+    return compileTemplate(
+      'behaviour/retention.sql',
+      { ...windowParams(query.projectId, query.window), readTo: toClickHouseTime(readTo), returnsUntil: toClickHouseTime(returnsUntil), periods: query.periods, tz: query.timezone },
+      {
+        period_bucket: sqlOnly(bucketExpression(query.period, 'created_at')),
+        period_unit: sqlOnly(`'${query.period}'`),
+        start_match: start,
+        return_match: { sql: back.sql, params: mergeParams([back.params, shared?.params ?? {}], 'the retention steps') },
+        return_test: sqlOnly(returnTest(query.criteria)),
+      },
+    )
+  },
+  shape(rawRows, query) {
+    const rows = new Map((rawRows as unknown as RetentionRow[]).map((row) => [Number(row.cohort_start), row]))
+    const now = query.now.getTime()
+    const cohorts = buckets(query.window, query.period, query.timezone).map((bucket) => {
+      const row = rows.get(bucket.seconds)
+      const size = Number(row?.size ?? 0)
+      const values = Array.from({ length: query.periods + 1 }, (_, k) => {
+        if (periodStart(bucket.start, k, query).getTime() > now) return null
+        return k === 0 ? size : Number(row?.returned[k - 1] ?? 0)
+      })
+      return { date: bucket.date, size, values, percentages: values.map((value) => (value === null ? null : percent(value, size))) }
+    })
+    const average = Array.from({ length: query.periods + 1 }, (_, k) => {
+      const counted = cohorts.filter((cohort) => cohort.values[k] !== null)
+      return percent(
+        counted.reduce((sum, cohort) => sum + (cohort.values[k] as number), 0),
+        counted.reduce((sum, cohort) => sum + cohort.size, 0),
+      )
+    })
+    return { body: { period: query.period, cohorts, average: { percentages: average } } }
+  },
+}

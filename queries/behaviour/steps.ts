@@ -1,0 +1,81 @@
+// Steps of the behaviour questions: an event condition `{ name, filters }` given as JSON or as a plain
+// event name, parsed with every problem listed and compiled over each event's own columns.
+import { mergeParams, type Fragment } from '../core/compiled'
+import type { Issue } from '../core/errors'
+import { SESSION_ONLY_ATTRIBUTES, compileFilter, parseFilterList, type Filter } from '../core/filters'
+import { compileSchema, schemaIssues } from '../core/validate'
+
+export interface Step {
+  /** An event name, or `*` for any event. */
+  name: string
+  filters: Filter[]
+}
+
+const stepSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, filters: { type: 'array' } },
+}
+const validateStep = compileSchema(stepSchema, { coerce: false, keyNoun: 'key' })
+
+/** Filters on event columns: a session-only attribute (the entry page) is not a column of an event. */
+export function eventColumnIssues(filters: Filter[], path: (string | number)[]): Issue[] {
+  return filters.flatMap((filter, index) =>
+    filter.target.kind === 'session' && SESSION_ONLY_ATTRIBUTES.includes(filter.target.attribute)
+      ? [{ path: [...path, index, 'name'], message: `"${filter.target.attribute}" describes sessions; steps and their filters read each event's own columns` }]
+      : [],
+  )
+}
+
+/** A step already read from JSON (an object, or a plain name); undefined with its issues when invalid. */
+export function parseStepValue(value: unknown, path: (string | number)[], issues: Issue[]): Step | undefined {
+  if (typeof value === 'string') {
+    if (value.length === 0 || value.length > 200) {
+      issues.push({ path, message: 'a step name has 1 to 200 characters' })
+      return undefined
+    }
+    return { name: value, filters: [] }
+  }
+  const shape = schemaIssues(validateStep, value, path)
+  if (shape.length) {
+    issues.push(...shape)
+    return undefined
+  }
+  const raw = value as { name: string; filters?: unknown[] }
+  const parsed = parseFilterList(raw.filters ?? [])
+  const filterIssues = [...parsed.issues, ...eventColumnIssues(parsed.filters, ['filters'])]
+  issues.push(...filterIssues.map((issue) => ({ ...issue, path: [...path, ...issue.path] })))
+  return filterIssues.length ? undefined : { name: raw.name, filters: parsed.filters }
+}
+
+/** A step parameter's text: URL-encoded JSON (`{"name":...}`) or a plain event name. */
+export function parseStepText(text: string, path: (string | number)[], issues: Issue[]): Step | undefined {
+  if (!text.trimStart().startsWith('{')) return parseStepValue(text, path, issues)
+  try {
+    return parseStepValue(JSON.parse(text), path, issues)
+  } catch (error) {
+    issues.push({ path, message: `the step is not valid JSON: ${(error as Error).message}` })
+    return undefined
+  }
+}
+
+/**
+ * A step's condition over an event row, its values bound under `prefix` (`s0_name`, `s0_f1_v`), ANDed with
+ * the request's `filters` (SQL only: the statement binds them once, as `f<index>`). `1` for `*` unfiltered.
+ */
+export function compileStep(step: Step, prefix: string, shared: Fragment | null): Fragment {
+  const parts: Fragment[] = []
+  if (step.name !== '*') parts.push({ sql: `name = {${prefix}_name:String}`, params: { [`${prefix}_name`]: step.name } })
+  parts.push(...step.filters.map((filter, index) => compileFilter(filter, `${prefix}_f${index}`, 'events')))
+  if (shared) parts.push({ sql: shared.sql, params: {} })
+  if (parts.length === 0) return { sql: '1', params: {} }
+  return { sql: `(${parts.map((part) => part.sql).join(' AND ')})`, params: mergeParams(parts.map((part) => part.params), `step ${prefix}`) }
+}
+
+/** The request's `filters` over event columns, each bound once as `f<index>`; null without any. */
+export function compileSharedFilters(filters: Filter[]): Fragment | null {
+  if (filters.length === 0) return null
+  const parts = filters.map((filter, index) => compileFilter(filter, `f${index}`, 'events'))
+  return { sql: parts.map((part) => part.sql).join(' AND '), params: mergeParams(parts.map((part) => part.params), 'the filters') }
+}

@@ -1,0 +1,41 @@
+-- @name behaviour.paths
+-- @returns per kind ('node' or 'link') and step, the top `limit` rows: kind, step, source, target, sessions, exits, total (sequences in all)
+-- Each session that starts in the window and passes the filters gives a sequence: its node labels in
+-- event order (created_at, then id), from its first node matching the start step when there is one,
+-- consecutive repeats collapsed, cut to `steps`. Events are read a lookback before and after the window,
+-- so a session's start and its events are whole.
+SELECT kind, step, source, target, sessions, exits, sum(if(kind = 'node' AND step = 1, sessions, 0)) OVER () AS total
+FROM
+(
+  SELECT item.1 AS kind, item.2 AS step, item.3 AS source, item.4 AS target, count() AS sessions, sum(item.5) AS exits
+  FROM
+  (
+    SELECT
+      arraySort(node -> (node.1, node.2), nodes) AS sorted,
+      arrayMap(node -> node.3, sorted) AS ordered,
+      arraySlice(ordered, /* @sequence_start */) AS from_start,
+      arraySlice(arrayFilter((label, i) -> i = 1 OR label != from_start[i - 1], from_start, arrayEnumerate(from_start)), 1, {steps:UInt8}) AS sequence
+    FROM
+    (
+      SELECT
+        session_id,
+        min(created_at) AS started_at,
+        groupArrayIf((created_at, toString(id), /* @node_label */, /* @start_match */), /* @node_event */) AS nodes/* @attributes */
+      FROM events
+      WHERE project_id = {projectId:String}
+        AND created_at >= {readFrom:DateTime64(3, 'UTC')}
+        AND created_at < {readTo:DateTime64(3, 'UTC')}
+      GROUP BY session_id
+      HAVING started_at >= {start:DateTime64(3, 'UTC')}
+        AND started_at < {end:DateTime64(3, 'UTC')}/* @session_filters */
+    )
+    WHERE length(sequence) > 0
+  )
+  ARRAY JOIN arrayConcat(
+    arrayMap((label, i) -> ('node', toUInt32(i), label, '', toUInt8(i = length(sequence))), sequence, arrayEnumerate(sequence)),
+    arrayMap((source, target, i) -> ('link', toUInt32(i), source, target, toUInt8(0)), arrayPopBack(sequence), arrayPopFront(sequence), arrayEnumerate(arrayPopBack(sequence)))
+  ) AS item
+  GROUP BY kind, step, source, target
+)
+ORDER BY kind, step, sessions DESC, source, target
+LIMIT {limit:UInt32} BY kind, step

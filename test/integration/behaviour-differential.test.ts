@@ -1,0 +1,135 @@
+// Randomized differential test of the behaviour questions: seeded random funnel, retention and paths
+// requests over randomized data, across time zones and filters, answered by the gateway and by the
+// reference model, must agree exactly. A failure prints the request to replay.
+import assert from 'node:assert/strict'
+import { request } from '../support/openapi-request'
+import { createProject } from '../../server/admin/control'
+import { answerBehaviour } from '../reference/behaviour'
+import type { RawEvent } from '../reference/model'
+import { insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
+import { Random } from '../support/random'
+import { CHOICES, randomEvents } from '../support/random-events'
+
+const SEED = Number(process.env.QUARRY_DIFF_SEED ?? 20240401)
+const QUERIES = Number(process.env.QUARRY_BEHAVIOUR_QUERIES ?? 150)
+
+const PROJECTS = [
+  { id: 'flow-berlin', timezone: 'Europe/Berlin', from: new Date('2024-03-24T00:00:00Z'), days: 12, sessions: 400 },
+  { id: 'flow-ny', timezone: 'America/New_York', from: new Date('2024-03-05T00:00:00Z'), days: 12, sessions: 300 },
+]
+const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kathmandu']
+const NAMES = ['screen_view', 'add_to_cart', 'signup', 'purchase', 'session_start', '*']
+
+type FilterSpec = { name: string; operator: string; value?: (string | number)[] }
+
+function eventFilter(random: Random): FilterSpec {
+  const makers: (() => FilterSpec)[] = [
+    () => ({ name: 'path', operator: random.pick(['contains', 'doesNotContain', 'is']), value: [random.pick(['blog', '/pricing', 'DOCS', '/'])] }),
+    () => ({ name: 'country', operator: random.pick(['is', 'isNot']), value: [random.pick(CHOICES.places).country] }),
+    () => ({ name: 'properties.plan', operator: random.pick(['is', 'isNot']), value: [random.pick(CHOICES.plans.filter(Boolean))] }),
+    () => ({ name: 'properties.price', operator: random.pick(['gt', 'lte']), value: [random.pick([5, 12.5, 100])] }),
+    () => ({ name: 'browser', operator: 'startsWith', value: [random.pick(['ch', 'SAF'])] }),
+    () => ({ name: 'origin', operator: 'is', value: [random.pick(CHOICES.origins)] }),
+  ]
+  return random.pick(makers)()
+}
+
+function sessionFilter(random: Random): FilterSpec {
+  const makers: (() => FilterSpec)[] = [
+    () => ({ name: 'entry_path', operator: 'endsWith', value: [random.pick(['/', 'a', 'C'])] }),
+    () => ({ name: 'referrer_type', operator: 'is', value: [random.pick(['search', 'social', 'link'])] }),
+    () => ({ name: 'device', operator: 'is', value: [random.pick(CHOICES.devices).device] }),
+    () => ({ name: 'name', operator: 'is', value: [random.pick(['purchase', 'add_to_cart'])] }),
+    () => eventFilter(random),
+  ]
+  return random.pick(makers)()
+}
+
+const filtersOf = (random: Random, make: (random: Random) => FilterSpec) => JSON.stringify(Array.from({ length: random.pick([1, 1, 2]) }, () => make(random)))
+
+function randomStep(random: Random): string {
+  const name = random.pick(NAMES)
+  if (random.chance(0.5)) return name
+  return JSON.stringify({ name, ...(random.chance(0.7) ? { filters: [eventFilter(random)] } : {}) })
+}
+
+function randomRequest(random: Random, project: (typeof PROJECTS)[number]) {
+  const span = project.days * 86_400_000
+  const now = new Date(project.from.getTime() + random.int(3 * 86_400_000, span + 10 * 86_400_000))
+  const start = new Date(project.from.getTime() + random.int(-86_400_000, span - 86_400_000))
+  const end = new Date(start.getTime() + random.int(6 * 3_600_000, 9 * 86_400_000))
+  const query: Record<string, string | string[]> = { startDate: random.chance(0.5) ? start.toISOString().slice(0, 10) : `${start.toISOString().slice(0, 19)}Z`, endDate: end.toISOString().slice(0, 10) }
+  if (random.chance(0.4)) query.timezone = random.pick(ZONES)
+  const resource = random.pick(['funnel', 'retention', 'paths'])
+  if (resource === 'funnel') {
+    const steps = Array.from({ length: random.int(2, 4) }, () => randomStep(random))
+    query.steps = random.chance(0.5) ? steps : JSON.stringify(steps.map((step) => (step.startsWith('{') ? JSON.parse(step) : step)))
+    if (random.chance(0.7)) query.windowHours = String(random.pick([1, 2, 24, 72]))
+    if (random.chance(0.5)) query.groupBy = 'profile_id'
+    if (random.chance(0.4)) query.breakdown = random.pick(['country', 'path', 'properties.plan', 'browser', 'name'])
+    if (random.chance(0.3)) query.breakdownLimit = String(random.int(1, 4))
+    if (random.chance(0.3)) query.filters = filtersOf(random, eventFilter)
+  } else if (resource === 'retention') {
+    if (random.chance(0.6)) query.startEvent = randomStep(random)
+    if (random.chance(0.6)) query.returnEvent = randomStep(random)
+    query.period = random.pick(['day', 'week', 'month'])
+    query.periods = String(random.int(1, 6))
+    if (random.chance(0.5)) query.criteria = 'on_or_after'
+    if (random.chance(0.3)) query.filters = filtersOf(random, eventFilter)
+  } else {
+    if (random.chance(0.4)) query.node = 'event'
+    if (random.chance(0.4)) query.start = randomStep(random)
+    query.steps = String(random.int(2, 5))
+    query.limit = String(random.int(1, 6))
+    if (random.chance(0.4)) query.filters = filtersOf(random, sessionFilter)
+  }
+  return { resource, query, now }
+}
+
+function urlOf(projectId: string, resource: string, query: Record<string, string | string[]>): string {
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(query)) for (const item of Array.isArray(value) ? value : [value]) search.append(key, item)
+  return `/insights/${projectId}/${resource}?${search}`
+}
+
+describe('behaviour questions: gateway vs reference model (randomized)', function () {
+  this.timeout(600_000)
+  let h: Harness
+  let auth: Record<string, string>
+  const events = new Map<string, RawEvent[]>()
+
+  before(async () => {
+    h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
+    for (const project of PROJECTS) {
+      await createProject(h.engine, { id: project.id, timezone: project.timezone })
+      const raw = randomEvents(SEED + project.sessions, project)
+      events.set(project.id, raw)
+      await insertRawEvents(h.engine, raw, project.id)
+    }
+    auth = await rootHeaders(h.engine)
+  })
+  after(() => h.close())
+
+  it(`agrees on ${QUERIES} random requests (seed ${SEED})`, async () => {
+    const random = new Random(SEED)
+    const counts = { ok: 0, invalid: 0, nonEmpty: 0 }
+    for (let n = 0; n < QUERIES; n += 1) {
+      const project = random.pick(PROJECTS)
+      const { resource, query, now } = randomRequest(random, project)
+      const url = urlOf(project.id, resource, query)
+      const replay = `request #${n}: now=${now.toISOString()} GET ${url}`
+      const expected = answerBehaviour({ events: events.get(project.id) as RawEvent[], projectTimezone: project.timezone, resource, query, now })
+      h.now = now
+      const res = await request(h.app).get(url).set(auth)
+      assert.equal(res.status, expected.status, `${replay}\n${JSON.stringify(res.body)}`)
+      if (expected.status !== 200) {
+        counts.invalid += 1
+        continue
+      }
+      assert.deepEqual(res.body, expected.body, replay)
+      counts.ok += 1
+      if (/"(users|size|sessions)":[1-9]/.test(JSON.stringify(expected.body))) counts.nonEmpty += 1
+    }
+    assert.ok(counts.nonEmpty > QUERIES / 2, `most answers should have data: ${JSON.stringify(counts)}`)
+  })
+})
