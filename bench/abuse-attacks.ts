@@ -7,7 +7,9 @@
 //            per-request caps (MAX_REQUEST_REGEX_PATTERNS patterns, MAX_REQUEST_REGEX_CHARACTERS characters
 //            in all), and as many such filters as the gateway takes (found by asking it: one, while the
 //            caps count the whole request);
-//   nocache  8 clients × 8 connections of 12-month breakdowns with a path regex, Cache-Control: no-cache.
+//   nocache  8 clients × 8 connections of 12-month breakdowns with a path regex, Cache-Control: no-cache;
+//   behaviour 8 connections of one client's 12-month funnels (a `*` step: the exact fold), 24-week
+//            retention and 10-step paths, Cache-Control: no-cache.
 import crypto from 'node:crypto'
 import { MAX_REQUEST_REGEX_CHARACTERS, MAX_REQUEST_REGEX_PATTERNS } from '../queries/core/filters'
 import { startLoad, type LoadResult, type RunningLoad } from '../loadtest/runner'
@@ -141,6 +143,27 @@ const nocache: Attack = {
   },
 }
 
+/** The heaviest behaviour questions a client may ask: each caps its cost, and the time limit ends it. */
+const BEHAVIOUR_QUESTIONS = [
+  { route: 'funnel', path: `/insights/${PROJECT}/funnel?range=12m&windowHours=720&steps=${query([{ name: '*' }, { name: 'screen_view' }, { name: '*' }])}` },
+  { route: 'retention', path: `/insights/${PROJECT}/retention?range=12m&period=week&periods=24&criteria=on_or_after` },
+  { route: 'paths', path: `/insights/${PROJECT}/paths?range=12m&steps=10&limit=100` },
+]
+const behaviour: Attack = {
+  describe: `one client's ${IN_FLIGHT} connections of no-cache 12-month funnels, retention and paths`,
+  async start(gateway, clients) {
+    let n = 0
+    return startLoad({
+      url: gateway.url,
+      headers: { ...clients.hostile, 'cache-control': 'no-cache' },
+      connections: IN_FLIGHT,
+      durationSeconds: SECONDS,
+      timeoutSeconds: TIMEOUT_SECONDS,
+      connection: () => () => BEHAVIOUR_QUESTIONS[(n += 1) % BEHAVIOUR_QUESTIONS.length],
+    })
+  },
+}
+
 /** Baseline, attack, and the second client during it; prints one table for the phase. */
 async function underAttack(name: string, attack: Attack, gateway: ChildGateway, clients: Clients): Promise<void> {
   const quiet = await secondClient(gateway, clients, { count: 20 })
@@ -166,4 +189,5 @@ export const ATTACKS = {
   flood: phase('flood', flood, { QUARRY_TRUST_PROXY: 'loopback' }),
   regex: phase('regex', regex),
   nocache: phase('nocache', nocache),
+  behaviour: phase('behaviour', behaviour),
 }

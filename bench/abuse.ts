@@ -2,7 +2,7 @@
 // client whose latency is watched, all driven by the load-test kit's autocannon runner. Phases:
 //   attack  (issue 8) one read client keeps 8 hostile requests in flight while the second asks /live and /ready;
 //   heavy   8 heavy valid requests at once while the second asks /live;
-//   flood, regex, nocache  (issue 31) see abuse-attacks.ts: each prints the second client's /live and
+//   flood, regex, nocache, behaviour  see abuse-attacks.ts: each prints the second client's /live and
 //           /metrics p95 under the attack beside its quiet baseline.
 // All phases run when none is named.
 import { startGateway, type ChildGateway, type LoopDelay } from './gateway'

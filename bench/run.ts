@@ -10,7 +10,7 @@ const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
   behaviour: { describe: 'funnel, retention and paths against OpenPanel-shaped SQL, retention memory, 360/30-day ratios (part of compare)', run: compareBehaviourOnly },
   load: { describe: 'every endpoint at concurrency 1 and 8', run: loadTable },
   long: { describe: 'seed the 360-day dataset (4× the events) that the compare mode\'s ratio needs', run: seedLong },
-  abuse: { describe: 'a hostile client beside a second one: its /live and /ready percentiles, 504 times, heavy valid load; a credential flood, maximal regex requests and 8 clients × 8 no-cache heavy requests against its /live and /metrics p95 (phases: attack heavy flood regex nocache)', run: () => abuse.main(process.argv.slice(3)) },
+  abuse: { describe: 'a hostile client beside a second one: its /live and /ready percentiles, 504 times, heavy valid load; a credential flood, maximal regex requests and 8 clients × 8 no-cache heavy requests, 12-month funnels, retention and paths against its /live and /metrics p95 (phases: attack heavy flood regex nocache behaviour)', run: () => abuse.main(process.argv.slice(3)) },
   compaction: { describe: 'questions while the gateway compacts settled days (a copy of the bench data): percentiles before and during', run: compaction.main },
   fuzz: { describe: '10,000 junk requests over every route and cache probes of charts: counts by status, no 5xx but 503/504, no crash, no cached answer unlike a fresh one', run: () => fuzz.main(process.argv.slice(3)) },
 }
