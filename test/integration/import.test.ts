@@ -181,7 +181,7 @@ describe('import: all or nothing, never twice', function () {
         query_params: { projectId: 'shop', sessionId, first: first.created_at.replace('T', ' ').replace('Z', '') },
       })
       const rerun = await importEvents(h.engine, { projectId: 'shop', file, skipBad: false })
-      assert.deepEqual(rerun, { imported: 0, duplicates: events.length, resessioned: 1, skipped: 0, bad: [] })
+      assert.deepEqual(rerun, { imported: 0, duplicates: events.length, resessioned: 1, skipped: 0, badLines: 0, bad: [] })
       h.newApp()
       await assertMetricsExact(h, 'shop', events)
       const again = await compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date('2024-04-01T00:00:00Z') })
