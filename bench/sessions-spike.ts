@@ -12,7 +12,7 @@ import { QUESTIONS } from './questions'
 import { BENCH_GATEWAY_ENV, MAIN, PORT, openDataset } from './setup'
 import { Random } from '../test/support/random'
 
-const ROUNDS = Number(process.env.QUARRY_SPIKE_ROUNDS ?? 25)
+const ROUNDS = Number(process.env.QUARRY_SPIKE_ROUNDS ?? 20)
 const SESSION_QUESTIONS = ['metrics', 'metrics, path filter', 'pages', 'referrer', 'country']
 /** The rule of issue 32, item 1: the native design is kept when no session question is slower than this ratio. */
 const KEEP_NATIVE_AT_MOST = 1.1
