@@ -18,9 +18,9 @@ const SESSION_QUESTIONS = ['metrics', 'metrics, path filter', 'pages', 'referrer
 const KEEP_NATIVE_AT_MOST = 1.1
 const REFRESH_WAIT_MS = 6_000
 /**
- * `view` sends every event through the native view again, as production inserts would; on the shared 2-core
- * machine that took minutes per million events, so by default the table gets the states of HEAD's partial
- * rows instead (the same rows the view writes for the seed's blocks).
+ * `view` sends every event through the native view again, as production inserts would; that is too slow for
+ * repeated runs on a shared machine (docs/measurements.md), so by default the table gets the states of HEAD's
+ * partial rows instead (the same rows the view writes for the seed's blocks).
  */
 const FILL: Fill = process.env.QUARRY_SPIKE_FILL === 'view' ? 'view' : 'partial-rows'
 
@@ -104,7 +104,7 @@ export async function main(): Promise<void> {
     console.log(`HEAD sessions (partial rows, merged by the bench's setup): ${head.parts} parts, ${head.rows} rows, ${head.sessions} sessions`)
     console.log(`native, as background merges left it: ${JSON.stringify(await tableShape(gateway, NATIVE_TABLE))}`)
 
-    console.log('\nRefreshable materialized views (REFRESH EVERY 1 SECOND, sampled for 6 s):')
+    console.log(`\nRefreshable materialized views (REFRESH EVERY 1 SECOND, sampled for ${REFRESH_WAIT_MS / 1000} s):`)
     for (const fact of await checkRefreshableViews(gateway, REFRESH_WAIT_MS)) console.log(`- ${fact.how}: ${fact.created}; ${fact.refreshes} refreshes seen`)
     await dropRefreshViews(gateway)
 
