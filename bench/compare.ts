@@ -34,12 +34,12 @@ const STREAMS = process.env.QUARRY_BENCH_STREAMS !== '0'
 const EXPORT_DEPTH = Number(process.env.QUARRY_BENCH_EXPORT_DEPTH ?? 100_000)
 const QUIET_MS = 3_000
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 const ms = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(0))
 const times = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '-' : `${(a / b).toFixed(2)}×`)
 
 /** The task indexes in a new order (Fisher-Yates over a seeded generator, so a run can be repeated). */
-function shuffled(count: number, random: Random): number[] {
+export function shuffled(count: number, random: Random): number[] {
   const order = Array.from({ length: count }, (_, index) => index)
   for (let last = count - 1; last > 0; last -= 1) {
     const other = random.int(0, last)
@@ -73,7 +73,7 @@ async function interleaved(tasks: (() => Promise<unknown>)[]): Promise<number[]>
  * The statement the gateway compiles for a request URL, resolved by the gateway's own router (as
  * `explain`), with the settled days bound from its settled check's rows, as the gateway binds them.
  */
-async function compiledFor(url: string, gateway: ChildGateway): Promise<CompiledQuery> {
+export async function compiledFor(url: string, gateway: ChildGateway): Promise<CompiledQuery> {
   const resolved = await resolveRequest(url)
   if (!resolved || !isResourceRoute(resolved.route)) throw new Error(`not a resource route: ${url}`)
   const scope = { project: { id: PROJECT, name: PROJECT, timezone: TIMEZONE }, now: NOW, sessionLookbackMs: loadConfig({}).sessionLookbackHours * 3_600_000 }
