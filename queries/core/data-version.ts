@@ -1,7 +1,8 @@
 // The data version: what must change whenever an answer could change. Embedded, the count of writes the
 // engine's one writable connection has begun and ended (server/engine.ts, countWrites), known without a
-// statement, and none while a write runs; on a server, a fingerprint of the active parts of every table
-// answers are read from, over every replica on a cluster, and none while a mutation of them is not done
+// statement, and none while a write runs; on a server, a fingerprint of the block numbers and mutation
+// versions of every table answers are read from, over every replica on a cluster (merges leave it as it is),
+// and none while a mutation of them is not done
 // (control/data-version.sql), read on the control lane. Inserts, late events for settled days, a session's
 // rebuilt rows, a compaction's attach and drop, deletes and a replica catching up all change it.
 import { compileTemplate, sqlOnly, type CompiledQuery } from './compiled'
