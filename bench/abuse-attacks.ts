@@ -12,7 +12,7 @@
 //            retention and 10-step paths, Cache-Control: no-cache.
 import crypto from 'node:crypto'
 import { MAX_REQUEST_REGEX_CHARACTERS, MAX_REQUEST_REGEX_PATTERNS } from '../queries/core/filters'
-import { startLoad, type LoadResult, type RunningLoad } from '../loadtest/runner'
+import { startLoad, type LoadResult, type RequestSpec, type RunningLoad } from '../loadtest/runner'
 import { HEAVY_CLIENTS, PROJECT, SECONDS, SECOND_PROBES, countText, ms, probe, query, type Clients, type Headers } from './abuse-common'
 import type { ChildGateway } from './gateway'
 
@@ -59,6 +59,18 @@ const flood: Attack = {
       },
     })
   },
+}
+
+/** The hostile client's IN_FLIGHT connections with Cache-Control: no-cache, each sending `next()` in turn, for SECONDS. */
+function hostileNoCache(gateway: ChildGateway, clients: Clients, next: () => RequestSpec): RunningLoad {
+  return startLoad({
+    url: gateway.url,
+    headers: { ...clients.hostile, 'cache-control': 'no-cache' },
+    connections: IN_FLIGHT,
+    durationSeconds: SECONDS,
+    timeoutSeconds: TIMEOUT_SECONDS,
+    connection: () => next,
+  })
 }
 
 let tags = 0
@@ -108,14 +120,7 @@ const regex: Attack = {
   },
   async start(gateway, clients) {
     regexFilters = await largestAcceptedFilters(gateway, clients.hostile)
-    return startLoad({
-      url: gateway.url,
-      headers: { ...clients.hostile, 'cache-control': 'no-cache' },
-      connections: IN_FLIGHT,
-      durationSeconds: SECONDS,
-      timeoutSeconds: TIMEOUT_SECONDS,
-      connection: () => () => ({ route: 'maximal regex pages', path: regexPages(regexFilters, 'range=12m') }),
-    })
+    return hostileNoCache(gateway, clients, () => ({ route: 'maximal regex pages', path: regexPages(regexFilters, 'range=12m') }))
   },
 }
 
@@ -153,14 +158,7 @@ const behaviour: Attack = {
   describe: `one client's ${IN_FLIGHT} connections of no-cache 12-month funnels, retention and paths`,
   async start(gateway, clients) {
     let n = 0
-    return startLoad({
-      url: gateway.url,
-      headers: { ...clients.hostile, 'cache-control': 'no-cache' },
-      connections: IN_FLIGHT,
-      durationSeconds: SECONDS,
-      timeoutSeconds: TIMEOUT_SECONDS,
-      connection: () => () => BEHAVIOUR_QUESTIONS[(n += 1) % BEHAVIOUR_QUESTIONS.length],
-    })
+    return hostileNoCache(gateway, clients, () => BEHAVIOUR_QUESTIONS[(n += 1) % BEHAVIOUR_QUESTIONS.length])
   },
 }
 

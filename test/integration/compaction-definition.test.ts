@@ -6,9 +6,8 @@ import request from 'supertest'
 import { breakdownTuples, definitionOf } from '../../queries/core/compaction-definition'
 import { DIMENSIONS, type Dimension } from '../../queries/core/registry'
 import { compactionOptions, compactSessions } from '../../server/admin/compact'
-import { createProject } from '../../server/admin/control'
 import { answerInsights } from '../reference/model'
-import { goldenEvents, insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
+import { goldenEvents, startWithEvents, type Harness } from '../support/harness'
 
 const PROJECT = { id: 'shop', timezone: 'Europe/Berlin' }
 const NOW = new Date('2024-04-10T00:00:00.000Z')
@@ -21,10 +20,7 @@ describe('a breakdown added after its days were compacted', function () {
   let auth: Record<string, string>
 
   before(async () => {
-    h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' }, now: NOW })
-    await createProject(h.engine, PROJECT)
-    await insertRawEvents(h.engine, goldenEvents(PROJECT.id), PROJECT.id)
-    auth = await rootHeaders(h.engine)
+    ;({ h, auth } = await startWithEvents(PROJECT, goldenEvents(PROJECT.id)))
   })
   after(() => h.close())
 
