@@ -42,6 +42,8 @@ export class JoinedRuns {
     const rows = joins.rows(member.query)
     let batch = this.waiting.get(key)
     if (!batch || batch.abort.signal.aborted || batch.rows + rows > this.maxRows) batch = this.open(key, joins, options)
+    // A member that joins a batch someone else opened runs no statement of its own: the slot it kept is freed.
+    else options.kept?.letGo()
     let index = batch.members.findIndex((joined) => joined.resource === member.resource)
     if (index < 0) {
       index = batch.members.push(member as Member<unknown>) - 1

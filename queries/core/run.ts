@@ -4,7 +4,7 @@ import crypto from 'node:crypto'
 import type { CompiledQuery, OutputFormat } from './compiled'
 import { toQueryError } from './engine-errors'
 import { QueryError } from './errors'
-import { FairScheduler } from './scheduler'
+import { FairScheduler, type KeptTurn } from './scheduler'
 
 export interface Guardrails {
   maxExecutionSeconds: number
@@ -141,6 +141,8 @@ export interface RunOptions {
    * so that they take one time limit together, queueing included; each statement's own limit otherwise.
    */
   deadline?: AbortSignal
+  /** The request's turn across its statements: its statement takes the slot the one before kept (scheduler.ts). */
+  kept?: KeptTurn
 }
 
 export interface RunResult<T> {
@@ -340,7 +342,7 @@ export class Runner {
         outcome,
       })
     try {
-      const release = await this.schedulers[options.lane ?? 'data'].admit(options.clientId ?? ANONYMOUS, signal)
+      const release = await this.schedulers[options.lane ?? 'data'].admit(options.clientId ?? ANONYMOUS, signal, options.kept)
       admitted = performance.now()
       let running: Promise<T>
       try {

@@ -1,7 +1,8 @@
 // Admission for engine statements: a global limit on statements in flight and a bounded queue served
 // round-robin across clients (the least recently served client goes next), so one client's backlog
 // never stands in front of another client's turn, and of which each client may hold only a share, so
-// that a few clients' backlogs never fill it for everyone else.
+// that a few clients' backlogs never fill it for everyone else. A request that runs statements one after
+// another keeps its slot between them (KeptTurn), so that it waits for a turn once, not once per statement.
 import { QueryError } from './errors'
 
 export interface SchedulerOptions {
@@ -28,6 +29,48 @@ interface Waiter {
 
 /** Releases the statement's slot; call it once the engine has really stopped working on it. */
 export type Release = () => void
+
+/**
+ * One request's turn across its statements: the slot its statement frees is kept for its next statement,
+ * which then starts without waiting behind other clients' statements, until it ends (`end`) or lets the slot
+ * go (`letGo`, e.g. when its next statement joins another request's). A slot kept in one queue is let go when
+ * its next statement asks another queue.
+ */
+export class KeptTurn {
+  private kept?: { scheduler: FairScheduler; free: () => void }
+  private ended = false
+
+  /** Keeps a freed slot of `scheduler` (`free` gives it up); false once the turn has ended. */
+  keep(scheduler: FairScheduler, free: () => void): boolean {
+    if (this.ended) return false
+    this.letGo()
+    this.kept = { scheduler, free }
+    return true
+  }
+
+  /** Whether a slot of `scheduler` was kept, now taken by the request's next statement; one kept elsewhere is let go. */
+  claim(scheduler: FairScheduler): boolean {
+    if (this.kept?.scheduler === scheduler) {
+      this.kept = undefined
+      return true
+    }
+    this.letGo()
+    return false
+  }
+
+  /** Gives up the kept slot, if any: the next waiting statement takes it. */
+  letGo(): void {
+    const kept = this.kept
+    this.kept = undefined
+    kept?.free()
+  }
+
+  /** The request has run its last statement: its slot is given up and none is kept again. */
+  end(): void {
+    this.ended = true
+    this.letGo()
+  }
+}
 
 export class FairScheduler {
   private running = 0
@@ -62,10 +105,15 @@ export class FairScheduler {
   /**
    * Waits for a turn for `clientId`'s statement; rejects when the queue is full (`overloaded`, 503), when the
    * client already has its share of it waiting (`too_many_queries`, 429), or when `signal` aborts first.
+   * With `kept`, a slot the request's statement before freed is taken at once, and this one's is kept in turn.
    */
-  admit(clientId: string, signal?: AbortSignal): Promise<Release> {
-    if (signal?.aborted) return Promise.reject(signal.reason)
-    if (this.running < this.options.maxInFlight && this.queued === 0) return Promise.resolve(this.take(clientId))
+  admit(clientId: string, signal?: AbortSignal, kept?: KeptTurn): Promise<Release> {
+    if (signal?.aborted) {
+      kept?.letGo()
+      return Promise.reject(signal.reason)
+    }
+    if (kept?.claim(this)) return Promise.resolve(this.take(clientId, kept, true))
+    if (this.running < this.options.maxInFlight && this.queued === 0) return Promise.resolve(this.take(clientId, kept))
     if (this.queued >= this.options.maxQueued) {
       return Promise.reject(new QueryError('overloaded', `The engine queue is full (${this.options.maxQueued} statements waiting); retry shortly`))
     }
@@ -82,7 +130,7 @@ export class FairScheduler {
       const waiter: Waiter = {
         start: () => {
           signal?.removeEventListener('abort', onAbort)
-          resolve(this.take(clientId))
+          resolve(this.take(clientId, kept))
         },
       }
       signal?.addEventListener('abort', onAbort, { once: true })
@@ -93,9 +141,12 @@ export class FairScheduler {
     })
   }
 
-  private take(clientId: string): Release {
-    if (this.running === 0) this.progressAt = this.now()
-    this.running += 1
+  /** A turn for `clientId`'s statement, in a free slot or (`inKeptSlot`) in the one its request kept. */
+  private take(clientId: string, kept?: KeptTurn, inKeptSlot = false): Release {
+    if (!inKeptSlot) {
+      if (this.running === 0) this.progressAt = this.now()
+      this.running += 1
+    }
     this.turns += 1
     const client = this.clients.get(clientId) ?? { running: 0, lastTurn: 0 }
     client.running += 1
@@ -106,10 +157,13 @@ export class FairScheduler {
       if (released) return
       released = true
       this.progressAt = this.now()
-      this.running -= 1
       client.running -= 1
       if (client.running === 0 && !this.queues.has(clientId)) this.clients.delete(clientId)
-      this.startNext()
+      const free = () => {
+        this.running -= 1
+        this.startNext()
+      }
+      if (!kept?.keep(this, free)) free()
     }
   }
 

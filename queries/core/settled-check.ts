@@ -7,6 +7,7 @@ import type { DataVersion } from './data-version'
 import { DAY_MS } from './dates'
 import { toClickHouseTime } from './pipeline'
 import type { Runner } from './run'
+import type { KeptTurn } from './scheduler'
 import { SharedRuns } from './shared-runs'
 
 /** The window's UTC days and the session lookback, which a session statement and its settled check both bind. */
@@ -83,6 +84,8 @@ export interface BindOptions {
    * together. A check shared by several questions runs under the deadline of the first one to ask.
    */
   deadline?: AbortSignal
+  /** The question's turn across its statements: its statement takes the slot its own check kept. */
+  kept?: KeptTurn
 }
 
 /**
@@ -130,7 +133,7 @@ export class SettledChecks {
     })
   }
 
-  private async run(check: CompiledQuery, { signal, clientId, deadline }: BindOptions): Promise<SettledRow[]> {
-    return (await this.runner.run<SettledRow>(check, { signal, clientId, deadline })).rows
+  private async run(check: CompiledQuery, { signal, clientId, deadline, kept }: BindOptions): Promise<SettledRow[]> {
+    return (await this.runner.run<SettledRow>(check, { signal, clientId, deadline, kept })).rows
   }
 }

@@ -8,6 +8,7 @@ import { JoinedRuns } from '../../queries/core/joined-runs'
 import { prepare, type Scope } from '../../queries/core/pipeline'
 import { ResultCache, etagOf, matchesEtag } from '../../queries/core/result-cache'
 import type { Runner } from '../../queries/core/run'
+import { KeptTurn } from '../../queries/core/scheduler'
 import { SettledChecks } from '../../queries/core/settled-check'
 import { authenticate, authorizeProject, resolveQueryProject } from './auth'
 import type { Config } from '../config'
@@ -166,15 +167,21 @@ export function createApp(options: AppOptions): express.Express {
       revalidate: /\bno-(cache|store)\b/i.test(req.get('cache-control') ?? ''),
       run: async (signal) => {
         const clientId = res.locals.client.id
-        // One time limit for the question: its settled check and its statement share it.
+        // One time limit and one turn for the question: its settled check and its statement share them, so the
+        // statement starts in the slot the check frees instead of waiting behind other clients' statements.
         const deadline = runner.requestDeadline()
-        const statement = await settledChecks.bind(compiled, { signal, clientId, askedAt, deadline })
-        const options = { signal, clientId, lane: resource.lane, deadline }
-        const { rows, ...run } = resource.joins
-          ? await joinedRuns.run(resource.joins, { resource: resource.name, query, statement }, options)
-          : await runner.run<Record<string, unknown>>(statement, options)
-        Object.assign(res.locals, { queryMs: Math.round(run.durationMs), ...run })
-        return rows
+        const kept = new KeptTurn()
+        try {
+          const statement = await settledChecks.bind(compiled, { signal, clientId, askedAt, deadline, kept })
+          const options = { signal, clientId, lane: resource.lane, deadline, kept }
+          const { rows, ...run } = resource.joins
+            ? await joinedRuns.run(resource.joins, { resource: resource.name, query, statement }, options)
+            : await runner.run<Record<string, unknown>>(statement, options)
+          Object.assign(res.locals, { queryMs: Math.round(run.durationMs), ...run })
+          return rows
+        } finally {
+          kept.end()
+        }
       },
     })
     metrics?.cacheLookup(hit)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { QueryError } from '../../queries/core/errors'
-import { FairScheduler, type Release } from '../../queries/core/scheduler'
+import { FairScheduler, KeptTurn, type Release } from '../../queries/core/scheduler'
 
 describe('the fair engine scheduler', () => {
   it('admits up to the in-flight limit at once, then queues', async () => {
@@ -114,5 +114,57 @@ describe("each client's share of the engine queue", () => {
     first()
     await second
     assert.equal(await outcome(scheduler.admit('a')), 'waiting', 'the started statement left its place in the share')
+  })
+})
+
+describe("a request's kept turn", () => {
+  const tick = () => new Promise((resolve) => setImmediate(resolve))
+
+  it('keeps the slot a statement frees for the same request, ahead of waiting clients, until the request ends', async () => {
+    const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 8 })
+    const kept = new KeptTurn()
+    const started: string[] = []
+    const check = await scheduler.admit('question', undefined, kept)
+    const others = [scheduler.admit('other').then(() => started.push('other'))]
+    check()
+    await tick()
+    assert.deepEqual([started, scheduler.inFlight()], [[], 1], 'the freed slot is kept, not given to the waiting client')
+    const statement = await scheduler.admit('question', undefined, kept)
+    assert.equal(scheduler.inFlight(), 1, 'the statement took the kept slot, not a second one')
+    statement()
+    await tick()
+    assert.deepEqual(started, [])
+    kept.end()
+    await Promise.all(others)
+    assert.deepEqual([started, scheduler.inFlight()], [['other'], 1])
+  })
+
+  it('gives the kept slot up when the request lets it go, and keeps none after its end', async () => {
+    const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 8 })
+    const kept = new KeptTurn()
+    ;(await scheduler.admit('question', undefined, kept))()
+    const waiting = scheduler.admit('other')
+    kept.letGo()
+    const release = await waiting
+    kept.end()
+    release()
+    assert.deepEqual([scheduler.inFlight(), scheduler.queueDepth()], [0, 0])
+    ;(await scheduler.admit('question', undefined, kept))()
+    assert.equal(scheduler.inFlight(), 0, 'an ended turn keeps nothing')
+  })
+
+  it('lets a slot kept in one queue go when the next statement asks another queue, or gives up', async () => {
+    const data = new FairScheduler({ maxInFlight: 1, maxQueued: 8 })
+    const bounded = new FairScheduler({ maxInFlight: 1, maxQueued: 8 })
+    const kept = new KeptTurn()
+    ;(await data.admit('question', undefined, kept))()
+    assert.equal(data.inFlight(), 1)
+    const other = await bounded.admit('question', undefined, kept)
+    assert.deepEqual([data.inFlight(), bounded.inFlight()], [0, 1], 'the data slot was let go')
+    other()
+    const abort = new AbortController()
+    abort.abort(new Error('gone'))
+    await assert.rejects(bounded.admit('question', abort.signal, kept), /gone/)
+    assert.equal(bounded.inFlight(), 0, 'a request gone away keeps no slot')
   })
 })
