@@ -24,9 +24,9 @@ import { Random } from '../test/support/random'
 
 const RUNS = Number(process.env.QUARRY_BENCH_RUNS ?? 7)
 /**
- * About how long the timed rounds of one comparison may take, by its warm-up round's time: a question of 30-40
- * ms gets up to 4 × RUNS rounds instead of RUNS. With 7, one run printed `country` 43 ms through the gateway
- * against 34 raw (1.29×), where 150 interleaved rounds gave 30.5 against 28.4 (1.07×).
+ * About how long the timed rounds of one comparison may take, by its warm-up round's time: a fast question gets
+ * up to 4 × RUNS rounds instead of RUNS, as a handful of rounds of a short question overstated the gateway's
+ * ratio to the raw engine (bench/README.md).
  */
 const ROUND_BUDGET_MS = Number(process.env.QUARRY_BENCH_ROUND_BUDGET_MS ?? 8_000)
 const MAX_RUNS = 4 * RUNS
@@ -123,9 +123,8 @@ async function historyRatios(main: ChildGateway): Promise<void> {
     console.log(`\nSame 30-day questions, raw engine, 360-day project (${LONG.events} events) / 90-day project (${MAIN.events} events), runs interleaved:`)
     console.log('| question | 90 days p50 ms | 360 days p50 ms | ratio |')
     console.log('|---|---|---|---|')
-    // An untimed round on the new gateway first, as the 90-day one had: a freshly started gateway ran metrics on
-    // the 360-day project in 471, 234, 121 and 141 ms, then in 92-150 (median 102), and with one warm-up the first
-    // question's ratio came out 1.43x in one run (1.15-1.33x in the four runs before it).
+    // An untimed round on the new gateway first, as the 90-day one had: a freshly started gateway's first few
+    // statements run several times slower, which fell on the first question's ratio (bench/README.md).
     for (const question of QUESTIONS) {
       const longer = await compiledFor(question.url, long)
       await long.statement(longer.sql, longer.params)
@@ -202,8 +201,8 @@ async function streamRate(path: string, headers: Record<string, string>, gateway
   try {
     const res = await fetch(`http://127.0.0.1:${PORT}${path}`, { headers })
     let rows = 0
-    // TRICKY: Buffer.indexOf, not a loop over bytes in JavaScript: on 10M rows of NDJSON from one gateway,
-    // the loop read 183k rows/s where indexOf read 222k-345k, so the bench was timing itself.
+    // TRICKY: Buffer.indexOf, not a loop over bytes in JavaScript: the loop was slower than the gateway's
+    // stream, so the bench was timing itself (bench/README.md).
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
       for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) rows += 1
@@ -230,9 +229,8 @@ export async function compare(): Promise<void> {
   const gateway = await startGateway({ dataDir: MAIN.dir, port: PORT, env: BENCH_GATEWAY_ENV })
   try {
     await waitForAuth(auth)
-    // A first round over every question, untimed: a freshly started gateway answered its first metrics
-    // request in 427 ms and the next three in 123-143 before settling at 110-120, which fell on the first
-    // question's figures only.
+    // A first round over every question, untimed: a freshly started gateway answers its first requests
+    // several times slower before settling, which fell on the first question's figures only.
     for (const question of QUESTIONS) {
       const compiled = await compiledFor(question.url, gateway)
       await get(question.url, fresh)

@@ -14,8 +14,8 @@ const KILL_RETRY_MS = 50
 const MAX_KILL_TRIES = 100
 /**
  * Streams open at once; past it, exports run in keyset chunks, which hold nothing between statements. An
- * open export stream of every column kept 39 MB of readers and blocks between reads (75 MB before the
- * settings in openStream), so this bounds them to about 160 MB.
+ * open export stream keeps its readers and a block in memory between reads, so this bounds their memory
+ * (docs/measurements.md, "Export").
  */
 const MAX_OPEN_STREAMS = 4
 
@@ -128,14 +128,13 @@ export class EmbeddedLanes implements EngineLanes {
   /**
    * A streamed statement on a read-only session of its own (chDB streams one statement per session), its
    * parameters bound per stream, outside the process-wide chain. Each read runs off the JavaScript thread
-   * and stops after about a block (an export paused for 2 s after a read used 60 ms of CPU meanwhile).
+   * and stops after about a block, so a paused export uses next to no CPU until its next read.
    * TRICKY: the session has no time or result-row limit (a whole export outlives both); each read is
    * bounded by its own signal, on which KILL QUERY stops it, as it stops a data statement.
-   * The reading settings, measured on a 10M-event export (one process each): without a read-ahead buffer
-   * per part, in key order (`read_in_order_use_buffering = 0`), the first 2M rows of CSV ran at 534k rows/s
-   * with 199 MB more RSS, against 446k and 299 MB with it; one thread, 8,192-row blocks and 128 KiB read
-   * buffers then kept four open streams (every column) at 156 MB against 300 MB, and a whole CSV export
-   * at 593k rows/s against 609k.
+   * The reading settings were chosen by measurement (docs/measurements.md, "Export"): without a read-ahead
+   * buffer per part, in key order (`read_in_order_use_buffering = 0`), CSV ran faster with less memory; one
+   * thread, 8,192-row blocks and 128 KiB read buffers then about halved an open stream's memory at nearly
+   * the same rows per second.
    */
   openStream(statement: Statement): StatementStream | undefined {
     if (this.streamSessions.size >= MAX_OPEN_STREAMS) return undefined

@@ -122,12 +122,12 @@ export const embeddedDataVersion = (writes: WriteCount) => (writes.running > 0 ?
 
 /**
  * TRICKY: the embedded engine's allocator (jemalloc inside libchdb, built with `dirty_decay_ms:5000,
- * muzzy_decay_ms:0`) hands the memory statements freed back to the OS over about 5 s, while later
- * statements allocate, and every page used again is then a new page fault. Where a fault is dear (this
- * VM, which reports freed pages to its host: about 8 µs each), a statement after a few seconds of quiet
- * paid for it: the 30-day chart with `previous` took 164 ms back to back and 508 ms after 3.2 s of quiet
- * (41,034 minor faults against 74). So freed memory stays with the engine for `memoryDecaySeconds`, and
- * jemalloc's background thread hands it back while the gateway is quiet, not during a statement.
+ * muzzy_decay_ms:0`) hands the memory statements freed back to the OS within seconds, while later
+ * statements allocate, and every page used again is then a new page fault. Where a fault is dear (a VM
+ * that reports freed pages to its host), a statement after a few seconds of quiet paid for it, several
+ * times over (docs/measurements.md, "Engine memory"). So freed memory stays with the engine for
+ * `memoryDecaySeconds`, and jemalloc's background thread hands it back while the gateway is quiet, not
+ * during a statement.
  * jemalloc reads this once, when libchdb loads; an operator's own `JE_MALLOC_CONF` is left as it is.
  */
 export function keepFreedMemory(settings: Pick<EngineSettings, 'memoryDecaySeconds'>, env: Record<string, string | undefined> = process.env): void {

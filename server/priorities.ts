@@ -4,9 +4,9 @@
 // The gateway's questions and its own compaction share the engine's cores: questions run at
 // QUESTION_PRIORITY (server/embedded-lanes.ts, server/server-lanes.ts) and a compaction's statements that
 // read a day or a whole table at BACKGROUND_PRIORITY (server/admin/compact.ts), so a compaction yields to the
-// questions instead of taking half the cores from them. On 10M events, `country` asked every 20 ms while 8
-// days were compacted (two runs each way, `npm run bench -- compaction`): see the README. On a server, other
-// clients' statements at 0 take no part, and those they send at a number above 1 pause for the questions too.
+// questions instead of taking half the cores from them (`npm run bench -- compaction`; docs/measurements.md,
+// "Compaction"). On a server, other clients' statements at 0 take no part, and those they send at a number
+// above 1 pause for the questions too.
 // Embedded exports stay at 0: an open stream is a running statement for as long as its client reads, and
 // would hold a compaction back for all that time (a server's exports are keyset chunks, questions each).
 export const QUESTION_PRIORITY = 1

@@ -93,8 +93,8 @@ function readBound(text: string, zone: string, isEnd: boolean): DateTime | undef
 
 /**
  * Valid bounds read lately, by zone, end and text (each a few dozen characters at most). Reading one costs
- * luxon Intl calls: with the clock, 40% of compiling a 30-day breakdown (180 µs hot). A DateTime never
- * changes, and a bound's instant does not depend on the clock.
+ * luxon Intl calls, a large share of compiling a breakdown (docs/measurements.md, "Compiling"). A DateTime
+ * never changes, and a bound's instant does not depend on the clock.
  */
 const readBounds = new LRUCache<string, DateTime>({ max: 1_000 })
 
@@ -174,8 +174,8 @@ export interface Bucket {
 
 /**
  * The windows' buckets listed lately, at most this many buckets in all. Listing and printing them costs
- * luxon an Intl call per bucket and step: 1-1.5 ms for a 30-day window, asked by the compiler and then by
- * the shaping, and again by every request for the same window.
+ * luxon an Intl call per bucket and step, asked by the compiler and then by the shaping, and again by every
+ * request for the same window.
  */
 const LISTED_BUCKETS = 50_000
 const listed = new LRUCache<string, readonly Bucket[]>({ maxSize: LISTED_BUCKETS, sizeCalculation: (buckets) => Math.max(1, buckets.length) })

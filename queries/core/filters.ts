@@ -35,8 +35,8 @@ export const isNumberText = (expression: string): string => `match(${expression}
 const MAX_VALUES = 100
 /**
  * A regex filter's cost grows with its patterns: each is matched against every row read, and a request's
- * statements read its rows once per pattern of every filter and series it holds. 100 alternation-heavy
- * patterns ran for over 30 s; 20 patterns of 1,000 characters in all cover a hand-written path list. So
+ * statements read its rows once per pattern of every filter and series it holds. A hundred alternation-heavy
+ * patterns ran past any time limit; 20 patterns of 1,000 characters in all cover a hand-written path list. So
  * these cap a whole request, however its patterns are split over filters and chart series.
  */
 export const MAX_REQUEST_REGEX_PATTERNS = 20
@@ -182,13 +182,12 @@ function targetExpression(target: FilterTarget, { prefix, params, subject }: { p
 
 /**
  * SQL: whether the lowered text contains any lowered value, as `position(lowerUTF8(x), lowerUTF8(v)) > 0`
- * for some value, in one multi-needle search instead of a lambda per value. On 10M events, 30-day metrics
- * with `path contains` took 183 ms instead of 208 (the lambda ran for every page of every settled session).
+ * for some value, in one multi-needle search instead of a lambda per value, which ran for every page of every
+ * settled session.
  * TRICKY: multiSearchAny finds no empty needle in an empty text, where `position` finds it everywhere: with
  * an empty value (`hasEmpty`) every text matches, so the condition is that constant, and without one it is
- * the search alone. Written as one condition for both (`has(lowered, '') OR ...`), the OR ran for every row:
- * 30-day pages with `path contains` on 10M events took 293-318 ms against 273-299 (medians of 11-15, three
- * runs). At most 255 needles: MAX_VALUES keeps under it.
+ * the search alone. Written as one condition for both (`has(lowered, '') OR ...`), the OR ran for every row
+ * (docs/measurements.md, "Filters"). At most 255 needles: MAX_VALUES keeps under it.
  */
 const containsAny = (x: string, values: string, hasEmpty: boolean) =>
   hasEmpty ? `has(${values}, '')` : `multiSearchAny(lowerUTF8(${x}), arrayMap(v -> lowerUTF8(v), ${values}))`

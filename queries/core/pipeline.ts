@@ -13,7 +13,7 @@ export interface Project {
 export interface Scope {
   project: Project
   now: Date
-  /** How far before and after a window session rows are read (README, "Sessions"). */
+  /** How far before and after a window session rows are read (docs/design/sessions.md). */
   sessionLookbackMs: number
 }
 

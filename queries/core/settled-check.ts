@@ -23,7 +23,7 @@ export interface DayParams {
  * the lookback after the last; empty when every day is settled).
  * TRICKY: computed here, not in the statement. As SQL over the bound days (a lambda per `arrayFilter` and
  * `arrayMap`), ClickHouse 26 did not fold them to constants and evaluated them for every partial row read
- * (30-day country on 10M events: 71 -> 60 ms with them bound; pages 248 -> 209 ms).
+ * (docs/measurements.md, "Settled check").
  */
 export interface SettledParams {
   settledDays: string[]

@@ -11,8 +11,8 @@ import { compileCount, compileProfiles, compileRows, encodeCursor, exportEventsS
 export type ExportRow = Record<string, unknown> & { id: string; createdAt: string; profileId: string }
 
 /**
- * Rows per statement while streaming: bounds memory on both engines (DESIGN 9). A 10M-row export from the
- * embedded gateway grew its RSS by 53-59 MB with 10k rows and 109-186 MB with 20k, at the same rows/s.
+ * Rows per statement while streaming: bounds memory on both engines. Twice as many rows grew the gateway's
+ * memory about twice as much at the same rows per second (docs/measurements.md, "Export").
  */
 export const STREAM_CHUNK_ROWS = 10_000
 /** A whole export read as one statement: every row (its LIMIT's largest value). */

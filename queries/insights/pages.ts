@@ -35,8 +35,8 @@ const pageIdentity = (query: PlannedInsight): Fragment => sqlOnly(query.sorted.v
  * `AND ...` keeping views whose session passes the filters: its attributes pass, and it has an event
  * matching every event-field filter. Sets, not joins, and nothing at all without filters. Without a
  * `name` filter a counted view is itself such an event (it matches every event-field filter, in the
- * window), so its session is not looked up: on 10M events, a 30-day `path contains` answer took
- * 1.1-1.5 s with the set and 0.58-0.74 s without it, with the same rows.
+ * window), so its session is not looked up: the same rows, without building the set
+ * (docs/measurements.md, "Pages").
  */
 function viewSessions(query: PlannedInsight): Fragment {
   const withEvent = query.sorted.nameFiltered ? sessionsWithEvent(query) : null
@@ -63,9 +63,8 @@ const NO_VIEW_DAYS = sqlOnly(`CAST([], 'Array(Date)') AS view_days,
 /**
  * The settled days whose stored page views answer exactly (the window's bounds on quarter hours and a view
  * condition that reads the page only), and those views: the page rollup when the bounds fall on whole
- * hours and no filter restricts the sessions (on 10M events, 30-day pages: 285-289 ms with the page rows,
- * 211-219 ms with the rollup, the same rows), else the page rows. Otherwise no day, and the rows with a
- * condition that reads no view field.
+ * hours and no filter restricts the sessions (fewer rows, the same answers; docs/measurements.md, "Pages"),
+ * else the page rows. Otherwise no day, and the rows with a condition that reads no view field.
  */
 function settledPages(query: PlannedInsight, sessions: Fragment): { days: Fragment; pages: Fragment } {
   const context = sessionParams(query)

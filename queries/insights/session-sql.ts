@@ -112,9 +112,8 @@ const pageFiltered = (query: PlannedInsight): boolean => query.sorted.eventSelec
 
 /**
  * Whether each of a settled session's pages matches the page-only filters, as `page_matches`: one
- * evaluation per page, which the kept sessions' counted views reuse (a 30-day metrics `path contains` on
- * 10M events took 274-291 ms evaluating the filters once to keep a session and again to count its views,
- * 220-234 ms evaluating them once).
+ * evaluation per page, which the kept sessions' counted views reuse instead of evaluating the filters a
+ * second time (docs/measurements.md, "Filters").
  */
 const pageMatches = (condition: string) => `arrayMap((origin, path) -> ${condition}, page_origins, page_paths) AS page_matches`
 
@@ -191,8 +190,8 @@ export function windowSessions(query: PlannedInsight, attributes: SessionAttribu
  * The window's sessions that `/pages` counts by entry page (pages.sql, `entries`): the sessions, their join
  * with the events under event filters, and which entry pages count. Under page-only event filters a session
  * whose entry page matches them is kept by them (its first event matches them), and only such pages have
- * page rows to join; so the sessions are read without those filters and the entry page decides (30-day pages
- * with a path filter on 10M events: 275 -> 174 ms, the same rows).
+ * page rows to join; so the sessions are read without those filters and the entry page decides (the same
+ * rows; docs/measurements.md, "Pages").
  */
 export function entrySessions(query: PlannedInsight): { sessions: Fragment; join: Fragment; match: Fragment } {
   const attributes: SessionAttribute[] = ['entry_origin', 'entry_path']

@@ -78,9 +78,8 @@ function background(file: string, fragments: Parameters<typeof compileTemplate>[
 /**
  * The job under way as constants (admin/compaction-job.sql), in place of bound values: embedded, a statement
  * with bound parameters holds chDB's one process-wide chain of them while it runs, and a day's builds held
- * every data statement of the gateway behind them. `npm run bench -- compaction` (10M events, `country` every
- * 20 ms while 8 days are compacted, four rounds each way): p90 526-610 ms and p99 586-1,107 with the builds
- * bound, 196-349 and 276-751 with them reading the job.
+ * every data statement of the gateway behind them; reading the job, the questions asked during a compaction
+ * no longer wait for its builds (`npm run bench -- compaction`; docs/measurements.md, "Compaction").
  */
 const JOB = compileInner('admin/compaction-job.sql', {})
 /** The partial rows of the job's read range, per project (admin/compact-count.sql). */
@@ -88,9 +87,8 @@ const COUNT = background('admin/compact-count.sql', { job: JOB })
 
 /**
  * The run under way as constants (admin/compaction-run.sql), in place of bound values, for its checks that read
- * a whole table and so grow with a project's history: on 40M events over 360 days, bound, the stale days held
- * the chain for 99 ms and the four tables' replaced compactions for 195 ms, every run; `country` asked beside
- * them took p90 91-92 ms with them bound and 64-66 reading the run (32 ms p50 without them; README).
+ * a whole table and so grow with a project's history: bound, they held the chain on every run, and the
+ * questions asked beside them waited (docs/measurements.md, "Compaction").
  */
 const RUN = compileInner('admin/compaction-run.sql', {})
 /** The days whose partial rows changed since their last compaction (admin/compact-stale-days.sql). */
@@ -168,10 +166,9 @@ async function swapDay(engine: Engine, target: SettledTable, job: DayJob): Promi
 /**
  * The share of a month's stored rows that, once masked by deletes, has the month rewritten without them.
  * Masked rows are read and skipped by every statement over the month until a merge includes their part,
- * and a month merged into one part is not merged again until a new part joins it. On 10M events, every day
- * compacted again (as after migration 017) and merged, then the replaced compactions dropped: 30-day
- * metrics took 115 ms with half of each month masked and 102 ms once rewritten (medians of 15; the four
- * tables' three months rewritten in 9.3 s). A recompaction of a few days of an older month masks a tenth.
+ * and a month merged into one part is not merged again until a new part joins it. A month half masked made
+ * its questions measurably slower, and its rewrite is cheap (docs/measurements.md, "Compaction"). A
+ * recompaction of a few days of an older month masks a tenth.
  */
 const MASKED_SHARE = 0.2
 

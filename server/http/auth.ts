@@ -1,4 +1,4 @@
-// Authentication and project authorization, run before any parameter is looked at (DESIGN 6):
+// Authentication and project authorization, run before any parameter is looked at:
 // 401 missing/wrong credentials, 403 write clients and read clients on another project, 404 unknown project.
 import type { Request, RequestHandler } from 'express'
 import { ipKeyGenerator } from 'express-rate-limit'

@@ -1,8 +1,8 @@
 -- @name insights.dimension_sets
 -- @returns the rows of several breakdowns of the same window, filters and page (queries/core/joined-runs.ts),
 --   each as insights/dimension.sql gives them, and `member`: the index of the breakdown it answers
--- One GROUPING SETS pass over the window's sessions instead of one statement per breakdown: the 30-day
--- dashboard's eight breakdowns on 10M events took 284-330 ms together against 106-132 ms each alone.
+-- One GROUPING SETS pass over the window's sessions instead of one statement per breakdown, each of which
+-- would read the same sessions again (docs/measurements.md, "Scheduling").
 -- TRICKY: a grouping set leaves the key columns outside it at their default (''), so `member` is told by
 -- the GROUPING bit mask of every set's columns (0 = in the set), and each member reads only its own.
 SELECT

@@ -1,7 +1,6 @@
 -- @migration 007_settled_by_compaction
 -- The settled-day check (insights/settled-days.sql) from part metadata, not from rows: every question
--- runs it, and it read each window's sessions_settled compactions and sessions partial rows (about 50 ms
--- of a 30-day question on 10M events).
+-- runs it, and it read each window's sessions_settled compactions and sessions partial rows.
 -- - sessions_settled is partitioned by (day, compaction), as page_views_settled is: a day's compactions
 --   are then answered by the partition key's min/max that ClickHouse keeps per part. A compaction adds
 --   its partition, then drops the day's older ones (readers see two compactions meanwhile, and regroup).

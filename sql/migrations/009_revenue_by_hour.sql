@@ -1,8 +1,7 @@
 -- @migration 009_revenue_by_hour
 -- Revenue per (project, hour) as a projection of `events`, stored in the same parts as the rows (so never
 -- behind them): /metrics without filters, over a window and buckets whose bounds all fall on whole hours,
--- sums the hours instead of every event (insights/revenue-hours.sql; on 10M events, a 30-day revenue
--- series took 23-25 ms from the rows and 6-7 ms from the hours).
+-- sums the hours instead of every event (insights/revenue-hours.sql).
 ALTER TABLE {{table events}} {{on_cluster}}
   ADD PROJECTION IF NOT EXISTS revenue_by_hour
   (

@@ -3,8 +3,7 @@
 -- each. A question whose event filters read only `origin` and `path` (no `name` filter) keeps a settled
 -- session when one of its pages matches them and counts the views of those pages, from these arrays,
 -- instead of scanning the window's events grouped by session and joining them (insights/
--- window-sessions.sql; on 10M events, the settled half of a 30-day `path contains` filter: 188-232 ms
--- scanned and grouped, 84-99 ms from the arrays, before the join it also saves).
+-- window-sessions.sql).
 -- The compaction builds them from the events of the day's read range, which hold every event of a session
 -- that starts on the day; every day is compacted again (session_compactions emptied), and until then
 -- questions regroup partial rows, exactly.

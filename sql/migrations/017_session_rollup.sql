@@ -1,9 +1,9 @@
 -- @migration 017_session_rollup
 -- Settled sessions rolled up per breakdown (queries/core/registry.ts, DIMENSIONS), value and hour of their
 -- start: a breakdown without filters whose window starts and ends on whole hours reads these instead of a
--- row per session (insights/dimension-rollup.sql; on 10M events, 30-day country on the raw engine:
--- 57.5 -> 37.3 ms, the same rows). Built by the same compaction from the day's sessions_settled rows
--- (admin/compact-session-rollup-build.sql), added to its month by (day, compaction) like them, and read by
+-- row per session (insights/dimension-rollup.sql; the same rows, fewer of them to read). Built by the same
+-- compaction from the day's sessions_settled rows (admin/compact-session-rollup-build.sql), added to its
+-- month by (day, compaction) like them, and read by
 -- the compaction its record names, as they are (insights/settled-days.sql).
 -- Every day is compacted again (session_compactions emptied), which builds the rollup; until then
 -- questions regroup partial rows, exactly.

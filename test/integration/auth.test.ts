@@ -11,7 +11,7 @@ interface Credentials {
 const headerAuth = (c: Credentials) => ({ 'openpanel-client-id': c.id, 'openpanel-client-secret': c.secret })
 const basicAuth = (c: Credentials) => ({ Authorization: `Basic ${Buffer.from(`${c.id}:${c.secret}`).toString('base64')}` })
 
-describe('authentication and authorization (DESIGN 6)', function () {
+describe('authentication and authorization', function () {
   let h: Harness
   let reader: Credentials
   let otherReader: Credentials

@@ -44,7 +44,29 @@ describe('paths the repository names', () => {
   })
 
   it('cite nothing outside the repository', () => {
-    const outside = scanned.filter((file) => /DESIGN\.md|DESIGN §|\.\.\/shared\b/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')))
+    const outside = scanned.filter((file) => /DESIGN\.md|DESIGN §|DESIGN \d|\.\.\/shared\b/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')))
     assert.deepEqual(outside.filter((file) => file !== 'test/unit/paths.test.ts'), [])
+  })
+})
+
+describe('the documentation', () => {
+  /** Markdown links to other files (not web addresses, not anchors of the same page), outside code blocks. */
+  const LINK = /\[[^\]]*\]\(([^)\s]+)\)/g
+  const links = (text: string) => [...text.replace(/^```[^]*?^```/gm, '').matchAll(LINK)].map(([, target]) => target).filter((target) => !/^([a-z]+:|#)/.test(target))
+
+  it('links only to files that exist, from the README and every page of docs/ and bench/', () => {
+    const pages = ['README.md', ...files('docs'), ...files('bench')].filter((file) => file.endsWith('.md'))
+    const broken = pages.flatMap((page) =>
+      links(fs.readFileSync(path.join(ROOT, page), 'utf8'))
+        .filter((target) => !fs.existsSync(path.join(ROOT, path.dirname(page), decodeURI(target.replace(/#.*$/, '')))))
+        .map((target) => `${page}: ${target}`),
+    )
+    assert.ok(pages.length > 10, `found only ${pages.length} pages`)
+    assert.deepEqual(broken, [])
+  })
+
+  it('keeps the README for users: at most 300 lines', () => {
+    const lines = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').replace(/\n$/, '').split('\n').length
+    assert.ok(lines <= 300, `README.md has ${lines} lines; move the detail to docs/`)
   })
 })
