@@ -132,7 +132,7 @@ export interface RunnerOptions {
 export interface RunOptions {
   /** Aborts when the request goes away: the statement leaves the queue, or is stopped in the engine. */
   signal?: AbortSignal
-  /** Whose turn this is: the queue is served round-robin by client. */
+  /** Whose turn this is: the queue is served by client, the one that used the least engine time first. */
   clientId?: string
   /** `bounded` only for statements whose cost is bounded by construction; `data` by default. */
   lane?: Lane
@@ -205,7 +205,7 @@ export type StatementRunner = Pick<Runner, 'run' | 'runText' | 'stream'>
 
 export class Runner {
   private readonly lanes: EngineLanes
-  /** One queue per lane, each served round-robin by client. */
+  /** One queue per lane, each served by client by engine time used (scheduler.ts). */
   private readonly schedulers: Record<Lane, FairScheduler>
   private readonly deadlineMs: number
   private readonly observer?: RunObserver

@@ -1,8 +1,9 @@
-// Admission for engine statements: a global limit on statements in flight and a bounded queue served
-// round-robin across clients (the least recently served client goes next), so one client's backlog
-// never stands in front of another client's turn, and of which each client may hold only a share, so
-// that a few clients' backlogs never fill it for everyone else. A request that runs statements one after
-// another keeps its slot between them (KeptTurn), so that it waits for a turn once, not once per statement.
+// Admission for engine statements: a global limit on statements in flight and a bounded queue, of which
+// each client may hold only a share, so that a few clients' backlogs never fill it for everyone else. A
+// free slot goes to the waiting client that has used the least engine time (its statements' time in the
+// engine, those still running included), so a client asking for little is served next even while others
+// keep heavy statements queued. A request that runs statements one after another keeps its slot between
+// them (KeptTurn), so that it waits for a turn once, not once per statement.
 import { QueryError } from './errors'
 
 export interface SchedulerOptions {
@@ -72,6 +73,17 @@ export class KeptTurn {
   }
 }
 
+/** A client's use of the engine while it has statements running or waiting. */
+interface ClientUse {
+  running: number
+  /** The number of its last turn: of two clients that used the same engine time, the one served earlier goes first. */
+  lastTurn: number
+  /** Engine milliseconds of its statements that ended, from the floor it started at. */
+  used: number
+  /** The sum of its running statements' start times, for their time so far (`running × now − startedSum`). */
+  startedSum: number
+}
+
 export class FairScheduler {
   private running = 0
   private queued = 0
@@ -80,8 +92,8 @@ export class FairScheduler {
   private progressAt = 0
   /** Waiting statements per client, oldest first. */
   private readonly queues = new Map<string, Waiter[]>()
-  /** Per client with statements running or waiting: its statements running, and the number of its last turn. */
-  private readonly clients = new Map<string, { running: number; lastTurn: number }>()
+  /** Per client with statements running or waiting. */
+  private readonly clients = new Map<string, ClientUse>()
 
   constructor(private readonly options: SchedulerOptions) {}
 
@@ -134,6 +146,7 @@ export class FairScheduler {
         },
       }
       signal?.addEventListener('abort', onAbort, { once: true })
+      this.useOf(clientId)
       const queue = this.queues.get(clientId)
       if (queue) queue.push(waiter)
       else this.queues.set(clientId, [waiter])
@@ -148,16 +161,19 @@ export class FairScheduler {
       this.running += 1
     }
     this.turns += 1
-    const client = this.clients.get(clientId) ?? { running: 0, lastTurn: 0 }
+    const client = this.useOf(clientId)
+    const startedAt = this.now()
     client.running += 1
+    client.startedSum += startedAt
     client.lastTurn = this.turns
-    this.clients.set(clientId, client)
     let released = false
     return () => {
       if (released) return
       released = true
       this.progressAt = this.now()
       client.running -= 1
+      client.startedSum -= startedAt
+      client.used += this.progressAt - startedAt
       if (client.running === 0 && !this.queues.has(clientId)) this.clients.delete(clientId)
       const free = () => {
         this.running -= 1
@@ -167,12 +183,40 @@ export class FairScheduler {
     }
   }
 
-  /** Gives each free slot to the waiting client served least recently (never served first), its oldest statement. */
+  /**
+   * A client's use, kept while it has statements running or waiting. One that comes (back) starts at the
+   * least engine time any present client has used, so a new client neither waits behind every client's past
+   * nor overtakes them all for as long as they have been busy.
+   */
+  private useOf(clientId: string): ClientUse {
+    let client = this.clients.get(clientId)
+    if (!client) {
+      const now = this.now()
+      let floor = Infinity
+      for (const other of this.clients.values()) floor = Math.min(floor, this.usedBy(other, now))
+      client = { running: 0, lastTurn: 0, used: floor === Infinity ? 0 : floor, startedSum: 0 }
+      this.clients.set(clientId, client)
+    }
+    return client
+  }
+
+  /** Engine time `client` has used by `now`, its running statements' time so far included. */
+  private usedBy(client: ClientUse, now: number): number {
+    return client.used + client.running * now - client.startedSum
+  }
+
+  /** Gives each free slot to the waiting client that has used the least engine time (then the one served earliest), its oldest statement. */
   private startNext(): void {
     while (this.running < this.options.maxInFlight && this.queued > 0) {
+      const now = this.now()
       let next: string | undefined
+      let nextUse: ClientUse | undefined
       for (const clientId of this.queues.keys()) {
-        if (next === undefined || this.lastTurnOf(clientId) < this.lastTurnOf(next)) next = clientId
+        const use = this.useOf(clientId)
+        if (nextUse === undefined || this.before(use, nextUse, now)) {
+          next = clientId
+          nextUse = use
+        }
       }
       const queue = this.queues.get(next as string) as Waiter[]
       const waiter = queue.shift() as Waiter
@@ -182,8 +226,9 @@ export class FairScheduler {
     }
   }
 
-  private lastTurnOf(clientId: string): number {
-    return this.clients.get(clientId)?.lastTurn ?? 0
+  private before(a: ClientUse, b: ClientUse, now: number): boolean {
+    const [usedA, usedB] = [this.usedBy(a, now), this.usedBy(b, now)]
+    return usedA < usedB || (usedA === usedB && a.lastTurn < b.lastTurn)
   }
 
   private remove(clientId: string, waiter: Waiter): void {

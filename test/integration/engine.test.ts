@@ -136,7 +136,7 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
     }
   })
 
-  it('serves the queue round-robin by client (least recently served first), not first come first served', async function () {
+  it('serves the queue by client, the one that used the least engine time first, not first come first served', async function () {
     this.timeout(60_000)
     const finished: string[] = []
     const abort = new AbortController()

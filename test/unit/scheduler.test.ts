@@ -2,9 +2,12 @@ import assert from 'node:assert/strict'
 import { QueryError } from '../../queries/core/errors'
 import { FairScheduler, KeptTurn, type Release } from '../../queries/core/scheduler'
 
+/** A clock that never moves: every statement takes no engine time, so turns go by who was served earliest. */
+const still = () => 0
+
 describe('the fair engine scheduler', () => {
   it('admits up to the in-flight limit at once, then queues', async () => {
-    const scheduler = new FairScheduler({ maxInFlight: 2, maxQueued: 10 })
+    const scheduler = new FairScheduler({ maxInFlight: 2, maxQueued: 10, clock: still })
     await scheduler.admit('a')
     await scheduler.admit('a')
     let third = false
@@ -15,7 +18,7 @@ describe('the fair engine scheduler', () => {
   })
 
   it('gives the next turn to the least recently served client, each client in its own order', async () => {
-    const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 10 })
+    const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 10, clock: still })
     const first = await scheduler.admit('greedy')
     const order: string[] = []
     const releases: Release[] = [first]
@@ -41,7 +44,7 @@ describe('the fair engine scheduler', () => {
   })
 
   it('forgets a client once it has nothing running or waiting', async () => {
-    const scheduler = new FairScheduler({ maxInFlight: 2, maxQueued: 5 })
+    const scheduler = new FairScheduler({ maxInFlight: 2, maxQueued: 5, clock: still })
     await scheduler.admit('b')
     ;(await scheduler.admit('a'))()
     const c = await scheduler.admit('c')
@@ -65,6 +68,68 @@ describe('the fair engine scheduler', () => {
     release()
     await staying
     assert.deepEqual([scheduler.inFlight(), scheduler.queueDepth()], [1, 0])
+  })
+})
+
+describe('turns by engine time used', () => {
+  it('serves a client whose statements are light before one whose statements are heavy, while both keep some waiting', async () => {
+    let now = 0
+    const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 10, clock: () => now })
+    const order: string[] = []
+    let release = await scheduler.admit('heavy')
+    order.push('heavy0')
+    const turns: Promise<void>[] = []
+    const ask = (client: string, n: number, ms: number) =>
+      turns.push(
+        scheduler.admit(client).then((ends) => {
+          order.push(`${client}${n}`)
+          release = () => {
+            now += ms
+            ends()
+          }
+        }),
+      )
+    ask('heavy', 1, 1000)
+    ask('heavy', 2, 1000)
+    ask('light', 1, 10)
+    ask('light', 2, 10)
+    now += 1000
+    for (let turn = 0; turn < 4; turn += 1) {
+      release()
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    await Promise.all(turns)
+    assert.deepEqual(order, ['heavy0', 'light1', 'light2', 'heavy1', 'heavy2'], 'by turns alone it would be heavy0, light1, heavy1, light2, heavy2')
+  })
+
+  it('starts a client that comes at the least engine time a present client has used, not at zero', async () => {
+    let now = 0
+    const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 10, clock: () => now })
+    const order: string[] = []
+    let release = await scheduler.admit('old')
+    const turns: Promise<void>[] = []
+    const ask = (client: string, n: number) =>
+      turns.push(
+        scheduler.admit(client).then((ends) => {
+          order.push(`${client}${n}`)
+          release = () => {
+            now += 1000
+            ends()
+          }
+        }),
+      )
+    ask('old', 1)
+    ask('old', 2)
+    now += 3000
+    ask('new', 1)
+    ask('new', 2)
+    ask('new', 3)
+    for (let turn = 0; turn < 5; turn += 1) {
+      release()
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    await Promise.all(turns)
+    assert.deepEqual(order, ['new1', 'old1', 'new2', 'old2', 'new3'], 'from zero, new would take three turns before old took one')
   })
 })
 
