@@ -1,6 +1,8 @@
 // Issue 31's three attacks, each on its own gateway, each watched from a second client that asks /live and
 // a no-cache 30-day /metrics: first on the quiet gateway (its baseline), then under the attack. Printed:
-// the second client's p95 under the attack beside the baseline, and what the attack itself got.
+// the second client's p95 under the attack beside the baseline, what the attack itself got, and (but for
+// the flood) each kind of the attack's requests alone on the quiet gateway: the /metrics p95 under the
+// attack, less its quiet p95, in units of the longest of them is how many statements it waited for.
 //   flood    wrong credentials from 8 addresses (QUARRY_TRUST_PROXY=loopback, each connection's own
 //            X-Forwarded-For: 127.0.0.2-9), half for ids nobody has, half for the second client's id;
 //   regex    8 at once of the largest regex request the gateway accepts: a filter at the exported
@@ -25,6 +27,8 @@ interface Attack {
   describe: string
   /** Starts the attack's load (it stops by itself after SECONDS). */
   start(gateway: ChildGateway, clients: Clients): Promise<RunningLoad>
+  /** The attack's kinds of request, one each, for their time alone on the quiet gateway (none for a flood). */
+  kinds?(gateway: ChildGateway, clients: Clients): Promise<RequestSpec[]>
 }
 
 /** The second client's /live and /metrics, both at once, until `seconds` pass or `count` answers each. */
@@ -119,13 +123,18 @@ const regex: Attack = {
     return `${IN_FLIGHT} at once of the largest regex request the caps accept: 12-month pages with ${regexFilters} filter(s) of ${MAX_REQUEST_REGEX_PATTERNS} patterns, ${MAX_REQUEST_REGEX_CHARACTERS} characters each`
   },
   async start(gateway, clients) {
-    regexFilters = await largestAcceptedFilters(gateway, clients.hostile)
+    regexFilters ||= await largestAcceptedFilters(gateway, clients.hostile)
     return hostileNoCache(gateway, clients, () => ({ route: 'maximal regex pages', path: regexPages(regexFilters, 'range=12m') }))
+  },
+  async kinds(gateway, clients) {
+    regexFilters ||= await largestAcceptedFilters(gateway, clients.hostile)
+    return [{ route: 'maximal regex pages', path: regexPages(regexFilters, 'range=12m'), headers: clients.hostile }]
   },
 }
 
 const HEAVY_BREAKDOWNS = ['referrer', 'country', 'browser', 'device', 'os', 'city', 'utm_source', 'region']
 const PATH_REGEX = [{ name: 'path', operator: 'regex', value: ['^/(blog|docs|products?)/[a-z-]+$'] }]
+const heavyBreakdown = (dimension: string) => `/insights/${PROJECT}/${dimension}?range=12m&filters=${query(PATH_REGEX)}`
 const nocache: Attack = {
   describe: `${HEAVY_CLIENTS} clients × ${IN_FLIGHT} connections of no-cache 12-month breakdowns with a path regex filter`,
   async start(gateway, clients) {
@@ -141,10 +150,13 @@ const nocache: Attack = {
         let n = index
         return () => {
           const dimension = HEAVY_BREAKDOWNS[(n += 1) % HEAVY_BREAKDOWNS.length]
-          return { route: `client ${(index % HEAVY_CLIENTS) + 1}`, path: `/insights/${PROJECT}/${dimension}?range=12m&filters=${query(PATH_REGEX)}`, headers }
+          return { route: `client ${(index % HEAVY_CLIENTS) + 1}`, path: heavyBreakdown(dimension), headers }
         }
       },
     })
+  },
+  async kinds(_gateway, clients) {
+    return HEAVY_BREAKDOWNS.map((dimension) => ({ route: dimension, path: heavyBreakdown(dimension), headers: clients.heavy[0] }))
   },
 }
 
@@ -160,11 +172,27 @@ const behaviour: Attack = {
     let n = 0
     return hostileNoCache(gateway, clients, () => BEHAVIOUR_QUESTIONS[(n += 1) % BEHAVIOUR_QUESTIONS.length])
   },
+  async kinds(_gateway, clients) {
+    return BEHAVIOUR_QUESTIONS.map((question) => ({ ...question, headers: clients.hostile }))
+  },
+}
+
+/** Each kind's time alone on the quiet gateway (no cache), one request after another. */
+async function alone(gateway: ChildGateway, kinds: RequestSpec[]): Promise<{ route: string; ms: number }[]> {
+  const times: { route: string; ms: number }[] = []
+  for (const kind of kinds) {
+    const started = performance.now()
+    const res = await fetch(`${gateway.url}${kind.path}`, { headers: { ...kind.headers, 'cache-control': 'no-cache' } })
+    await res.arrayBuffer()
+    times.push({ route: `${kind.route} (${res.status})`, ms: performance.now() - started })
+  }
+  return times
 }
 
 /** Baseline, attack, and the second client during it; prints one table for the phase. */
 async function underAttack(name: string, attack: Attack, gateway: ChildGateway, clients: Clients): Promise<void> {
   const quiet = await secondClient(gateway, clients, { count: 20 })
+  const kinds = attack.kinds ? await alone(gateway, await attack.kinds(gateway, clients)) : []
   const load = await attack.start(gateway, clients)
   await new Promise((resolve) => setTimeout(resolve, 1_000))
   const loud = await secondClient(gateway, clients, { seconds: SECONDS - 2 })
@@ -174,6 +202,14 @@ async function underAttack(name: string, attack: Attack, gateway: ChildGateway, 
   console.log('| second client | p95 ms, quiet gateway | p95 ms, under the attack |\n|---|---|---|')
   console.log(`| /live | ${p95(quiet.live)} | ${p95(loud.live)} |`)
   console.log(`| /metrics (30 days, no-cache) | ${p95(quiet.metrics)} | ${p95(loud.metrics)} |`)
+  if (kinds.length) {
+    // "Waits at most one statement already running": the /metrics p95 under the attack, less its quiet p95,
+    // against the longest of the attack's requests alone.
+    const longest = Math.max(...kinds.map((kind) => kind.ms))
+    const extra = loud.metrics.overall.latency.p95 - quiet.metrics.overall.latency.p95
+    console.log(`\nthe attack's requests alone on the quiet gateway: ${kinds.map((kind) => `${kind.route} ${ms(kind.ms)} ms`).join(', ')}`)
+    console.log(`/metrics p95 under the attack less its quiet p95: ${ms(extra)} ms = ${(extra / longest).toFixed(2)} × the longest attack request alone`)
+  }
   console.log(`\nthe attack: ${attacked.overall.requests} requests, ${attacked.overall.rps.toFixed(1)}/s, p50 ${ms(attacked.overall.latency.p50)} ms, p95 ${ms(attacked.overall.latency.p95)} ms; ${countText(attacked.overall.statuses)}`)
   for (const [route, stats] of Object.entries(attacked.routes)) console.log(`  ${route}: ${stats.requests} requests, ${countText(stats.statuses)}`)
 }
