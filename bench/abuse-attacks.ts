@@ -27,8 +27,11 @@ interface Attack {
   describe: string
   /** Starts the attack's load (it stops by itself after SECONDS). */
   start(gateway: ChildGateway, clients: Clients): Promise<RunningLoad>
-  /** The attack's kinds of request, one each, for their time alone on the quiet gateway (none for a flood). */
-  kinds?(gateway: ChildGateway, clients: Clients): Promise<RequestSpec[]>
+  /**
+   * The attack's kinds of statement, each as the requests sent at once that one statement answers, for their
+   * time alone on the quiet gateway (none for a flood).
+   */
+  kinds?(gateway: ChildGateway, clients: Clients): Promise<RequestSpec[][]>
 }
 
 /** The second client's /live and /metrics, both at once, until `seconds` pass or `count` answers each. */
@@ -128,7 +131,7 @@ const regex: Attack = {
   },
   async kinds(gateway, clients) {
     regexFilters ||= await largestAcceptedFilters(gateway, clients.hostile)
-    return [{ route: 'maximal regex pages', path: regexPages(regexFilters, 'range=12m'), headers: clients.hostile }]
+    return [[{ route: 'maximal regex pages', path: regexPages(regexFilters, 'range=12m'), headers: clients.hostile }]]
   },
 }
 
@@ -156,7 +159,11 @@ const nocache: Attack = {
     })
   },
   async kinds(_gateway, clients) {
-    return HEAVY_BREAKDOWNS.map((dimension) => ({ route: dimension, path: heavyBreakdown(dimension), headers: clients.heavy[0] }))
+    // A client's breakdowns asked at once wait for their turn together and run as one joined statement.
+    return [
+      HEAVY_BREAKDOWNS.slice(0, 1).map((dimension) => ({ route: dimension, path: heavyBreakdown(dimension), headers: clients.heavy[0] })),
+      HEAVY_BREAKDOWNS.map((dimension) => ({ route: `${HEAVY_BREAKDOWNS.length} breakdowns at once`, path: heavyBreakdown(dimension), headers: clients.heavy[0] })),
+    ]
   },
 }
 
@@ -173,18 +180,23 @@ const behaviour: Attack = {
     return hostileNoCache(gateway, clients, () => BEHAVIOUR_QUESTIONS[(n += 1) % BEHAVIOUR_QUESTIONS.length])
   },
   async kinds(_gateway, clients) {
-    return BEHAVIOUR_QUESTIONS.map((question) => ({ ...question, headers: clients.hostile }))
+    return BEHAVIOUR_QUESTIONS.map((question) => [{ ...question, headers: clients.hostile }])
   },
 }
 
-/** Each kind's time alone on the quiet gateway (no cache), one request after another. */
-async function alone(gateway: ChildGateway, kinds: RequestSpec[]): Promise<{ route: string; ms: number }[]> {
+/** Each kind's time alone on the quiet gateway (no cache): its requests sent at once, until the last answer. */
+async function alone(gateway: ChildGateway, kinds: RequestSpec[][]): Promise<{ route: string; ms: number }[]> {
   const times: { route: string; ms: number }[] = []
-  for (const kind of kinds) {
+  for (const requests of kinds) {
     const started = performance.now()
-    const res = await fetch(`${gateway.url}${kind.path}`, { headers: { ...kind.headers, 'cache-control': 'no-cache' } })
-    await res.arrayBuffer()
-    times.push({ route: `${kind.route} (${res.status})`, ms: performance.now() - started })
+    const statuses = await Promise.all(
+      requests.map(async (spec) => {
+        const res = await fetch(`${gateway.url}${spec.path}`, { headers: { ...spec.headers, 'cache-control': 'no-cache' } })
+        await res.arrayBuffer()
+        return res.status
+      }),
+    )
+    times.push({ route: `${requests[0].route} (${[...new Set(statuses)].join(', ')})`, ms: performance.now() - started })
   }
   return times
 }
