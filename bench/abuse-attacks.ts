@@ -14,8 +14,9 @@
 //            retention and 10-step paths, Cache-Control: no-cache.
 import crypto from 'node:crypto'
 import { MAX_REQUEST_REGEX_CHARACTERS, MAX_REQUEST_REGEX_PATTERNS } from '../queries/core/filters'
+import { scrape, type Scrape } from '../loadtest/prometheus'
 import { startLoad, type LoadResult, type RequestSpec, type RunningLoad } from '../loadtest/runner'
-import { HEAVY_CLIENTS, PROJECT, SECONDS, SECOND_PROBES, countText, ms, probe, query, type Clients, type Headers } from './abuse-common'
+import { HEAVY_CLIENTS, PORT, PROJECT, SECONDS, SECOND_PROBES, countText, ms, probe, query, type Clients, type Headers } from './abuse-common'
 import type { ChildGateway } from './gateway'
 
 const IN_FLIGHT = 8
@@ -201,14 +202,39 @@ async function alone(gateway: ChildGateway, kinds: RequestSpec[][]): Promise<{ r
   return times
 }
 
+/** The gateway's Prometheus listener in the attack phases, for the statements' own time under the attack. */
+const METRICS_PORT = PORT + 1
+
+/** Statements per template between two scrapes, and their mean time in the engine, longest first. */
+function statementTimes(before: Scrape, after: Scrape): { template: string; count: number; meanMs: number }[] {
+  const byTemplate = new Map<string, { count: number; seconds: number }>()
+  for (const [series, value] of after) {
+    const match = /^quarry_statement_duration_seconds_(sum|count)\{.*template="([^"]+)"/.exec(series)
+    if (!match) continue
+    const entry = byTemplate.get(match[2]) ?? { count: 0, seconds: 0 }
+    const change = value - (before.get(series) ?? 0)
+    if (match[1] === 'sum') entry.seconds += change
+    else entry.count += change
+    byTemplate.set(match[2], entry)
+  }
+  return [...byTemplate]
+    .filter(([, entry]) => entry.count > 0)
+    .map(([template, entry]) => ({ template, count: entry.count, meanMs: (entry.seconds / entry.count) * 1000 }))
+    .sort((a, b) => b.meanMs - a.meanMs)
+}
+
 /** Baseline, attack, and the second client during it; prints one table for the phase. */
 async function underAttack(name: string, attack: Attack, gateway: ChildGateway, clients: Clients): Promise<void> {
   const quiet = await secondClient(gateway, clients, { count: 20 })
   const kinds = attack.kinds ? await alone(gateway, await attack.kinds(gateway, clients)) : []
+  const metricsUrl = `http://127.0.0.1:${METRICS_PORT}/metrics`
+  const before = await scrape(metricsUrl)
   const load = await attack.start(gateway, clients)
   await new Promise((resolve) => setTimeout(resolve, 1_000))
   const loud = await secondClient(gateway, clients, { seconds: SECONDS - 2 })
   const attacked = await load.done
+  const after = await scrape(metricsUrl)
+  const statements = before && after ? statementTimes(before, after) : []
   const p95 = (result: LoadResult) => `${ms(result.overall.latency.p95)} (${result.overall.requests} answers${result.overall.errors ? `; ${countText(result.overall.statuses)}` : ''})`
   console.log(`\n## Attack "${name}": ${attack.describe}, for ${SECONDS} s\n`)
   console.log('| second client | p95 ms, quiet gateway | p95 ms, under the attack |\n|---|---|---|')
@@ -222,12 +248,18 @@ async function underAttack(name: string, attack: Attack, gateway: ChildGateway, 
     console.log(`\nthe attack's requests alone on the quiet gateway: ${kinds.map((kind) => `${kind.route} ${ms(kind.ms)} ms`).join(', ')}`)
     console.log(`/metrics p95 under the attack less its quiet p95: ${ms(extra)} ms = ${(extra / longest).toFixed(2)} × the longest attack request alone`)
   }
+  if (statements.length) {
+    const longest = statements[0]
+    const extra = loud.metrics.overall.latency.p95 - quiet.metrics.overall.latency.p95
+    console.log(`statements in the engine over the attack (mean time each): ${statements.map((row) => `${row.template} ${row.count} × ${ms(row.meanMs)} ms`).join(', ')}`)
+    console.log(`/metrics p95 under the attack less its quiet p95 = ${(extra / longest.meanMs).toFixed(2)} × the longest statement's mean time under the attack (${longest.template})`)
+  }
   console.log(`\nthe attack: ${attacked.overall.requests} requests, ${attacked.overall.rps.toFixed(1)}/s, p50 ${ms(attacked.overall.latency.p50)} ms, p95 ${ms(attacked.overall.latency.p95)} ms; ${countText(attacked.overall.statuses)}`)
   for (const [route, stats] of Object.entries(attacked.routes)) console.log(`  ${route}: ${stats.requests} requests, ${countText(stats.statuses)}`)
 }
 
 const phase = (name: string, attack: Attack, env: Record<string, string> = {}) => ({
-  env: { QUARRY_RATE_LIMIT: '1000000', ...env },
+  env: { QUARRY_RATE_LIMIT: '1000000', QUARRY_METRICS_PORT: String(METRICS_PORT), ...env },
   run: (gateway: ChildGateway, clients: Clients) => underAttack(name, attack, gateway, clients),
 })
 

@@ -15,6 +15,8 @@ import { loadConfig } from '../server/config'
 import { Directory } from '../server/http/directory'
 import { createRunner, openEngine } from '../server/engine'
 import { createLogger } from '../server/logger'
+import { createMetrics } from '../server/http/metrics'
+import { startMetricsServer } from '../server/http/metrics-server'
 import { migrate } from '../server/admin/migrate'
 import { compactSessions, compactionOptions, type CompactReport } from '../server/admin/compact'
 
@@ -151,8 +153,12 @@ async function serve(): Promise<void> {
   const config = loadConfig()
   const engine = await openEngine(config.engine)
   await migrate(engine)
-  const runner = createRunner(engine, config)
-  const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs, { checksPerSecond: config.authChecksPerSecond }), logger: createLogger(config.logLevel, false, config.logFormat) })
+  // Prometheus as the gateway serves it, when the bench asks for it (QUARRY_METRICS_PORT; off with 0).
+  const metrics = config.metrics.port ? createMetrics() : undefined
+  const runner = createRunner(engine, config, metrics?.statementObserver)
+  metrics?.trackQueue(() => runner.queueDepth(), () => runner.inFlight())
+  const metricsServer = metrics && (await startMetricsServer(metrics, config.metrics))
+  const app = createApp({ config, runner, metrics, directory: new Directory(runner, config.authCacheMs, { checksPerSecond: config.authChecksPerSecond }), logger: createLogger(config.logLevel, false, config.logFormat) })
   const loop = monitorEventLoopDelay({ resolution: 10 })
   loop.enable()
   const settings = guardrailSettings(config)
@@ -195,6 +201,7 @@ async function serve(): Promise<void> {
     server.closeAllConnections()
     floor.closeAllConnections()
     floor.close()
+    void metricsServer?.close()
     server.close(() => void engine.close().then(() => process.exit(0)))
   })
 }
