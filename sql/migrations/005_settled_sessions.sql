@@ -60,7 +60,7 @@ ORDER BY (project_id, day, lookback_seconds);
 {{distributed session_compactions cityHash64(project_id)}};
 
 -- Where a compaction builds a day before swapping it into sessions_settled (same structure and keys).
-CREATE TABLE IF NOT EXISTS sessions_settled_stage {{on_cluster}} AS {{table sessions_settled}}
+CREATE TABLE IF NOT EXISTS {{table sessions_settled_stage}} {{on_cluster}} AS {{table sessions_settled}}
 ENGINE = {{sharded MergeTree()}}
 PARTITION BY day
 ORDER BY (project_id, session_start, session_id);

@@ -38,7 +38,7 @@ ORDER BY (project_id, bucket, origin, path, session_id);
 {{distributed page_views_settled cityHash64(project_id, session_id)}};
 
 -- Where a compaction builds a day before swapping it into page_views_settled (same structure and keys).
-CREATE TABLE IF NOT EXISTS page_views_settled_stage {{on_cluster}} AS {{table page_views_settled}}
+CREATE TABLE IF NOT EXISTS {{table page_views_settled_stage}} {{on_cluster}} AS {{table page_views_settled}}
 ENGINE = {{sharded MergeTree()}}
 PARTITION BY (day, compaction)
 ORDER BY (project_id, bucket, origin, path, session_id);

@@ -17,9 +17,9 @@ DROP TABLE IF EXISTS {{table sessions_settled}} {{on_cluster}} SYNC;
 
 RENAME TABLE {{table sessions_settled_by_compaction}} TO {{table sessions_settled}} {{on_cluster}};
 
-DROP TABLE IF EXISTS sessions_settled_stage {{on_cluster}} SYNC;
+DROP TABLE IF EXISTS {{table sessions_settled_stage}} {{on_cluster}} SYNC;
 
-CREATE TABLE IF NOT EXISTS sessions_settled_stage {{on_cluster}} AS {{table sessions_settled}}
+CREATE TABLE IF NOT EXISTS {{table sessions_settled_stage}} {{on_cluster}} AS {{table sessions_settled}}
 ENGINE = {{sharded MergeTree()}}
 PARTITION BY (day, compaction)
 ORDER BY (project_id, session_start, session_id);

@@ -34,7 +34,7 @@ ORDER BY (project_id, hour, origin, path, previous_hour);
 {{distributed page_rollup cityHash64(project_id)}};
 
 -- Where a compaction builds a day before swapping it into page_rollup (same structure and keys).
-CREATE TABLE IF NOT EXISTS page_rollup_stage {{on_cluster}} AS {{table page_rollup}}
+CREATE TABLE IF NOT EXISTS {{table page_rollup_stage}} {{on_cluster}} AS {{table page_rollup}}
 ENGINE = {{sharded MergeTree()}}
 PARTITION BY (day, compaction)
 ORDER BY (project_id, hour, origin, path, previous_hour);

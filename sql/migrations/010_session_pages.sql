@@ -19,7 +19,7 @@ ALTER TABLE sessions_settled {{on_cluster}}
   ADD COLUMN IF NOT EXISTS page_paths Array(String),
   ADD COLUMN IF NOT EXISTS page_views Array(UInt32);
 
-ALTER TABLE sessions_settled_stage {{on_cluster}}
+ALTER TABLE {{table sessions_settled_stage}} {{on_cluster}}
   ADD COLUMN IF NOT EXISTS page_origins Array(LowCardinality(String)),
   ADD COLUMN IF NOT EXISTS page_paths Array(String),
   ADD COLUMN IF NOT EXISTS page_views Array(UInt32);

@@ -19,9 +19,9 @@ DROP TABLE IF EXISTS {{table sessions_settled}} {{on_cluster}} SYNC;
 
 RENAME TABLE {{table sessions_settled_by_month}} TO {{table sessions_settled}} {{on_cluster}};
 
-DROP TABLE IF EXISTS sessions_settled_stage {{on_cluster}} SYNC;
+DROP TABLE IF EXISTS {{table sessions_settled_stage}} {{on_cluster}} SYNC;
 
-CREATE TABLE IF NOT EXISTS sessions_settled_stage {{on_cluster}} AS {{table sessions_settled}}
+CREATE TABLE IF NOT EXISTS {{table sessions_settled_stage}} {{on_cluster}} AS {{table sessions_settled}}
 ENGINE = {{sharded MergeTree()}}
 PARTITION BY toYYYYMM(day)
 ORDER BY (project_id, session_start, session_id);
@@ -35,9 +35,9 @@ DROP TABLE IF EXISTS {{table page_views_settled}} {{on_cluster}} SYNC;
 
 RENAME TABLE {{table page_views_settled_by_month}} TO {{table page_views_settled}} {{on_cluster}};
 
-DROP TABLE IF EXISTS page_views_settled_stage {{on_cluster}} SYNC;
+DROP TABLE IF EXISTS {{table page_views_settled_stage}} {{on_cluster}} SYNC;
 
-CREATE TABLE IF NOT EXISTS page_views_settled_stage {{on_cluster}} AS {{table page_views_settled}}
+CREATE TABLE IF NOT EXISTS {{table page_views_settled_stage}} {{on_cluster}} AS {{table page_views_settled}}
 ENGINE = {{sharded MergeTree()}}
 PARTITION BY toYYYYMM(day)
 ORDER BY (project_id, bucket, origin, path, session_id);
@@ -51,11 +51,19 @@ DROP TABLE IF EXISTS {{table page_rollup}} {{on_cluster}} SYNC;
 
 RENAME TABLE {{table page_rollup_by_month}} TO {{table page_rollup}} {{on_cluster}};
 
-DROP TABLE IF EXISTS page_rollup_stage {{on_cluster}} SYNC;
+DROP TABLE IF EXISTS {{table page_rollup_stage}} {{on_cluster}} SYNC;
 
-CREATE TABLE IF NOT EXISTS page_rollup_stage {{on_cluster}} AS {{table page_rollup}}
+CREATE TABLE IF NOT EXISTS {{table page_rollup_stage}} {{on_cluster}} AS {{table page_rollup}}
 ENGINE = {{sharded MergeTree()}}
 PARTITION BY toYYYYMM(day)
 ORDER BY (project_id, hour, origin, path, previous_hour);
+
+-- On a cluster the compaction reads its staged rows through Distributed tables over the shards' staging
+-- tables (server/admin/compaction-sql.ts), sharded as the tables they stage.
+{{distributed sessions_settled_stage cityHash64(project_id, session_id)}};
+
+{{distributed page_views_settled_stage cityHash64(project_id, session_id)}};
+
+{{distributed page_rollup_stage cityHash64(project_id)}};
 
 TRUNCATE TABLE IF EXISTS {{table session_compactions}} {{on_cluster}};

@@ -29,9 +29,11 @@ ORDER BY (project_id, dimension, hour, prefix, name);
 {{distributed session_rollup cityHash64(project_id)}};
 
 -- Where a compaction builds a day before adding it to session_rollup (same structure and keys).
-CREATE TABLE IF NOT EXISTS session_rollup_stage {{on_cluster}} AS {{table session_rollup}}
+CREATE TABLE IF NOT EXISTS {{table session_rollup_stage}} {{on_cluster}} AS {{table session_rollup}}
 ENGINE = {{sharded MergeTree()}}
 PARTITION BY toYYYYMM(day)
 ORDER BY (project_id, dimension, hour, prefix, name);
+
+{{distributed session_rollup_stage cityHash64(project_id)}};
 
 TRUNCATE TABLE IF EXISTS {{table session_compactions}} {{on_cluster}};

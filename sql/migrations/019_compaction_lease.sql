@@ -13,6 +13,6 @@ CREATE TABLE IF NOT EXISTS compaction_lease {{on_cluster}}
   taken_at DateTime64(3, 'UTC') DEFAULT now64(3),
   released UInt8 DEFAULT 0
 )
-ENGINE = {{sharded MergeTree()}}
+ENGINE = {{everywhere MergeTree()}}
 ORDER BY (taken_at, holder)
 TTL toDateTime(taken_at) + INTERVAL 1 DAY;

@@ -11,7 +11,7 @@ CREATE TABLE IF NOT EXISTS compaction_claims {{on_cluster}}
   holder String,
   claimed_at DateTime64(3, 'UTC') DEFAULT now64(3)
 )
-ENGINE = {{sharded MergeTree()}}
+ENGINE = {{everywhere MergeTree()}}
 ORDER BY generation
 SETTINGS non_replicated_deduplication_window = 1000;
 
