@@ -6,7 +6,8 @@ import { andClauses, compileInner, compileTemplate, sqlOnly, type CompiledQuery,
 import { settledParams, type DayParams } from '../core/settled-check'
 import type { PlannedInsight } from './insight-params'
 import { toClickHouseTime } from '../core/pipeline'
-import { SESSION_ATTRIBUTES, sessionColumn, type SessionAttribute } from '../core/registry'
+import { sessionColumn, type SessionAttribute } from '../core/registry'
+import { combinedFields } from '../core/session-fields'
 import { windowParams } from '../core/window-params'
 import { DAY_MS } from '../core/dates'
 import { COMPACTION_DEFINITION } from '../core/compaction-definition'
@@ -58,10 +59,9 @@ export function settledCheck(query: PlannedInsight): CompiledQuery {
   })
 }
 
-/** `argMin(col, ...) AS s_col` for each attribute, for a GROUP BY session_id over `sessions`. */
+/** `argMin(col, ...) AS s_col` for each attribute, for a GROUP BY session over `sessions` (core/session-fields.ts). */
 export function attributeColumns(attributes: SessionAttribute[]): Fragment {
-  const unique = [...new Set(attributes)]
-  return sqlOnly(unique.map((attribute) => `,\n  argMin(${SESSION_ATTRIBUTES[attribute]}, first_event_key) AS ${sessionColumn(attribute)}`).join(''))
+  return sqlOnly(combinedFields(attributes))
 }
 
 /** `s_col` for each attribute: the same columns as `attributeColumns`, read from `sessions_settled`. */

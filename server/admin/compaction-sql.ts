@@ -13,6 +13,7 @@
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../../queries/core/compiled'
 import { BREAKDOWNS } from '../../queries/core/compaction-definition'
 import { inlineParams, stringLiteral } from '../../queries/core/literals'
+import { combinedFields } from '../../queries/core/session-fields'
 import { BACKGROUND_PRIORITY } from '../priorities'
 
 export type CombinedTable = 'sessions_settled' | 'page_views_settled' | 'page_rollup' | 'session_rollup'
@@ -22,7 +23,7 @@ export const COMBINED_TABLES: readonly CombinedTable[] = ['sessions_settled', 'p
 
 /** The statement that builds a day of each combined table in its staging table. */
 const BUILDS: Record<CombinedTable, { file: string; fragments?: Record<string, Fragment> }> = {
-  sessions_settled: { file: 'admin/compact-build.sql' },
+  sessions_settled: { file: 'admin/compact-build.sql', fragments: { attributes: sqlOnly(combinedFields(undefined, '    ')) } },
   page_views_settled: { file: 'admin/compact-views-build.sql' },
   page_rollup: { file: 'admin/compact-rollup-build.sql' },
   session_rollup: { file: 'admin/compact-session-rollup-build.sql', fragments: { breakdowns: BREAKDOWNS } },

@@ -19,26 +19,7 @@ CREATE TABLE IF NOT EXISTS {{table sessions_settled}} {{on_cluster}}
   -- The visitor (profile_id) as the 128-bit SipHash that uniqExact keeps of a string: the same count, read
   -- as 16 bytes a session instead of a string hashed on every read.
   visitor_key UInt128,
-  s_referrer String,
-  s_referrer_name LowCardinality(String),
-  s_referrer_type LowCardinality(String),
-  s_utm_source LowCardinality(String),
-  s_utm_medium LowCardinality(String),
-  s_utm_campaign LowCardinality(String),
-  s_utm_term String,
-  s_utm_content String,
-  s_country LowCardinality(String),
-  s_region LowCardinality(String),
-  s_city LowCardinality(String),
-  s_device LowCardinality(String),
-  s_brand LowCardinality(String),
-  s_model LowCardinality(String),
-  s_browser LowCardinality(String),
-  s_browser_version LowCardinality(String),
-  s_os LowCardinality(String),
-  s_os_version LowCardinality(String),
-  s_entry_origin LowCardinality(String),
-  s_entry_path String
+{{session_fields combined_columns}}
 )
 ENGINE = {{sharded MergeTree()}}
 PARTITION BY day

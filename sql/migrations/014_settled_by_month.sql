@@ -5,7 +5,7 @@
 -- 52 ms against 68 (medians of 21, interleaved, the same answers).
 -- Readers keep rows by the compaction number their record names (migration 013), so nothing else changes
 -- for them. A compaction now attaches its day's parts to the month beside the older ones
--- (admin/compact-swap.sql), and a compaction no reader can still be reading is deleted by its rows
+-- (admin/compact-attach.sql), and a compaction no reader can still be reading is deleted by its rows
 -- (admin/compact-drop.sql, a lightweight delete) rather than dropped as a partition.
 -- The tables hold derived data: they are created anew (a migration's statements are DDL, every one of them
 -- ON CLUSTER on a cluster) and the records emptied, so every day is compacted again; until then readers

@@ -1,6 +1,6 @@
 -- @migration 020_compaction_run
 -- What a compaction run compares and keeps by: the last day it may compact, the session lookback its records
--- are for and how long a replaced compaction is kept, as one row the run writes first (admin/compact-run.sql).
+-- are for and how long a replaced compaction is kept, as one row the run writes first.
 -- The run's checks that read a whole table (admin/compact-stale-days.sql over every partial row,
 -- admin/compact-superseded.sql over every stored compaction) read it (admin/compaction-run.sql) instead of
 -- binding those values: embedded, a bound statement holds chDB's one process-wide chain of them, and these
