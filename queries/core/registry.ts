@@ -26,8 +26,23 @@ export const SESSION_ATTRIBUTES = {
 } as const satisfies Record<string, string>
 export type SessionAttribute = keyof typeof SESSION_ATTRIBUTES
 
-/** A session attribute's column in a combined or regrouped session's row (`sessions_settled`): `s_<column>`. */
-export const sessionColumn = (attribute: SessionAttribute): string => `s_${SESSION_ATTRIBUTES[attribute]}`
+/**
+ * A session's exit page: the origin and path of its last page view (none without one), columns of `sessions`
+ * that partial rows combine by their latest view (`last_view_key`), not by the first event. Not filters.
+ */
+export const SESSION_EXITS = {
+  exit_origin: 'exit_origin',
+  exit_path: 'exit_path',
+} as const satisfies Record<string, string>
+export type SessionExit = keyof typeof SESSION_EXITS
+
+/** A column a combined or regrouped session's row carries: a session attribute or its exit page. */
+export type SessionField = SessionAttribute | SessionExit
+
+export const isSessionExit = (name: string): name is SessionExit => Object.hasOwn(SESSION_EXITS, name)
+
+/** A session field's column in a combined or regrouped session's row (`sessions_settled`): `s_<column>`. */
+export const sessionColumn = (field: SessionField): string => `s_${isSessionExit(field) ? SESSION_EXITS[field] : SESSION_ATTRIBUTES[field]}`
 
 /** Event fields filterable by name (plus `properties.<key>`), columns of `events`. */
 export const EVENT_FIELDS = { name: 'name', path: 'path', origin: 'origin', title: 'title' } as const satisfies Record<string, string>

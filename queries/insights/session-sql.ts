@@ -6,7 +6,7 @@ import { andClauses, compileInner, compileTemplate, sqlOnly, type CompiledQuery,
 import { settledParams, type DayParams } from '../core/settled-check'
 import type { PlannedInsight } from './insight-params'
 import { toClickHouseTime } from '../core/pipeline'
-import { SESSION_ATTRIBUTES, sessionColumn, type SessionAttribute } from '../core/registry'
+import { SESSION_ATTRIBUTES, SESSION_EXITS, isSessionExit, sessionColumn, type SessionAttribute, type SessionField } from '../core/registry'
 import { windowParams } from '../core/window-params'
 import { DAY_MS } from '../core/dates'
 import { COMPACTION_DEFINITION } from '../core/compaction-definition'
@@ -58,14 +58,18 @@ export function settledCheck(query: PlannedInsight): CompiledQuery {
   })
 }
 
-/** `argMin(col, ...) AS s_col` for each attribute, for a GROUP BY session_id over `sessions`. */
-export function attributeColumns(attributes: SessionAttribute[]): Fragment {
+/** How a GROUP BY session over `sessions` combines a field: the first event's attribute, or the latest view's exit page. */
+const combined = (field: SessionField): string =>
+  isSessionExit(field) ? `argMax(${SESSION_EXITS[field]}, last_view_key)` : `argMin(${SESSION_ATTRIBUTES[field]}, first_event_key)`
+
+/** `argMin(col, ...) AS s_col` for each attribute (`argMax(col, last_view_key)` for an exit), for a GROUP BY session over `sessions`. */
+export function attributeColumns(attributes: SessionField[]): Fragment {
   const unique = [...new Set(attributes)]
-  return sqlOnly(unique.map((attribute) => `,\n  argMin(${SESSION_ATTRIBUTES[attribute]}, first_event_key) AS ${sessionColumn(attribute)}`).join(''))
+  return sqlOnly(unique.map((attribute) => `,\n  ${combined(attribute)} AS ${sessionColumn(attribute)}`).join(''))
 }
 
 /** `s_col` for each attribute: the same columns as `attributeColumns`, read from `sessions_settled`. */
-function settledColumns(attributes: SessionAttribute[]): Fragment {
+function settledColumns(attributes: SessionField[]): Fragment {
   return sqlOnly([...new Set(attributes)].map((attribute) => `,\n  ${sessionColumn(attribute)}`).join(''))
 }
 
@@ -152,7 +156,7 @@ function pageFilters(query: PlannedInsight): PageFilters {
 }
 
 /** The window's sessions (insights/window-sessions.sql) with `s_` columns for `attributes`, `pages` applied. */
-function readWindowSessions(query: PlannedInsight, attributes: SessionAttribute[], pages: PageFilters): Fragment {
+function readWindowSessions(query: PlannedInsight, attributes: SessionField[], pages: PageFilters): Fragment {
   const all = [...attributes, ...query.sorted.sessionAttributes]
   return compileInner('insights/window-sessions.sql', sessionParams(query), {
     settled_attributes: settledColumns(all),
@@ -168,7 +172,7 @@ function readWindowSessions(query: PlannedInsight, attributes: SessionAttribute[
  * The window's sessions on the days regrouped from partial rows (insights/regrouped-sessions.sql), kept by
  * the attribute filters, with `s_` columns for `attributes`.
  */
-export function regroupedSessions(query: PlannedInsight, attributes: SessionAttribute[]): Fragment {
+export function regroupedSessions(query: PlannedInsight, attributes: SessionField[]): Fragment {
   return compileInner('insights/regrouped-sessions.sql', sessionParams(query), {
     attributes: attributeColumns(attributes),
     session_filters: attributeRestriction(query),
@@ -183,7 +187,7 @@ export const unfiltered = (query: PlannedInsight): boolean => query.sorted.sessi
  * filters'). Event-field filters that read the page only apply here too, with `counted_views`; others
  * apply through `eventJoin`.
  */
-export function windowSessions(query: PlannedInsight, attributes: SessionAttribute[]): Fragment {
+export function windowSessions(query: PlannedInsight, attributes: SessionField[]): Fragment {
   return readWindowSessions(query, attributes, pageFiltered(query) ? pageFilters(query) : NO_PAGE_FILTERS)
 }
 

@@ -2,8 +2,9 @@
 -- @returns nothing (insert)
 -- The sessions that start in one UTC day, combined from the partial rows of its read range exactly as
 -- insights/window-sessions.sql combines them (by session_key): earliest start, latest end, all page views,
--- and the attributes of the earliest first event (ties by the first event's id text); and the session's pages
--- (migrations/010_session_pages.sql) from the events of the read range, which hold all of its events.
+-- the attributes of the earliest first event (ties by the first event's id text), the exit page of the latest
+-- page view; and the session's pages (migrations/010_session_pages.sql) from the events of the read range,
+-- which hold all of its events.
 INSERT INTO sessions_settled_stage
 /* @job */
 SELECT
@@ -41,7 +42,10 @@ FROM
     argMin(os, first_event_key) AS s_os,
     argMin(os_version, first_event_key) AS s_os_version,
     argMin(entry_origin, first_event_key) AS s_entry_origin,
-    argMin(entry_path, first_event_key) AS s_entry_path
+    argMin(entry_path, first_event_key) AS s_entry_path,
+    -- The latest page view of all its partial rows (migrations/022_session_exits.sql).
+    argMax(exit_origin, last_view_key) AS s_exit_origin,
+    argMax(exit_path, last_view_key) AS s_exit_path
   FROM sessions
   WHERE started_at >= job_read_from
     AND started_at < job_read_to

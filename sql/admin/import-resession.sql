@@ -1,7 +1,7 @@
 -- @name admin.import-resession
 -- @returns nothing (insert)
 -- The partial rows of the sessions admin/import-resession-find.sql found, rebuilt from all their stored
--- events as one block: the select of sessions_mv (migrations/002_sessions.sql) over those events, with the
+-- events as one block: the select of sessions_mv (migrations/002_sessions.sql, as 022_session_exits.sql extends it) over those events, with the
 -- same columns in the same order (import.test.ts compares the rows it rebuilds with the rows the view wrote).
 INSERT INTO sessions
 WITH bitOr(
@@ -38,7 +38,10 @@ SELECT
   argMin(browser, event_key) AS browser,
   argMin(browser_version, event_key) AS browser_version,
   argMin(os, event_key) AS os,
-  argMin(os_version, event_key) AS os_version
+  argMin(os_version, event_key) AS os_version,
+  maxIf(event_key, name = 'screen_view') AS last_view_key,
+  argMaxIf(origin, event_key, name = 'screen_view') AS exit_origin,
+  argMaxIf(path, event_key, name = 'screen_view') AS exit_path
 FROM events
 WHERE project_id = {projectId:String}
   AND session_id IN (SELECT session_id FROM {found:Identifier})
