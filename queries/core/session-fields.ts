@@ -26,13 +26,18 @@ function partialRow(fields: SessionFields): [string, string][] {
     ['session_id', 'session_id'],
     ['started_at', 'min(created_at)'],
     ['first_event_key', 'min(event_key)'],
+    // The block's last page view (0 without one): an exit field is that view's value.
+    ['last_view_key', "maxIf(event_key, name = 'screen_view')"],
     ['ended_at', 'max(created_at)'],
     ['screen_views', "toUInt32(countIf(name = 'screen_view'))"],
     ['event_count', 'toUInt32(count())'],
     ['revenue', 'sum(revenue)'],
     ['profile_id', 'argMin(profile_id, event_key)'],
     ['device_id', 'argMin(device_id, event_key)'],
-    ...Object.keys(fields).map((field): [string, string] => [field, `argMin(${eventColumn(fields, field)}, event_key)`]),
+    ...Object.keys(fields).map((field): [string, string] => [
+      field,
+      fields[field].from === 'last_view' ? `argMaxIf(${eventColumn(fields, field)}, event_key, name = 'screen_view')` : `argMin(${eventColumn(fields, field)}, event_key)`,
+    ]),
   ]
 }
 
@@ -68,15 +73,17 @@ export function combinedFieldColumns(fields: SessionFields = SESSION_FIELDS, ind
 }
 
 /**
- * `fields` combined over one session's partial rows, in a GROUP BY session over `sessions`: each the value
- * of the session's earliest first event (`argMin(..., first_event_key)`), as `s_<field>`. Each line starts
+ * The fields `names` combined over one session's partial rows, in a GROUP BY session over `sessions`, as
+ * `s_<field>`: an attribute is the value of the session's earliest first event (`argMin(...,
+ * first_event_key)`), an exit that of its latest page view (`argMax(..., last_view_key)`). Each line starts
  * with a comma, to follow the columns before it.
  */
-export function combinedFields(names: readonly string[] = Object.keys(SESSION_FIELDS), indent = '  '): string {
-  return [...new Set(names)].map((field) => `,\n${indent}argMin(${field}, first_event_key) AS s_${field}`).join('')
+export function combinedFields(names: readonly string[] = Object.keys(SESSION_FIELDS), indent = '  ', fields: SessionFields = SESSION_FIELDS): string {
+  const combine = (field: string) => (fields[field].from === 'last_view' ? `argMax(${field}, last_view_key)` : `argMin(${field}, first_event_key)`)
+  return [...new Set(names)].map((field) => `,\n${indent}${combine(field)} AS s_${field}`).join('')
 }
 
-/** Each field as its first event's value over `events` rows grouped by session (ties by the id text), as `s_<field>`. */
+/** Each attribute as its first event's value over `events` rows grouped by session (ties by the id text), as `s_<field>`. */
 export function firstEventFields(names: readonly string[], fields: SessionFields = SESSION_FIELDS, indent = '  '): string {
   return [...new Set(names)].map((field) => `,\n${indent}argMin(${eventColumn(fields, field)}, (created_at, toString(id))) AS s_${field}`).join('')
 }

@@ -15,6 +15,7 @@ CREATE TABLE IF NOT EXISTS {{table sessions}} {{on_cluster}}
   session_id String,
   started_at DateTime64(3, 'UTC'),
   first_event_key UInt256,
+  last_view_key UInt256,
   ended_at DateTime64(3, 'UTC'),
   screen_views UInt32,
   event_count UInt32,

@@ -3,7 +3,7 @@
 // are combined are generated from that list. Adding a field is the list plus this test.
 import assert from 'node:assert/strict'
 import { BREAKDOWNS, COMPACTION_DEFINITION, definitionOf } from '../../queries/core/compaction-definition'
-import { SESSION_FIELDS, SESSION_ONLY_ATTRIBUTES } from '../../queries/core/registry'
+import { SESSION_ATTRIBUTES, SESSION_EXITS, SESSION_FIELDS, SESSION_ONLY_ATTRIBUTES } from '../../queries/core/registry'
 import { combinedFieldColumns, combinedFields, firstEventFields, partialFieldColumns, partialRowColumns, partialRowSelect, type SessionFields } from '../../queries/core/session-fields'
 import { listMigrations, renderMigration } from '../../server/admin/migrate'
 import { CompactionSql } from '../../server/admin/compaction-sql'
@@ -21,10 +21,15 @@ const render = (name: string) => {
 const columnsOf = (statement: string) => [...statement.matchAll(/^\s+(\w+) [A-Z]\w*(\(.*\))?,?$/gm)].map((match) => match[1])
 
 describe('session fields', () => {
-  it('are the attributes, the entry page read from its own events columns', () => {
+  it('are the attributes, the entry page read from its own events columns, and the exit page from the last view', () => {
     assert.deepEqual(FIELDS.slice(0, 3), ['referrer', 'referrer_name', 'referrer_type'])
     assert.deepEqual(SESSION_ONLY_ATTRIBUTES, ['entry_origin', 'entry_path'])
-    assert.match(partialRowSelect(), /\n  argMin\(origin, event_key\) AS entry_origin,\n  argMin\(path, event_key\) AS entry_path$/)
+    assert.deepEqual(Object.keys(SESSION_EXITS), ['exit_origin', 'exit_path'])
+    assert.deepEqual([...Object.keys(SESSION_ATTRIBUTES), ...Object.keys(SESSION_EXITS)], FIELDS)
+    assert.match(partialRowSelect(), /\n  argMin\(origin, event_key\) AS entry_origin,\n  argMin\(path, event_key\) AS entry_path,\n/)
+    assert.match(partialRowSelect(), /\n  maxIf\(event_key, name = 'screen_view'\) AS last_view_key,\n/)
+    assert.match(partialRowSelect(), /,\n  argMaxIf\(origin, event_key, name = 'screen_view'\) AS exit_origin,\n  argMaxIf\(path, event_key, name = 'screen_view'\) AS exit_path$/)
+    assert.equal(combinedFields(['exit_path', 'entry_path']), ',\n  argMax(exit_path, last_view_key) AS s_exit_path,\n  argMin(entry_path, first_event_key) AS s_entry_path')
   })
 
   it('generate the partial row: the view writes it, the import rebuilds it, in the same order as its column names', () => {
@@ -59,10 +64,10 @@ describe('session fields', () => {
 
   it('carry a field added to the list into every generated part, and into a new definition of the combined tables', () => {
     assert.match(partialRowSelect(WITH_LANDING), /,\n  argMin\(title, event_key\) AS landing_title$/)
-    assert.match(partialRowColumns(WITH_LANDING), /, entry_path, landing_title$/)
+    assert.match(partialRowColumns(WITH_LANDING), /, exit_path, landing_title$/)
     assert.match(partialFieldColumns(WITH_LANDING), /,\n  landing_title String$/)
     assert.match(combinedFieldColumns(WITH_LANDING), /,\n  s_landing_title String$/)
-    assert.match(combinedFields(Object.keys(WITH_LANDING)), /,\n  argMin\(landing_title, first_event_key\) AS s_landing_title$/)
+    assert.match(combinedFields(Object.keys(WITH_LANDING), '  ', WITH_LANDING), /,\n  argMin\(landing_title, first_event_key\) AS s_landing_title$/)
     assert.equal(firstEventFields(['landing_title'], WITH_LANDING), ',\n  argMin(title, (created_at, toString(id))) AS s_landing_title')
     assert.notEqual(definitionOf(BREAKDOWNS, WITH_LANDING), COMPACTION_DEFINITION)
     assert.equal(definitionOf(BREAKDOWNS, SESSION_FIELDS), COMPACTION_DEFINITION)
