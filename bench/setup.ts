@@ -53,7 +53,7 @@ export async function waitForMerges(client: ClickHouseClient): Promise<number> {
  * already in one. How many parts background merges leave depends on how the data was seeded: the 360-day
  * project's months were left in 5-12 parts of events, the 90-day project's in 1-4. A 30-day chart read 9
  * parts in 1.4x the time it read one in, which the 360-day / 90-day ratio would count as the cost of the
- * project's history. A combined table's month gets a part for each day compacted (migration 014) until
+ * project's history. A combined table's month gets a part for each day compacted (its partitions are months) until
  * merges combine them. All are plain MergeTrees, so merging changes no row a reader keeps (it removes rows
  * already deleted). Returns the seconds it took.
  */

@@ -109,7 +109,7 @@ export function sessionsWithEvent(query: PlannedInsight): Fragment | null {
 
 /**
  * Whether every event-field filter reads the page only (`origin`, `path`; none `name`), so that a settled
- * session's pages answer them (migrations/010_session_pages.sql).
+ * session's pages answer them (migrations/002_derived_tables.sql).
  */
 const pageFiltered = (query: PlannedInsight): boolean => query.sorted.eventSelection !== null && !query.sorted.nameFiltered && query.sorted.viewConditionOnPage
 

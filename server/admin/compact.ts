@@ -1,10 +1,9 @@
-// Compaction of settled days (sql/migrations/005_settled_sessions.sql, 006_settled_page_views.sql,
-// 008_page_rollup.sql, 017_session_rollup.sql): for each UTC day whose partial session rows changed since it
-// was last compacted, build its sessions, its page views and the rollups of both combined, add each to its
-// month beside the day's older compactions (014_settled_by_month.sql), then record what the builds saw;
-// last, delete the compactions no reader can still be reading (013_compactions_by_number.sql) and have a
-// month whose rows are largely such deleted ones rewritten. Runs on the engine's writable connection, one
-// day at a time.
+// Compaction of settled days (the derived tables of sql/migrations/002_derived_tables.sql): for each UTC day
+// whose partial session rows changed since it was last compacted, build its sessions, its page views and the
+// rollups of both combined, add each to its month beside the day's older compactions, then record what the
+// builds saw; last, delete the compactions no reader can still be reading and have a month whose rows are
+// largely such deleted ones rewritten. Runs on the engine's writable connection, one day at a time; on a
+// cluster each shard settles its own sessions (server/admin/compaction-sql.ts).
 import { COMPACTION_DEFINITION } from '../../queries/core/compaction-definition'
 import { DAY_MS } from '../../queries/core/dates'
 import { toClickHouseTime } from '../../queries/core/pipeline'

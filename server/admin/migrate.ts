@@ -96,6 +96,7 @@ export const LEGACY_MIGRATIONS = [
   '019_compaction_lease',
   '020_compaction_run',
   '021_compaction_claims',
+  '022_session_exits',
 ] as const
 
 const SOURCE_MIGRATION = '001_source_tables'

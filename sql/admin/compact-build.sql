@@ -3,7 +3,7 @@
 -- The sessions that start in one UTC day, combined from the partial rows of its read range exactly as
 -- insights/window-sessions.sql combines them (by session_key): earliest start, latest end, all page views,
 -- and every session field of the registry's list (queries/core/session-fields.ts); and the session's pages
--- (migrations/010_session_pages.sql) from the events of the read range, which hold all of its events.
+-- (migrations/002_derived_tables.sql) from the events of the read range, which hold all of its events.
 INSERT INTO sessions_settled_stage
 /* @job */
 SELECT

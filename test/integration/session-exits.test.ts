@@ -1,11 +1,10 @@
-// A session's exit page (migrations/022_session_exits.sql): the partial rows written by the view, the rows
-// a directory stored before the migration, and the compaction's combined rows all give the reference
+// A session's exit page (the registry's session fields, migrations/001_source_tables.sql): the partial rows
+// written by the view and the compaction's combined rows both give the reference
 // model's exit, for sessions split over insert blocks, a last page viewed twice in one millisecond, and a
 // session without page views.
 import assert from 'node:assert/strict'
 import { compactionOptions, compactSessions } from '../../server/admin/compact'
 import { createProject } from '../../server/admin/control'
-import { listMigrations, migrate, renderMigration } from '../../server/admin/migrate'
 import { buildSessions, normalize, type RawEvent } from '../reference/model'
 import { insertRawEvents, startHarness, type Harness } from '../support/harness'
 import { randomEvents } from '../support/random-events'
@@ -70,29 +69,5 @@ describe('exit pages in the sessions model', function () {
     const settled = await settledExits()
     assert.equal(Object.keys(settled).length, Object.keys(expected).length, 'every session compacted')
     assert.deepEqual(settled, expected)
-  })
-
-  it('gives the sessions a directory stored before the migration their exits, and later blocks theirs', async () => {
-    h = await startHarness()
-    await createProject(h.engine, PROJECT)
-    // The directory as it was before: the view's earlier select, no exit columns, the migration not recorded.
-    const before = renderMigration(listMigrations().find((m) => m.name === '002_sessions')!.text, { database: 'default' }).at(-1)!
-    const command = (query: string) => h.engine.client.command({ query, clickhouse_settings: { mutations_sync: '2' } })
-    await command(`ALTER TABLE sessions_mv MODIFY QUERY ${before.slice(before.indexOf(' AS\n') + 4)}`)
-    await command('ALTER TABLE sessions DROP COLUMN last_view_key, DROP COLUMN exit_origin, DROP COLUMN exit_path')
-    for (const table of ['sessions_settled', 'sessions_settled_stage']) await command(`ALTER TABLE ${table} DROP COLUMN s_exit_origin, DROP COLUMN s_exit_path`)
-    await command("ALTER TABLE quarry_migrations DELETE WHERE name = '022_session_exits'")
-
-    const events = [...randomEvents(23, { sessions: 300, from: FROM, days: 10 }), ...HAND_MADE]
-    const stored = events.filter((_, index) => index % 2 === 0)
-    await insertSplit(stored)
-    assert.deepEqual(await migrate(h.engine), ['022_session_exits'])
-    assert.deepEqual(await partialExits(), modelExits(stored))
-    // The other half arrives after the migration, through the new view: later views move the exits.
-    await insertRawEvents(h.engine, events.filter((_, index) => index % 2 === 1), PROJECT.id)
-    const expected = modelExits(events)
-    assert.deepEqual(await partialExits(), expected)
-    await compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date('2024-04-01T00:00:00Z') })
-    assert.deepEqual(await settledExits(), expected)
   })
 })

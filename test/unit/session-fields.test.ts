@@ -12,10 +12,11 @@ const FIELDS = Object.keys(SESSION_FIELDS)
 /** The list with one more field: a first-event value read from another events column. */
 const WITH_LANDING: SessionFields = { ...SESSION_FIELDS, landing_title: { type: 'String', event: 'title' } }
 
-const render = (name: string) => {
+/** The single-node statement of a migration that starts with `start`. */
+const statementOf = (name: string, start: string) => {
   const migration = listMigrations().find((m) => m.name === name)
   assert.ok(migration, name)
-  return renderMigration(migration.text, { database: 'analytics' })
+  return renderMigration(migration.text, { database: 'analytics' }).find((statement) => statement.startsWith(start)) ?? assert.fail(`${name}: ${start}`)
 }
 /** The column names of a rendered CREATE TABLE. */
 const columnsOf = (statement: string) => [...statement.matchAll(/^\s+(\w+) [A-Z]\w*(\(.*\))?,?$/gm)].map((match) => match[1])
@@ -38,16 +39,16 @@ describe('session fields', () => {
     assert.equal(select.length, columns.length)
     select.forEach((line, index) => assert.match(line, new RegExp(`\\b${columns[index]}$`)))
     for (const field of FIELDS) assert.ok(columns.includes(field), field)
-    const [, view] = render('002_sessions')
+    const view = statementOf('001_source_tables', 'CREATE MATERIALIZED VIEW IF NOT EXISTS sessions_mv')
     assert.ok(view.includes(`SELECT\n${partialRowSelect()}\nFROM events\nGROUP BY project_id, session_id`), view)
   })
 
   it('generate the columns of sessions and of a combined session, each with its type', () => {
-    const [sessions] = render('002_sessions')
+    const sessions = statementOf('001_source_tables', 'CREATE TABLE IF NOT EXISTS sessions ')
     assert.deepEqual(columnsOf(sessions), partialRowColumns().split(', '))
     assert.ok(sessions.includes(partialFieldColumns()))
     assert.match(partialFieldColumns(), /^  referrer String,\n  referrer_name LowCardinality\(String\),/)
-    const [settled] = render('005_settled_sessions')
+    const settled = statementOf('002_derived_tables', 'CREATE TABLE IF NOT EXISTS sessions_settled ')
     assert.deepEqual(
       columnsOf(settled).filter((column) => column.startsWith('s_')),
       FIELDS.map((field) => `s_${field}`),
