@@ -1,7 +1,7 @@
 // The ClickHouse-native sessions design the `sessions-spike` bench mode measures: an AggregatingMergeTree
 // of one row per session key (after merges) that a materialized view fills with -State columns, read with
 // -Merge; built in scratch tables beside the bench's own, and the session statements rewritten to read it.
-import { SESSION_ATTRIBUTES } from '../queries/core/registry'
+import { SESSION_FIELDS, type SessionFieldSpec } from '../queries/core/registry'
 import type { ChildGateway } from './gateway'
 
 export const NATIVE_TABLE = 'spike_sessions'
@@ -15,9 +15,11 @@ const REFRESH_VIEWS = ['spike_refresh_replace', 'spike_refresh_append']
 /** The derived tables of the compaction: a native statement reads none of them. */
 const COMBINED_TABLES = ['sessions_settled', 'page_views_settled', 'page_rollup', 'session_rollup']
 
-/** The events column each session attribute is the first event's value of (`sessions`, migration 002). */
-const EVENT_COLUMN: Record<string, string> = { entry_origin: 'origin', entry_path: 'path' }
-const STATE_COLUMNS = ['profile_id', 'device_id', ...Object.values(SESSION_ATTRIBUTES)]
+/** The events column each session field is the first event's value of: the registry's one list (SESSION_FIELDS). */
+const EVENT_COLUMN: Record<string, string> = Object.fromEntries(
+  Object.entries(SESSION_FIELDS as Record<string, SessionFieldSpec>).flatMap(([field, spec]) => (spec.event ? [[field, spec.event]] : [])),
+)
+const STATE_COLUMNS = ['profile_id', 'device_id', ...Object.keys(SESSION_FIELDS)]
 
 /**
  * Combined by merges as `SimpleAggregateFunction`s (the state of min, max, sum and any is the value

@@ -53,7 +53,7 @@ export async function waitForMerges(client: ClickHouseClient): Promise<number> {
  * already in one. How many parts background merges leave depends on how the data was seeded: the 360-day
  * project's months were left in more parts of events than the 90-day project's. A chart read many parts
  * measurably slower than one (bench/README.md), which the 360-day / 90-day ratio would count as the cost of
- * the project's history. A combined table's month gets a part for each day compacted (migration 014) until
+ * the project's history. A combined table's month gets a part for each day compacted (its partitions are months) until
  * merges combine them. All are plain MergeTrees, so merging changes no row a reader keeps (it removes rows
  * already deleted). Returns the seconds it took.
  */

@@ -5,7 +5,8 @@ import { assertNever, invalid, type Issue } from '../core/errors'
 import { sortFilters } from '../core/filters'
 import type { Resource, Scope } from '../core/pipeline'
 import { toClickHouseTime } from '../core/pipeline'
-import { SESSION_ATTRIBUTES, sessionColumn, type SessionAttribute } from '../core/registry'
+import type { SessionAttribute } from '../core/registry'
+import { firstEventFields } from '../core/session-fields'
 import { windowParams } from '../core/window-params'
 import { baseOrThrow, behaviourValidator, dateProperties, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
 import { compileStep, parseStepText, type Step } from './steps'
@@ -64,8 +65,7 @@ function nodeOf(kind: NodeKind): { event: string; label: string } {
 
 /** The session attributes the filters read, as the first event's values (`s_<column>`). */
 function attributeColumns(attributes: SessionAttribute[]): string {
-  const source = (attribute: SessionAttribute) => (attribute === 'entry_origin' ? 'origin' : attribute === 'entry_path' ? 'path' : SESSION_ATTRIBUTES[attribute])
-  return [...new Set(attributes)].map((attribute) => `,\n        argMin(${source(attribute)}, (created_at, toString(id))) AS ${sessionColumn(attribute)}`).join('')
+  return firstEventFields(attributes, undefined, '        ')
 }
 
 /** `AND ...` over a session: its attributes pass, and one of its events matches every event-field filter. */

@@ -64,7 +64,7 @@ function numberExpression(source: NumericSource, params: Params): string {
 function aggregateOf(item: EventItem, params: Params, hourly: boolean): { aggregate: string; arrayJoin: string } {
   const plain = (aggregate: string) => ({ aggregate, arrayJoin: '' })
   // Read from the rows, distinct users and sessions are counted over the keys stored with each event
-  // (migrations/012_event_keys.sql), the hashes uniqExact keeps of the strings; by the hour, over the
+  // (migrations/001_source_tables.sql), the hashes uniqExact keeps of the strings; by the hour, over the
   // strings, as the projection's states are.
   const users = hourly ? 'uniqExact(profile_id)' : 'uniqExact(profile_key)'
   switch (item.segment) {
@@ -93,7 +93,7 @@ function aggregateOf(item: EventItem, params: Params, hourly: boolean): { aggreg
   }
 }
 
-/** The counts the chart_by_hour projection (migrations/011_chart_by_hour.sql) holds per (project, name, hour). */
+/** The counts the chart_by_hour projection (migrations/001_source_tables.sql) holds per (project, name, hour). */
 const HOURLY_COUNTS: ReadonlySet<EventItem['segment']> = new Set(['event', 'user', 'session', 'user_average'])
 
 /**

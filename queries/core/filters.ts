@@ -3,7 +3,7 @@
 // keys) are bound params prefixed per filter, so fragments never collide.
 import { mergeParams, type Fragment, type Params } from './compiled'
 import { assertNever, type Issue } from './errors'
-import { EVENT_FIELDS, SESSION_ATTRIBUTES, isEventField, isSessionAttribute, propertyKeyOf, sessionColumn, type EventField, type SessionAttribute } from './registry'
+import { EVENT_FIELDS, SESSION_ATTRIBUTES, SESSION_ONLY_ATTRIBUTES, isEventField, isSessionAttribute, propertyKeyOf, sessionColumn, type EventField, type SessionAttribute } from './registry'
 import { compileSchema, schemaIssues } from './validate'
 
 export const OPERATORS = ['is', 'isNot', 'contains', 'doesNotContain', 'startsWith', 'endsWith', 'regex', 'isNull', 'isNotNull', 'gt', 'lt', 'gte', 'lte'] as const
@@ -161,8 +161,8 @@ export function parseFilterList(value: unknown): { filters: Filter[]; issues: Is
  */
 export type FilterSubject = 'sessions' | 'events'
 
-/** Session attributes that exist only on sessions, not on event rows. */
-export const SESSION_ONLY_ATTRIBUTES: readonly SessionAttribute[] = ['entry_origin', 'entry_path']
+/** Session attributes that exist only on sessions, not on event rows (the registry's, from its one list). */
+export { SESSION_ONLY_ATTRIBUTES }
 
 /** The filter's target as SQL; a property key is bound as a value. */
 function targetExpression(target: FilterTarget, { prefix, params, subject }: { prefix: string; params: Fragment['params']; subject: FilterSubject }): string {

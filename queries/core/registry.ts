@@ -1,33 +1,78 @@
 // Closed registries: the only identifiers that ever reach SQL. A request names an entry; the column
 // comes from here.
 
-/** Session attributes: the session's first event's values, columns of `sessions`. */
-export const SESSION_ATTRIBUTES = {
-  referrer: 'referrer',
-  referrer_name: 'referrer_name',
-  referrer_type: 'referrer_type',
-  utm_source: 'utm_source',
-  utm_medium: 'utm_medium',
-  utm_campaign: 'utm_campaign',
-  utm_term: 'utm_term',
-  utm_content: 'utm_content',
-  country: 'country',
-  region: 'region',
-  city: 'city',
-  device: 'device',
-  brand: 'brand',
-  model: 'model',
-  browser: 'browser',
-  browser_version: 'browser_version',
-  os: 'os',
-  os_version: 'os_version',
-  entry_origin: 'entry_origin',
-  entry_path: 'entry_path',
-} as const satisfies Record<string, string>
-export type SessionAttribute = keyof typeof SESSION_ATTRIBUTES
+/** How a session field is taken from its events. */
+export interface SessionFieldSpec {
+  /** Its column type in `sessions` and, as `s_<name>`, in a combined session's row. */
+  type: 'String' | 'LowCardinality(String)'
+  /** The `events` column it is the value of, when it is not its own name. */
+  event?: string
+  /**
+   * Whose value it is: the session's first event's (an attribute, a filter and breakdown; by default), or
+   * its last page view's (an exit: none without a page view; not a filter).
+   */
+  from?: 'last_view'
+}
 
-/** A session attribute's column in a combined or regrouped session's row (`sessions_settled`): `s_<column>`. */
-export const sessionColumn = (attribute: SessionAttribute): string => `s_${SESSION_ATTRIBUTES[attribute]}`
+/**
+ * THE list of a session's fields: every column the partial rows of `sessions` carry for them, and every
+ * `s_` column of a combined session (`sessions_settled`) and of a regrouped one, is generated from it
+ * (queries/core/session-fields.ts): the view and its table, the compaction's build and the import's rebuild
+ * of partial rows. Adding a field here (and to its test) is the whole change for a new directory; an existing
+ * directory needs a migration that adds its column to `sessions` and rewrites the view's select
+ * (docs/design/sessions.md). The combined tables follow by their definition's version.
+ */
+export const SESSION_FIELDS = {
+  referrer: { type: 'String' },
+  referrer_name: { type: 'LowCardinality(String)' },
+  referrer_type: { type: 'LowCardinality(String)' },
+  utm_source: { type: 'LowCardinality(String)' },
+  utm_medium: { type: 'LowCardinality(String)' },
+  utm_campaign: { type: 'LowCardinality(String)' },
+  utm_term: { type: 'String' },
+  utm_content: { type: 'String' },
+  country: { type: 'LowCardinality(String)' },
+  region: { type: 'LowCardinality(String)' },
+  city: { type: 'LowCardinality(String)' },
+  device: { type: 'LowCardinality(String)' },
+  brand: { type: 'LowCardinality(String)' },
+  model: { type: 'LowCardinality(String)' },
+  browser: { type: 'LowCardinality(String)' },
+  browser_version: { type: 'LowCardinality(String)' },
+  os: { type: 'LowCardinality(String)' },
+  os_version: { type: 'LowCardinality(String)' },
+  entry_origin: { type: 'LowCardinality(String)', event: 'origin' },
+  entry_path: { type: 'String', event: 'path' },
+  exit_origin: { type: 'LowCardinality(String)', event: 'origin', from: 'last_view' },
+  exit_path: { type: 'String', event: 'path', from: 'last_view' },
+} as const satisfies Record<string, SessionFieldSpec>
+export type SessionField = keyof typeof SESSION_FIELDS
+
+type FieldsFrom<From> = { [K in SessionField]: (typeof SESSION_FIELDS)[K] extends { from: From } ? K : never }[SessionField]
+/** A session attribute: a field of the session's first event, a filter and a breakdown. */
+export type SessionAttribute = Exclude<SessionField, FieldsFrom<'last_view'>>
+/** A session's exit page: a field of its last page view, combined by the latest view (`last_view_key`). Not a filter. */
+export type SessionExit = FieldsFrom<'last_view'>
+
+const FIELD_NAMES = Object.keys(SESSION_FIELDS) as SessionField[]
+const isExitField = (field: SessionField) => (SESSION_FIELDS[field] as SessionFieldSpec).from === 'last_view'
+const columnsOf = <K extends string>(names: K[]) => Object.fromEntries(names.map((name) => [name, name])) as { readonly [N in K]: N }
+
+/** Session attributes: the session's first event's values, columns of `sessions` (each its own name). */
+export const SESSION_ATTRIBUTES = columnsOf(FIELD_NAMES.filter((field): field is SessionAttribute => !isExitField(field)))
+
+/** The exit page's fields, columns of `sessions` (each its own name). */
+export const SESSION_EXITS = columnsOf(FIELD_NAMES.filter((field): field is SessionExit => isExitField(field)))
+
+export const isSessionExit = (name: string): name is SessionExit => Object.hasOwn(SESSION_EXITS, name)
+
+/** Session attributes that are not columns of `events` under their own name (the entry page): only on sessions. */
+export const SESSION_ONLY_ATTRIBUTES: readonly SessionAttribute[] = (Object.keys(SESSION_ATTRIBUTES) as SessionAttribute[]).filter(
+  (field) => (SESSION_FIELDS[field] as SessionFieldSpec).event !== undefined,
+)
+
+/** A session field's column in a combined or regrouped session's row (`sessions_settled`): `s_<field>`. */
+export const sessionColumn = (field: SessionField): string => `s_${field}`
 
 /** Event fields filterable by name (plus `properties.<key>`), columns of `events`. */
 export const EVENT_FIELDS = { name: 'name', path: 'path', origin: 'origin', title: 'title' } as const satisfies Record<string, string>

@@ -6,7 +6,8 @@ import { andClauses, compileInner, compileTemplate, sqlOnly, type CompiledQuery,
 import { settledParams, type DayParams } from '../core/settled-check'
 import type { PlannedInsight } from './insight-params'
 import { toClickHouseTime } from '../core/pipeline'
-import { SESSION_ATTRIBUTES, sessionColumn, type SessionAttribute } from '../core/registry'
+import { sessionColumn, type SessionAttribute, type SessionField } from '../core/registry'
+import { combinedFields } from '../core/session-fields'
 import { windowParams } from '../core/window-params'
 import { DAY_MS } from '../core/dates'
 import { COMPACTION_DEFINITION } from '../core/compaction-definition'
@@ -58,14 +59,16 @@ export function settledCheck(query: PlannedInsight): CompiledQuery {
   })
 }
 
-/** `argMin(col, ...) AS s_col` for each attribute, for a GROUP BY session_id over `sessions`. */
-export function attributeColumns(attributes: SessionAttribute[]): Fragment {
-  const unique = [...new Set(attributes)]
-  return sqlOnly(unique.map((attribute) => `,\n  argMin(${SESSION_ATTRIBUTES[attribute]}, first_event_key) AS ${sessionColumn(attribute)}`).join(''))
+/**
+ * Each field combined over a session's partial rows (`argMin(col, first_event_key) AS s_col`, an exit by its
+ * latest view), for a GROUP BY session over `sessions` (core/session-fields.ts).
+ */
+export function attributeColumns(attributes: SessionField[]): Fragment {
+  return sqlOnly(combinedFields(attributes))
 }
 
 /** `s_col` for each attribute: the same columns as `attributeColumns`, read from `sessions_settled`. */
-function settledColumns(attributes: SessionAttribute[]): Fragment {
+function settledColumns(attributes: SessionField[]): Fragment {
   return sqlOnly([...new Set(attributes)].map((attribute) => `,\n  ${sessionColumn(attribute)}`).join(''))
 }
 
@@ -106,7 +109,7 @@ export function sessionsWithEvent(query: PlannedInsight): Fragment | null {
 
 /**
  * Whether every event-field filter reads the page only (`origin`, `path`; none `name`), so that a settled
- * session's pages answer them (migrations/010_session_pages.sql).
+ * session's pages answer them (migrations/002_derived_tables.sql).
  */
 const pageFiltered = (query: PlannedInsight): boolean => query.sorted.eventSelection !== null && !query.sorted.nameFiltered && query.sorted.viewConditionOnPage
 
@@ -151,7 +154,7 @@ function pageFilters(query: PlannedInsight): PageFilters {
 }
 
 /** The window's sessions (insights/window-sessions.sql) with `s_` columns for `attributes`, `pages` applied. */
-function readWindowSessions(query: PlannedInsight, attributes: SessionAttribute[], pages: PageFilters): Fragment {
+function readWindowSessions(query: PlannedInsight, attributes: SessionField[], pages: PageFilters): Fragment {
   const all = [...attributes, ...query.sorted.sessionAttributes]
   return compileInner('insights/window-sessions.sql', sessionParams(query), {
     settled_attributes: settledColumns(all),
@@ -167,7 +170,7 @@ function readWindowSessions(query: PlannedInsight, attributes: SessionAttribute[
  * The window's sessions on the days regrouped from partial rows (insights/regrouped-sessions.sql), kept by
  * the attribute filters, with `s_` columns for `attributes`.
  */
-export function regroupedSessions(query: PlannedInsight, attributes: SessionAttribute[]): Fragment {
+export function regroupedSessions(query: PlannedInsight, attributes: SessionField[]): Fragment {
   return compileInner('insights/regrouped-sessions.sql', sessionParams(query), {
     attributes: attributeColumns(attributes),
     session_filters: attributeRestriction(query),
@@ -182,7 +185,7 @@ export const unfiltered = (query: PlannedInsight): boolean => query.sorted.sessi
  * filters'). Event-field filters that read the page only apply here too, with `counted_views`; others
  * apply through `eventJoin`.
  */
-export function windowSessions(query: PlannedInsight, attributes: SessionAttribute[]): Fragment {
+export function windowSessions(query: PlannedInsight, attributes: SessionField[]): Fragment {
   return readWindowSessions(query, attributes, pageFiltered(query) ? pageFilters(query) : NO_PAGE_FILTERS)
 }
 

@@ -1,18 +1,16 @@
-// Compaction of settled days (sql/migrations/005_settled_sessions.sql, 006_settled_page_views.sql,
-// 008_page_rollup.sql, 017_session_rollup.sql): for each UTC day whose partial session rows changed since it
-// was last compacted, build its sessions, its page views and the rollups of both combined, add each to its
-// month beside the day's older compactions (014_settled_by_month.sql), then record what the builds saw;
-// last, delete the compactions no reader can still be reading (013_compactions_by_number.sql) and have a
-// month whose rows are largely such deleted ones rewritten. Runs on the engine's writable connection, one
-// day at a time.
-import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../../queries/core/compiled'
-import { BREAKDOWNS, COMPACTION_DEFINITION } from '../../queries/core/compaction-definition'
+// Compaction of settled days (the derived tables of sql/migrations/002_derived_tables.sql): for each UTC day
+// whose partial session rows changed since it was last compacted, build its sessions, its page views and the
+// rollups of both combined, add each to its month beside the day's older compactions, then record what the
+// builds saw; last, delete the compactions no reader can still be reading and have a month whose rows are
+// largely such deleted ones rewritten. Runs on the engine's writable connection, one day at a time; on a
+// cluster each shard settles its own sessions (server/admin/compaction-sql.ts).
+import { COMPACTION_DEFINITION } from '../../queries/core/compaction-definition'
 import { DAY_MS } from '../../queries/core/dates'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import { MAX_EXECUTION_SECONDS_LIMIT, type Config } from '../config'
 import type { Engine } from '../engine'
-import { BACKGROUND_PRIORITY } from '../priorities'
 import { claimLease, keepsLease, releaseLease, renewLease, type Lease } from './compaction-lease'
+import { COMBINED_TABLES, CompactionSql, type CombinedTable, type DayJob, type RunConstants } from './compaction-sql'
 
 export interface CompactOptions {
   /** How far sessions reach past their start (QUARRY_SESSION_LOOKBACK_HOURS), in ms. */
@@ -66,109 +64,40 @@ const compactionNumber = (day: Date) => String(BigInt(day.getTime() / DAY_MS) * 
 
 const dateText = (date: Date) => date.toISOString().slice(0, 10)
 
-/**
- * A compaction statement that reads a day or a whole table, compiled once and run at BACKGROUND_PRIORITY: it
- * pauses while the gateway's questions run (server/priorities.ts).
- */
-function background(file: string, fragments: Parameters<typeof compileTemplate>[2]): CompiledQuery {
-  const query = compileTemplate(file, {}, fragments)
-  return Object.freeze({ ...query, sql: `${query.sql}\nSETTINGS priority = ${BACKGROUND_PRIORITY}` })
-}
+/** The statements of the engine's topology: one node, or the shards of its cluster. */
+const sqlOf = (engine: Engine) => new CompactionSql(engine.settings.cluster)
 
-/**
- * The job under way as constants (admin/compaction-job.sql), in place of bound values: embedded, a statement
- * with bound parameters holds chDB's one process-wide chain of them while it runs, and a day's builds held
- * every data statement of the gateway behind them; reading the job, the questions asked during a compaction
- * no longer wait for its builds (`npm run bench -- compaction`; docs/measurements.md, "Compaction").
- */
-const JOB = compileInner('admin/compaction-job.sql', {})
-/** The partial rows of the job's read range, per project (admin/compact-count.sql). */
-const COUNT = background('admin/compact-count.sql', { job: JOB })
-
-/**
- * The run under way as constants (admin/compaction-run.sql), in place of bound values, for its checks that read
- * a whole table and so grow with a project's history: bound, they held the chain on every run, and the
- * questions asked beside them waited (docs/measurements.md, "Compaction").
- */
-const RUN = compileInner('admin/compaction-run.sql', {})
-/** The days whose partial rows changed since their last compaction (admin/compact-stale-days.sql). */
-const STALE_DAYS = background('admin/compact-stale-days.sql', { run: RUN })
-
-type CombinedTable = 'sessions_settled' | 'page_views_settled' | 'page_rollup' | 'session_rollup'
-
-/** A combined table a compaction builds for a day (a closed set: these four), in its staging table first. */
-interface SettledTable {
-  table: CombinedTable
-  stage: `${CombinedTable}_stage`
-  /** The statement that builds the job's day in the staging table, from its read range or its page rows. */
-  build: CompiledQuery
-  swap: string
-  /** The table's compactions no reader can still be reading (admin/compact-superseded.sql). */
-  findSuperseded: CompiledQuery
-}
-
-/** A combined table with its staging table and its check of replaced compactions; `build` and `swap` are its own. */
-function settledTable(table: CombinedTable, build: CompiledQuery, swap: string): SettledTable {
-  const findSuperseded = background('admin/compact-superseded.sql', { run: RUN, table: sqlOnly(table) })
-  return { table, stage: `${table}_stage`, build, swap, findSuperseded }
-}
-
-const SESSIONS_SETTLED = settledTable('sessions_settled', background('admin/compact-build.sql', { job: JOB }), 'admin/compact-swap.sql')
-const PAGE_VIEWS_SETTLED = settledTable('page_views_settled', background('admin/compact-views-build.sql', { job: JOB }), 'admin/compact-views-swap.sql')
-/** Built from the page rows still in their staging table, so after them. */
-const PAGE_ROLLUP = settledTable('page_rollup', background('admin/compact-rollup-build.sql', { job: JOB }), 'admin/compact-rollup-swap.sql')
-
-/** Built from the sessions still in their staging table, so after them. */
-const SESSION_ROLLUP = settledTable(
-  'session_rollup',
-  background('admin/compact-session-rollup-build.sql', { job: JOB, breakdowns: BREAKDOWNS }),
-  'admin/compact-session-rollup-swap.sql',
-)
-
-/** The partition of a day in the combined tables and their staging tables: its month, as YYYYMM. */
-const monthOf = (day: string) => Number(day.slice(0, 4) + day.slice(5, 7))
-
-/** A day's compaction: its day (YYYY-MM-DD), its number, and the lease it runs under. */
-interface DayJob {
-  day: string
-  compaction: string
+/** A day's compaction under way: its job and the lease it runs under. */
+interface DayRun {
+  job: DayJob
   lease: Lease
 }
 
 /**
- * Stops unless the job row is still `job`'s own: the builds read it, and a run that rewrote it meanwhile
- * would have this one attach or record rows built for another day or number.
- */
-async function keepsJob(engine: Engine, job: DayJob): Promise<void> {
-  const [{ jobs, own }] = await engine.admin.rows<{ jobs: number | string; own: number | string }>(
-    compileTemplate('admin/compact-job-check.sql', { day: job.day, compaction: job.compaction }),
-  )
-  if (Number(jobs) !== 1 || Number(own) !== 1) throw new Error(`Compaction ${job.lease.holder}: the job of ${job.day} is no longer its own; it stops before attaching or recording anything`)
-}
-
-/**
  * Builds the job's day of one table in its staging table, alone there, and adds those parts to the day's
- * month beside the day's older compactions. Returns the rows built.
+ * month beside the day's older compactions. Returns the rows built. Before it attaches, the lease must still
+ * be its own and every staged row the job's: a run that rewrote the staging table meanwhile would otherwise
+ * have its rows recorded under this run's number.
  */
-async function swapDay(engine: Engine, target: SettledTable, job: DayJob): Promise<number> {
-  await engine.admin.command(compileTemplate('admin/compact-stage-clear.sql', { stage: target.stage }))
-  await engine.admin.command(target.build)
-  const staged = compileTemplate('admin/compact-stage-check.sql', { stage: target.stage, day: job.day, compaction: job.compaction })
-  const [{ rows, foreign_rows: foreign }] = await engine.admin.rows<{ rows: number | string; foreign_rows: number | string }>(staged)
-  if (Number(foreign) > 0) throw new Error(`Compaction ${job.lease.holder}: ${target.stage} holds rows of another job; it stops before attaching them`)
+async function swapDay(engine: Engine, table: CombinedTable, { job, lease }: DayRun): Promise<number> {
+  const sql = sqlOf(engine)
+  await engine.admin.command(sql.clearStage(table))
+  await engine.admin.command(sql.build(table, job))
+  const [{ rows, foreign_rows: foreign }] = await engine.admin.rows<{ rows: number | string; foreign_rows: number | string }>(sql.stageCheck(table, job))
+  if (Number(foreign) > 0) throw new Error(`Compaction ${lease.holder}: ${table}_stage holds rows of another job; it stops before attaching them`)
   if (Number(rows) === 0) return 0
-  await keepsLease(engine, job.lease)
-  await keepsJob(engine, job)
-  await engine.admin.command(compileTemplate(target.swap, { month: monthOf(job.day) }))
+  await keepsLease(engine, lease)
+  const sync = sql.syncStage(table)
+  if (sync) await engine.admin.command(sync)
+  await engine.admin.command(sql.attach(table, job.day))
   return Number(rows)
 }
 
 /**
  * The share of a month's stored rows that, once masked by deletes, has the month rewritten without them.
  * Masked rows are read and skipped by every statement over the month until a merge includes their part,
- * and a month merged into one part is not merged again until a new part joins it. A month half masked made
- * its questions measurably slower, and its rewrite is cheap (docs/measurements.md, "Compaction"). A
- * recompaction of a few days of an older month masks a tenth.
+ * and a month merged into one part is not merged again until a new part joins it; a recompaction of a few
+ * days of an older month masks about a tenth (figures in docs/measurements.md).
  */
 const MASKED_SHARE = 0.2
 
@@ -177,23 +106,23 @@ const MASKED_SHARE = 0.2
  * table whose masked rows reached MASKED_SHARE rewritten in the background; returns how many of each. A table
  * with a mutation still running (admin/compact-mutating.sql) keeps its replaced compactions until a later run.
  */
-async function dropSuperseded(engine: Engine): Promise<Pick<CompactReport, 'dropped' | 'rewritten' | 'deferred'>> {
+async function dropSuperseded(engine: Engine, run: RunConstants): Promise<Pick<CompactReport, 'dropped' | 'rewritten' | 'deferred'>> {
+  const sql = sqlOf(engine)
   let dropped = 0
   let rewritten = 0
   let deferred = 0
-  for (const { table, findSuperseded } of [SESSIONS_SETTLED, PAGE_VIEWS_SETTLED, PAGE_ROLLUP, SESSION_ROLLUP]) {
-    const [{ pending }] = await engine.admin.rows<{ pending: number | string }>(compileTemplate('admin/compact-mutating.sql', { tableName: table }))
+  for (const table of COMBINED_TABLES) {
+    const [{ pending }] = await engine.admin.rows<{ pending: number | string }>(sql.mutating(table))
     if (Number(pending) > 0) {
       deferred += 1
       continue
     }
-    const superseded = await engine.admin.rows<{ day: string; compaction: string }>(findSuperseded)
+    const superseded = await engine.admin.rows<{ day: string; compaction: string }>(sql.superseded(table, run))
     if (superseded.length === 0) continue
-    const days = [...new Set(superseded.map((entry) => entry.day))]
-    await engine.admin.command(compileTemplate('admin/compact-drop.sql', { table, days, compactions: superseded.map((entry) => entry.compaction) }))
+    await engine.admin.command(sql.drop(table, superseded))
     dropped += superseded.length
-    const masked = await engine.admin.rows<{ partition_id: string }>(compileTemplate('admin/compact-masked.sql', { table, tableName: table, share: MASKED_SHARE }))
-    for (const { partition_id: partition } of masked) await engine.admin.command(compileTemplate('admin/compact-unmask.sql', { table, partition }))
+    const masked = await engine.admin.rows<{ partition_id: string }>(sql.masked(table, MASKED_SHARE))
+    for (const { partition_id: partition } of masked) await engine.admin.command(sql.unmask(table, partition))
     rewritten += masked.length
   }
   return { dropped, rewritten, deferred }
@@ -201,60 +130,48 @@ async function dropSuperseded(engine: Engine): Promise<Pick<CompactReport, 'drop
 
 /** Builds and swaps in one day's sessions, page views and the rollups of both; returns its sessions. */
 export async function compactDay(engine: Engine, day: Date, lookbackMs: number, lease: Lease): Promise<number> {
-  const range = { readFrom: toClickHouseTime(new Date(day.getTime() - lookbackMs)), readTo: toClickHouseTime(new Date(day.getTime() + DAY_MS + lookbackMs)) }
-  // A compaction number that only grows, then the job its statements read, then the count (see admin/compact-count.sql).
-  const job: DayJob = { day: dateText(day), compaction: compactionNumber(day), lease }
+  const sql = sqlOf(engine)
+  // A compaction number that only grows; the count before the builds (see admin/compact-count.sql).
+  const job: DayJob = {
+    day: dateText(day),
+    compaction: compactionNumber(day),
+    readFrom: toClickHouseTime(new Date(day.getTime() - lookbackMs)),
+    readTo: toClickHouseTime(new Date(day.getTime() + DAY_MS + lookbackMs)),
+  }
   await renewLease(engine, lease)
-  await engine.admin.command(compileTemplate('admin/compact-job-clear.sql', {}))
-  await engine.admin.command(compileTemplate('admin/compact-job.sql', { ...range, day: job.day, compaction: job.compaction }))
-  const counts = await engine.admin.rows<{ project_id: string; partial_rows: number | string }>(COUNT)
-  const sessions = await swapDay(engine, SESSIONS_SETTLED, job)
-  await swapDay(engine, PAGE_VIEWS_SETTLED, job)
-  await swapDay(engine, PAGE_ROLLUP, job)
-  await swapDay(engine, SESSION_ROLLUP, job)
+  const counts = await engine.admin.rows<{ project_id: string; partial_rows: number | string }>(sql.count(job))
+  let sessions = 0
+  for (const table of COMBINED_TABLES) {
+    const rows = await swapDay(engine, table, { job, lease })
+    if (table === 'sessions_settled') sessions = rows
+  }
   // Recorded only once every table holds the day: until then, readers regroup it.
   await keepsLease(engine, lease)
-  await keepsJob(engine, job)
-  await engine.admin.command(
-    compileTemplate('admin/compact-record.sql', {
-      day: job.day,
-      compaction: job.compaction,
-      lookbackSeconds: Math.round(lookbackMs / 1000),
-      projects: counts.map((row) => row.project_id),
-      partialRows: counts.map((row) => Number(row.partial_rows)),
-      definition: COMPACTION_DEFINITION,
-    }),
-  )
+  await engine.admin.command(sql.record(job, Math.round(lookbackMs / 1000), counts, COMPACTION_DEFINITION))
   return sessions
 }
 
 /**
  * Compacts every settled day that changed, under the lease (another run's holder is reported instead). On a
- * cluster it does nothing: the staging table and the partition attach are per node, so readers there
- * regroup partial rows for every day (still exact).
+ * cluster each shard settles its own sessions (server/admin/compaction-sql.ts).
  */
 export async function compactSessions(engine: Engine, options: CompactOptions): Promise<CompactReport> {
   const started = performance.now()
   const idle = { days: 0, sessions: 0, dropped: 0, rewritten: 0, deferred: 0 }
-  if (engine.settings.cluster) return { ...idle, seconds: 0 }
   const claim = await claimLease(engine)
   if ('heldBy' in claim) return { ...idle, leaseHeldBy: claim.heldBy, seconds: (performance.now() - started) / 1000 }
   try {
     const lastDay = new Date(Math.floor((options.now.getTime() - options.lookbackMs) / DAY_MS) * DAY_MS - DAY_MS)
-    // The run its checks read (admin/compaction-run.sql), before the first of them.
-    await engine.admin.command(compileTemplate('admin/compact-run-clear.sql', {}))
-    await engine.admin.command(
-      compileTemplate('admin/compact-run.sql', {
-        lastDay: dateText(lastDay),
-        lookbackSeconds: Math.round(options.lookbackMs / 1000),
-        keepMs: options.keepSupersededMs,
-        definition: COMPACTION_DEFINITION,
-      }),
-    )
-    const stale = await engine.admin.rows<{ day: string }>(STALE_DAYS)
+    const run: RunConstants = {
+      lastDay: dateText(lastDay),
+      lookbackSeconds: Math.round(options.lookbackMs / 1000),
+      keepMs: options.keepSupersededMs,
+      definition: COMPACTION_DEFINITION,
+    }
+    const stale = await engine.admin.rows<{ day: string }>(sqlOf(engine).staleDays(run))
     let sessions = 0
     for (const { day } of stale) sessions += await compactDay(engine, new Date(`${day}T00:00:00Z`), options.lookbackMs, claim.lease)
-    const { dropped, rewritten, deferred } = await dropSuperseded(engine)
+    const { dropped, rewritten, deferred } = await dropSuperseded(engine, run)
     return { days: stale.length, sessions, dropped, rewritten, deferred, seconds: (performance.now() - started) / 1000 }
   } finally {
     await releaseLease(engine, claim.lease)

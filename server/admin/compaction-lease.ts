@@ -1,5 +1,5 @@
 // The compaction lease: one compaction at a time per database. A run claims the generation after the
-// latest, and the engine keeps one claim per generation (migrations/021_compaction_claims.sql), so two
+// latest, and the engine keeps one claim per generation (migrations/002_derived_tables.sql), so two
 // contenders can never both hold it; the holder logs a row in compaction_lease for each day it compacts,
 // and a released row when it ends. A holder that logged nothing for LEASE_SECONDS has died, and the next
 // claim takes over; the one it replaced stops at its next check (`keepsLease`).

@@ -3,9 +3,10 @@
 // moved into `events` by one insert that skips the ids already stored, so a rerun never duplicates.
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import { compileInner, compileTemplate, type Params } from '../../queries/core/compiled'
+import { compileInner, compileTemplate, sqlOnly, type Params } from '../../queries/core/compiled'
 import { FIRST_YEAR, LAST_YEAR } from '../../queries/core/dates'
 import { toClickHouseTime } from '../../queries/core/pipeline'
+import { partialRowColumns, partialRowSelect } from '../../queries/core/session-fields'
 import { compileSchema, schemaIssues } from '../../queries/core/validate'
 import type { Engine } from '../engine'
 import { ControlError, findProject } from './control'
@@ -206,7 +207,7 @@ async function resession(engine: Engine, params: Params): Promise<number> {
     const invalidate = compileTemplate('admin/compact-invalidate.sql', rebuild)
     await engine.admin.command(invalidate)
     await engine.admin.command(compileTemplate('admin/import-resession-clear.sql', rebuild))
-    await engine.admin.command(compileTemplate('admin/import-resession.sql', rebuild))
+    await engine.admin.command(compileTemplate('admin/import-resession.sql', rebuild, { partial_columns: sqlOnly(partialRowColumns()), partial_row: sqlOnly(partialRowSelect()) }))
     await engine.admin.command(invalidate)
     return sessions
   } finally {

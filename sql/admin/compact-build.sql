@@ -2,8 +2,8 @@
 -- @returns nothing (insert)
 -- The sessions that start in one UTC day, combined from the partial rows of its read range exactly as
 -- insights/window-sessions.sql combines them (by session_key): earliest start, latest end, all page views,
--- and the attributes of the earliest first event (ties by the first event's id text); and the session's pages
--- (migrations/010_session_pages.sql) from the events of the read range, which hold all of its events.
+-- and every session field of the registry's list (queries/core/session-fields.ts); and the session's pages
+-- (migrations/002_derived_tables.sql) from the events of the read range, which hold all of its events.
 INSERT INTO sessions_settled_stage
 /* @job */
 SELECT
@@ -21,27 +21,7 @@ FROM
     min(started_at) AS session_start,
     dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
     sum(screen_views) AS all_views,
-    argMin(profile_key, first_event_key) AS visitor_key,
-    argMin(referrer, first_event_key) AS s_referrer,
-    argMin(referrer_name, first_event_key) AS s_referrer_name,
-    argMin(referrer_type, first_event_key) AS s_referrer_type,
-    argMin(utm_source, first_event_key) AS s_utm_source,
-    argMin(utm_medium, first_event_key) AS s_utm_medium,
-    argMin(utm_campaign, first_event_key) AS s_utm_campaign,
-    argMin(utm_term, first_event_key) AS s_utm_term,
-    argMin(utm_content, first_event_key) AS s_utm_content,
-    argMin(country, first_event_key) AS s_country,
-    argMin(region, first_event_key) AS s_region,
-    argMin(city, first_event_key) AS s_city,
-    argMin(device, first_event_key) AS s_device,
-    argMin(brand, first_event_key) AS s_brand,
-    argMin(model, first_event_key) AS s_model,
-    argMin(browser, first_event_key) AS s_browser,
-    argMin(browser_version, first_event_key) AS s_browser_version,
-    argMin(os, first_event_key) AS s_os,
-    argMin(os_version, first_event_key) AS s_os_version,
-    argMin(entry_origin, first_event_key) AS s_entry_origin,
-    argMin(entry_path, first_event_key) AS s_entry_path
+    argMin(profile_key, first_event_key) AS visitor_key/* @attributes */
   FROM sessions
   WHERE started_at >= job_read_from
     AND started_at < job_read_to

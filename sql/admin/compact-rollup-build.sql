@@ -1,6 +1,6 @@
 -- @name admin.compact-rollup-build
 -- @returns nothing (insert)
--- One day's page rollup (migrations/008_page_rollup.sql), from the page rows the same compaction just
+-- One day's page rollup (migrations/002_derived_tables.sql), from the page rows the same compaction just
 -- built (still in their staging table).
 INSERT INTO page_rollup_stage
 /* @job */

@@ -1,6 +1,6 @@
 -- @name admin.compact-session-rollup-build
 -- @returns nothing (insert)
--- One day's session rollup (migrations/017_session_rollup.sql), from the sessions the same compaction just
+-- One day's session rollup (migrations/002_derived_tables.sql), from the sessions the same compaction just
 -- built (still in their staging table): each session once under every breakdown, by the hour of its start.
 INSERT INTO session_rollup_stage
 /* @job */

@@ -1,3 +1,3 @@
 -- @name admin.compact-stage-clear
--- @returns nothing (empties a staging table: sessions_settled_stage or page_views_settled_stage)
-TRUNCATE TABLE {stage:Identifier}
+-- @returns nothing (empties a staging table; on a cluster, the shards' local staging tables, ON CLUSTER)
+TRUNCATE TABLE {stage:Identifier} /* @on_cluster */

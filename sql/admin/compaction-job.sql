@@ -1,9 +1,12 @@
 -- @name admin.compaction-job
--- @returns a WITH clause: the job under way (migrations/018_compaction_job.sql) as job_day, job_compaction,
---   job_read_from and job_read_to, constants once read; an error unless the table holds exactly one job.
--- Placed before the SELECT of a compaction statement, and seen by its subqueries.
+-- @returns a WITH clause: the day a compaction builds as job_day, its number as job_compaction, and its read
+--   range [day - lookback, day + 1 day + lookback) as job_read_from and job_read_to.
+-- Placed before the SELECT of a day's statement and seen by its subqueries; written into the statement's
+-- text as typed literals (queries/core/literals.ts), so the statement binds nothing: embedded, it runs
+-- beside the gateway's data statements instead of holding chDB's one chain of bound statements, and on a
+-- cluster every shard reads the same constants.
 WITH
-  (SELECT any(day) FROM compaction_job HAVING throwIf(count() != 1, 'compaction_job must hold the one job under way') = 0) AS job_day,
-  (SELECT any(compaction) FROM compaction_job HAVING throwIf(count() != 1, 'compaction_job must hold the one job under way') = 0) AS job_compaction,
-  (SELECT any(read_from) FROM compaction_job HAVING throwIf(count() != 1, 'compaction_job must hold the one job under way') = 0) AS job_read_from,
-  (SELECT any(read_to) FROM compaction_job HAVING throwIf(count() != 1, 'compaction_job must hold the one job under way') = 0) AS job_read_to
+  {day:Date} AS job_day,
+  {compaction:UInt64} AS job_compaction,
+  {readFrom:DateTime64(3, 'UTC')} AS job_read_from,
+  {readTo:DateTime64(3, 'UTC')} AS job_read_to

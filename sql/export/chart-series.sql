@@ -4,7 +4,7 @@
 -- filters; with breakdowns, only the item's top groups (ranked by the same aggregate over the current
 -- window) are kept, joined with their rank. The period is grouped as a number (0/1), named after: a
 -- String key made the grouping about 10% slower. An event is placed by `created_at`, or by the start of
--- its hour when the chart_by_hour projection answers the item (migrations/011_chart_by_hour.sql): only
+-- its hour when the chart_by_hour projection answers the item (migrations/001_source_tables.sql): only
 -- when every bound of the windows and buckets is a whole hour, so both place every event alike.
 SELECT {item:UInt32} AS item, /* @rank */ AS rank, labels, if(in_window, 'current', 'previous') AS period, bucket, value
 FROM

@@ -2,7 +2,7 @@
 -- @returns the page rollup of the settled days `view_days` in the window (of their compactions,
 --   `view_compactions`), as pages.sql's page_parts: origin, path, views, first_views, with_next,
 --   gap_total_ms, title, title_key
--- Rows per page, hour and hour of the previous view (migrations/008_page_rollup.sql): the window's bounds
+-- Rows per page, hour and hour of the previous view (migrations/002_derived_tables.sql): the window's bounds
 -- fall on whole hours, its view condition reads the page only, and no filter restricts the sessions. The
 -- page rows whose previous view lies before the window's start (so before its hour) are first views.
 SELECT

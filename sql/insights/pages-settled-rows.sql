@@ -2,7 +2,7 @@
 -- @returns the page rows of the settled days `view_days` in the window (of their compactions,
 --   `view_compactions`), as pages.sql's page_parts: origin, path, views, first_views, with_next,
 --   gap_total_ms, title, title_key
--- A row per session, page and quarter hour (migrations/006_settled_page_views.sql): the window's bounds
+-- A row per session, page and quarter hour (migrations/002_derived_tables.sql): the window's bounds
 -- fall on quarter hours, its view condition reads the page only, and the row's session must pass the
 -- filters. A row is its session's first of the page in the window when its previous view lies before it.
 SELECT

@@ -45,8 +45,8 @@ WITH
       -- The session's counted and uncounted pages through this view and before it (views before the window
       -- are not read): the view is the session's first of its page exactly when it adds one. One ordering
       -- for all three (rather than a second ordering of the session's views by page; docs/measurements.md,
-      -- "Pages"), by the stored session key (migration 012) rather than the id text, each page told by its
-      -- stored key (migration 016), with `counted` only when it does not follow from the page.
+      -- "Pages"), by the stored session key (migrations/001_source_tables.sql) rather than the id text, each page told by its
+      -- stored key (the same migration), with `counted` only when it does not follow from the page.
       uniqExact(/* @page_identity */) OVER (
         PARTITION BY session_key ORDER BY view_key ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS pages_through,

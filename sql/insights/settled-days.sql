@@ -6,10 +6,10 @@
 -- A day counts as settled when its last recorded compaction for the lookback was built by this gateway's
 -- definition of the combined tables (queries/core/compaction-definition.ts) and still holds: its read range
 -- [day - lookback, day + 1 day + lookback) holds as many partial rows as that compaction saw (see
--- migrations/005_settled_sessions.sql). The rows of that compaction are read, whatever other compactions
+-- migrations/002_derived_tables.sql). The rows of that compaction are read, whatever other compactions
 -- of the day sit beside them: a compaction is recorded only once all three tables hold it, and kept while
--- a reader may read it (migrations/013_compactions_by_number.sql). The count comes from a projection
--- (migrations/007_settled_by_compaction.sql), not from rows.
+-- a reader may read it (migrations/002_derived_tables.sql). The count comes from a projection
+-- (migrations/002_derived_tables.sql), not from rows.
 SELECT recorded.day AS day, toString(recorded.compaction) AS compaction
 FROM
 (

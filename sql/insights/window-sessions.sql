@@ -1,7 +1,7 @@
 -- @name insights.window_sessions
 -- @returns per session that starts in the window and passes the session-attribute filters (event-field
 --   filters join on after, see session-events.sql): session_id, session_start,
---   duration_ms, all_views, visitor_key (see migrations/005_settled_sessions.sql), and s_<attribute> for
+--   duration_ms, all_views, visitor_key (see migrations/002_derived_tables.sql), and s_<attribute> for
 --   each attribute asked for
 -- Settled days come combined from sessions_settled: settledDays, each read from the compaction at the same
 -- place of settledCompactions (the rows of insights/settled-days.sql, run before the statement, see
@@ -9,11 +9,11 @@
 -- edge, a day a late event changed, one never compacted) is combined from its partial rows of regroupFrom
 -- to regroupTo (bound with the days; insights/regrouped-sessions.sql).
 -- A settled day is read from the compaction its record names (a compaction's number names its day, see
--- migrations/013_compactions_by_number.sql). The read names the window's days as bounds too: the
+-- migrations/002_derived_tables.sql). The read names the window's days as bounds too: the
 -- partition key's min/max prunes by them (not by the IN set), so a project's older history is not looked
 -- at (docs/measurements.md, "Settled reads").
 -- With event filters that read only the page (origin, path; no `name`), a settled session is kept when
--- one of its pages (migrations/010_session_pages.sql) matches them and counts the views of those pages
+-- one of its pages (migrations/002_derived_tables.sql) matches them and counts the views of those pages
 -- (`counted_views`; both read `page_matches`, the filters evaluated once per page), and a regrouped one
 -- joins its events, read from the regrouped range only; with other event filters, the caller joins the
 -- events (session-sql.ts, eventJoin).

@@ -1,16 +1,15 @@
-// A compaction's heavy statements read the job under way (sql/admin/compaction-job.sql) and bind nothing:
-// embedded, a statement with bound parameters holds chDB's one process-wide chain of them, so a bound
-// build would hold every data statement of the gateway behind it. One compaction at a time holds the lease
-// (server/admin/compaction-lease.ts): two would share the staging tables and the job; a run that finds the
-// job or its staged rows rewritten by another stops before attaching or recording anything.
+// A compaction's statements carry the day under way (sql/admin/compaction-job.sql) as typed literals and
+// bind nothing: embedded, a statement with bound parameters holds chDB's one process-wide chain of them, so
+// a bound build would hold every data statement of the gateway behind it. One compaction at a time holds the
+// lease (server/admin/compaction-lease.ts): two would share the staging tables; a run that finds its staged
+// rows rewritten by another stops before attaching or recording anything.
 import assert from 'node:assert/strict'
 import { Session } from 'chdb'
 import request from 'supertest'
 import { compactDay, compactionOptions, compactSessions, scheduleCompaction } from '../../server/admin/compact'
 import { LEASE_PROCESS, claimLease, readLease, releaseLease } from '../../server/admin/compaction-lease'
 import { createProject } from '../../server/admin/control'
-import { compileInner, compileTemplate, type CompiledQuery } from '../../queries/core/compiled'
-import { COMPACTION_DEFINITION } from '../../queries/core/compaction-definition'
+import type { CompiledQuery } from '../../queries/core/compiled'
 import { BACKGROUND_PRIORITY, QUESTION_PRIORITY } from '../../server/priorities'
 import { answerInsights } from '../reference/model'
 import { goldenEvents, insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
@@ -84,44 +83,11 @@ describe('the compaction job', function () {
       assert.equal(calls.unbound.filter((call) => call === name).length, days, `${name} ran once a day, unbound`)
       assert.ok(!calls.bound.includes(name), `${name} bound no parameter`)
     }
-    assert.equal(calls.bound.filter((call) => call === 'admin.compact-job').length, days, 'the job was written once a day')
     for (const [name, times] of Object.entries(WHOLE_TABLE)) {
       assert.equal(calls.unbound.filter((call) => call === name).length, times, `${name} ran ${times} time(s), unbound`)
       assert.ok(!calls.bound.includes(name), `${name} bound no parameter`)
     }
-    assert.equal(calls.bound.filter((call) => call === 'admin.compact-run').length, 1, 'the run was written once')
     assert.ok((await numberOf('SELECT count() FROM sessions_settled')) > 0, 'the builds stored sessions')
-  })
-
-  /** `read` fails while the one-row table that `clear` empties and `write` adds to holds no row or two, and then runs with one. */
-  async function needsOneRow(table: { clear: string; write: CompiledQuery; refusal: RegExp }, read: () => Promise<unknown>): Promise<void> {
-    const clear = compileTemplate(table.clear, {})
-    await h.engine.admin.command(clear)
-    await assert.rejects(read(), table.refusal)
-    await h.engine.admin.command(table.write)
-    await h.engine.admin.command(table.write)
-    await assert.rejects(read(), table.refusal)
-    await h.engine.admin.command(clear)
-    await h.engine.admin.command(table.write)
-    await read()
-  }
-
-  it('refuses to build unless the table holds exactly one job', async () => {
-    const build = compileTemplate('admin/compact-build.sql', {}, { job: compileInner('admin/compaction-job.sql', {}) })
-    const job = { day: '2024-03-27', compaction: '1', readFrom: '2024-03-26 00:00:00.000', readTo: '2024-03-29 00:00:00.000' }
-    const jobTable = { clear: 'admin/compact-job-clear.sql', write: compileTemplate('admin/compact-job.sql', job), refusal: /compaction_job must hold the one job under way/ }
-    await needsOneRow(jobTable, () => h.engine.admin.command(build))
-  })
-
-  it("refuses a run's checks unless the table holds exactly one run", async () => {
-    const stale = compileTemplate('admin/compact-stale-days.sql', {}, { run: compileInner('admin/compaction-run.sql', {}) })
-    // A lookback no compaction recorded: every day of the events is stale, up to the run's last day.
-    const run = { lastDay: '2024-04-01', lookbackSeconds: h.config.sessionLookbackHours * 3_600 + 3_600, keepMs: 60_000, definition: COMPACTION_DEFINITION }
-    const runTable = { clear: 'admin/compact-run-clear.sql', write: compileTemplate('admin/compact-run.sql', run), refusal: /compaction_run must hold the one run under way/ }
-    let days: string[] = []
-    await needsOneRow(runTable, async () => (days = (await h.engine.admin.rows<{ day: string }>(stale)).map((row) => row.day)))
-    assert.ok(days.length > 1, 'some days are stale for that lookback')
-    assert.equal(days.at(-1), run.lastDay, "the run's last day is the last one")
   })
 
   /** How many times a statement paused for one of a higher priority in this process (server/priorities.ts). */
@@ -252,7 +218,7 @@ describe('the compaction job', function () {
     await compactsExactly()
   })
 
-  it('stops before attaching rows another run built once it rewrote the job: no compaction is recorded without its rows', async () => {
+  it('stops before attaching rows another run built once it rewrote the staging table: no compaction is recorded without its rows', async () => {
     await command('TRUNCATE TABLE session_compactions')
     const claim = await claimLease(h.engine)
     assert.ok('lease' in claim)
@@ -275,7 +241,7 @@ describe('the compaction job', function () {
       }),
     }
     try {
-      await assert.rejects(compactDay(first, day, lookbackMs, claim.lease), /another job|no longer its own/)
+      await assert.rejects(compactDay(first, day, lookbackMs, claim.lease), /holds rows of another job/)
     } finally {
       await releaseLease(h.engine, claim.lease)
     }
@@ -297,7 +263,7 @@ describe('the compaction job', function () {
       ...h.engine,
       admin: Object.assign(Object.create(admin) as typeof admin, {
         async command(query: CompiledQuery) {
-          if (query.template === 'admin.compact-run-clear') {
+          if (query.template === 'admin.compact-lease-claim') {
             runs += 1
             await held
           }

@@ -26,7 +26,7 @@ describe('the schema at startup', function () {
   it('refuses on a server whose schema is behind, naming the migrations and the one-shot command, and migrates nothing', async () => {
     await assert.rejects(prepareSchema(asServer()), (error: unknown) => {
       assert.ok(error instanceof SchemaBehindError)
-      assert.match(error.message, new RegExp(`${listMigrations().length} migration\\(s\\) not applied \\(001_events, `))
+      assert.match(error.message, new RegExp(`${listMigrations().length} migration\\(s\\) not applied \\(001_source_tables, `))
       assert.match(error.message, /npm run cli -- migrate/)
       return true
     })

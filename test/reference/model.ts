@@ -160,6 +160,8 @@ export interface Session {
   pageViews: Ev[];
   /** At most one page view, whatever the filters. */
   bounce: boolean;
+  /** The last page view (largest created_at, then largest id text): its origin and path are the exit page; null without page views. */
+  exit: Ev | null;
 }
 
 /** Parses an event's created_at: ISO 8601 with `Z` or an offset (a value without one is read as UTC). */
@@ -232,6 +234,7 @@ export function buildSessions(events: Ev[]): Map<string, Session> {
       durationMs: end - start,
       pageViews,
       bounce: pageViews.length <= 1,
+      exit: pageViews.length ? pageViews[pageViews.length - 1] : null,
     });
   }
   return sessions;
