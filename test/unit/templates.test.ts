@@ -164,7 +164,7 @@ describe('migrations', () => {
       const statements = renderMigration(text, { database: 'analytics' })
       assert.ok(statements.length > 0)
       for (const statement of statements) {
-        assert.match(statement, /^(CREATE (TABLE|MATERIALIZED VIEW) IF NOT EXISTS|(TRUNCATE|DROP) TABLE IF EXISTS|RENAME TABLE|ALTER TABLE) \w+/)
+        assert.match(statement, /^(CREATE (TABLE|MATERIALIZED VIEW) IF NOT EXISTS|(TRUNCATE|DROP) TABLE IF EXISTS|RENAME TABLE|ALTER TABLE|INSERT INTO) \w+/)
         assert.doesNotMatch(statement, /\{\{|\}\}|ON CLUSTER|Replicated|Distributed|_local\b/, statement)
         assertWellFormed(file, statement)
       }
@@ -175,7 +175,10 @@ describe('migrations', () => {
       assert.ok(statements.length > 0)
       const locals = new Set(statements.map((statement) => /^CREATE TABLE IF NOT EXISTS (\w+)_local /.exec(statement)?.[1]).filter(Boolean))
       for (const statement of statements) {
-        assert.match(statement, /^(CREATE (TABLE|MATERIALIZED VIEW) IF NOT EXISTS \w+|(TRUNCATE|DROP) TABLE IF EXISTS \w+|RENAME TABLE \w+_local TO \w+_local|ALTER TABLE \w+_local|ALTER TABLE \w+(?= ON CLUSTER 'main'\s+ADD COLUMN)) ON CLUSTER 'main'/, statement)
+        // A backfill is the one statement that cannot run ON CLUSTER: it inserts once, from the node that
+        // migrates, through the Distributed tables (so every shard's rows are read and written), and waits for
+        // the shards to hold them.
+        assert.match(statement, /^((CREATE (TABLE|MATERIALIZED VIEW) IF NOT EXISTS \w+|(TRUNCATE|DROP) TABLE IF EXISTS \w+|RENAME TABLE \w+_local TO \w+_local|ALTER TABLE \w+_local|ALTER TABLE \w+(?= ON CLUSTER 'main'\s+ADD COLUMN)) ON CLUSTER 'main'|INSERT INTO [a-z_]+(?<!_local) SETTINGS distributed_foreground_insert = 1\sSELECT\s(?![^]*_local\b))/, statement)
         assert.doesNotMatch(statement, /\{\{|\}\}/, statement)
         const table = /^CREATE TABLE IF NOT EXISTS (\w+) /.exec(statement)?.[1]
         if (table) assert.match(statement, /ENGINE = (Replicated\w+\('\/clickhouse\/tables\/(\{shard\}|all)\/analytics\/\w+', '\{replica\}'|Distributed\('main', 'analytics', '\w+_local')/, statement)
