@@ -22,6 +22,8 @@ const QUESTIONS = [
   { label: 'events/properties, event=add_to_cart', path: 'events/properties?event=add_to_cart&' },
   { label: 'events/property_values, key=product_id', path: 'events/property_values?key=product_id&' },
   { label: 'events/property_values, key=order_id (a value per purchase)', path: 'events/property_values?key=order_id&' },
+  // For scale on a shared machine: a session breakdown from the combined sessions, in the same rounds.
+  { label: 'for scale: country (a session breakdown)', path: 'country?' },
 ]
 
 const TARGET_MS = 30
