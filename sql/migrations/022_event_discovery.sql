@@ -12,8 +12,10 @@
 -- `properties[key]` reads it): keys are counted over the event's distinct keys, values over each key's
 -- first entry.
 -- The events stored before this migration are counted by the INSERT ... SELECT statements at its end, from
--- the same selects as the views; an import that rewrites events repairs the buckets it touches
--- (admin/import-discovery-*.sql).
+-- the same selects as the views; an import rerun repairs the days a killed import left uncounted
+-- (admin/import-discovery-*.sql). TRICKY: events inserted between a view's creation and its backfill would be
+-- counted twice; the embedded engine migrates before it serves or accepts writes, and on a server the
+-- one-shot migrate step should run while nothing writes events.
 CREATE TABLE IF NOT EXISTS {{table event_names}} {{on_cluster}}
 (
   project_id LowCardinality(String),
@@ -60,6 +62,14 @@ PARTITION BY toYYYYMM(bucket)
 ORDER BY (project_id, key, span, bucket, name, value);
 
 {{distributed event_property_values cityHash64(project_id)}};
+
+-- Emptied before the views exist and the backfill runs, so that a migration cut short and run again counts
+-- every event once: the backfill below counts them all again.
+TRUNCATE TABLE IF EXISTS {{table event_names}} {{on_cluster}};
+
+TRUNCATE TABLE IF EXISTS {{table event_property_keys}} {{on_cluster}};
+
+TRUNCATE TABLE IF EXISTS {{table event_property_values}} {{on_cluster}};
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS event_names_mv {{on_cluster}} TO {{table event_names}} AS
 SELECT

@@ -9,7 +9,7 @@ import { request } from '../support/openapi-request'
 import { answerDiscovery, type DiscoveryResource } from '../reference/discovery'
 import { FIXTURES, goldenEvents, goldenProjects, loadGolden, startHarness, type Harness } from '../support/harness'
 import { importEvents } from '../../server/admin/importer'
-import { migrate } from '../../server/admin/migrate'
+import { listMigrations, migrate, renderMigration } from '../../server/admin/migrate'
 
 interface GoldenCase {
   name: string
@@ -119,6 +119,13 @@ describe('discovery routes', function () {
     }
     await h.engine.admin.command({ template: 'test.forget-migration', sql: "ALTER TABLE quarry_migrations DELETE WHERE name = '022_event_discovery' SETTINGS mutations_sync = 2", params: {} })
     assert.deepEqual(await migrate(h.engine), ['022_event_discovery'])
+    await askEveryCase()
+  })
+
+  it('counts every event once when the migration is cut short and run again (each statement rerun)', async () => {
+    const migration = listMigrations().find((candidate) => candidate.name === '022_event_discovery')
+    assert.ok(migration)
+    for (const statement of renderMigration(migration.text, { database: 'default' })) await h.engine.client.command({ query: statement })
     await askEveryCase()
   })
 })
