@@ -87,6 +87,19 @@ describe('discovery routes', function () {
     assert.equal(res.headers.link, '</insights/shop/events/names?startDate=2024-03-30&endDate=2024-03-31&limit=2&cursor=2>; rel="next"')
   })
 
+  it('shares cached rows between requests that differ only in the timezone lastSeen is shown in, and shows each its own', async () => {
+    h.now = new Date('2024-04-03T12:00:00.000Z')
+    const window = 'startDate=2024-03-29T10:00:00Z&endDate=2024-04-02T13:30:00Z'
+    const first = await request(h.app).get(`/insights/blog/events/names?${window}&timezone=UTC`).set(auth)
+    const second = await request(h.app).get(`/insights/blog/events/names?${window}&timezone=Asia/Kolkata`).set(auth)
+    assert.equal(second.headers['x-cache'], 'hit')
+    for (const [res, timezone] of [[first, 'UTC'], [second, 'Asia/Kolkata']] as const) {
+      const expected = answerDiscovery({ events: goldenEvents('blog'), projectTimezone: 'UTC', resource: 'names', query: { startDate: '2024-03-29T10:00:00Z', endDate: '2024-04-02T13:30:00Z', timezone }, now: h.now })
+      assert.deepEqual(res.body, expected.body, timezone)
+    }
+    assert.match(second.body[0].lastSeen, /\+05:30$/)
+  })
+
   /** Every summary's rows, summed per bucket and text, as a reader sees them. */
   async function summedRows(): Promise<unknown[]> {
     const sums = SUMMARIES.map((table) => `SELECT '${table}' AS summary, * EXCEPT (events${table === 'event_names' ? ', last_seen' : ''}), sum(events) AS counted${table === 'event_names' ? ', max(last_seen) AS latest' : ''} FROM ${table} GROUP BY ALL ORDER BY ALL`)
