@@ -53,7 +53,7 @@ export function shuffled(count: number, random: Random): number[] {
  * ROUND_BUDGET_MS at the warm-up's pace (at most MAX_RUNS), their runs interleaved in a new order each round, so
  * that no task keeps its place after the same other one.
  */
-async function interleaved(tasks: (() => Promise<unknown>)[]): Promise<number[]> {
+export async function interleaved(tasks: (() => Promise<unknown>)[]): Promise<number[]> {
   const samples: number[][] = tasks.map(() => [])
   const random = new Random(RUNS)
   let rounds = RUNS
@@ -148,7 +148,7 @@ function fetchOk(url: string, headers: Record<string, string>): Promise<Response
   })
 }
 
-const get = (path: string, headers: Record<string, string>) => fetchOk(`http://127.0.0.1:${PORT}${path}`, headers)
+export const get = (path: string, headers: Record<string, string>) => fetchOk(`http://127.0.0.1:${PORT}${path}`, headers)
 
 /** A process's resident memory in MB, from /proc (Linux). */
 function residentMb(pid: number): number {

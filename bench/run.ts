@@ -1,6 +1,7 @@
 // `npm run bench [-- <mode>]`: a small dispatcher over the bench modes; `compare` is the default.
 import * as abuse from './abuse'
 import { compare, compareBehaviourOnly, seedLong } from './compare'
+import * as discovery from './discovery'
 import * as compaction from './compaction-load'
 import * as fuzz from './fuzz'
 import { loadTable } from './load-table'
@@ -14,6 +15,7 @@ const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
   abuse: { describe: 'a hostile client beside a second one: its /live and /ready percentiles, 504 times, heavy valid load; a credential flood, maximal regex requests and 8 clients × 8 no-cache heavy requests, 12-month funnels, retention and paths against its /live and /metrics p95 (phases: attack heavy flood regex nocache behaviour)', run: () => abuse.main(process.argv.slice(3)) },
   compaction: { describe: 'questions while the gateway compacts settled days (a copy of the bench data): percentiles before and during', run: compaction.main },
   'sessions-spike': { describe: 'HEAD\'s session questions against a native AggregatingMergeTree of -State columns read with -Merge (scratch tables, dropped after): exact answers checked, medians interleaved, the 10% rule\'s verdict; and whether refreshable views run', run: sessionsSpike.main },
+  discovery: { describe: 'each discovery route (event names, property keys, property values) through the gateway, 30-day and 360-day windows interleaved, and the backfill of their summaries on a dataset seeded before them', run: discovery.main },
   fuzz: { describe: '10,000 junk requests over every route and cache probes of charts: counts by status, no 5xx but 503/504, no crash, no cached answer unlike a fresh one', run: () => fuzz.main(process.argv.slice(3)) },
 }
 

@@ -49,17 +49,18 @@ export async function waitForMerges(client: ClickHouseClient): Promise<number> {
 }
 
 /**
- * Merges each partition of `events`, `sessions` and the combined tables into one part, skipping those
+ * Merges each partition of `events`, `sessions`, the combined tables and the discovery summaries into one part, skipping those
  * already in one. How many parts background merges leave depends on how the data was seeded: the 360-day
  * project's months were left in more parts of events than the 90-day project's. A chart read many parts
  * measurably slower than one (bench/README.md), which the 360-day / 90-day ratio would count as the cost of
  * the project's history. A combined table's month gets a part for each day compacted (its partitions are months) until
- * merges combine them. All are plain MergeTrees, so merging changes no row a reader keeps (it removes rows
- * already deleted). Returns the seconds it took.
+ * merges combine them. All but the discovery summaries are plain MergeTrees, so merging changes no row a
+ * reader keeps (it removes rows already deleted); the summaries (migrations/003_event_discovery.sql) combine
+ * each bucket's rows into one, the same sums their readers take. Returns the seconds it took.
  */
 async function mergeParts(client: ClickHouseClient): Promise<number> {
   const started = performance.now()
-  for (const table of ['events', 'sessions', 'sessions_settled', 'page_views_settled', 'page_rollup', 'session_rollup']) {
+  for (const table of ['events', 'sessions', 'sessions_settled', 'page_views_settled', 'page_rollup', 'session_rollup', 'event_names', 'event_property_keys', 'event_property_values']) {
     await client.command({ query: `OPTIMIZE TABLE ${table} FINAL`, clickhouse_settings: { optimize_skip_merged_partitions: 1 } })
   }
   return (performance.now() - started) / 1000

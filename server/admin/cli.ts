@@ -84,7 +84,8 @@ const COMMANDS: Record<string, Command> = {
       throw new ControlError(`${report.badLines} bad line(s); nothing was imported (use --skip-bad to import the good lines)`)
     }
     const resessioned = report.resessioned ? `; rebuilt the partial rows of ${report.resessioned} session(s) an earlier run was killed before writing` : ''
-    print(`imported ${report.imported} event(s), skipped ${report.skipped} bad line(s), ${report.duplicates} already imported (not written again)${resessioned}`)
+    const rediscovered = report.rediscovered ? `; rebuilt the discovery summaries of ${report.rediscovered} day(s) an earlier run was killed before counting` : ''
+    print(`imported ${report.imported} event(s), skipped ${report.skipped} bad line(s), ${report.duplicates} already imported (not written again)${resessioned}${rediscovered}`)
     print(await compactNow(engine))
   },
   seed: async (engine, _, options) => {

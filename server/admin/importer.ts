@@ -53,6 +53,8 @@ export interface ImportReport {
   duplicates: number
   /** Staged sessions whose partial rows an earlier run, killed while it moved their events, left out: rebuilt. */
   resessioned: number
+  /** UTC days of the staged range whose discovery summaries such a run left short of their events: rebuilt. */
+  rediscovered: number
   /** Bad lines left out (with --skip-bad). */
   skipped: number
   /** Bad lines found, all of them. */
@@ -114,7 +116,7 @@ export function parseEventLine(text: string, projectId: string): { row?: Record<
   return { row, problems: [] }
 }
 
-const STAGE_NAME = /^import_stage_(\d+)_[0-9a-f]+(?:_sessions)?$/
+const STAGE_NAME = /^import_stage_(\d+)_[0-9a-f]+(?:_sessions|_days)?$/
 /** A staging table this old is a killed import's leftover, even on a server shared with other imports. */
 const STALE_STAGE_MS = 24 * 3_600_000
 
@@ -215,6 +217,37 @@ async function resession(engine: Engine, params: Params): Promise<number> {
   }
 }
 
+const DISCOVERY_SUMMARIES = [
+  { table: 'event_names', rebuild: 'admin/import-discovery-names.sql' },
+  { table: 'event_property_keys', rebuild: 'admin/import-discovery-keys.sql' },
+  { table: 'event_property_values', rebuild: 'admin/import-discovery-values.sql' },
+] as const
+
+/**
+ * Rebuilds the discovery summaries' rows of the staged range's days whose summaries do not count the
+ * stored events (admin/import-discovery-find.sql); returns how many days. On a cluster the summaries are
+ * Distributed, which a mutation cannot name: the days are reported instead.
+ */
+async function rediscover(engine: Engine, params: Params): Promise<number> {
+  const found = `${params.stage}_days`
+  await engine.admin.command(compileTemplate('admin/import-discovery-find.sql', { ...params, found }))
+  try {
+    const [{ rows }] = await engine.admin.rows<{ rows: number | string }>(compileTemplate('admin/compact-stage-rows.sql', { stage: found }))
+    const days = Number(rows)
+    if (days === 0) return 0
+    if (engine.settings.cluster) {
+      throw new ControlError(`${days} day(s) of this file have stored events their discovery summaries do not count (an earlier import was killed while it moved them); on a cluster they are not rebuilt`)
+    }
+    for (const { table } of DISCOVERY_SUMMARIES) {
+      await engine.admin.command(compileTemplate('admin/import-discovery-clear.sql', { summary: table, projectId: params.projectId, found }))
+    }
+    for (const { rebuild } of DISCOVERY_SUMMARIES) await engine.admin.command(compileTemplate(rebuild, { projectId: params.projectId, found }))
+    return days
+  } finally {
+    await engine.admin.command(compileTemplate('admin/import-drop.sql', { stage: found }))
+  }
+}
+
 export async function importEvents(engine: Engine, options: ImportOptions): Promise<ImportReport> {
   if (!(await findProject(engine, options.projectId))) throw new ControlError(`no project "${options.projectId}"`)
   if (!fs.existsSync(options.file)) throw new ControlError(`no file ${options.file}`)
@@ -223,7 +256,7 @@ export async function importEvents(engine: Engine, options: ImportOptions): Prom
   await engine.admin.command(compileTemplate('admin/import-stage.sql', { stage }))
   try {
     const { bad, badLines } = await stageLines(engine, stage, options)
-    if (badLines && !options.skipBad) return { imported: 0, duplicates: 0, resessioned: 0, skipped: 0, badLines, bad }
+    if (badLines && !options.skipBad) return { imported: 0, duplicates: 0, resessioned: 0, rediscovered: 0, skipped: 0, badLines, bad }
     const params: Params = { stage, projectId: options.projectId }
     const newEvents = compileInner('admin/import-new-events.sql', params)
     const [counts] = await engine.admin.rows<{ staged: number | string; new_events: number | string }>(compileTemplate('admin/import-count.sql', params, { new_events: newEvents }))
@@ -232,7 +265,8 @@ export async function importEvents(engine: Engine, options: ImportOptions): Prom
     const duplicates = Number(counts.staged) - imported
     // Only events stored before this run can lack their partial rows: none to look for in a first run.
     const resessioned = duplicates > 0 ? await resession(engine, params) : 0
-    return { imported, duplicates, resessioned, skipped: badLines, badLines, bad }
+    const rediscovered = duplicates > 0 ? await rediscover(engine, params) : 0
+    return { imported, duplicates, resessioned, rediscovered, skipped: badLines, badLines, bad }
   } finally {
     await engine.admin.command(compileTemplate('admin/import-drop.sql', { stage }))
   }

@@ -1,6 +1,8 @@
 // Every data route of the gateway, in one greppable table.
 import { chart } from '../../queries/charts/chart'
 import { dimensions } from '../../queries/insights/dimensions'
+import { eventNames, eventProperties, eventPropertyValues } from '../../queries/discovery/discovery'
+import { eventNamesResponse, eventPropertiesResponse, eventPropertyValuesResponse } from '../../queries/discovery/responses'
 import { exportEvents } from '../../queries/export/export-resource'
 import { funnel } from '../../queries/behaviour/funnel'
 import { paths } from '../../queries/behaviour/paths'
@@ -53,6 +55,9 @@ export const ROUTES: Route[] = [
     resource,
     response: dimensionResponse(resource.name as Dimension),
   })),
+  { path: '/insights/:projectId/events/names', summary: 'Event names of the window with their events and last time seen', resource: eventNames, response: eventNamesResponse },
+  { path: '/insights/:projectId/events/properties', summary: 'Property keys of the window with the events carrying each', resource: eventProperties, response: eventPropertiesResponse },
+  { path: '/insights/:projectId/events/property_values', summary: "Values of one property key in the window with each one's events", resource: eventPropertyValues, response: eventPropertyValuesResponse },
   { path: '/insights/:projectId/funnel', summary: 'Sessions or visitors reaching each step of a funnel, optionally per breakdown value', resource: funnel, response: funnelResponse },
   { path: '/insights/:projectId/retention', summary: 'Visitors of each cohort coming back in the periods after it', resource: retention, response: retentionResponse },
   { path: '/insights/:projectId/paths', summary: 'Where sessions go: nodes per step (pages or events) and the links between them', resource: paths, response: pathsResponse },

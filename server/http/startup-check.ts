@@ -60,6 +60,8 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
   { steps: JSON.stringify(['screen_view', 'purchase']), breakdown: 'country', breakdownLimit: '3' },
   { startEvent: JSON.stringify({ name: 'signup', filters: [{ name: 'country', operator: 'is', value: ['DE'] }] }), returnEvent: 'purchase', period: 'month', periods: '3', criteria: 'on_or_after', filters: EVENT_FILTERS },
   { node: 'event', start: JSON.stringify({ name: 'signup', filters: [{ name: 'path', operator: 'contains', value: ['pricing'] }] }), steps: '4', filters: FILTERS },
+  { event: 'purchase', search: 'PRO', startDate: '2024-03-01T10:30:00+05:30', endDate: '2024-03-31', timezone: 'Asia/Kolkata' },
+  { key: 'plan', event: 'signup', search: 'pr', range: '30min', limit: '5', cursor: '2' },
   { format: 'csv', includes: Object.keys(INCLUDES).join(','), filters: FILTERS },
   { format: 'csv', includes: 'geo,device', start: '2024-03-01' },
   { format: 'ndjson', start: '2024-03-01', end: '2024-03-31' },

@@ -6,7 +6,7 @@
 -- fetch of new data raises, and its highest mutation version, which every mutation (a delete, an update, a
 -- rewrite) raises; a dropped partition leaves the set. A merge changes neither, so a quiet table keeps its
 -- version while it merges. Without bound parameters, like every control statement.
-WITH ['events', 'sessions', 'profiles', 'sessions_settled', 'page_views_settled', 'page_rollup', 'session_rollup', 'session_compactions'] AS read_tables
+WITH ['events', 'sessions', 'profiles', 'sessions_settled', 'page_views_settled', 'page_rollup', 'session_rollup', 'session_compactions', 'event_names', 'event_property_keys', 'event_property_values'] AS read_tables
 SELECT
   toString(groupBitXor(cityHash64(host, table, partition_id, top_block, top_mutation))) AS parts,
   (

@@ -64,7 +64,7 @@ describe('guardrails, migrations and ops', function () {
       .then((rs) => rs.json<{ name: string }>())
     assert.deepEqual(
       tables.map((t) => t.name),
-      ['api_clients', 'compaction_claims', 'compaction_lease', 'events', 'page_rollup', 'page_rollup_stage', 'page_views_settled', 'page_views_settled_stage', 'profiles', 'projects', 'quarry_migrations', 'session_compactions', 'session_rollup', 'session_rollup_stage', 'sessions', 'sessions_mv', 'sessions_settled', 'sessions_settled_stage'],
+      ['api_clients', 'compaction_claims', 'compaction_lease', 'event_names', 'event_names_mv', 'event_property_keys', 'event_property_keys_mv', 'event_property_values', 'event_property_values_mv', 'events', 'page_rollup', 'page_rollup_stage', 'page_views_settled', 'page_views_settled_stage', 'profiles', 'projects', 'quarry_migrations', 'session_compactions', 'session_rollup', 'session_rollup_stage', 'sessions', 'sessions_mv', 'sessions_settled', 'sessions_settled_stage'],
     )
     const applied = await h.engine.client.query({ query: 'SELECT count() AS n FROM quarry_migrations', format: 'JSONEachRow' }).then((rs) => rs.json())
     assert.deepEqual(applied, [{ n: listMigrations().length }])

@@ -47,6 +47,7 @@ describe('import limits', function () {
         imported: 0,
         duplicates: 0,
         resessioned: 0,
+        rediscovered: 0,
         skipped: 0,
         badLines: 1,
         bad: [{ line: 2, problems: [`the line is ${Buffer.byteLength(huge)} bytes, longer than the limit of 1048576 bytes (1 MiB) for one event`] }],

@@ -95,14 +95,14 @@ describe('import: all or nothing, never twice', function () {
 
     it('then writes every event once, with exact sessions', async () => {
       const report = await importEvents(h.engine, { projectId: 'shop', file, skipBad: false, batchRows: 100 })
-      assert.deepEqual(report, { imported: events.length, duplicates: 0, resessioned: 0, skipped: 0, badLines: 0, bad: [] })
+      assert.deepEqual(report, { imported: events.length, duplicates: 0, resessioned: 0, rediscovered: 0, skipped: 0, badLines: 0, bad: [] })
       assert.deepEqual(await stored(h.engine, 'shop'), { events: events.length, ids: events.length, stages: 0 })
       await assertMetricsExact(h, 'shop', events)
     })
 
     it('writes nothing again when the same file is rerun', async () => {
       const report = await importEvents(h.engine, { projectId: 'shop', file, skipBad: false })
-      assert.deepEqual(report, { imported: 0, duplicates: events.length, resessioned: 0, skipped: 0, badLines: 0, bad: [] })
+      assert.deepEqual(report, { imported: 0, duplicates: events.length, resessioned: 0, rediscovered: 0, skipped: 0, badLines: 0, bad: [] })
       assert.deepEqual(await stored(h.engine, 'shop'), { events: events.length, ids: events.length, stages: 0 })
       await assertMetricsExact(h, 'shop', events)
     })
@@ -113,7 +113,7 @@ describe('import: all or nothing, never twice', function () {
       const first = await importEvents(h.engine, { projectId: 'blog', file: writeFile(h.dir, half), skipBad: false })
       assert.equal(first.imported, half.length)
       const report = await importEvents(h.engine, { projectId: 'blog', file: writeFile(h.dir, [...events, events[0]]), skipBad: false })
-      assert.deepEqual(report, { imported: events.length - half.length, duplicates: half.length + 1, resessioned: 0, skipped: 0, badLines: 0, bad: [] })
+      assert.deepEqual(report, { imported: events.length - half.length, duplicates: half.length + 1, resessioned: 0, rediscovered: 0, skipped: 0, badLines: 0, bad: [] })
       assert.deepEqual(await stored(h.engine, 'blog'), { events: events.length, ids: events.length, stages: 0 })
       await assertMetricsExact(h, 'blog', events)
     })
@@ -181,7 +181,7 @@ describe('import: all or nothing, never twice', function () {
         query_params: { projectId: 'shop', sessionId, first: first.created_at.replace('T', ' ').replace('Z', '') },
       })
       const rerun = await importEvents(h.engine, { projectId: 'shop', file, skipBad: false })
-      assert.deepEqual(rerun, { imported: 0, duplicates: events.length, resessioned: 1, skipped: 0, badLines: 0, bad: [] })
+      assert.deepEqual(rerun, { imported: 0, duplicates: events.length, resessioned: 1, rediscovered: 0, skipped: 0, badLines: 0, bad: [] })
       h.newApp()
       await assertMetricsExact(h, 'shop', events)
       const again = await compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date('2024-04-01T00:00:00Z') })

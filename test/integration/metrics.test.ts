@@ -113,6 +113,19 @@ describe('Prometheus metrics of a gateway over the embedded engine', function ()
     assert.equal(sampleValue(families, 'quarry_http_requests_total', { route: '/insights/:projectId/funnel', status: '400' }), 1)
   })
 
+  it('shows the discovery routes by route pattern and their statements by template', async () => {
+    await request(app).get('/insights/mproj/events/names?range=7d').set(auth).expect(200)
+    await request(app).get('/insights/mproj/events/properties?range=7d&event=purchase').set(auth).expect(200)
+    await request(app).get('/insights/mproj/events/property_values?range=7d&key=plan').set(auth).expect(200)
+    await request(app).get('/insights/mproj/events/property_values?range=7d').set(auth).expect(400)
+    const { families } = await scrape()
+    for (const resource of ['names', 'properties', 'property_values']) {
+      assert.equal(sampleValue(families, 'quarry_http_requests_total', { route: `/insights/:projectId/events/${resource}`, status: '200' }), 1, resource)
+      assert.equal(sampleValue(families, 'quarry_statement_duration_seconds_count', { template: `insights.events_${resource}`, outcome: 'ok' }), 1, resource)
+    }
+    assert.equal(sampleValue(families, 'quarry_http_requests_total', { route: '/insights/:projectId/events/property_values', status: '400' }), 1)
+  })
+
   it('counts every row an NDJSON or CSV export streams', async () => {
     const before = sampleValue((await scrape()).families, 'quarry_export_rows_streamed_total')
     const ndjson = await request(app).get('/export/events?projectId=mproj&format=ndjson').set(auth).expect(200)

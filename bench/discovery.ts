@@ -1,0 +1,59 @@
+// `npm run bench -- discovery`: each discovery route through the gateway on the main dataset (10M events
+// over 90 days), a 30-day and a 360-day window in the project's zone, their runs interleaved, with
+// `Cache-Control: no-cache` so that every run reads the summaries. A 360-day window holds all 90 days of the
+// data, so its time against the 30-day one's says how the cost grows with the window. First, on a dataset
+// seeded before the summaries existed, how long their migration's backfill took.
+import { migrate } from '../server/admin/migrate'
+import { loadConfig } from '../server/config'
+import { openEngine } from '../server/engine'
+import { get, interleaved } from './compare'
+import { startGateway } from './gateway'
+import { BENCH_GATEWAY_ENV, MAIN, PORT, PROJECT, openDataset, waitForAuth } from './setup'
+
+/** The bench's last day is 2025-12-31 (its data ends at 2026-01-01T00:00Z). */
+const WINDOWS = {
+  '30-day': 'startDate=2025-12-02&endDate=2025-12-31',
+  '360-day': 'startDate=2025-01-06&endDate=2025-12-31',
+}
+
+const QUESTIONS = [
+  { label: 'events/names', path: 'events/names?' },
+  { label: 'events/properties', path: 'events/properties?' },
+  { label: 'events/properties, event=add_to_cart', path: 'events/properties?event=add_to_cart&' },
+  { label: 'events/property_values, key=product_id', path: 'events/property_values?key=product_id&' },
+  { label: 'events/property_values, key=order_id (a value per purchase)', path: 'events/property_values?key=order_id&' },
+]
+/** For scale on a shared machine, in the same rounds: the gateway's cheapest question (five minutes of events). */
+const LIVE = `/insights/${PROJECT}/live`
+
+const TARGET_MS = 30
+const TARGET_RATIO = 2
+
+export async function main(): Promise<void> {
+  const engine = await openEngine({ ...loadConfig({}).engine, dataDir: MAIN.dir })
+  const started = performance.now()
+  const applied = await migrate(engine)
+  await engine.close()
+  if (applied.length) console.log(`migrations ${applied.join(', ')} applied to ${MAIN.events} events in ${((performance.now() - started) / 1000).toFixed(1)} s (the summaries' backfill)`)
+  const prepared = await openDataset(MAIN)
+  await prepared.engine.close()
+  const auth = { 'openpanel-client-id': prepared.credentials.id, 'openpanel-client-secret': prepared.credentials.secret }
+  const fresh = { ...auth, 'cache-control': 'no-cache' }
+  const gateway = await startGateway({ dataDir: MAIN.dir, port: PORT, env: BENCH_GATEWAY_ENV })
+  try {
+    await waitForAuth(auth)
+    const urls = QUESTIONS.flatMap(({ path }) => Object.values(WINDOWS).map((window) => `/insights/${PROJECT}/${path}${window}`))
+    for (const url of [...urls, LIVE]) await get(url, fresh)
+    const medians = await interleaved([...urls, LIVE].map((url) => () => get(url, fresh)))
+    console.log(`\nDiscovery through the gateway, ${MAIN.events} events, Europe/Berlin windows, medians of interleaved runs (targets: <= ${TARGET_MS} ms, 360-day <= ${TARGET_RATIO}x 30-day)`)
+    console.log('| question | 30-day p50 ms | 360-day p50 ms | 360 / 30 |')
+    console.log('|---|---|---|---|')
+    QUESTIONS.forEach(({ label }, index) => {
+      const [month, year] = [medians[2 * index], medians[2 * index + 1]]
+      console.log(`| ${label} | ${month.toFixed(1)} | ${year.toFixed(1)} | ${(year / month).toFixed(2)}× |`)
+    })
+    console.log(`\nFor scale, in the same rounds: /live ${medians[urls.length].toFixed(1)} ms`)
+  } finally {
+    await gateway.stop()
+  }
+}

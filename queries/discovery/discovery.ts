@@ -1,0 +1,139 @@
+// The discovery routes: which events, property keys and property values a project's window holds, with
+// exact counts, read from the summaries the engine keeps (migrations/003_event_discovery.sql), so a
+// client can build filters and funnels from what exists. `/events/names`, `/events/properties` and
+// `/events/property_values`.
+import { compileTemplate, type CompiledQuery, type Params } from '../core/compiled'
+import { RANGES, formatInstant, requestWindow, type Range, type Window } from '../core/dates'
+import { invalid } from '../core/errors'
+import { pageParams, splitPage, type Paged } from '../core/paging'
+import { planSteps, toClickHouseTime, type Resource, type Row, type Scope } from '../core/pipeline'
+import { compileSchema, schemaIssues } from '../core/validate'
+import { windowParams } from '../core/window-params'
+import { splitWindow, type WindowParts } from './discovery-window'
+
+/** Longest `search`, `event` or `key` text: names and keys are short; a value longer than this is no search. */
+const TEXT_MAX_LENGTH = 200
+
+const windowProperties = {
+  startDate: { type: 'string' },
+  endDate: { type: 'string' },
+  range: { type: 'string', enum: RANGES, default: '7d' },
+  timezone: { type: 'string' },
+}
+const pagingProperties = {
+  cursor: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
+  limit: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
+}
+const search = { type: 'string', maxLength: TEXT_MAX_LENGTH, default: '', description: 'Keeps the rows whose text contains this, ignoring case' }
+const event = { type: 'string', minLength: 1, maxLength: TEXT_MAX_LENGTH, description: 'Counts only events of this name (every name when absent)' }
+const key = { type: 'string', minLength: 1, maxLength: TEXT_MAX_LENGTH, description: 'The property key whose values are counted' }
+
+const schemaOf = (own: Record<string, object>, required: string[] = []) => ({
+  type: 'object',
+  additionalProperties: false,
+  ...(required.length ? { required } : {}),
+  properties: { ...windowProperties, search, ...own, ...pagingProperties },
+})
+
+export interface DiscoveryQuery extends Paged {
+  projectId: string
+  timezone: string
+  window: Window
+  search: string
+  /** '' for events of every name. */
+  event: string
+  /** The property key (property values only; '' otherwise). */
+  key: string
+}
+
+export interface PlannedDiscovery extends DiscoveryQuery {
+  parts: WindowParts
+}
+
+interface RawParams {
+  startDate?: string
+  endDate?: string
+  range: Range
+  timezone?: string
+  search: string
+  event?: string
+  key?: string
+  cursor: number
+  limit: number
+}
+
+/** Every problem of the request in one 400: the schema's and the window's. */
+function parseDiscovery(validate: ReturnType<typeof compileSchema>, raw: Record<string, unknown>, scope: Scope): DiscoveryQuery {
+  const params = { ...raw }
+  const issues = schemaIssues(validate, params)
+  const typed = params as unknown as RawParams
+  const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })
+  if (issues.length || !window) throw invalid(issues)
+  return {
+    projectId: scope.project.id,
+    timezone,
+    window,
+    search: typed.search,
+    event: typed.event ?? '',
+    key: typed.key ?? '',
+    limit: typed.limit,
+    cursor: typed.cursor,
+  }
+}
+
+/** The params every discovery statement binds: the project, the window and its parts, the search and the page. */
+function discoveryParams(query: PlannedDiscovery): Params {
+  const { hoursFrom, daysFrom, daysTo, hoursTo } = query.parts
+  return {
+    ...windowParams(query.projectId, query.window),
+    hoursFrom: toClickHouseTime(hoursFrom),
+    daysFrom: toClickHouseTime(daysFrom),
+    daysTo: toClickHouseTime(daysTo),
+    hoursTo: toClickHouseTime(hoursTo),
+    search: query.search,
+    ...pageParams(query),
+  }
+}
+
+interface DiscoverySpec {
+  name: string
+  schema: object
+  compile(query: PlannedDiscovery): CompiledQuery
+  row(row: Row, query: PlannedDiscovery): Record<string, unknown>
+}
+
+function discoveryResource(spec: DiscoverySpec): Resource<DiscoveryQuery, PlannedDiscovery> {
+  const validate = compileSchema(spec.schema)
+  return {
+    name: spec.name,
+    schema: spec.schema,
+    parse: (raw, scope) => parseDiscovery(validate, raw, scope),
+    plan: planSteps(splitWindow),
+    compile: spec.compile,
+    shape(rows, query) {
+      const { page, hasMore } = splitPage(rows, query)
+      return { body: page.map((row) => spec.row(row, query)), hasMore }
+    },
+  }
+}
+
+export const eventNames = discoveryResource({
+  name: 'events/names',
+  schema: schemaOf({}),
+  compile: (query) => compileTemplate('insights/events-names.sql', discoveryParams(query)),
+  row: (row, query) => ({ name: String(row.name), count: Number(row.event_count), lastSeen: formatInstant(new Date(Number(row.last_seen_ms)), query.timezone) }),
+})
+
+export const eventProperties = discoveryResource({
+  name: 'events/properties',
+  schema: schemaOf({ event }),
+  compile: (query) => compileTemplate('insights/events-properties.sql', { ...discoveryParams(query), event: query.event }),
+  row: (row) => ({ key: String(row.key), count: Number(row.event_count) }),
+})
+
+export const eventPropertyValues = discoveryResource({
+  name: 'events/property_values',
+  schema: schemaOf({ key, event }, ['key']),
+  compile: (query) => compileTemplate('insights/events-property-values.sql', { ...discoveryParams(query), key: query.key, event: query.event }),
+  row: (row) => ({ value: String(row.value), count: Number(row.event_count) }),
+})

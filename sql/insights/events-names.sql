@@ -1,0 +1,31 @@
+-- @name insights.events_names
+-- @returns rows: name, event_count, last_seen_ms (the window's last event of the name, epoch ms); most
+--   events first, then the name, one page and one row more
+-- The window is read in three parts that cover it exactly (queries/discovery/discovery-window.ts): the UTC
+-- days inside it from the day rows of event_names, the whole UTC hours left at its edges from the hour rows,
+-- and the minutes left over (windows that do not start or end on a whole hour) from the events themselves.
+-- TRICKY: a bucket has a row per insert block until merges combine them (migrations/003_event_discovery.sql):
+-- rows are summed, never read one by one.
+SELECT name, sum(counted) AS event_count, toUnixTimestamp64Milli(max(latest)) AS last_seen_ms
+FROM
+(
+  SELECT name, sum(events) AS counted, max(last_seen) AS latest
+  FROM event_names
+  WHERE project_id = {projectId:String}
+    AND ((span = 24 AND bucket >= {daysFrom:DateTime64(3, 'UTC')} AND bucket < {daysTo:DateTime64(3, 'UTC')})
+      OR (span = 1 AND ((bucket >= {hoursFrom:DateTime64(3, 'UTC')} AND bucket < {daysFrom:DateTime64(3, 'UTC')})
+        OR (bucket >= {daysTo:DateTime64(3, 'UTC')} AND bucket < {hoursTo:DateTime64(3, 'UTC')}))))
+    AND position(lowerUTF8(name), lowerUTF8({search:String})) > 0
+  GROUP BY name
+  UNION ALL
+  SELECT name, count() AS counted, max(created_at) AS latest
+  FROM events
+  WHERE project_id = {projectId:String}
+    AND ((created_at >= {start:DateTime64(3, 'UTC')} AND created_at < {hoursFrom:DateTime64(3, 'UTC')})
+      OR (created_at >= {hoursTo:DateTime64(3, 'UTC')} AND created_at < {end:DateTime64(3, 'UTC')}))
+    AND position(lowerUTF8(name), lowerUTF8({search:String})) > 0
+  GROUP BY name
+)
+GROUP BY name
+ORDER BY event_count DESC, name ASC
+LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}
