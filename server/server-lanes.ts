@@ -88,7 +88,8 @@ export class ServerLanes implements EngineLanes {
         query: statement.sql,
         query_params: { ...statement.params },
         format: statement.format,
-        clickhouse_settings: { ...this.settings, log_comment: statement.id },
+        // The statement's own settings over the lanes' (its priority), but never over `readonly`.
+        clickhouse_settings: { ...this.settings, ...statement.settings, readonly: '2', log_comment: statement.id } as ClickHouseSettings,
         abort_signal: statement.signal,
         query_id: statement.id,
       })

@@ -3,6 +3,9 @@ import { checkBinding, fillMarkers, loadTemplate, placeholdersOf, type Template 
 
 export type Params = Record<string, string | number | boolean | string[] | number[]>
 
+/** Engine settings of one statement (e.g. its `priority`), applied by whatever runs it, for that statement only. */
+export type Settings = Record<string, string | number>
+
 /** How the engine writes a statement's result: JSON objects a line, or one row of raw text fields. */
 export type OutputFormat = 'JSONEachRow' | 'TabSeparatedRaw'
 
@@ -17,6 +20,16 @@ export interface CompiledQuery {
    * statement's `settledDays`, `settledCompactions` and regrouped range (core/settled-check.ts, SettledParams).
    */
   readonly settledCheck?: CompiledQuery
+  /**
+   * Settings of this statement alone, given to the engine beside it (never spliced into its SQL): the
+   * runners apply them and leave the connection's own settings as they were for the next statement.
+   */
+  readonly settings?: Readonly<Settings>
+}
+
+/** `query` run with `settings` (over any it had), frozen. */
+export function withSettings(query: CompiledQuery, settings: Settings): CompiledQuery {
+  return Object.freeze({ ...query, settings: Object.freeze({ ...query.settings, ...settings }) })
 }
 
 export interface Fragment {

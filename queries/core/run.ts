@@ -1,7 +1,7 @@
 // The one admission point for statements: every data statement waits for a fair turn, runs under a
 // deadline, is cancelled in the engine when its request goes away, and fails as a typed QueryError.
 import crypto from 'node:crypto'
-import type { CompiledQuery, OutputFormat } from './compiled'
+import type { CompiledQuery, OutputFormat, Settings } from './compiled'
 import { toQueryError } from './engine-errors'
 import { QueryError } from './errors'
 import { FairScheduler, type KeptTurn } from './scheduler'
@@ -38,6 +38,8 @@ export interface Statement {
   id: string
   signal: AbortSignal
   format: OutputFormat
+  /** The statement's own settings (CompiledQuery.settings): the lanes apply them to it alone. */
+  settings?: Readonly<Settings>
 }
 
 /** Rows and bytes a statement read, when the engine reports them. */
@@ -198,6 +200,16 @@ export interface CompiledAtTurn {
   compileAtTurn(): CompiledQuery
 }
 
+/** A compiled query as the lanes take it, under a new id. */
+const statementOf = (query: CompiledQuery, signal: AbortSignal): Statement => ({
+  sql: query.sql,
+  params: query.params,
+  id: crypto.randomUUID(),
+  signal,
+  format: query.format ?? 'JSONEachRow',
+  settings: query.settings ?? {},
+})
+
 const compiledNow = (query: CompiledQuery | CompiledAtTurn): CompiledQuery => ('compileAtTurn' in query ? query.compileAtTurn() : query)
 
 /** What a request's code runs statements through: the runner, or the runner on one client's behalf. */
@@ -228,7 +240,7 @@ export class Runner {
     if (open) {
       this.stream = (query, runOptions = {}) => {
         const signal = runOptions.signal ?? new AbortController().signal
-        const stream = open({ sql: query.sql, params: query.params, id: crypto.randomUUID(), signal, format: query.format ?? 'JSONEachRow' })
+        const stream = open(statementOf(query, signal))
         return stream && this.readBlocks(stream, query.template, runOptions)
       }
     }
@@ -284,7 +296,7 @@ export class Runner {
     const { output, durationMs } = await this.inTurn(options, () => template, (signal) => {
       const statement = compiledNow(query)
       template = statement.template
-      return this.lanes[lane]({ sql: statement.sql, params: statement.params, id: crypto.randomUUID(), signal, format: statement.format ?? 'JSONEachRow' })
+      return this.lanes[lane](statementOf(statement, signal))
     })
     return { text: output.text, durationMs, readRows: output.readRows, readBytes: output.readBytes }
   }

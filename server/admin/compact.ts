@@ -5,7 +5,7 @@
 // last, delete the compactions no reader can still be reading (013_compactions_by_number.sql) and have a
 // month whose rows are largely such deleted ones rewritten. Runs on the engine's writable connection, one
 // day at a time.
-import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../../queries/core/compiled'
+import { compileInner, compileTemplate, sqlOnly, withSettings, type CompiledQuery } from '../../queries/core/compiled'
 import { BREAKDOWNS, COMPACTION_DEFINITION } from '../../queries/core/compaction-definition'
 import { DAY_MS } from '../../queries/core/dates'
 import { toClickHouseTime } from '../../queries/core/pipeline'
@@ -71,8 +71,7 @@ const dateText = (date: Date) => date.toISOString().slice(0, 10)
  * pauses while the gateway's questions run (server/priorities.ts).
  */
 function background(file: string, fragments: Parameters<typeof compileTemplate>[2]): CompiledQuery {
-  const query = compileTemplate(file, {}, fragments)
-  return Object.freeze({ ...query, sql: `${query.sql}\nSETTINGS priority = ${BACKGROUND_PRIORITY}` })
+  return withSettings(compileTemplate(file, {}, fragments), { priority: BACKGROUND_PRIORITY })
 }
 
 /**
