@@ -11,7 +11,7 @@
 import fs from 'node:fs'
 import type { CompiledQuery } from '../queries/core/compiled'
 import { prepare } from '../queries/core/pipeline'
-import { bindCheckRows, type SettledRow } from '../queries/core/settled-check'
+import { bindCheckRows, type SettledRow } from '../queries/core/settled-days'
 import { loadConfig } from '../server/config'
 import { resolveRequest } from '../server/admin/explain'
 import { isResourceRoute } from '../server/http/routes'

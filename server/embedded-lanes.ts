@@ -3,7 +3,7 @@
 // without parameters, both of which run beside the data statements; and a session per streamed statement.
 import type { Session } from 'chdb'
 import { QUESTION_PRIORITY } from './priorities'
-import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput, type StatementStream, type StreamBlock, type UnstoppableStatement } from '../queries/core/run'
+import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput, type StatementStream, type StreamBlock, type UnstoppableStatement } from '../queries/run/runner'
 
 const STATEMENT_ID = /^[0-9a-f-]{36}$/
 const KILL_RETRY_MS = 50

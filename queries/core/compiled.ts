@@ -17,7 +17,7 @@ export interface CompiledQuery {
   readonly format?: OutputFormat
   /**
    * A session question's settled check, run (or its rows reused) before the statement: its rows bind the
-   * statement's `settledDays`, `settledCompactions` and regrouped range (core/settled-check.ts, SettledParams).
+   * statement's `settledDays`, `settledCompactions` and regrouped range (core/settled-days.ts, SettledParams).
    */
   readonly settledCheck?: CompiledQuery
   /**
@@ -30,6 +30,14 @@ export interface CompiledQuery {
 /** `query` run with `settings` (over any it had), frozen. */
 export function withSettings(query: CompiledQuery, settings: Settings): CompiledQuery {
   return Object.freeze({ ...query, settings: Object.freeze({ ...query.settings, ...settings }) })
+}
+
+/** The rows of a JSONEachRow output, one JSON object a line. */
+export function parseLines<T>(text: string): T[] {
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as T)
 }
 
 export interface Fragment {

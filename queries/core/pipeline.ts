@@ -1,7 +1,6 @@
 // The query pipeline: parse -> plan -> compile -> run -> shape. Only `run` does I/O, so any request can
 // be compiled and explained without touching ClickHouse.
 import type { CompiledQuery } from './compiled'
-import type { Lane } from './run'
 
 export interface Project {
   id: string
@@ -17,6 +16,9 @@ export interface Scope {
   sessionLookbackMs: number
 }
 
+/** Where a statement runs: with the data statements, or on the lane for bounded-cost ones. */
+export type Lane = 'data' | 'bounded'
+
 /** A plan step: a pure function that completes a query; its result's type may be narrower than its input's. */
 export type PlanStep<In, Out = In> = (query: In) => Out
 
@@ -31,7 +33,7 @@ export function planSteps(...steps: PlanStep<unknown>[]): PlanStep<unknown> {
 
 /**
  * Requests of the resources that share one `Joins` and wait for a turn together are answered by one
- * statement (core/joined-runs.ts): a dashboard's breakdowns of one window read its sessions once.
+ * statement (queries/run/joined-runs.ts): a dashboard's breakdowns of one window read its sessions once.
  */
 export interface Joins<Planned> {
   /** Names the family in the key of a waiting batch. */

@@ -4,7 +4,7 @@
 // the CSV framing are here; the server only writes the bytes.
 import type { CompiledQuery } from '../core/compiled'
 import type { Chunk, MultiResource, RowSets, StatementSet } from '../core/pipeline'
-import { parseLines } from '../core/run'
+import { parseLines } from '../core/compiled'
 import { compileCsvChunk, compileCsvLines, csvHeader, parseCsvChunk } from './export-csv'
 import { compileCount, compileProfiles, compileRows, encodeCursor, exportEventsSchema, keysetOf, parseExport, type ExportQuery, type Keyset } from './export-events'
 

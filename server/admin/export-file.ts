@@ -3,7 +3,7 @@
 import { once } from 'node:events'
 import fs from 'node:fs'
 import { QueryError } from '../../queries/core/errors'
-import { streamMulti } from '../../queries/core/run-multi'
+import { streamMulti } from '../../queries/run/run-multi'
 import { compileCount } from '../../queries/export/export-events'
 import { exportEvents } from '../../queries/export/export-resource'
 import type { Config } from '../config'

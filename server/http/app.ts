@@ -3,13 +3,9 @@
 import crypto from 'node:crypto'
 import express, { type Request, type Response } from 'express'
 import type { Store } from 'express-rate-limit'
-import { DataVersion } from '../../queries/core/data-version'
-import { JoinedRuns } from '../../queries/core/joined-runs'
-import { prepare, type Scope } from '../../queries/core/pipeline'
-import { ResultCache, etagOf, matchesEtag } from '../../queries/core/result-cache'
-import type { Runner } from '../../queries/core/run'
-import { KeptTurn } from '../../queries/core/scheduler'
-import { SettledChecks } from '../../queries/core/settled-check'
+import { Answers } from '../../queries/run/answer'
+import { etagOf, matchesEtag } from '../../queries/run/result-cache'
+import type { Runner } from '../../queries/run/runner'
 import { authenticate, authorizeProject, resolveQueryProject } from './auth'
 import type { Config } from '../config'
 import type { Directory } from './directory'
@@ -46,12 +42,6 @@ export interface AppOptions {
   readiness?: ReadinessProbe
 }
 
-/** Whether a request's window ended before the session lookback, so late data is its only change. */
-function isSettled(query: unknown, scope: Scope): boolean {
-  const end = (query as { window?: { end?: Date } }).window?.end
-  return end instanceof Date && end.getTime() + scope.sessionLookbackMs <= scope.now.getTime()
-}
-
 /** The same request with the next `cursor`, as a path: built from the request path alone, never its Host header. */
 function nextPageLink(req: Request): string {
   const url = new URL(req.originalUrl, 'http://localhost')
@@ -65,10 +55,7 @@ export function createApp(options: AppOptions): express.Express {
   const clock = options.clock ?? (() => new Date())
   const drain = options.drain ?? new Drain()
   const readiness = options.readiness ?? new ReadinessProbe(runner)
-  const versions = new DataVersion(runner, config.engine.cluster)
-  const cache = new ResultCache(versions, config.cache)
-  const settledChecks = new SettledChecks(runner, versions, config.maxExecutionSeconds * 1000)
-  const joinedRuns = new JoinedRuns(runner, config.maxResultRows)
+  const answers = new Answers(runner, { cluster: config.engine.cluster, cache: config.cache, maxExecutionSeconds: config.maxExecutionSeconds, maxResultRows: config.maxResultRows })
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', QUERY_PARSER)
@@ -155,42 +142,21 @@ export function createApp(options: AppOptions): express.Express {
         ? await authorizeProject(directory, res.locals.client, String(req.params.projectId))
         : await resolveQueryProject(directory, res.locals.client, req.query as Record<string, unknown>)
     res.locals.projectId = project.id
-    const raw = { ...(req.query as Record<string, unknown>) }
-    const scope: Scope = { project, now: clock(), sessionLookbackMs: config.sessionLookbackHours * 3_600_000 }
-    const { query, compiled } = prepare(resource, raw, scope)
-    res.locals.template = compiled.template
-    const { entry, hit } = await cache.rows({
-      projectId: project.id,
-      compiled,
-      settled: isSettled(query, scope),
+    const answered = await answers.answer(resource, {
+      raw: req.query as Record<string, unknown>,
+      scope: { project, now: clock(), sessionLookbackMs: config.sessionLookbackHours * 3_600_000 },
+      clientId: res.locals.client.id,
       signal: res.locals.signal,
+      askedAt,
       revalidate: /\bno-(cache|store)\b/i.test(req.get('cache-control') ?? ''),
-      run: async (signal) => {
-        const clientId = res.locals.client.id
-        // One time limit and one turn for the question: its settled check and its statement share them, so the
-        // statement starts in the slot the check frees instead of waiting behind other clients' statements.
-        const deadline = runner.requestDeadline()
-        const kept = new KeptTurn()
-        try {
-          const statement = await settledChecks.bind(compiled, { signal, clientId, askedAt, deadline, kept })
-          const options = { signal, clientId, lane: resource.lane, deadline, kept }
-          const { rows, ...run } = resource.joins
-            ? await joinedRuns.run(resource.joins, { resource: resource.name, query, statement }, options)
-            : await runner.run<Record<string, unknown>>(statement, options)
-          Object.assign(res.locals, { queryMs: Math.round(run.durationMs), ...run })
-          return rows
-        } finally {
-          kept.end()
-        }
-      },
+      report: (facts) => Object.assign(res.locals, facts),
     })
-    metrics?.cacheLookup(hit)
-    const { body, hasMore } = resource.shape(entry.rows, query)
-    const text = JSON.stringify(body)
+    metrics?.cacheLookup(answered.hit)
+    const text = JSON.stringify(answered.body)
     const etag = etagOf(text)
-    const age = Math.max(0, Math.floor((Date.now() - entry.storedAt) / 1000))
-    res.set({ 'Cache-Control': `private, max-age=${Math.max(0, entry.maxAgeSeconds - age)}`, Age: String(age), 'X-Cache': hit ? 'hit' : 'miss', ETag: etag })
-    if (hasMore) res.set('Link', nextPageLink(req))
+    const age = Math.max(0, Math.floor((Date.now() - answered.storedAt) / 1000))
+    res.set({ 'Cache-Control': `private, max-age=${Math.max(0, answered.maxAgeSeconds - age)}`, Age: String(age), 'X-Cache': answered.hit ? 'hit' : 'miss', ETag: etag })
+    if (answered.hasMore) res.set('Link', nextPageLink(req))
     if (matchesEtag(req.get('if-none-match'), etag)) {
       res.status(304).end()
       return

@@ -41,7 +41,8 @@ export interface MultiRoute {
 export type Route = ResourceRoute | MultiRoute
 
 export const isResourceRoute = (route: Route): route is ResourceRoute => 'resource' in route
-export const schemaOf = (route: Route): object => (isResourceRoute(route) ? route.resource.schema : route.multi.schema)
+export const resourceOf = (route: Route): AnyResource | AnyMultiResource => (isResourceRoute(route) ? route.resource : route.multi)
+export const schemaOf = (route: Route): object => resourceOf(route).schema
 
 export const ROUTES: Route[] = [
   { path: '/insights/:projectId/live', summary: 'Visitors active in the last 5 minutes', resource: live, response: liveResponse },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { QueryError } from '../../queries/core/errors'
-import { FairScheduler, KeptTurn, type Release } from '../../queries/core/scheduler'
+import { FairScheduler, KeptTurn, type Release } from '../../queries/run/scheduler'
 
 describe('the fair engine scheduler', () => {
   it('admits up to the in-flight limit at once, then queues', async () => {

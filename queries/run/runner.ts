@@ -1,9 +1,10 @@
 // The one admission point for statements: every data statement waits for a fair turn, runs under a
 // deadline, is cancelled in the engine when its request goes away, and fails as a typed QueryError.
 import crypto from 'node:crypto'
-import type { CompiledQuery, OutputFormat, Settings } from './compiled'
-import { toQueryError } from './engine-errors'
-import { QueryError } from './errors'
+import { parseLines, type CompiledQuery, type OutputFormat, type Settings } from '../core/compiled'
+import { toQueryError } from '../core/engine-errors'
+import { QueryError } from '../core/errors'
+import type { Lane } from '../core/pipeline'
 import { FairScheduler, type KeptTurn } from './scheduler'
 
 export interface Guardrails {
@@ -100,8 +101,6 @@ export interface UnstoppableStatement {
   lastKillError?: string
 }
 
-/** Where a statement runs: with the data statements, or on the lane for bounded-cost ones. */
-export type Lane = 'data' | 'bounded'
 
 export interface StatementEvent {
   template: string
@@ -125,7 +124,7 @@ export interface RunnerOptions {
   /** Data statements that may wait for a turn, over all clients (503 past it). */
   maxQueued: number
   observer?: RunObserver
-  /** The data version, where the engine knows it without a statement (embedded; see core/data-version.ts). */
+  /** The data version, where the engine knows it without a statement (embedded; see run/data-version.ts). */
   dataVersion?: () => string | undefined
   /** Milliseconds on a monotonic clock (`performance.now()` by default), by which a stuck data lane is told. */
   clock?: () => number
@@ -161,14 +160,6 @@ const PING_DEADLINE_MS = 2_000
 /** How much longer than the time limit the data lane may run statements without one ending before it counts as stuck. */
 export const STUCK_GRACE_MS = 5_000
 
-/** The rows of a JSONEachRow output, one JSON object a line. */
-export function parseLines<T>(text: string): T[] {
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as T)
-}
-
 /** Settles with `work`, or rejects as soon as `signal` aborts (the engine is being stopped meanwhile). */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason)
@@ -193,7 +184,7 @@ function outcomeOf(failure: unknown): StatementEvent['outcome'] {
 
 /**
  * A statement compiled when its turn comes rather than when it is queued: what it answers may grow while
- * it waits (core/joined-runs.ts). `template` names it until then.
+ * it waits (joined-runs.ts). `template` names it until then.
  */
 export interface CompiledAtTurn {
   template: string

@@ -1,9 +1,9 @@
 // Runs a multi-statement resource (pipeline.ts): its statements together, then those that follow from
 // their rows, and shapes the answer; or its stream, one statement read a block at a time or one chunk
 // statement after another, the next block or chunk read while the current one is written.
-import type { AnyMultiResource, Answer, RowSets, StatementSet } from './pipeline'
+import type { AnyMultiResource, Answer, RowSets, StatementSet } from '../core/pipeline'
 import { runTogether } from './run-together'
-import type { StatementRunner, StreamBlock } from './run'
+import type { StatementRunner, StreamBlock } from './runner'
 
 /** Every statement of a set, side by side; when one fails, the others are cancelled. */
 export async function runStatements(runner: StatementRunner, statements: StatementSet, signal: AbortSignal, deadline?: AbortSignal): Promise<RowSets> {

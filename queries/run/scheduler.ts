@@ -3,7 +3,7 @@
 // never stands in front of another client's turn, and of which each client may hold only a share, so
 // that a few clients' backlogs never fill it for everyone else. A request that runs statements one after
 // another keeps its slot between them (KeptTurn), so that it waits for a turn once, not once per statement.
-import { QueryError } from './errors'
+import { QueryError } from '../core/errors'
 
 export interface SchedulerOptions {
   /** Statements the engine runs at once. */

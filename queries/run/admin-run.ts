@@ -3,7 +3,7 @@
 // gateway's serving lanes (run.ts) never write. A statement's own settings go with it as request settings,
 // which the embedded connection keeps to that statement (server/engine.ts, statementSettingsOnly).
 import type { ClickHouseClient } from '@clickhouse/client'
-import type { CompiledQuery } from './compiled'
+import type { CompiledQuery } from '../core/compiled'
 
 /** A table an admin insert may name: one the importer or a migration made, never a client's text. */
 const TABLE_NAME = /^[a-z_][a-z0-9_]*$/
