@@ -1,15 +1,17 @@
 // The run stage's one entry: a request's answer from its resource, parse -> plan -> compile -> run -> shape.
-// The run is the result cache, the settled check of a session question, and a statement of its own or
-// joined with other requests' waiting for their turn. The HTTP handler authenticates, calls `answer` and
-// writes the bytes.
+// A question of one statement goes through the result cache, the settled check of a session question, and
+// a statement of its own or joined with other requests' waiting for their turn; one of several named
+// statements runs them together, then those that follow from their rows; a stream is written chunk by
+// chunk. The HTTP handler and the CLI authenticate, call `answer` and write the bytes.
 import type { CompiledQuery } from '../core/compiled'
-import { prepare, type Resource, type Scope } from '../core/pipeline'
+import type { Resource, Scope, StreamHead } from '../core/pipeline'
 import { DataVersion } from './data-version'
 import { JoinedRuns } from './joined-runs'
 import { ResultCache, type CacheSettings } from './result-cache'
 import type { Runner } from './runner'
 import { KeptTurn } from './scheduler'
 import { SettledChecks } from './settled-check'
+import { runStatements, writeStream } from './streams'
 
 /** A request as the run stage takes it: its query string, scope and client, after authentication. */
 export interface Question {
@@ -33,15 +35,38 @@ export interface RunFacts {
   readBytes?: number
 }
 
-export interface Answered {
-  body: unknown
-  /** Another page follows. */
-  hasMore?: boolean
-  /** Whether the rows came from the result cache, when they were stored and for how long they hold. */
+/** How long cached rows hold: whether they came from the cache, when they were stored, for how long. */
+export interface Freshness {
   hit: boolean
   storedAt: number
   maxAgeSeconds: number
 }
+
+export interface BodyAnswer {
+  kind: 'body'
+  body: unknown
+  /** Another page follows. */
+  hasMore?: boolean
+  /** Set when the rows went through the result cache (a resource of one statement). */
+  cache?: Freshness
+}
+
+/** Where a stream's bytes go, and who hears of its progress. */
+export interface StreamSink {
+  /** Writes a piece (text, or UTF-8 bytes); resolves once the writer can take more (backpressure). */
+  write(piece: string | Uint8Array): Promise<void>
+  /** Called after each block (or chunk) with the rows written so far. */
+  onProgress?(rows: number): void
+}
+
+export interface StreamAnswer {
+  kind: 'stream'
+  head: StreamHead
+  /** Writes the whole stream, its head first, and returns the rows written. */
+  writeTo(sink: StreamSink): Promise<number>
+}
+
+export type Answered = BodyAnswer | StreamAnswer
 
 export interface AnswerOptions {
   /** Whether the engine is a cluster (the data version is read over its shards). */
@@ -74,7 +99,18 @@ export class Answers {
 
   /** The answer of `question` by `resource`; a QueryError on bad input or a failed statement. */
   async answer<Parsed, Planned>(resource: Resource<Parsed, Planned>, question: Question): Promise<Answered> {
-    const { query, compiled } = prepare(resource, { ...question.raw }, question.scope)
+    const query = resource.plan(resource.parse({ ...question.raw }, question.scope))
+    const stream = resource.stream
+    if (stream?.streams(query)) {
+      question.report?.({ template: resource.name })
+      const runner = this.runner.forClient(question.clientId)
+      return { kind: 'stream', head: stream.head(query), writeTo: (sink) => writeStream({ runner, plan: stream, query, signal: question.signal, ...sink }) }
+    }
+    const compiled = resource.compile(query)
+    if (resource.alongside || resource.follow) {
+      question.report?.({ template: resource.name })
+      return { kind: 'body', ...(await this.runNamed(resource, query, compiled, question)) }
+    }
     question.report?.({ template: compiled.template })
     const { entry, hit } = await this.cache.rows({
       projectId: question.scope.project.id,
@@ -84,8 +120,21 @@ export class Answers {
       revalidate: question.revalidate,
       run: (signal) => this.run(resource, query, compiled, { ...question, signal }),
     })
-    const { body, hasMore } = resource.shape(entry.rows, query)
-    return { body, hasMore, hit, storedAt: entry.storedAt, maxAgeSeconds: entry.maxAgeSeconds }
+    const { body, hasMore } = resource.shape(entry.rows, query, {})
+    return { kind: 'body', body, hasMore, cache: { hit, storedAt: entry.storedAt, maxAgeSeconds: entry.maxAgeSeconds } }
+  }
+
+  /**
+   * A resource of several statements: `rows` and those `alongside` together, then those that `follow`
+   * from their rows, all under one time limit (the request's); not cached.
+   */
+  private async runNamed<Planned>(resource: Resource<unknown, Planned>, query: Planned, compiled: CompiledQuery, question: Question) {
+    const runner = this.runner.forClient(question.clientId)
+    const deadline = this.runner.requestDeadline()
+    const first = await runStatements(runner, { rows: compiled, ...resource.alongside?.(query) }, question.signal, deadline)
+    const followed = resource.follow ? await runStatements(runner, resource.follow(query, first), question.signal, deadline) : {}
+    const { rows, ...others } = { ...first, ...followed }
+    return resource.shape(rows, query, others)
   }
 
   private async run<Planned>(resource: Resource<unknown, Planned>, query: Planned, compiled: CompiledQuery, question: Question): Promise<Record<string, unknown>[]> {

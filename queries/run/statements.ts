@@ -1,7 +1,7 @@
 // Every statement a request runs, compiled without running anything: what `explain` prints and what the
 // startup check and the template tests compile.
 import type { CompiledQuery } from '../core/compiled'
-import { prepare, type AnyMultiResource, type AnyResource, type Joins, type Scope } from '../core/pipeline'
+import { prepare, type AnyResource, type Joins, type Scope, type StatementSet } from '../core/pipeline'
 
 /** One statement of a request, named when a request runs several. */
 export interface Statement {
@@ -9,49 +9,38 @@ export interface Statement {
   compiled: CompiledQuery
 }
 
-/** What a route is answered by. */
-export type RouteResource = AnyResource | AnyMultiResource
-
-const isMulti = (resource: RouteResource): resource is AnyMultiResource => 'compileChunk' in resource
-
 /**
- * A multi-statement route: a body runs its statements together, then those that follow from their rows
- * (the profiles of the rows); a stream runs as one statement read a block at a time where the engine
- * `streams` (embedded) and nothing follows from its rows, else one chunk statement after another, each
- * continuing after the previous chunk's last row, with what follows from each chunk.
+ * Every statement a resource runs for a parsed query string, compiled (throws a QueryError on bad input), on
+ * an engine that `streams` a statement a block at a time (embedded) or not (a server). A stream runs as one
+ * statement read a block at a time where the engine streams and nothing follows from its rows, else one
+ * chunk statement after another, each continuing after the previous chunk's last row, with what follows
+ * from each chunk; a body of several statements runs them together, then those that follow from their rows.
  */
-function multiStatements(multi: AnyMultiResource, raw: Record<string, unknown>, scope: Scope, streams: boolean): Statement[] {
-  const query = multi.plan(multi.parse(raw, scope))
-  const followers = (statements: Record<string, CompiledQuery>, after: string): Statement[] =>
+export function statementsOf(resource: AnyResource, raw: Record<string, unknown>, scope: Scope, streams: boolean): Statement[] {
+  const query = resource.plan(resource.parse(raw, scope))
+  const followers = (statements: StatementSet, after: string): Statement[] =>
     Object.entries(statements).map(([name, compiled]) => ({ label: `${name} (${after})`, compiled }))
-  if (multi.streams(query)) {
-    const whole = streams && multi.compileStream(query)
+  const stream = resource.stream
+  if (stream?.streams(query)) {
+    const whole = streams && stream.compileStream(query)
     if (whole) return [{ label: 'stream (the whole stream as one statement, read a block at a time)', compiled: whole }]
     return [
-      { label: "chunk (the first; each next chunk continues after the previous chunk's last row)", compiled: multi.compileChunk(query, undefined) },
-      ...followers(multi.followChunk(query, ''), 'for the rows of each chunk, once it is in'),
+      { label: "chunk (the first; each next chunk continues after the previous chunk's last row)", compiled: stream.compileChunk(query, undefined) },
+      ...followers(stream.followChunk(query, ''), 'for the rows of each chunk, once it is in'),
     ]
   }
-  return [
-    ...Object.entries(multi.compile(query)).map(([label, compiled]) => ({ label, compiled })),
-    ...followers(multi.follow(query, {}), 'for the rows of the page, once they are in'),
-  ]
-}
-
-/**
- * Every statement a route runs for a parsed query string, compiled (throws a QueryError on bad input), on
- * an engine that `streams` a statement a block at a time (embedded) or not (a server).
- */
-export function statementsOf(resource: RouteResource, raw: Record<string, unknown>, scope: Scope, streams: boolean): Statement[] {
-  if (!isMulti(resource)) {
-    const { compiled } = prepare(resource, raw, scope)
-    if (!compiled.settledCheck) return [{ label: resource.name, compiled }]
+  const compiled = resource.compile(query)
+  if (resource.alongside || resource.follow) {
     return [
-      { label: 'settled check (first, unless the same check ran since the data version last changed; see queries/run/settled-check.ts)', compiled: compiled.settledCheck },
-      { label: `${resource.name} (settledDays, settledCompactions, regroupFrom and regroupTo bound from the check's rows)`, compiled },
+      ...Object.entries({ rows: compiled, ...resource.alongside?.(query) }).map(([label, named]) => ({ label, compiled: named })),
+      ...followers(resource.follow?.(query, {}) ?? {}, 'for the rows of the page, once they are in'),
     ]
   }
-  return multiStatements(resource, raw, scope, streams)
+  if (!compiled.settledCheck) return [{ label: resource.name, compiled }]
+  return [
+    { label: 'settled check (first, unless the same check ran since the data version last changed; see queries/run/settled-check.ts)', compiled: compiled.settledCheck },
+    { label: `${resource.name} (settledDays, settledCompactions, regroupFrom and regroupTo bound from the check's rows)`, compiled },
+  ]
 }
 
 /**
@@ -59,10 +48,10 @@ export function statementsOf(resource: RouteResource, raw: Record<string, unknow
  * at once (queries/run/joined-runs.ts). `explain` prints a request alone; the startup check and the template tests
  * compile these too, so a joined statement is as checked as a lone one.
  */
-export function joinedStatementsOf(resources: RouteResource[], raw: Record<string, unknown>, scope: Scope): Statement[] {
+export function joinedStatementsOf(resources: AnyResource[], raw: Record<string, unknown>, scope: Scope): Statement[] {
   const batches = new Map<string, { joins: Joins<unknown>; members: { resource: string; query: unknown }[] }>()
   for (const resource of resources) {
-    if (isMulti(resource) || !resource.joins) continue
+    if (!resource.joins) continue
     const joins = resource.joins
     const { query } = prepare(resource, { ...raw }, scope)
     const key = JSON.stringify([joins.family, joins.key(query)])

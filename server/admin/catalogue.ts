@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Scope } from '../../queries/core/pipeline'
 import { isRouteTemplate, listSqlFiles, loadTemplate } from '../../queries/core/templates'
-import { ROUTES, isResourceRoute, resourceOf, type Route } from '../http/routes'
+import { ROUTES, resourceOf, type Route } from '../http/routes'
 import { EXAMPLE_QUERIES, examplesFor } from '../http/startup-check'
 import { joinedStatementsOf, statementsOf, type Statement } from '../../queries/run/statements'
 
@@ -91,7 +91,7 @@ function joinedFile(routes: Route[], scope: Scope): CatalogueFile | undefined {
   const sections = EXAMPLE_QUERIES.flatMap((query) => {
     const asked = routes.filter((route) => examplesFor(route).includes(query))
     const statements = joinedStatementsOf(asked.map(resourceOf), { ...query }, scope)
-    const joining = asked.filter((route) => isResourceRoute(route) && route.resource.joins)
+    const joining = asked.filter((route) => route.resource.joins)
     return statements.length ? [{ query, statements, joining }] : []
   })
   if (!sections.length) return undefined

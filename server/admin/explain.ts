@@ -7,7 +7,7 @@ import { QueryError } from '../../queries/core/errors'
 import type { Scope } from '../../queries/core/pipeline'
 import { statementsOf, type Statement } from '../../queries/run/statements'
 import { QUERY_PARSER } from '../http/app'
-import { ROUTES, isResourceRoute, resourceOf, type Route } from '../http/routes'
+import { ROUTES, answersWithOneStatement, resourceOf, type Route } from '../http/routes'
 
 /** A request as the gateway's router sees it. */
 export interface ResolvedRequest {
@@ -74,6 +74,6 @@ export async function explainRequest(url: string, scopeFor: (projectId: string) 
   const projectId = projectIdIn(resolved)
   if (!projectId) throw new QueryError('invalid_request', 'name the project (projectId)', [{ path: ['projectId'], message: '"projectId" is required' }])
   const statements = statementsOf(resourceOf(resolved.route), resolved.query, scopeFor(projectId), streams)
-  if (isResourceRoute(resolved.route) && statements.length === 1) return formatStatement(statements[0])
+  if (answersWithOneStatement(resolved.route) && statements.length === 1) return formatStatement(statements[0])
   return statements.map((statement) => `-- statement: ${statement.label}\n${formatStatement(statement)}`).join('\n\n')
 }

@@ -10,7 +10,7 @@ import type { Scope } from '../../queries/core/pipeline'
 import { checkBinding, checkTemplates, filledMarkers, findTemplateProblems, isKnownType, isRouteTemplate, listSqlFiles, loadTemplate, placeholdersOf } from '../../queries/core/templates'
 import { joinedStatementsOf, statementsOf, type Statement } from '../../queries/run/statements'
 import { renderMigration } from '../../server/admin/migrate'
-import { ROUTES, isResourceRoute, resourceOf, type Route } from '../../server/http/routes'
+import { ROUTES, resourceOf, type Route } from '../../server/http/routes'
 import { EXAMPLE_QUERIES, examplesFor } from '../../server/http/startup-check'
 
 const SQL_DIR = path.join(__dirname, '..', '..', 'sql')
@@ -103,7 +103,7 @@ describe('SQL templates', () => {
       // The statements of the routes that join (the breakdowns), every one asked together.
       for (const query of EXAMPLE_QUERIES) {
         const routes = ROUTES.filter((route) => examplesFor(route).includes(query))
-        const [first] = routes.filter((route) => isResourceRoute(route) && route.resource.joins)
+        const [first] = routes.filter((route) => route.resource.joins)
         rendered.push(...joinedStatementsOf(routes.map(resourceOf), { ...query }, scope).map((statement) => ({ route: first, query, statement })))
       }
     })
