@@ -6,7 +6,7 @@ import type { CompiledQuery } from '../queries/core/compiled'
 import { prepare } from '../queries/core/pipeline'
 import { loadConfig } from '../server/config'
 import { resolveRequest } from '../server/admin/explain'
-import { isResourceRoute } from '../server/http/routes'
+import { answersWithOneStatement } from '../server/http/routes'
 import type { ChildGateway } from './gateway'
 import { funnelSql, retentionCohortSql, sankeySql } from './openpanel'
 import { NOW } from './questions'
@@ -73,7 +73,7 @@ const verdict = (value: number, target: number) => (value <= target ? 'met' : 'N
 /** The statement the gateway compiles for a behaviour request (no settled check: these read events). */
 async function compiledFor(url: string): Promise<CompiledQuery> {
   const resolved = await resolveRequest(url)
-  if (!resolved || !isResourceRoute(resolved.route)) throw new Error(`not a resource route: ${url}`)
+  if (!resolved || !answersWithOneStatement(resolved.route)) throw new Error(`not a resource route: ${url}`)
   const scope = { project: { id: PROJECT, name: PROJECT, timezone: TIMEZONE }, now: NOW, sessionLookbackMs: loadConfig({}).sessionLookbackHours * 3_600_000 }
   return prepare(resolved.route.resource, resolved.query, scope).compiled
 }

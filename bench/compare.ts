@@ -11,10 +11,10 @@
 import fs from 'node:fs'
 import type { CompiledQuery } from '../queries/core/compiled'
 import { prepare } from '../queries/core/pipeline'
-import { bindCheckRows, type SettledRow } from '../queries/core/settled-check'
+import { bindCheckRows, type SettledRow } from '../queries/core/settled-days'
 import { loadConfig } from '../server/config'
 import { resolveRequest } from '../server/admin/explain'
-import { isResourceRoute } from '../server/http/routes'
+import { answersWithOneStatement } from '../server/http/routes'
 import { compareBehaviour } from './behaviour-compare'
 import { offsetExportSql } from './openpanel'
 import { DASHBOARD, NOW, QUESTIONS } from './questions'
@@ -75,7 +75,7 @@ export async function interleaved(tasks: (() => Promise<unknown>)[]): Promise<nu
  */
 export async function compiledFor(url: string, gateway: ChildGateway): Promise<CompiledQuery> {
   const resolved = await resolveRequest(url)
-  if (!resolved || !isResourceRoute(resolved.route)) throw new Error(`not a resource route: ${url}`)
+  if (!resolved || !answersWithOneStatement(resolved.route)) throw new Error(`not a resource route: ${url}`)
   const scope = { project: { id: PROJECT, name: PROJECT, timezone: TIMEZONE }, now: NOW, sessionLookbackMs: loadConfig({}).sessionLookbackHours * 3_600_000 }
   const { compiled } = prepare(resolved.route.resource, resolved.query, scope)
   if (!compiled.settledCheck) return compiled

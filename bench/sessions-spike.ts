@@ -3,7 +3,7 @@
 // directory that it drops after: whether refreshable materialized views run, whether the native answers equal
 // HEAD's, and their medians interleaved in one run, with parts as background merges leave them and after
 // OPTIMIZE FINAL; then the decision rule's verdict (keep the native design when within 10% of HEAD, or faster).
-import { bindCheckRows } from '../queries/core/settled-check'
+import { bindCheckRows } from '../queries/core/settled-days'
 import { compiledFor, median, shuffled } from './compare'
 import { startGateway, type ChildGateway } from './gateway'
 import { NATIVE_TABLE, type Fill, checkRefreshableViews, createNative, dropNative, dropRefreshViews, nativeSql, tableShape } from './native-sessions'

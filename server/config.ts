@@ -2,7 +2,7 @@
 import net from 'node:net'
 import path from 'node:path'
 import express from 'express'
-import type { CacheSettings } from '../queries/core/result-cache'
+import type { CacheSettings } from '../queries/run/result-cache'
 import { DEFAULT_CHECKS_PER_SECOND } from './http/credential-checks'
 
 /** The longest time limit a gateway accepts (QUARRY_MAX_EXECUTION_SECONDS): what a compaction keeps replaced rows by. */

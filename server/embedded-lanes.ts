@@ -3,7 +3,7 @@
 // without parameters, both of which run beside the data statements; and a session per streamed statement.
 import type { Session } from 'chdb'
 import { QUESTION_PRIORITY } from './priorities'
-import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput, type StatementStream, type StreamBlock, type UnstoppableStatement } from '../queries/core/run'
+import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput, type StatementStream, type StreamBlock, type UnstoppableStatement } from '../queries/run/runner'
 
 const STATEMENT_ID = /^[0-9a-f-]{36}$/
 const KILL_RETRY_MS = 50
@@ -19,9 +19,17 @@ const MAX_KILL_TRIES = 100
  */
 const MAX_OPEN_STREAMS = 4
 
-function setClause(settings: Record<string, string | number>): string {
+/** A setting's value in a SET that gives it back its default. */
+const DEFAULT = Symbol('DEFAULT')
+const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+function setClause(settings: Readonly<Record<string, string | number | typeof DEFAULT>>): string {
   return Object.entries(settings)
-    .map(([name, value]) => `${name} = ${typeof value === 'number' ? value : `'${value}'`}`)
+    .map(([name, value]) => {
+      if (!SETTING_NAME.test(name)) throw new Error(`Bad setting name ${name}`)
+      if (value === DEFAULT) return `${name} = DEFAULT`
+      return `${name} = ${typeof value === 'number' ? value : `'${String(value).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`}`
+    })
     .join(', ')
 }
 
@@ -66,6 +74,8 @@ export class EmbeddedLanes implements EngineLanes {
   private readonly streamSettings: Record<string, string | number>
   /** The sessions of the streams open now (at most MAX_OPEN_STREAMS), closed with the lanes. */
   private readonly streamSessions = new Set<Session>()
+  /** What the data and bounded sessions are set to, to which a statement's own settings return. */
+  private readonly questionSettings: Record<string, string | number>
   /** Ids of the statements the kill loop gave up on that have not ended yet. */
   private readonly givenUp = new Set<string>()
 
@@ -90,6 +100,7 @@ export class EmbeddedLanes implements EngineLanes {
       max_read_buffer_size: 131_072,
     }
     const questions = { ...guardrails, priority: QUESTION_PRIORITY }
+    this.questionSettings = questions
     this.ready = Promise.all([lockDown(serving, questions), lockDown(bounded, questions), lockDown(control, {})]).then(() => undefined)
     // Failures surface on the first statement; this only keeps them from being unhandled meanwhile.
     this.ready.catch(() => undefined)
@@ -97,6 +108,10 @@ export class EmbeddedLanes implements EngineLanes {
 
   async data(statement: Statement): Promise<StatementOutput> {
     await this.ready
+    return this.withOwnSettings(this.serving, statement, () => this.runData(statement))
+  }
+
+  private async runData(statement: Statement): Promise<StatementOutput> {
     const sql = taggedSql(statement)
     statement.signal.throwIfAborted()
     const work = this.serving.queryBindAsync(sql, statement.params, { format: statement.format })
@@ -112,17 +127,39 @@ export class EmbeddedLanes implements EngineLanes {
   }
 
   /**
+   * Runs `work` (which checks the statement's signal before it starts, so an abort is never missed) with
+   * the statement's own settings set on `session`, then sets them back to the session's (questionSettings,
+   * or the defaults). TRICKY: a SET lasts for the session, so without the way back a statement's settings
+   * would apply to every statement after it on that session. All of it runs within the statement's turn,
+   * so no other statement runs on the session meanwhile. A statement without settings starts at once.
+   */
+  private async withOwnSettings<T>(session: Session, statement: Statement, work: () => Promise<T>): Promise<T> {
+    const own = statement.settings ?? {}
+    const names = Object.keys(own)
+    if (!names.length) return work()
+    await session.queryAsync(`SET ${setClause(own)}`)
+    try {
+      return await work()
+    } finally {
+      const back = Object.fromEntries(names.map((name) => [name, this.questionSettings[name] ?? DEFAULT]))
+      await session.queryAsync(`SET ${setClause(back)}`)
+    }
+  }
+
+  /**
    * TRICKY: chDB's streaming call binds parameters per stream, outside the process-wide chain of the
    * single-shot bound calls, so on its own session it runs beside a data statement (checked: thousands
    * of bound streams beside a bound 3-second statement, every answer and param intact).
    */
   async bounded(statement: Statement): Promise<StatementOutput> {
     await this.ready
-    statement.signal.throwIfAborted()
-    const stream = this.boundedSession.queryStreamBind(statement.sql, statement.params, { format: statement.format, signal: statement.signal })
-    let text = ''
-    for await (const chunk of stream) text += chunk.text()
-    return { text }
+    return this.withOwnSettings(this.boundedSession, statement, async () => {
+      statement.signal.throwIfAborted()
+      const stream = this.boundedSession.queryStreamBind(statement.sql, statement.params, { format: statement.format, signal: statement.signal })
+      let text = ''
+      for await (const chunk of stream) text += chunk.text()
+      return { text }
+    })
   }
 
   /**
@@ -141,7 +178,8 @@ export class EmbeddedLanes implements EngineLanes {
     const sql = taggedSql(statement)
     const session = new this.options.Session(this.options.dataDir)
     this.streamSessions.add(session)
-    const blocks = lockDown(session, this.streamSettings).then(() => session.queryStreamBind(sql, statement.params, { format: statement.format })[Symbol.asyncIterator]())
+    // The session is the statement's own, so its settings simply join the stream's.
+    const blocks = lockDown(session, { ...this.streamSettings, ...statement.settings }).then(() => session.queryStreamBind(sql, statement.params, { format: statement.format })[Symbol.asyncIterator]())
     blocks.catch(() => undefined)
     let closed = false
     return {

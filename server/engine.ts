@@ -3,8 +3,8 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { createClient, type ClickHouseClient } from '@clickhouse/client'
-import { AdminRunner } from '../queries/core/admin-run'
-import { Runner, type EngineLanes, type Guardrails, type RunObserver } from '../queries/core/run'
+import { AdminRunner } from '../queries/run/admin-run'
+import { Runner, type EngineLanes, type Guardrails, type RunObserver } from '../queries/run/runner'
 import { SERVER_IN_FLIGHT, type Config, type EngineSettings } from './config'
 import { EmbeddedLanes } from './embedded-lanes'
 import { ServerLanes } from './server-lanes'
@@ -82,6 +82,40 @@ export function isolateFailedOutput<T extends object>(connection: T): T {
   })
 }
 
+/** Request settings the chDB connection passes as options, not as SETs (see statementSettingsOnly). */
+const OPTION_SETTINGS = new Set(['default_format'])
+const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+/**
+ * TRICKY: chDB's connection gives a call's `clickhouse_settings` to the engine as `SET`s before the
+ * statement, and a SET lasts for the whole session, where a server takes them for that one request. So
+ * after each call that brings settings, this wrapper sets them back to their defaults (the writable
+ * connection sets nothing of its own), inside the same serialized call: a compaction's background
+ * `priority` never reaches the migration or import that follows it.
+ */
+export function statementSettingsOnly<T extends object>(connection: T): T {
+  return new Proxy(connection, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver)
+      if (typeof value !== 'function') return value
+      if (typeof property !== 'string' || !SERIALIZED_CALLS.has(property)) return value.bind(target)
+      const call = (value as Call).bind(target)
+      const command = (Reflect.get(target, 'command', receiver) as Call).bind(target)
+      return async (params: { clickhouse_settings?: Record<string, unknown> }) => {
+        const names = Object.entries(params.clickhouse_settings ?? {})
+          .filter(([name, setting]) => setting !== undefined && !OPTION_SETTINGS.has(name) && SETTING_NAME.test(name))
+          .map(([name]) => name)
+        if (!names.length) return call(params)
+        try {
+          return await call(params)
+        } finally {
+          await command({ query: `SET ${names.map((name) => `${name} = DEFAULT`).join(', ')}`, query_id: crypto.randomUUID() })
+        }
+      }
+    },
+  })
+}
+
 const WRITE_CALLS = new Set(['command', 'insert', 'exec'])
 
 /** The writes of the engine's writable connection: begun and ended (`count`), and under way now. */
@@ -145,7 +179,7 @@ async function openEmbedded(settings: EngineSettings): Promise<Engine> {
   try {
     // TRICKY: chdb types its connection against its own copy of @clickhouse/client-common; the runtime
     // contract is the same, so the cast only bridges the two declaration copies.
-    const connection = countWrites(isolateFailedOutput(createChdbConnection({ path: settings.dataDir })), writes) as unknown as ClientOptions['connection']
+    const connection = countWrites(isolateFailedOutput(statementSettingsOnly(createChdbConnection({ path: settings.dataDir }))), writes) as unknown as ClientOptions['connection']
     client = createClient({ connection })
     await client.query({ query: 'SELECT 1', format: 'JSONEachRow' }).then((rs) => rs.json())
   } catch (error) {

@@ -3,7 +3,7 @@
 // the statement ended; control statements and the looks for cancelled statements on a control client.
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client'
 import { QUESTION_PRIORITY } from './priorities'
-import { STUCK_GRACE_MS, guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput, type UnstoppableStatement } from '../queries/core/run'
+import { STUCK_GRACE_MS, guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput, type UnstoppableStatement } from '../queries/run/runner'
 
 const STATEMENT_ID = /^[0-9a-f-]{36}$/
 /** How often a cancelled statement is looked for among the server's running statements (and KILLed). */
@@ -88,7 +88,8 @@ export class ServerLanes implements EngineLanes {
         query: statement.sql,
         query_params: { ...statement.params },
         format: statement.format,
-        clickhouse_settings: { ...this.settings, log_comment: statement.id },
+        // The statement's own settings over the lanes' (its priority), but never over `readonly`.
+        clickhouse_settings: { ...this.settings, ...statement.settings, readonly: '2', log_comment: statement.id } as ClickHouseSettings,
         abort_signal: statement.signal,
         query_id: statement.id,
       })

@@ -3,6 +3,9 @@ import { checkBinding, fillMarkers, loadTemplate, placeholdersOf, type Template 
 
 export type Params = Record<string, string | number | boolean | string[] | number[]>
 
+/** Engine settings of one statement (e.g. its `priority`), applied by whatever runs it, for that statement only. */
+export type Settings = Record<string, string | number>
+
 /** How the engine writes a statement's result: JSON objects a line, or one row of raw text fields. */
 export type OutputFormat = 'JSONEachRow' | 'TabSeparatedRaw'
 
@@ -14,9 +17,27 @@ export interface CompiledQuery {
   readonly format?: OutputFormat
   /**
    * A session question's settled check, run (or its rows reused) before the statement: its rows bind the
-   * statement's `settledDays`, `settledCompactions` and regrouped range (core/settled-check.ts, SettledParams).
+   * statement's `settledDays`, `settledCompactions` and regrouped range (core/settled-days.ts, SettledParams).
    */
   readonly settledCheck?: CompiledQuery
+  /**
+   * Settings of this statement alone, given to the engine beside it (never spliced into its SQL): the
+   * runners apply them and leave the connection's own settings as they were for the next statement.
+   */
+  readonly settings?: Readonly<Settings>
+}
+
+/** `query` run with `settings` (over any it had), frozen. */
+export function withSettings(query: CompiledQuery, settings: Settings): CompiledQuery {
+  return Object.freeze({ ...query, settings: Object.freeze({ ...query.settings, ...settings }) })
+}
+
+/** The rows of a JSONEachRow output, one JSON object a line. */
+export function parseLines<T>(text: string): T[] {
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as T)
 }
 
 export interface Fragment {

@@ -1,7 +1,6 @@
 // The query pipeline: parse -> plan -> compile -> run -> shape. Only `run` does I/O, so any request can
 // be compiled and explained without touching ClickHouse.
 import type { CompiledQuery } from './compiled'
-import type { Lane } from './run'
 
 export interface Project {
   id: string
@@ -17,6 +16,9 @@ export interface Scope {
   sessionLookbackMs: number
 }
 
+/** Where a statement runs: with the data statements, or on the lane for bounded-cost ones. */
+export type Lane = 'data' | 'bounded'
+
 /** A plan step: a pure function that completes a query; its result's type may be narrower than its input's. */
 export type PlanStep<In, Out = In> = (query: In) => Out
 
@@ -31,7 +33,7 @@ export function planSteps(...steps: PlanStep<unknown>[]): PlanStep<unknown> {
 
 /**
  * Requests of the resources that share one `Joins` and wait for a turn together are answered by one
- * statement (core/joined-runs.ts): a dashboard's breakdowns of one window read its sessions once.
+ * statement (queries/run/joined-runs.ts): a dashboard's breakdowns of one window read its sessions once.
  */
 export interface Joins<Planned> {
   /** Names the family in the key of a waiting batch. */
@@ -57,7 +59,10 @@ export interface Answer {
 
 /**
  * A route's pipeline. `parse` gives the request's query, `plan` completes it (defaults, read ranges,
- * sorted filters), and `compile` and `shape` take the planned query.
+ * sorted filters), and `compile` and `shape` take the planned query. Its statements are named: `compile`'s
+ * is `rows`; `alongside` names those run together with it (a page's `count`), `follow` those that need
+ * their rows (the `profiles` of a page's rows), and `shape` takes every one's rows. With `stream`, a
+ * request it `streams` is answered by a stream of chunks instead of a body.
  */
 export interface Resource<Parsed, Planned = Parsed> {
   /** The route segment, e.g. `live`. */
@@ -71,21 +76,18 @@ export interface Resource<Parsed, Planned = Parsed> {
   parse(raw: Record<string, unknown>, scope: Scope): Parsed
   plan(query: Parsed): Planned
   compile(query: Planned): CompiledQuery
-  /** Rows as the engine returned them, shared with other requests through the result cache: read, never changed. */
-  shape(rows: readonly Row[], query: Planned): Answer
+  /** Statements run beside `compile`'s, by name; when one fails, the others are cancelled. */
+  alongside?(query: Planned): StatementSet
+  /** Statements that need the rows of `compile`'s (`rows`) and `alongside`'s, by name. */
+  follow?(query: Planned, rows: RowSets): StatementSet
+  /**
+   * `rows`: `compile`'s rows as the engine returned them, shared with other requests through the result
+   * cache (read, never changed); `others`: the rows of `alongside`'s and `follow`'s statements, by name.
+   */
+  shape(rows: readonly Row[], query: Planned, others?: RowSets): Answer
+  /** How a request is answered as a stream of chunks, when it `streams`. */
+  stream?: StreamPlan<Planned>
 }
-
-/**
- * A resource whatever its query types, for tables of routes: TypeScript compares method parameters
- * bivariantly, so every `Resource<P, Q>` is one, and `prepare` keeps each resource's own types together.
- */
-export type AnyResource = Resource<unknown, unknown>
-
-/** Rows of several statements, by the statements' names. */
-export type RowSets = Record<string, Record<string, unknown>[]>
-
-/** Statements by name, run together: when one fails, the others are cancelled. */
-export type StatementSet = Record<string, CompiledQuery>
 
 /** What a streamed answer is sent as, and the bytes before its first chunk (a CSV header). */
 export interface StreamHead {
@@ -102,21 +104,12 @@ export interface Chunk<Position> {
 }
 
 /**
- * A route answered by several statements, as one body or as a stream of chunks. Body: `compile` names
- * the statements run together, `follow` those that need their rows (the profiles of the rows), and
- * `shape` takes every one's rows. Stream (when `streams(query)`): `compileStream` is the whole stream as
- * one statement, whose output passes through as the engine writes it, where lanes can read a statement a
- * block at a time and nothing follows from its rows; otherwise `compileChunk` continues after a position,
- * `followChunk` compiles what a chunk's output needs, and `shapeChunk` gives its bytes.
+ * A resource's answer as a stream. `compileStream` is the whole stream as one statement, whose output passes
+ * through as the engine writes it, where lanes can read a statement a block at a time and nothing follows
+ * from its rows; otherwise `compileChunk` continues after a position, `followChunk` compiles what a
+ * chunk's output needs (by name), and `shapeChunk` gives its bytes.
  */
-export interface MultiResource<Parsed, Planned, Position> {
-  name: string
-  schema: object
-  parse(raw: Record<string, unknown>, scope: Scope): Parsed
-  plan(query: Parsed): Planned
-  compile(query: Planned): StatementSet
-  follow(query: Planned, rows: RowSets): StatementSet
-  shape(rows: RowSets, query: Planned): Answer
+export interface StreamPlan<Planned, Position = unknown> {
   streams(query: Planned): boolean
   head(query: Planned): StreamHead
   compileStream(query: Planned): CompiledQuery | undefined
@@ -125,8 +118,17 @@ export interface MultiResource<Parsed, Planned, Position> {
   shapeChunk(output: string, follow: RowSets, query: Planned): Chunk<Position>
 }
 
-/** A multi-statement resource whatever its types (see AnyResource). */
-export type AnyMultiResource = MultiResource<unknown, unknown, unknown>
+/**
+ * A resource whatever its query types, for tables of routes: TypeScript compares method parameters
+ * bivariantly, so every `Resource<P, Q>` is one, and `prepare` keeps each resource's own types together.
+ */
+export type AnyResource = Resource<unknown, unknown>
+
+/** Rows of several statements, by the statements' names. */
+export type RowSets = Record<string, Record<string, unknown>[]>
+
+/** Statements by name, run together: when one fails, the others are cancelled. */
+export type StatementSet = Record<string, CompiledQuery>
 
 export interface Prepared<Q> {
   query: Q

@@ -2,9 +2,8 @@
 // profiles of its rows; a stream (ndjson, csv) runs as one statement where the engine streams, or one
 // keyset chunk statement after another (with profiles, or on a server). Shaping, page meta, cursors and
 // the CSV framing are here; the server only writes the bytes.
-import type { CompiledQuery } from '../core/compiled'
-import type { Chunk, MultiResource, RowSets, StatementSet } from '../core/pipeline'
-import { parseLines } from '../core/run'
+import type { Chunk, Resource, RowSets, StatementSet, StreamPlan } from '../core/pipeline'
+import { parseLines, type CompiledQuery } from '../core/compiled'
 import { compileCsvChunk, compileCsvLines, csvHeader, parseCsvChunk } from './export-csv'
 import { compileCount, compileProfiles, compileRows, encodeCursor, exportEventsSchema, keysetOf, parseExport, type ExportQuery, type Keyset } from './export-events'
 
@@ -72,30 +71,8 @@ function ndjsonChunk(output: string, follow: RowSets, query: ExportQuery): Chunk
   return { text: rows.map((row) => `${JSON.stringify(row)}\n`).join(''), count: rows.length, next: nextAfter(rows.length, last && keysetOf(last, 1)) }
 }
 
-export const exportEvents: MultiResource<ExportQuery, ExportQuery, Keyset> = {
-  name: 'export.events',
-  schema: exportEventsSchema,
-  parse: parseExport,
-  plan: (query) => query,
-  compile(query) {
-    const { offset } = pageOf(query)
-    return {
-      // One more than the page, to know whether another follows.
-      rows: compileRows(query, { after: query.after, offset, rows: query.limit + 1 }),
-      count: compileCount(query),
-    }
-  },
-  follow: (query, rows) => profilesOf(query, (rows.rows ?? []).slice(0, query.limit)),
-  shape(rows, query) {
-    const { current } = pageOf(query)
-    const fetched = (rows.rows ?? []) as ExportRow[]
-    const data = fetched.slice(0, query.limit)
-    if (includesProfiles(query)) attachProfiles(data, rows.profiles ?? [])
-    const totalCount = Number(rows.count?.[0]?.total ?? 0)
-    const last = data.at(-1)
-    const nextCursor = fetched.length > query.limit && last ? encodeCursor(keysetOf(last, current)) : null
-    return { body: { meta: { count: data.length, totalCount, pages: Math.ceil(totalCount / query.limit), current, nextCursor }, data } }
-  },
+/** How an export is streamed: as one statement where the engine streams one, or keyset chunk after chunk. */
+export const exportStream: StreamPlan<ExportQuery, Keyset> = {
   streams: (query) => query.format !== 'json',
   head(query) {
     if (query.format === 'csv') return { contentType: 'text/csv; charset=utf-8', fileName: 'events.csv', text: csvHeader(query) }
@@ -114,4 +91,29 @@ export const exportEvents: MultiResource<ExportQuery, ExportQuery, Keyset> = {
   },
   followChunk: (query, output) => (query.format === 'ndjson' && includesProfiles(query) ? profilesOf(query, parseLines<ExportRow>(output)) : {}),
   shapeChunk: (output, follow, query) => (query.format === 'csv' ? csvChunk(output) : ndjsonChunk(output, follow, query)),
+}
+
+export const exportEvents: Resource<ExportQuery> = {
+  name: 'export.events',
+  schema: exportEventsSchema,
+  parse: parseExport,
+  plan: (query) => query,
+  compile(query) {
+    const { offset } = pageOf(query)
+    // One more than the page, to know whether another follows.
+    return compileRows(query, { after: query.after, offset, rows: query.limit + 1 })
+  },
+  alongside: (query) => ({ count: compileCount(query) }),
+  follow: (query, rows) => profilesOf(query, (rows.rows ?? []).slice(0, query.limit)),
+  shape(rows, query, others = {}) {
+    const { current } = pageOf(query)
+    const fetched = rows as ExportRow[]
+    const data = fetched.slice(0, query.limit)
+    if (includesProfiles(query)) attachProfiles(data, others.profiles ?? [])
+    const totalCount = Number(others.count?.[0]?.total ?? 0)
+    const last = data.at(-1)
+    const nextCursor = fetched.length > query.limit && last ? encodeCursor(keysetOf(last, current)) : null
+    return { body: { meta: { count: data.length, totalCount, pages: Math.ceil(totalCount / query.limit), current, nextCursor }, data } }
+  },
+  stream: exportStream,
 }

@@ -36,7 +36,7 @@ const readsRollup = (query: PlannedInsight): boolean => unfiltered(query) && bou
  * The statement of breakdowns that read session_rollup (`readsRollup`; its rows, `session-rollup-rows.sql`):
  * one (`dimension-rollup.sql`), or several asked together (`dimension-sets-rollup.sql`, with `member`).
  * The names are written as text (`breakdownSql`): bound, they would tell apart the params of breakdowns that
- * can run together (queries/core/joined-runs.ts keys batches by them).
+ * can run together (queries/run/joined-runs.ts keys batches by them).
  */
 function compileRollup(names: Dimension[], query: PlannedInsight): CompiledQuery {
   const params = { ...sessionParams(query), ...pageParams(query) }
@@ -88,7 +88,7 @@ function compileDimensions(names: Dimension[], query: PlannedInsight): CompiledQ
   })
 }
 
-/** Breakdowns of one window, filters and page, asked together: one statement (queries/core/joined-runs.ts). */
+/** Breakdowns of one window, filters and page, asked together: one statement (queries/run/joined-runs.ts). */
 const breakdownsTogether: Joins<PlannedInsight> = {
   family: 'insights.dimension',
   key: (query) => JSON.stringify(query),

@@ -46,7 +46,7 @@ function viewSessions(query: PlannedInsight): Fragment {
 
 /**
  * `view_days`, `view_compactions` and the range of views ordered in the statement (pages.sql) when stored
- * page views answer: the settled days, and the range the others are regrouped from (core/settled-check.ts,
+ * page views answer: the settled days, and the range the others are regrouped from (core/settled-days.ts,
  * SettledParams).
  */
 const SETTLED_VIEW_DAYS = sqlOnly(`{settledDays:Array(Date)} AS view_days,

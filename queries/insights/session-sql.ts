@@ -3,7 +3,7 @@
 // and sorted by the plan (`decideFilters`); these fragments only place them, and the statement binds
 // their values once (`sessionParams`).
 import { andClauses, compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
-import { settledParams, type DayParams } from '../core/settled-check'
+import { settledParams, type DayParams } from '../core/settled-days'
 import type { PlannedInsight } from './insight-params'
 import { toClickHouseTime } from '../core/pipeline'
 import { sessionColumn, type SessionAttribute, type SessionField } from '../core/registry'

@@ -4,9 +4,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Scope } from '../../queries/core/pipeline'
 import { isRouteTemplate, listSqlFiles, loadTemplate } from '../../queries/core/templates'
-import { ROUTES, isResourceRoute, type Route } from '../http/routes'
+import { ROUTES, resourceOf, type Route } from '../http/routes'
 import { EXAMPLE_QUERIES, examplesFor } from '../http/startup-check'
-import { joinedStatementsOf, statementsOf, type Statement } from './explain'
+import { joinedStatementsOf, statementsOf, type Statement } from '../../queries/run/statements'
 
 const ROOT = path.join(__dirname, '..', '..')
 export const CATALOGUE_DIR = path.join(ROOT, 'docs', 'sql')
@@ -60,8 +60,8 @@ function statementBlocks(statements: Statement[], heading: string): string[] {
 
 /** The statements of one request, compiled as the startup check compiles it; a stream differs by engine, so then both ways are written. */
 function requestSection(route: Route, query: Record<string, string>, number: number, scope: Scope): string[] {
-  const embedded = statementsOf(route, { ...query }, scope, true)
-  const server = statementsOf(route, { ...query }, scope, false)
+  const embedded = statementsOf(resourceOf(route), { ...query }, scope, true)
+  const server = statementsOf(resourceOf(route), { ...query }, scope, false)
   const head = [`## Request ${number}`, requestBlock(exampleUrl(route, query, scope.project.id))]
   if (JSON.stringify(embedded) === JSON.stringify(server)) return [...head, ...statementBlocks(embedded, '###')]
   return [
@@ -90,8 +90,8 @@ function routeFile(route: Route, scope: Scope): CatalogueFile {
 function joinedFile(routes: Route[], scope: Scope): CatalogueFile | undefined {
   const sections = EXAMPLE_QUERIES.flatMap((query) => {
     const asked = routes.filter((route) => examplesFor(route).includes(query))
-    const statements = joinedStatementsOf(asked, { ...query }, scope)
-    const joining = asked.filter((route) => isResourceRoute(route) && route.resource.joins)
+    const statements = joinedStatementsOf(asked.map(resourceOf), { ...query }, scope)
+    const joining = asked.filter((route) => route.resource.joins)
     return statements.length ? [{ query, statements, joining }] : []
   })
   if (!sections.length) return undefined

@@ -20,7 +20,7 @@ export interface CompactOptions {
   /**
    * How long a compaction that a newer one replaced is kept after that one was recorded: longer than a
    * settled check's rows naming it are reused plus a statement that read them may run (`compactionOptions`,
-   * queries/core/settled-check.ts).
+   * queries/run/settled-check.ts).
    */
   keepSupersededMs: number
 }

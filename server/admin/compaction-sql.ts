@@ -10,7 +10,7 @@
 // `distributed_foreground_insert = 1`). The stage is then synced on every replica, attached ON CLUSTER (once
 // per shard, to the rows staged there), and the day recorded once for the cluster: the one compaction number
 // names the day's rows on every shard, and the count it records is the cluster's.
-import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../../queries/core/compiled'
+import { compileInner, compileTemplate, sqlOnly, withSettings, type CompiledQuery, type Fragment, type Params, type Settings } from '../../queries/core/compiled'
 import { BREAKDOWNS } from '../../queries/core/compaction-definition'
 import { inlineParams, stringLiteral } from '../../queries/core/literals'
 import { combinedFields } from '../../queries/core/session-fields'
@@ -46,7 +46,7 @@ export interface RunConstants {
 }
 
 /** The settings a build's INSERT ... SELECT runs with on a cluster (see the header). */
-export const CLUSTER_BUILD_SETTINGS = ['parallel_distributed_insert_select = 2', 'distributed_foreground_insert = 1']
+export const CLUSTER_BUILD_SETTINGS: Settings = { parallel_distributed_insert_select: 2, distributed_foreground_insert: 1 }
 
 /** The partition of a day in the combined tables and their staging tables: its month, as YYYYMM. */
 export const monthOf = (day: string): number => Number(day.slice(0, 4) + day.slice(5, 7))
@@ -63,14 +63,15 @@ export class CompactionSql {
     return sqlOnly(this.cluster ? `ON CLUSTER ${stringLiteral(this.cluster)}` : '')
   }
 
-  private statement(file: string, params: Params, fragments: Record<string, Fragment> = {}, settings: string[] = []): CompiledQuery {
+  /** A statement with its values as typed literals, and the settings it runs with (sent with it, never spliced into its text). */
+  private statement(file: string, params: Params, fragments: Record<string, Fragment> = {}, settings: Settings = {}): CompiledQuery {
     const query = inlineParams(compileTemplate(file, params, fragments))
-    return Object.freeze({ ...query, sql: settings.length ? `${query.sql}\nSETTINGS ${settings.join(', ')}` : query.sql })
+    return Object.keys(settings).length ? withSettings(query, settings) : query
   }
 
   /** A statement that reads a day's range or a whole table: at BACKGROUND_PRIORITY, it pauses while questions run. */
-  private background(file: string, params: Params, fragments: Record<string, Fragment> = {}, settings: string[] = []): CompiledQuery {
-    return this.statement(file, params, fragments, [...settings, `priority = ${BACKGROUND_PRIORITY}`])
+  private background(file: string, params: Params, fragments: Record<string, Fragment> = {}, settings: Settings = {}): CompiledQuery {
+    return this.statement(file, params, fragments, { ...settings, priority: BACKGROUND_PRIORITY })
   }
 
   private jobOf(job: DayJob): { params: Params; fragments: Record<string, Fragment> } {
@@ -84,8 +85,8 @@ export class CompactionSql {
   }
 
   /** Inserts into a Distributed table are sent on synchronously, so that the next statement sees them. */
-  private get insertSettings(): string[] {
-    return this.cluster ? ['distributed_foreground_insert = 1'] : []
+  private get insertSettings(): Settings {
+    return this.cluster ? { distributed_foreground_insert: 1 } : {}
   }
 
   /** The days whose partial rows changed since their last compaction under the run's definition. */
@@ -113,7 +114,7 @@ export class CompactionSql {
   build(table: CombinedTable, job: DayJob): CompiledQuery {
     const { params, fragments } = this.jobOf(job)
     const build = BUILDS[table]
-    return this.background(build.file, params, { ...fragments, ...build.fragments }, this.cluster ? CLUSTER_BUILD_SETTINGS : [])
+    return this.background(build.file, params, { ...fragments, ...build.fragments }, this.cluster ? CLUSTER_BUILD_SETTINGS : {})
   }
 
   /** The staged rows, and those not of the job (read through the Distributed staging table on a cluster). */

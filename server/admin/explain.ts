@@ -3,11 +3,11 @@
 import { IncomingMessage, ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
 import express, { type NextFunction, type Request, type Response } from 'express'
-import type { CompiledQuery } from '../../queries/core/compiled'
 import { QueryError } from '../../queries/core/errors'
-import { prepare, type AnyMultiResource, type Joins, type Scope } from '../../queries/core/pipeline'
+import type { Scope } from '../../queries/core/pipeline'
+import { statementsOf, type Statement } from '../../queries/run/statements'
 import { QUERY_PARSER } from '../http/app'
-import { ROUTES, isResourceRoute, type Route } from '../http/routes'
+import { ROUTES, answersWithOneStatement, resourceOf, type Route } from '../http/routes'
 
 /** A request as the gateway's router sees it. */
 export interface ResolvedRequest {
@@ -16,11 +16,6 @@ export interface ResolvedRequest {
   query: Record<string, unknown>
 }
 
-/** One statement of a request, named when a request runs several. */
-export interface Statement {
-  label: string
-  compiled: CompiledQuery
-}
 
 type Outcome = { resolved?: ResolvedRequest; error?: unknown }
 const pending = new WeakMap<IncomingMessage, (outcome: Outcome) => void>()
@@ -68,67 +63,6 @@ export async function projectIdOf(url: string): Promise<string | undefined> {
   return resolved && projectIdIn(resolved)
 }
 
-/**
- * A multi-statement route: a body runs its statements together, then those that follow from their rows
- * (the profiles of the rows); a stream runs as one statement read a block at a time where the engine
- * `streams` (embedded) and nothing follows from its rows, else one chunk statement after another, each
- * continuing after the previous chunk's last row, with what follows from each chunk.
- */
-function multiStatements(multi: AnyMultiResource, raw: Record<string, unknown>, scope: Scope, streams: boolean): Statement[] {
-  const query = multi.plan(multi.parse(raw, scope))
-  const followers = (statements: Record<string, CompiledQuery>, after: string): Statement[] =>
-    Object.entries(statements).map(([name, compiled]) => ({ label: `${name} (${after})`, compiled }))
-  if (multi.streams(query)) {
-    const whole = streams && multi.compileStream(query)
-    if (whole) return [{ label: 'stream (the whole stream as one statement, read a block at a time)', compiled: whole }]
-    return [
-      { label: "chunk (the first; each next chunk continues after the previous chunk's last row)", compiled: multi.compileChunk(query, undefined) },
-      ...followers(multi.followChunk(query, ''), 'for the rows of each chunk, once it is in'),
-    ]
-  }
-  return [
-    ...Object.entries(multi.compile(query)).map(([label, compiled]) => ({ label, compiled })),
-    ...followers(multi.follow(query, {}), 'for the rows of the page, once they are in'),
-  ]
-}
-
-/**
- * Every statement a route runs for a parsed query string, compiled (throws a QueryError on bad input), on
- * an engine that `streams` a statement a block at a time (embedded) or not (a server).
- */
-export function statementsOf(route: Route, raw: Record<string, unknown>, scope: Scope, streams: boolean): Statement[] {
-  if (isResourceRoute(route)) {
-    const { compiled } = prepare(route.resource, raw, scope)
-    if (!compiled.settledCheck) return [{ label: route.resource.name, compiled }]
-    return [
-      { label: 'settled check (first, unless the same check ran since the data version last changed; see core/settled-check.ts)', compiled: compiled.settledCheck },
-      { label: `${route.resource.name} (settledDays, settledCompactions, regroupFrom and regroupTo bound from the check's rows)`, compiled },
-    ]
-  }
-  return multiStatements(route.multi, raw, scope, streams)
-}
-
-/**
- * The statements the resource routes of each `Joins` family run when every one of them is asked for `raw`
- * at once (core/joined-runs.ts). `explain` prints a request alone; the startup check and the template tests
- * compile these too, so a joined statement is as checked as a lone one.
- */
-export function joinedStatementsOf(routes: Route[], raw: Record<string, unknown>, scope: Scope): Statement[] {
-  const batches = new Map<string, { joins: Joins<unknown>; members: { resource: string; query: unknown }[] }>()
-  for (const route of routes) {
-    if (!isResourceRoute(route) || !route.resource.joins) continue
-    const joins = route.resource.joins
-    const { query } = prepare(route.resource, { ...raw }, scope)
-    const key = JSON.stringify([joins.family, joins.key(query)])
-    const batch = batches.get(key) ?? { joins, members: [] }
-    if (!batch.members.some((member) => member.resource === route.resource.name)) batch.members.push({ resource: route.resource.name, query })
-    batches.set(key, batch)
-  }
-  return [...batches.values()]
-    .filter((batch) => batch.members.length > 1)
-    .map(({ joins, members }) => ({ label: `${members.length} resources of ${joins.family} asked together`, compiled: joins.compile(members) }))
-}
-
 function formatStatement({ compiled }: Statement): string {
   return [`-- template: ${compiled.template}`, `-- params: ${JSON.stringify(compiled.params, null, 2).replace(/\n/g, '\n-- ')}`, compiled.sql].join('\n')
 }
@@ -139,7 +73,7 @@ export async function explainRequest(url: string, scopeFor: (projectId: string) 
   if (!resolved) throw new QueryError('not_found', `No endpoint ${new URL(url, 'http://explain').pathname}`)
   const projectId = projectIdIn(resolved)
   if (!projectId) throw new QueryError('invalid_request', 'name the project (projectId)', [{ path: ['projectId'], message: '"projectId" is required' }])
-  const statements = statementsOf(resolved.route, resolved.query, scopeFor(projectId), streams)
-  if (isResourceRoute(resolved.route) && statements.length === 1) return formatStatement(statements[0])
+  const statements = statementsOf(resourceOf(resolved.route), resolved.query, scopeFor(projectId), streams)
+  if (answersWithOneStatement(resolved.route) && statements.length === 1) return formatStatement(statements[0])
   return statements.map((statement) => `-- statement: ${statement.label}\n${formatStatement(statement)}`).join('\n\n')
 }

@@ -3,9 +3,9 @@
 import { once } from 'node:events'
 import fs from 'node:fs'
 import { QueryError } from '../../queries/core/errors'
-import { streamMulti } from '../../queries/core/run-multi'
+import { writeStream } from '../../queries/run/streams'
 import { compileCount } from '../../queries/export/export-events'
-import { exportEvents } from '../../queries/export/export-resource'
+import { exportEvents, exportStream } from '../../queries/export/export-resource'
 import type { Config } from '../config'
 import { ControlError, findProject } from './control'
 import { createRunner, type Engine } from '../engine'
@@ -46,7 +46,7 @@ export async function exportToFile(engine: Engine, config: Config, options: Expo
       const { rows: counted } = await runner.run<{ total: number }>(compileCount(query))
       options.onTotal(Number(counted[0]?.total ?? 0))
     }
-    const rows = await streamMulti({ runner, resource: exportEvents, query, write, signal: new AbortController().signal, onProgress: options.onProgress })
+    const rows = await writeStream({ runner, plan: exportStream, query, write, signal: new AbortController().signal, onProgress: options.onProgress })
     file.end()
     await once(file, 'finish')
     fs.renameSync(partial, options.out)

@@ -1,18 +1,17 @@
 // The Express app factory (no listen): ops endpoints, then every route of the routes table behind
-// drain -> auth -> rate limit -> concurrency cap -> project authorization -> the query pipeline.
+// drain -> auth -> rate limit -> concurrency cap -> project authorization -> the run stage's one entry
+// (queries/run/answer.ts), whose answer it writes: a JSON body, or a stream chunk by chunk.
 import crypto from 'node:crypto'
+import { once } from 'node:events'
 import express, { type Request, type Response } from 'express'
 import type { Store } from 'express-rate-limit'
-import { DataVersion } from '../../queries/core/data-version'
-import { JoinedRuns } from '../../queries/core/joined-runs'
-import { prepare, type Scope } from '../../queries/core/pipeline'
-import { ResultCache, etagOf, matchesEtag } from '../../queries/core/result-cache'
-import type { Runner } from '../../queries/core/run'
-import { KeptTurn } from '../../queries/core/scheduler'
-import { SettledChecks } from '../../queries/core/settled-check'
+import { Answers, type StreamAnswer } from '../../queries/run/answer'
+import { QueryError } from '../../queries/core/errors'
+import { etagOf, matchesEtag } from '../../queries/run/result-cache'
+import type { Runner } from '../../queries/run/runner'
 import { authenticate, authorizeProject, resolveQueryProject } from './auth'
 import type { Config } from '../config'
-import type { Directory } from './directory'
+import type { ApiClient, Directory } from './directory'
 import { docsRouter } from './docs'
 import { Drain } from './drain'
 import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
@@ -22,8 +21,7 @@ import type { Logger } from '../logger'
 import type { Metrics } from './metrics'
 import { buildOpenApi } from './openapi'
 import { ReadinessProbe } from './readiness'
-import { ROUTES, isResourceRoute, type ResourceRoute } from './routes'
-import { serveMulti } from './serve-multi'
+import { ROUTES, type Route } from './routes'
 
 /** How the gateway parses query strings; `explain` resolves requests with the same setting. */
 export const QUERY_PARSER = 'simple'
@@ -46,12 +44,6 @@ export interface AppOptions {
   readiness?: ReadinessProbe
 }
 
-/** Whether a request's window ended before the session lookback, so late data is its only change. */
-function isSettled(query: unknown, scope: Scope): boolean {
-  const end = (query as { window?: { end?: Date } }).window?.end
-  return end instanceof Date && end.getTime() + scope.sessionLookbackMs <= scope.now.getTime()
-}
-
 /** The same request with the next `cursor`, as a path: built from the request path alone, never its Host header. */
 function nextPageLink(req: Request): string {
   const url = new URL(req.originalUrl, 'http://localhost')
@@ -65,10 +57,7 @@ export function createApp(options: AppOptions): express.Express {
   const clock = options.clock ?? (() => new Date())
   const drain = options.drain ?? new Drain()
   const readiness = options.readiness ?? new ReadinessProbe(runner)
-  const versions = new DataVersion(runner, config.engine.cluster)
-  const cache = new ResultCache(versions, config.cache)
-  const settledChecks = new SettledChecks(runner, versions, config.maxExecutionSeconds * 1000)
-  const joinedRuns = new JoinedRuns(runner, config.maxResultRows)
+  const answers = new Answers(runner, { cluster: config.engine.cluster, cache: config.cache, maxExecutionSeconds: config.maxExecutionSeconds, maxResultRows: config.maxResultRows })
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', QUERY_PARSER)
@@ -132,70 +121,75 @@ export function createApp(options: AppOptions): express.Express {
     clientRateLimit({ ...config.rateLimit, store: options.rateLimitStore }),
     concurrencyCap(config.maxConcurrentQueries),
   ]
-  const multiContext = {
-    runner,
-    directory,
-    clock,
-    metrics,
-    sessionLookbackMs: config.sessionLookbackHours * 3_600_000,
-    streamIdleMs: config.streamIdleSeconds * 1000,
-    streams: new PerClientSlots(config.maxStreamsPerClient),
-    maxStreamsPerClient: config.maxStreamsPerClient,
-  }
+  const streamSlots = new PerClientSlots(config.maxStreamsPerClient)
   for (const route of ROUTES) {
-    app.get(route.path, ...guards, (req: Request, res: Response) =>
-      isResourceRoute(route) ? serveResource(route, req, res) : serveMulti({ ...multiContext, route }, req, res),
-    )
+    app.get(route.path, ...guards, (req: Request, res: Response) => serve(route, req, res))
   }
 
-  async function serveResource({ resource, projectFrom = 'path' }: ResourceRoute, req: Request, res: Response) {
+  async function serve({ resource, projectFrom = 'path' }: Route, req: Request, res: Response) {
     const askedAt = performance.now()
     const project =
       projectFrom === 'path'
         ? await authorizeProject(directory, res.locals.client, String(req.params.projectId))
         : await resolveQueryProject(directory, res.locals.client, req.query as Record<string, unknown>)
     res.locals.projectId = project.id
-    const raw = { ...(req.query as Record<string, unknown>) }
-    const scope: Scope = { project, now: clock(), sessionLookbackMs: config.sessionLookbackHours * 3_600_000 }
-    const { query, compiled } = prepare(resource, raw, scope)
-    res.locals.template = compiled.template
-    const { entry, hit } = await cache.rows({
-      projectId: project.id,
-      compiled,
-      settled: isSettled(query, scope),
+    const answered = await answers.answer(resource, {
+      raw: req.query as Record<string, unknown>,
+      scope: { project, now: clock(), sessionLookbackMs: config.sessionLookbackHours * 3_600_000 },
+      clientId: res.locals.client.id,
       signal: res.locals.signal,
+      askedAt,
       revalidate: /\bno-(cache|store)\b/i.test(req.get('cache-control') ?? ''),
-      run: async (signal) => {
-        const clientId = res.locals.client.id
-        // One time limit and one turn for the question: its settled check and its statement share them, so the
-        // statement starts in the slot the check frees instead of waiting behind other clients' statements.
-        const deadline = runner.requestDeadline()
-        const kept = new KeptTurn()
-        try {
-          const statement = await settledChecks.bind(compiled, { signal, clientId, askedAt, deadline, kept })
-          const options = { signal, clientId, lane: resource.lane, deadline, kept }
-          const { rows, ...run } = resource.joins
-            ? await joinedRuns.run(resource.joins, { resource: resource.name, query, statement }, options)
-            : await runner.run<Record<string, unknown>>(statement, options)
-          Object.assign(res.locals, { queryMs: Math.round(run.durationMs), ...run })
-          return rows
-        } finally {
-          kept.end()
-        }
-      },
+      report: (facts) => Object.assign(res.locals, facts),
     })
-    metrics?.cacheLookup(hit)
-    const { body, hasMore } = resource.shape(entry.rows, query)
-    const text = JSON.stringify(body)
+    if (answered.kind === 'stream') return sendStream(answered, res)
+    if (!answered.cache) {
+      res.json(answered.body)
+      return
+    }
+    const { cache } = answered
+    metrics?.cacheLookup(cache.hit)
+    const text = JSON.stringify(answered.body)
     const etag = etagOf(text)
-    const age = Math.max(0, Math.floor((Date.now() - entry.storedAt) / 1000))
-    res.set({ 'Cache-Control': `private, max-age=${Math.max(0, entry.maxAgeSeconds - age)}`, Age: String(age), 'X-Cache': hit ? 'hit' : 'miss', ETag: etag })
-    if (hasMore) res.set('Link', nextPageLink(req))
+    const age = Math.max(0, Math.floor((Date.now() - cache.storedAt) / 1000))
+    res.set({ 'Cache-Control': `private, max-age=${Math.max(0, cache.maxAgeSeconds - age)}`, Age: String(age), 'X-Cache': cache.hit ? 'hit' : 'miss', ETag: etag })
+    if (answered.hasMore) res.set('Link', nextPageLink(req))
     if (matchesEtag(req.get('if-none-match'), etag)) {
       res.status(304).end()
       return
     }
     res.type('json').send(text)
+  }
+
+  /**
+   * Writes a stream chunk by chunk with backpressure, a bounded number per client. A client that goes away
+   * while the response is full ends the wait; the stream then stops on the request's signal. One that stays
+   * but takes nothing for the idle time is cut, which aborts the signal the same way: it would otherwise
+   * hold a stream session (and its turn between blocks) for as long as it likes.
+   */
+  async function sendStream(answered: StreamAnswer, res: Response) {
+    const client = res.locals.client as ApiClient
+    if (!streamSlots.take(client.id, res)) {
+      throw new QueryError('too_many_queries', `At most ${config.maxStreamsPerClient} export streams at once per client`)
+    }
+    const signal = res.locals.signal as AbortSignal
+    res.status(200)
+    res.set('Content-Type', answered.head.contentType)
+    res.set('Content-Disposition', `attachment; filename="${answered.head.fileName}"`)
+    const write = async (piece: string | Uint8Array) => {
+      if (res.write(piece)) return
+      const idle = AbortSignal.timeout(config.streamIdleSeconds * 1000)
+      await once(res, 'drain', { signal: AbortSignal.any([signal, idle]) }).catch(() => {
+        if (idle.aborted) res.destroy()
+      })
+    }
+    let counted = 0
+    const onProgress = (rows: number) => {
+      metrics?.exportRows(rows - counted)
+      counted = rows
+    }
+    res.locals.readRows = await answered.writeTo({ write, onProgress })
+    res.end()
   }
 
   app.use(notFoundHandler)

@@ -2,7 +2,7 @@
 // the app, auth, export and the statement runner report to. The listener that serves it is metrics-server.ts.
 import type { RequestHandler } from 'express'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
-import type { RunObserver } from '../../queries/core/run'
+import type { RunObserver } from '../../queries/run/runner'
 
 export type AuthFailureReason = 'missing_credentials' | 'bad_credentials' | 'write_client'
 const AUTH_FAILURE_REASONS: AuthFailureReason[] = ['missing_credentials', 'bad_credentials', 'write_client']

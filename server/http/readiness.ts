@@ -1,7 +1,7 @@
 // `/ready`'s answer: whether the engine answers, from one probe shared by every caller and at most
 // MAX_PROBE_AGE_MS old (so that unauthenticated callers cannot load the control lane, which also carries
 // KILLs and the client look-ups), and whether the data lane is making progress, checked on every call.
-import type { Runner } from '../../queries/core/run'
+import type { Runner } from '../../queries/run/runner'
 
 /** A probe's result is reused for this long after it started. */
 export const MAX_PROBE_AGE_MS = 1_000

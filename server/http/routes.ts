@@ -10,7 +10,7 @@ import { retention } from '../../queries/behaviour/retention'
 import { live } from '../../queries/insights/live'
 import { metrics } from '../../queries/insights/metrics'
 import { pages } from '../../queries/insights/pages'
-import type { AnyMultiResource, AnyResource } from '../../queries/core/pipeline'
+import type { AnyResource } from '../../queries/core/pipeline'
 import type { Dimension } from '../../queries/core/registry'
 import { chartResponse } from '../../queries/charts/responses'
 import type { RouteResponse } from '../../queries/core/responses'
@@ -19,10 +19,10 @@ import { funnelResponse, pathsResponse, retentionResponse } from '../../queries/
 import { dimensionResponse, liveResponse, metricsResponse, pagesResponse } from '../../queries/insights/responses'
 
 /**
- * A route answered by the standard pipeline. Its project is the `:projectId` path segment, or with
- * `projectFrom: 'query'` the `projectId` parameter (a read client's own project by default) ...
+ * A route and the resource that answers it. Its project is the `:projectId` path segment, or with
+ * `projectFrom: 'query'` the `projectId` parameter (a read client's own project by default).
  */
-export interface ResourceRoute {
+export interface Route {
   path: string
   summary: string
   resource: AnyResource
@@ -31,19 +31,10 @@ export interface ResourceRoute {
   response: RouteResponse
 }
 
-/** ... or by several statements (a page and its count, or a stream of chunks). */
-export interface MultiRoute {
-  path: string
-  summary: string
-  multi: AnyMultiResource
-  projectFrom: 'path' | 'query'
-  response: RouteResponse
-}
-
-export type Route = ResourceRoute | MultiRoute
-
-export const isResourceRoute = (route: Route): route is ResourceRoute => 'resource' in route
-export const schemaOf = (route: Route): object => (isResourceRoute(route) ? route.resource.schema : route.multi.schema)
+export const resourceOf = (route: Route): AnyResource => route.resource
+export const schemaOf = (route: Route): object => route.resource.schema
+/** Whether the route's answer is one statement's rows, never a stream (so it goes through the result cache). */
+export const answersWithOneStatement = ({ resource }: Route): boolean => !resource.stream && !resource.alongside && !resource.follow
 
 export const ROUTES: Route[] = [
   { path: '/insights/:projectId/live', summary: 'Visitors active in the last 5 minutes', resource: live, response: liveResponse },
@@ -62,5 +53,5 @@ export const ROUTES: Route[] = [
   { path: '/insights/:projectId/retention', summary: 'Visitors of each cohort coming back in the periods after it', resource: retention, response: retentionResponse },
   { path: '/insights/:projectId/paths', summary: 'Where sessions go: nodes per step (pages or events) and the links between them', resource: paths, response: pathsResponse },
   { path: '/export/charts', summary: 'Time series of event series (segments, breakdowns, formulas, previous period)', resource: chart, projectFrom: 'query', response: chartResponse },
-  { path: '/export/events', summary: 'Raw events: JSON pages (keyset cursor or page) or a stream (ndjson, csv)', multi: exportEvents, projectFrom: 'query', response: exportEventsResponse },
+  { path: '/export/events', summary: 'Raw events: JSON pages (keyset cursor or page) or a stream (ndjson, csv)', resource: exportEvents, projectFrom: 'query', response: exportEventsResponse },
 ]

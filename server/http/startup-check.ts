@@ -5,8 +5,8 @@ import { QueryError } from '../../queries/core/errors'
 import { INCLUDES, encodeCursor } from '../../queries/export/export-events'
 import type { Scope } from '../../queries/core/pipeline'
 import { checkTemplates, filledMarkers, isRouteTemplate, listSqlFiles, loadTemplate } from '../../queries/core/templates'
-import { joinedStatementsOf, statementsOf } from '../admin/explain'
-import { ROUTES, schemaOf, type Route } from './routes'
+import { joinedStatementsOf, statementsOf } from '../../queries/run/statements'
+import { ROUTES, resourceOf, schemaOf, type Route } from './routes'
 
 /** Filters of every kind: a session attribute, event fields, a numeric property comparison. */
 const FILTERS = JSON.stringify([
@@ -91,7 +91,7 @@ export const examplesFor = (route: Route): Record<string, string>[] => EXAMPLE_Q
 export function findRouteProblems(routes: Route[], scope: Scope): string[] {
   const joined = EXAMPLE_QUERIES.flatMap((query) => {
     try {
-      joinedStatementsOf(routes.filter((route) => accepts(route, query)), query, scope)
+      joinedStatementsOf(routes.filter((route) => accepts(route, query)).map(resourceOf), query, scope)
       return []
     } catch (error) {
       return [`resources asked together ?${new URLSearchParams(query)}: ${describeError(error)}`]
@@ -102,7 +102,7 @@ export function findRouteProblems(routes: Route[], scope: Scope): string[] {
     if (!examples.length) return [`${route.path}: no example request reaches this route (add one to EXAMPLE_QUERIES)`]
     return examples.flatMap((query) => {
       try {
-        for (const streams of [true, false]) statementsOf(route, { ...query }, scope, streams)
+        for (const streams of [true, false]) statementsOf(resourceOf(route), { ...query }, scope, streams)
         return []
       } catch (error) {
         return [`${route.path}?${new URLSearchParams(query)}: ${describeError(error)}`]

@@ -4,7 +4,7 @@
 -- A reader keeps the compaction that its (project, day, lookback) record names (insights/settled-days.sql),
 -- so one that some record still names stays. One that none names goes once the day has a newer compaction
 -- recorded at least `keepMs` ago, longer than a settled check's rows naming the older one are reused plus a
--- statement that read them may still run (queries/core/settled-check.ts). One newer
+-- statement that read them may still run (queries/run/settled-check.ts). One newer
 -- than every record (being built, or its build failed) stays until a later one is recorded. `keepMs` is the
 -- run's (admin/compaction-run.sql) and the table one of the four (server/admin/compact.ts): no bound
 -- parameter, so it reads every stored compaction beside data statements.

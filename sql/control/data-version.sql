@@ -1,7 +1,7 @@
 -- @name control.data-version
 -- @returns one row: parts, a fingerprint of what the tables answers are read from hold (as text); mutating, how
 --   many mutations of those tables are not done
--- A server's data version (queries/core/data-version.ts). Per partition of each such table (per replica on a
+-- A server's data version (queries/run/data-version.ts). Per partition of each such table (per replica on a
 -- cluster, through `clusterAllReplicas`): its highest block number, which every insert, attach and replica
 -- fetch of new data raises, and its highest mutation version, which every mutation (a delete, an update, a
 -- rewrite) raises; a dropped partition leaves the set. A merge changes neither, so a quiet table keeps its

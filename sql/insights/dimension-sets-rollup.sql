@@ -1,6 +1,6 @@
 -- @name insights.dimension_sets_rollup
 -- @returns the rows of several breakdowns as insights/dimension-sets.sql gives them, with `member` (a number:
---   queries/core/joined-runs.ts tells rows apart by it)
+--   queries/run/joined-runs.ts tells rows apart by it)
 -- Breakdowns without filters whose window starts and ends on whole hours, asked together: the settled
 -- days' counts of every member (insights/session-rollup-rows.sql, as insights/dimension-rollup.sql reads
 -- them), each regrouped session once under every member.

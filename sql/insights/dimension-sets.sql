@@ -1,5 +1,5 @@
 -- @name insights.dimension_sets
--- @returns the rows of several breakdowns of the same window, filters and page (queries/core/joined-runs.ts),
+-- @returns the rows of several breakdowns of the same window, filters and page (queries/run/joined-runs.ts),
 --   each as insights/dimension.sql gives them, and `member`: the index of the breakdown it answers
 -- One GROUPING SETS pass over the window's sessions instead of one statement per breakdown, each of which
 -- would read the same sessions again (docs/measurements.md, "Scheduling").

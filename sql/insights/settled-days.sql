@@ -2,7 +2,7 @@
 -- @returns one row per UTC day from firstDay to lastDay whose sessions (sessions_settled, session_rollup)
 --   and page views (page_views_settled, page_rollup) are read combined: day, and compaction (as text: it is beyond 2^53),
 --   the compaction to read them from. Its rows bind settledDays, settledCompactions and the regrouped days'
---   range (regroupFrom, regroupTo) of the session questions (queries/core/settled-check.ts).
+--   range (regroupFrom, regroupTo) of the session questions (queries/run/settled-check.ts).
 -- A day counts as settled when its last recorded compaction for the lookback was built by this gateway's
 -- definition of the combined tables (queries/core/compaction-definition.ts) and still holds: its read range
 -- [day - lookback, day + 1 day + lookback) holds as many partial rows as that compaction saw (see

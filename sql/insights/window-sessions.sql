@@ -5,7 +5,7 @@
 --   each attribute asked for
 -- Settled days come combined from sessions_settled: settledDays, each read from the compaction at the same
 -- place of settledCompactions (the rows of insights/settled-days.sql, run before the statement, see
--- queries/core/settled-check.ts; bound empty, every day is regrouped). Every other day (the open
+-- queries/run/settled-check.ts; bound empty, every day is regrouped). Every other day (the open
 -- edge, a day a late event changed, one never compacted) is combined from its partial rows of regroupFrom
 -- to regroupTo (bound with the days; insights/regrouped-sessions.sql).
 -- A settled day is read from the compaction its record names (a compaction's number names its day, see

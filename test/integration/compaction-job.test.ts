@@ -20,7 +20,8 @@ const HEAVY = ['admin.compact-count', 'admin.compact-build', 'admin.compact-view
 /** A run's checks that read a whole table, as many times as a run asks them (the replaced compactions: once a table). */
 const WHOLE_TABLE = { 'admin.compact-stale-days': 1, 'admin.compact-superseded': 4 }
 
-const templateName = (sql: string) => /^-- @name (\S+)/.exec(sql)?.[1]
+// A statement's settings are SET ahead of its text on the embedded connection, so its name need not lead.
+const templateName = (sql: string) => /-- @name (\S+)/.exec(sql)?.[1]
 const NOW = new Date('2024-04-10T00:00:00.000Z')
 const WEEK = 'startDate=2024-03-27&endDate=2024-04-02'
 const QUESTIONS = [`metrics?${WEEK}`, `pages?${WEEK}&limit=50`, `referrer?${WEEK}&limit=50`, `metrics?${WEEK}&interval=hour`, `country?${WEEK}&limit=50`]

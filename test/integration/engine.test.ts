@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import crypto from 'node:crypto'
 import { Session } from 'chdb'
 import { request } from '../support/openapi-request'
-import type { CompiledQuery } from '../../queries/core/compiled'
+import { withSettings, type CompiledQuery } from '../../queries/core/compiled'
 import { QueryError } from '../../queries/core/errors'
 import { createApp } from '../../server/http/app'
 import { createApiClient, createProject } from '../../server/admin/control'
@@ -10,6 +10,7 @@ import { Directory } from '../../server/http/directory'
 import { EmbeddedLanes } from '../../server/embedded-lanes'
 import { createRunner } from '../../server/engine'
 import { createLogger } from '../../server/logger'
+import { QUESTION_PRIORITY } from '../../server/priorities'
 import { startHarness, type Harness } from '../support/harness'
 
 const raw = (sql: string, params: CompiledQuery['params'] = {}): CompiledQuery => ({ template: 'test.raw', sql, params })
@@ -118,6 +119,27 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
     lanes.close()
     assert.equal(await stream.next(signal), undefined, 'the stream ended with its session')
     stream.close()
+  })
+
+  it("applies a statement's own settings to it alone, on every lane and on the admin connection", async function () {
+    this.timeout(60_000)
+    const priority = raw("SELECT toUInt32(getSetting('priority')) AS p")
+    const own = withSettings(priority, { priority: 7 })
+    const first = <T>(rows: T[]) => rows[0]
+    for (const lane of ['data', 'bounded'] as const) {
+      assert.deepEqual(first((await h.runner.run(own, { lane })).rows), { p: 7 }, `${lane}: the statement runs with its own priority`)
+      assert.deepEqual(first((await h.runner.run(priority, { lane })).rows), { p: QUESTION_PRIORITY }, `${lane}: the next statement runs with the lane's`)
+    }
+    await assert.rejects(h.runner.run(withSettings(raw('SELECT throwIf(1) AS x'), { priority: 8 })))
+    assert.deepEqual(first((await h.runner.run(priority)).rows), { p: QUESTION_PRIORITY }, 'a failed statement gives its settings back too')
+    const streamed = opened(h.runner.stream?.(own))
+    const text = []
+    for await (const block of streamed) text.push(Buffer.from(block.bytes).toString())
+    assert.deepEqual(JSON.parse(text.join('')), { p: 7 }, 'a stream runs with its own priority')
+    assert.deepEqual(await h.engine.admin.rows(own), [{ p: 7 }])
+    assert.deepEqual(await h.engine.admin.rows(priority), [{ p: 0 }], 'the writable connection keeps no setting of the statement before')
+    await assert.rejects(h.engine.admin.command(withSettings(raw('SELECT throwIf(1)'), { priority: 8 })))
+    assert.deepEqual(await h.engine.admin.rows(priority), [{ p: 0 }], 'nor of a statement that failed')
   })
 
   it('answers control statements and /ready beside a running data statement', async function () {

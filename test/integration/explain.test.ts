@@ -6,10 +6,12 @@ import type express from 'express'
 import { request } from '../support/openapi-request'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import { QueryError } from '../../queries/core/errors'
-import { bindCheckRows, type SettledRow } from '../../queries/core/settled-check'
+import { bindCheckRows, type SettledRow } from '../../queries/core/settled-days'
 import { createApp } from '../../server/http/app'
 import { createProject } from '../../server/admin/control'
-import { resolveRequest, statementsOf } from '../../server/admin/explain'
+import { resolveRequest } from '../../server/admin/explain'
+import { statementsOf } from '../../queries/run/statements'
+import { resourceOf } from '../../server/http/routes'
 import { createLogger } from '../../server/logger'
 import { rootHeaders, startHarness, type Harness } from '../support/harness'
 import { recording } from '../support/recording-runner'
@@ -62,7 +64,7 @@ describe('explain agrees with the gateway', function () {
     const resolved = await resolveRequest(url)
     assert.ok(resolved, `${url} resolves`)
     const scope = { project: PROJECT, now: NOW, sessionLookbackMs: h.config.sessionLookbackHours * 3_600_000 }
-    const statements = statementsOf(resolved.route, resolved.query, scope, true).map((statement) => statement.compiled)
+    const statements = statementsOf(resourceOf(resolved.route), resolved.query, scope, true).map((statement) => statement.compiled)
     const check = statements.find((compiled) => compiled.template === 'insights.settled_days')
     if (!check) return statements
     // The statement after a check runs with the check's rows bound, as the gateway binds them.
@@ -92,7 +94,7 @@ describe('explain agrees with the gateway', function () {
         return
       }
       await assert.rejects(
-        resolveRequest(url).then((resolved) => resolved && statementsOf(resolved.route, resolved.query, { project: PROJECT, now: NOW, sessionLookbackMs: 0 }, true)),
+        resolveRequest(url).then((resolved) => resolved && statementsOf(resourceOf(resolved.route), resolved.query, { project: PROJECT, now: NOW, sessionLookbackMs: 0 }, true)),
         (error: QueryError) => error instanceof QueryError && error.code === 'invalid_request',
       )
     })

@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net'
 import { request } from '../support/openapi-request'
 import { createProject } from '../../server/admin/control'
 import type { CompiledQuery } from '../../queries/core/compiled'
-import type { StatementRunner } from '../../queries/core/run'
-import { streamMulti } from '../../queries/core/run-multi'
-import { STREAM_CHUNK_ROWS, exportEvents } from '../../queries/export/export-resource'
+import type { StatementRunner } from '../../queries/run/runner'
+import { writeStream } from '../../queries/run/streams'
+import { STREAM_CHUNK_ROWS, exportEvents, exportStream } from '../../queries/export/export-resource'
 import { exportRows } from '../reference/export'
 import type { RawEvent } from '../reference/model'
 import { insertRawEvents, startWithEvents, type Harness } from '../support/harness'
@@ -225,7 +225,7 @@ describe('export events', function () {
         [h.runner, chunked].map(async (runner) => {
           const pieces: Buffer[] = []
           const write = async (piece: string | Uint8Array) => void pieces.push(Buffer.from(piece))
-          const rows = await streamMulti({ runner, resource: exportEvents, query, signal: new AbortController().signal, write })
+          const rows = await writeStream({ runner, plan: exportStream, query, signal: new AbortController().signal, write })
           return { text: Buffer.concat(pieces).toString(), rows }
         }),
       )

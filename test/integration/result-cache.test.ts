@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import request from 'supertest'
 import type { CompiledQuery } from '../../queries/core/compiled'
-import { Runner } from '../../queries/core/run'
+import { Runner } from '../../queries/run/runner'
 import { createApiClient, createProject } from '../../server/admin/control'
 import { createApp } from '../../server/http/app'
 import { createLogger } from '../../server/logger'

@@ -10,7 +10,8 @@ import { QUESTION_PRIORITY } from '../../server/priorities'
 import { ServerLanes } from '../../server/server-lanes'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import { QueryError } from '../../queries/core/errors'
-import { Runner, parseLines, type Statement, type UnstoppableStatement } from '../../queries/core/run'
+import { parseLines } from '../../queries/core/compiled'
+import { Runner, type Statement, type UnstoppableStatement } from '../../queries/run/runner'
 import { startHarness, type Harness } from '../support/harness'
 
 type ClientOptions = NonNullable<Parameters<typeof createClient>[0]>

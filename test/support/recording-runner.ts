@@ -1,6 +1,6 @@
 // A runner that records every data statement handed to it, for tests that check what a request ran.
 import type { CompiledQuery } from '../../queries/core/compiled'
-import type { CompiledAtTurn, Runner } from '../../queries/core/run'
+import type { CompiledAtTurn, Runner } from '../../queries/run/runner'
 
 const isCompiled = (value: unknown): value is CompiledQuery => typeof value === 'object' && value !== null && 'sql' in value && 'params' in value
 const isAtTurn = (value: unknown): value is CompiledAtTurn => typeof value === 'object' && value !== null && 'compileAtTurn' in value

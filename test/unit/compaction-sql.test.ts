@@ -56,10 +56,11 @@ describe('compaction statements', () => {
     assert.equal(node.syncStage('sessions_settled'), undefined)
     const build = statement(node.build('sessions_settled', JOB).sql)
     assert.ok(build.startsWith(`INSERT INTO sessions_settled_stage\n${JOB_CONSTANTS}\nSELECT\n`), build.slice(0, 400))
-    assert.ok(build.endsWith(`\nSETTINGS priority = ${BACKGROUND_PRIORITY}`))
+    assert.doesNotMatch(build, /SETTINGS/, 'settings go with the statement, not in its text')
+    assert.deepEqual(node.build('sessions_settled', JOB).settings, { priority: BACKGROUND_PRIORITY })
     assert.match(statement(node.masked('session_rollup', 0.2).sql), /FROM system\.parts\n/)
     assert.match(statement(node.mutating('session_rollup').sql), /FROM system\.mutations\n/)
-    assert.doesNotMatch(statement(node.record(JOB, 10_800, [], RUN.definition).sql), /SETTINGS/)
+    assert.equal(node.record(JOB, 10_800, [], RUN.definition).settings, undefined)
   })
 
   it("on a cluster: clears, syncs and attaches each shard's local tables ON CLUSTER", () => {
@@ -74,15 +75,14 @@ describe('compaction statements', () => {
   })
 
   it('on a cluster: builds insert into the Distributed staging tables from the Distributed sources, shard by shard where the engine can', () => {
-    const settings = `SETTINGS ${[...CLUSTER_BUILD_SETTINGS, `priority = ${BACKGROUND_PRIORITY}`].join(', ')}`
-    assert.equal(settings, `SETTINGS parallel_distributed_insert_select = 2, distributed_foreground_insert = 1, priority = ${BACKGROUND_PRIORITY}`)
+    assert.deepEqual(CLUSTER_BUILD_SETTINGS, { parallel_distributed_insert_select: 2, distributed_foreground_insert: 1 })
     const reads = { sessions_settled: ['sessions', 'events'], page_views_settled: ['events'], page_rollup: ['page_views_settled_stage'], session_rollup: ['sessions_settled_stage'] }
     for (const table of COMBINED_TABLES) {
       const build = statement(cluster.build(table, JOB).sql)
       assert.ok(build.startsWith(`INSERT INTO ${table}_stage\n${JOB_CONSTANTS}\nSELECT`), `${table}: ${build.slice(0, 300)}`)
-      assert.ok(build.endsWith(`\n${settings}`), table)
+      assert.deepEqual(cluster.build(table, JOB).settings, { ...CLUSTER_BUILD_SETTINGS, priority: BACKGROUND_PRIORITY }, table)
       // The same select as on one node: only the settings differ.
-      assert.equal(build.replace(`\n${settings}`, ''), statement(node.build(table, JOB).sql).replace(`\nSETTINGS priority = ${BACKGROUND_PRIORITY}`, ''))
+      assert.equal(build, statement(node.build(table, JOB).sql))
       const sources = [...build.matchAll(/\bFROM (\w+)/g)].map((match) => match[1])
       assert.deepEqual([...new Set(sources)].sort(), [...reads[table]].sort(), `${table} reads the Distributed tables only`)
       assert.doesNotMatch(build, /_local\b/)
@@ -99,7 +99,7 @@ describe('compaction statements', () => {
     const record = statement(cluster.record(JOB, 10_800, [{ project_id: 'shop', partial_rows: 12 }], RUN.definition).sql)
     assert.match(record, /^INSERT INTO session_compactions \(project_id, day, compaction, lookback_seconds, partial_rows, definition\)\nSELECT\n/)
     assert.match(record, /arrayZip\(CAST\(\['shop'\] AS Array\(String\)\), CAST\(\[12\] AS Array\(UInt64\)\)\)/)
-    assert.ok(record.endsWith('\nSETTINGS distributed_foreground_insert = 1'))
+    assert.deepEqual(cluster.record(JOB, 10_800, [{ project_id: 'shop', partial_rows: 12 }], RUN.definition).settings, { distributed_foreground_insert: 1 })
     assert.match(statement(cluster.count(JOB).sql), /FROM sessions\nWHERE started_at >= job_read_from/)
   })
 

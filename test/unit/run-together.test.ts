@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { runTogether } from '../../queries/core/run-together'
+import { runTogether } from '../../queries/run/run-together'
 
 /** A statement that settles only when its signal aborts, and says so. */
 const untilAborted = (seen: { aborted: boolean }) => (signal: AbortSignal) =>

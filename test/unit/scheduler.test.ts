@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { QueryError } from '../../queries/core/errors'
-import { FairScheduler, KeptTurn, type Release } from '../../queries/core/scheduler'
+import { FairScheduler, KeptTurn, type Release } from '../../queries/run/scheduler'
 
 /** A clock that never moves: every statement takes no engine time, so turns go by who was served earliest. */
 const still = () => 0

@@ -2,7 +2,7 @@
 // the range of partial rows the other days are regrouped from (hand-computed here).
 import assert from 'node:assert/strict'
 import type { CompiledQuery } from '../../queries/core/compiled'
-import { bindCheckRows, settledParams } from '../../queries/core/settled-check'
+import { bindCheckRows, settledParams } from '../../queries/core/settled-days'
 
 const DAYS = { firstDay: '2024-03-01', lastDay: '2024-03-05', lookbackSeconds: 7_200 }
 const settled = (...days: string[]) => days.map((day, index) => ({ day, compaction: `${index + 1}9007199254740993` }))

@@ -1,6 +1,6 @@
 // Identical requests share one run, but never one that is already being cancelled (issue 31, item 21).
 import assert from 'node:assert/strict'
-import { SharedRuns } from '../../queries/core/shared-runs'
+import { SharedRuns } from '../../queries/run/shared-runs'
 
 /** A run that settles only when told, and records the signal it was started with. */
 function controlledRun() {

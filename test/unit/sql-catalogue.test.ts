@@ -8,8 +8,9 @@ import { compileTemplate } from '../../queries/core/compiled'
 import type { Resource } from '../../queries/core/pipeline'
 import { liveResponse } from '../../queries/insights/responses'
 import { CATALOGUE_COMMAND, CATALOGUE_SCOPE, catalogueFileName, compareCatalogue, compileCatalogue, writeCatalogue, type CatalogueFile } from '../../server/admin/catalogue'
-import { projectIdIn, resolveRequest, statementsOf } from '../../server/admin/explain'
-import { ROUTES, type Route } from '../../server/http/routes'
+import { projectIdIn, resolveRequest } from '../../server/admin/explain'
+import { statementsOf } from '../../queries/run/statements'
+import { ROUTES, resourceOf, type Route } from '../../server/http/routes'
 import { examplesFor } from '../../server/http/startup-check'
 import { runCliIn } from '../support/cli'
 
@@ -69,8 +70,8 @@ describe('SQL catalogue (docs/sql/)', function () {
   it('holds every statement of every example request, with its params, exactly as explain compiles them', () => {
     for (const route of ROUTES) {
       const expected = examplesFor(route).flatMap((query) => {
-        const embedded = statementsOf(route, { ...query }, CATALOGUE_SCOPE, true)
-        const server = statementsOf(route, { ...query }, CATALOGUE_SCOPE, false)
+        const embedded = statementsOf(resourceOf(route), { ...query }, CATALOGUE_SCOPE, true)
+        const server = statementsOf(resourceOf(route), { ...query }, CATALOGUE_SCOPE, false)
         return JSON.stringify(embedded) === JSON.stringify(server) ? embedded : [...embedded, ...server]
       })
       const text = catalogue.find((file) => file.name === catalogueFileName(route.path))!.text

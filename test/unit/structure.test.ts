@@ -16,4 +16,14 @@ describe('code structure', () => {
     const outward = Object.entries(graph.obj()).flatMap(([file, imports]) => imports.filter((target) => target.startsWith('server/')).map((target) => `${file} -> ${target}`))
     assert.deepEqual(outward, [])
   })
+
+  it('imports nothing upward: the HTTP code not the admin code (but its entry point, which runs both), the query core not the run stage', async () => {
+    const graph = await madge([path.join(ROOT, 'server'), path.join(ROOT, 'queries')], { fileExtensions: ['ts'], baseDir: ROOT })
+    const upward = Object.entries(graph.obj()).flatMap(([file, imports]) =>
+      imports
+        .filter((target) => (file.startsWith('server/http/') && file !== 'server/http/main.ts' && target.startsWith('server/admin/')) || (file.startsWith('queries/core/') && target.startsWith('queries/run/')))
+        .map((target) => `${file} -> ${target}`),
+    )
+    assert.deepEqual(upward, [])
+  })
 })

@@ -8,9 +8,9 @@ import path from 'node:path'
 import { compileTemplate, type Params } from '../../queries/core/compiled'
 import type { Scope } from '../../queries/core/pipeline'
 import { checkBinding, checkTemplates, filledMarkers, findTemplateProblems, isKnownType, isRouteTemplate, listSqlFiles, loadTemplate, placeholdersOf } from '../../queries/core/templates'
-import { joinedStatementsOf, statementsOf, type Statement } from '../../server/admin/explain'
+import { joinedStatementsOf, statementsOf, type Statement } from '../../queries/run/statements'
 import { renderMigration } from '../../server/admin/migrate'
-import { ROUTES, isResourceRoute, type Route } from '../../server/http/routes'
+import { ROUTES, resourceOf, type Route } from '../../server/http/routes'
 import { EXAMPLE_QUERIES, examplesFor } from '../../server/http/startup-check'
 
 const SQL_DIR = path.join(__dirname, '..', '..', 'sql')
@@ -98,13 +98,13 @@ describe('SQL templates', () => {
     let rendered: { route: Route; query: Record<string, string>; statement: Statement }[] = []
     before(() => {
       rendered = ROUTES.flatMap((route) =>
-        examplesFor(route).flatMap((query) => [true, false].flatMap((streams) => statementsOf(route, { ...query }, scope, streams).map((statement) => ({ route, query, statement })))),
+        examplesFor(route).flatMap((query) => [true, false].flatMap((streams) => statementsOf(resourceOf(route), { ...query }, scope, streams).map((statement) => ({ route, query, statement })))),
       )
       // The statements of the routes that join (the breakdowns), every one asked together.
       for (const query of EXAMPLE_QUERIES) {
         const routes = ROUTES.filter((route) => examplesFor(route).includes(query))
-        const [first] = routes.filter((route) => isResourceRoute(route) && route.resource.joins)
-        rendered.push(...joinedStatementsOf(routes, { ...query }, scope).map((statement) => ({ route: first, query, statement })))
+        const [first] = routes.filter((route) => route.resource.joins)
+        rendered.push(...joinedStatementsOf(routes.map(resourceOf), { ...query }, scope).map((statement) => ({ route: first, query, statement })))
       }
     })
 

@@ -1,9 +1,9 @@
-// Runs a multi-statement resource (pipeline.ts): its statements together, then those that follow from
-// their rows, and shapes the answer; or its stream, one statement read a block at a time or one chunk
-// statement after another, the next block or chunk read while the current one is written.
-import type { AnyMultiResource, Answer, RowSets, StatementSet } from './pipeline'
+// Named statements run together (a page and its count, then the profiles of its rows), and a resource's
+// stream (pipeline.ts, StreamPlan): one statement read a block at a time or one chunk statement after
+// another, the next block or chunk read while the current one is written.
+import type { RowSets, StatementSet, StreamPlan } from '../core/pipeline'
 import { runTogether } from './run-together'
-import type { StatementRunner, StreamBlock } from './run'
+import type { StatementRunner, StreamBlock } from './runner'
 
 /** Every statement of a set, side by side; when one fails, the others are cancelled. */
 export async function runStatements(runner: StatementRunner, statements: StatementSet, signal: AbortSignal, deadline?: AbortSignal): Promise<RowSets> {
@@ -15,25 +15,12 @@ export async function runStatements(runner: StatementRunner, statements: Stateme
   return Object.fromEntries(entries.map(([name], index) => [name, results[index].rows]))
 }
 
-export interface MultiRun {
+export interface StreamRun {
   runner: StatementRunner
-  resource: AnyMultiResource
+  plan: StreamPlan<unknown>
   /** The planned query. */
   query: unknown
   signal: AbortSignal
-}
-
-/**
- * The answer of a resource that is not streamed. Its statements, and those that follow from their rows,
- * share one time limit (`deadline`, the request's).
- */
-export async function answerMulti({ runner, resource, query, signal }: MultiRun, deadline?: AbortSignal): Promise<Answer> {
-  const first = await runStatements(runner, resource.compile(query), signal, deadline)
-  const followed = await runStatements(runner, resource.follow(query, first), signal, deadline)
-  return resource.shape({ ...first, ...followed }, query)
-}
-
-export interface StreamRun extends MultiRun {
   /** Writes a piece of the stream (text, or UTF-8 bytes); resolves once the writer can take more (backpressure). */
   write(piece: string | Uint8Array): Promise<void>
   /** Called after each block (or chunk) with the rows written so far. */
@@ -41,11 +28,11 @@ export interface StreamRun extends MultiRun {
 }
 
 /** Writes the whole stream (its head first) and returns the number of rows written. */
-export async function streamMulti(run: StreamRun): Promise<number> {
-  const head = run.resource.head(run.query).text
+export async function writeStream(run: StreamRun): Promise<number> {
+  const head = run.plan.head(run.query).text
   if (head) await run.write(head)
   const { stream } = run.runner
-  const whole = stream && run.resource.compileStream(run.query)
+  const whole = stream && run.plan.compileStream(run.query)
   const blocks = whole && stream(whole, { signal: run.signal })
   return writeBlocks(run, blocks || chunksOf(run))
 }
@@ -78,12 +65,12 @@ async function writeBlocks({ signal, write, onProgress }: StreamRun, blocks: Asy
 }
 
 /** The stream as keyset chunks: one chunk statement after another, with what follows from each, as blocks. */
-async function* chunksOf({ runner, resource, query, signal }: StreamRun): AsyncGenerator<StreamBlock> {
+async function* chunksOf({ runner, plan, query, signal }: StreamRun): AsyncGenerator<StreamBlock> {
   let after: unknown
   for (;;) {
-    const { text } = await runner.runText(resource.compileChunk(query, after), { signal })
-    const follow = await runStatements(runner, resource.followChunk(query, text), signal)
-    const chunk = resource.shapeChunk(text, follow, query)
+    const { text } = await runner.runText(plan.compileChunk(query, after), { signal })
+    const follow = await runStatements(runner, plan.followChunk(query, text), signal)
+    const chunk = plan.shapeChunk(text, follow, query)
     yield { bytes: Buffer.from(chunk.text), rows: chunk.count }
     if (chunk.next === undefined) return
     after = chunk.next

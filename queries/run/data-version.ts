@@ -5,8 +5,8 @@
 // and none while a mutation of them is not done
 // (control/data-version.sql), read on the control lane. Inserts, late events for settled days, a session's
 // rebuilt rows, a compaction's attach and drop, deletes and a replica catching up all change it.
-import { compileTemplate, sqlOnly, type CompiledQuery } from './compiled'
-import type { Runner } from './run'
+import { compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
+import type { Runner } from './runner'
 
 /** The server's statement: the parts and mutations of this node, or of every replica of `cluster`. */
 export function compileDataVersion(cluster: string | undefined): CompiledQuery {

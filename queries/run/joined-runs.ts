@@ -1,8 +1,8 @@
 // Requests that wait for a turn together, and that one statement can answer, share that statement: a
 // batch stays open while it is queued, and is compiled at its turn from every member that joined it.
-import type { CompiledQuery } from './compiled'
-import type { Joins } from './pipeline'
-import type { RunOptions, RunResult, Runner } from './run'
+import type { CompiledQuery } from '../core/compiled'
+import type { Joins } from '../core/pipeline'
+import type { RunOptions, RunResult, Runner } from './runner'
 import { joinShared, type Shared } from './shared-runs'
 
 /** A request's part of a batch: its resource, planned query and statement (settled days bound). */

@@ -4,7 +4,7 @@
 // engine, those still running included), so a client asking for little is served next even while others
 // keep heavy statements queued. A request that runs statements one after another keeps its slot between
 // them (KeptTurn), so that it waits for a turn once, not once per statement.
-import { QueryError } from './errors'
+import { QueryError } from '../core/errors'
 
 export interface SchedulerOptions {
   /** Statements the engine runs at once. */

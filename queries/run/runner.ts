@@ -1,9 +1,10 @@
 // The one admission point for statements: every data statement waits for a fair turn, runs under a
 // deadline, is cancelled in the engine when its request goes away, and fails as a typed QueryError.
 import crypto from 'node:crypto'
-import type { CompiledQuery, OutputFormat } from './compiled'
-import { toQueryError } from './engine-errors'
-import { QueryError } from './errors'
+import { parseLines, type CompiledQuery, type OutputFormat, type Settings } from '../core/compiled'
+import { toQueryError } from '../core/engine-errors'
+import { QueryError } from '../core/errors'
+import type { Lane } from '../core/pipeline'
 import { FairScheduler, type KeptTurn } from './scheduler'
 
 export interface Guardrails {
@@ -38,6 +39,8 @@ export interface Statement {
   id: string
   signal: AbortSignal
   format: OutputFormat
+  /** The statement's own settings (CompiledQuery.settings): the lanes apply them to it alone. */
+  settings?: Readonly<Settings>
 }
 
 /** Rows and bytes a statement read, when the engine reports them. */
@@ -98,8 +101,6 @@ export interface UnstoppableStatement {
   lastKillError?: string
 }
 
-/** Where a statement runs: with the data statements, or on the lane for bounded-cost ones. */
-export type Lane = 'data' | 'bounded'
 
 export interface StatementEvent {
   template: string
@@ -123,7 +124,7 @@ export interface RunnerOptions {
   /** Data statements that may wait for a turn, over all clients (503 past it). */
   maxQueued: number
   observer?: RunObserver
-  /** The data version, where the engine knows it without a statement (embedded; see core/data-version.ts). */
+  /** The data version, where the engine knows it without a statement (embedded; see run/data-version.ts). */
   dataVersion?: () => string | undefined
   /** Milliseconds on a monotonic clock (`performance.now()` by default), by which a stuck data lane is told. */
   clock?: () => number
@@ -159,14 +160,6 @@ const PING_DEADLINE_MS = 2_000
 /** How much longer than the time limit the data lane may run statements without one ending before it counts as stuck. */
 export const STUCK_GRACE_MS = 5_000
 
-/** The rows of a JSONEachRow output, one JSON object a line. */
-export function parseLines<T>(text: string): T[] {
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as T)
-}
-
 /** Settles with `work`, or rejects as soon as `signal` aborts (the engine is being stopped meanwhile). */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason)
@@ -191,12 +184,22 @@ function outcomeOf(failure: unknown): StatementEvent['outcome'] {
 
 /**
  * A statement compiled when its turn comes rather than when it is queued: what it answers may grow while
- * it waits (core/joined-runs.ts). `template` names it until then.
+ * it waits (joined-runs.ts). `template` names it until then.
  */
 export interface CompiledAtTurn {
   template: string
   compileAtTurn(): CompiledQuery
 }
+
+/** A compiled query as the lanes take it, under a new id. */
+const statementOf = (query: CompiledQuery, signal: AbortSignal): Statement => ({
+  sql: query.sql,
+  params: query.params,
+  id: crypto.randomUUID(),
+  signal,
+  format: query.format ?? 'JSONEachRow',
+  settings: query.settings ?? {},
+})
 
 const compiledNow = (query: CompiledQuery | CompiledAtTurn): CompiledQuery => ('compileAtTurn' in query ? query.compileAtTurn() : query)
 
@@ -228,7 +231,7 @@ export class Runner {
     if (open) {
       this.stream = (query, runOptions = {}) => {
         const signal = runOptions.signal ?? new AbortController().signal
-        const stream = open({ sql: query.sql, params: query.params, id: crypto.randomUUID(), signal, format: query.format ?? 'JSONEachRow' })
+        const stream = open(statementOf(query, signal))
         return stream && this.readBlocks(stream, query.template, runOptions)
       }
     }
@@ -284,7 +287,7 @@ export class Runner {
     const { output, durationMs } = await this.inTurn(options, () => template, (signal) => {
       const statement = compiledNow(query)
       template = statement.template
-      return this.lanes[lane]({ sql: statement.sql, params: statement.params, id: crypto.randomUUID(), signal, format: statement.format ?? 'JSONEachRow' })
+      return this.lanes[lane](statementOf(statement, signal))
     })
     return { text: output.text, durationMs, readRows: output.readRows, readBytes: output.readBytes }
   }

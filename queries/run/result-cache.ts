@@ -4,9 +4,9 @@
 // depends on (formulas, display names, rounding, paging) is applied by `shape` for each request.
 import crypto from 'node:crypto'
 import { LRUCache } from 'lru-cache'
-import type { CompiledQuery } from './compiled'
+import type { CompiledQuery } from '../core/compiled'
 import type { DataVersion } from './data-version'
-import type { Row } from './pipeline'
+import type { Row } from '../core/pipeline'
 import { SharedRuns } from './shared-runs'
 
 export interface CacheSettings {

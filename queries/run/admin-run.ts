@@ -1,8 +1,9 @@
 // The admin path: migrations, the demo seed, imports and the CLI's projects and clients run their
 // reviewed statements here, on the engine's writable connection (server/engine.ts builds it). The
-// gateway's serving lanes (run.ts) never write.
+// gateway's serving lanes (run.ts) never write. A statement's own settings go with it as request settings,
+// which the embedded connection keeps to that statement (server/engine.ts, statementSettingsOnly).
 import type { ClickHouseClient } from '@clickhouse/client'
-import type { CompiledQuery } from './compiled'
+import type { CompiledQuery } from '../core/compiled'
 
 /** A table an admin insert may name: one the importer or a migration made, never a client's text. */
 const TABLE_NAME = /^[a-z_][a-z0-9_]*$/
@@ -12,11 +13,11 @@ export class AdminRunner {
 
   /** A statement without rows to read (DDL, INSERT ... SELECT). */
   async command(query: CompiledQuery): Promise<void> {
-    await this.client.command({ query: query.sql, query_params: { ...query.params } })
+    await this.client.command({ query: query.sql, query_params: { ...query.params }, clickhouse_settings: { ...query.settings } })
   }
 
   async rows<T>(query: CompiledQuery): Promise<T[]> {
-    const result = await this.client.query({ query: query.sql, query_params: { ...query.params }, format: 'JSONEachRow' })
+    const result = await this.client.query({ query: query.sql, query_params: { ...query.params }, format: 'JSONEachRow', clickhouse_settings: { ...query.settings } })
     return result.json<T>()
   }
 

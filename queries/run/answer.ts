@@ -1,0 +1,158 @@
+// The run stage's one entry: a request's answer from its resource, parse -> plan -> compile -> run -> shape.
+// A question of one statement goes through the result cache, the settled check of a session question, and
+// a statement of its own or joined with other requests' waiting for their turn; one of several named
+// statements runs them together, then those that follow from their rows; a stream is written chunk by
+// chunk. The HTTP handler and the CLI authenticate, call `answer` and write the bytes.
+import type { CompiledQuery } from '../core/compiled'
+import type { Resource, Scope, StreamHead } from '../core/pipeline'
+import { DataVersion } from './data-version'
+import { JoinedRuns } from './joined-runs'
+import { ResultCache, type CacheSettings } from './result-cache'
+import type { Runner } from './runner'
+import { KeptTurn } from './scheduler'
+import { SettledChecks } from './settled-check'
+import { runStatements, writeStream } from './streams'
+
+/** A request as the run stage takes it: its query string, scope and client, after authentication. */
+export interface Question {
+  raw: Record<string, unknown>
+  scope: Scope
+  clientId: string
+  /** Aborts when the request goes away: its statements leave the queue or are stopped. */
+  signal: AbortSignal
+  /** When the request arrived (`performance.now()`): the data version is read no earlier. */
+  askedAt: number
+  /** The client asked for fresh rows (`Cache-Control: no-cache`): the cached ones are not reused. */
+  revalidate: boolean
+  /** Told what the request runs, once known: its statement's template, then how the run went. */
+  report?(facts: RunFacts): void
+}
+
+export interface RunFacts {
+  template?: string
+  queryMs?: number
+  readRows?: number
+  readBytes?: number
+}
+
+/** How long cached rows hold: whether they came from the cache, when they were stored, for how long. */
+export interface Freshness {
+  hit: boolean
+  storedAt: number
+  maxAgeSeconds: number
+}
+
+export interface BodyAnswer {
+  kind: 'body'
+  body: unknown
+  /** Another page follows. */
+  hasMore?: boolean
+  /** Set when the rows went through the result cache (a resource of one statement). */
+  cache?: Freshness
+}
+
+/** Where a stream's bytes go, and who hears of its progress. */
+export interface StreamSink {
+  /** Writes a piece (text, or UTF-8 bytes); resolves once the writer can take more (backpressure). */
+  write(piece: string | Uint8Array): Promise<void>
+  /** Called after each block (or chunk) with the rows written so far. */
+  onProgress?(rows: number): void
+}
+
+export interface StreamAnswer {
+  kind: 'stream'
+  head: StreamHead
+  /** Writes the whole stream, its head first, and returns the rows written. */
+  writeTo(sink: StreamSink): Promise<number>
+}
+
+export type Answered = BodyAnswer | StreamAnswer
+
+export interface AnswerOptions {
+  /** Whether the engine is a cluster (the data version is read over its shards). */
+  cluster?: string
+  cache: CacheSettings
+  maxExecutionSeconds: number
+  maxResultRows: number
+}
+
+/** Whether a request's window ended before the session lookback, so late data is its only change. */
+function isSettled(query: unknown, scope: Scope): boolean {
+  const end = (query as { window?: { end?: Date } }).window?.end
+  return end instanceof Date && end.getTime() + scope.sessionLookbackMs <= scope.now.getTime()
+}
+
+export class Answers {
+  private readonly cache: ResultCache
+  private readonly settledChecks: SettledChecks
+  private readonly joinedRuns: JoinedRuns
+
+  constructor(
+    private readonly runner: Runner,
+    options: AnswerOptions,
+  ) {
+    const versions = new DataVersion(runner, options.cluster)
+    this.cache = new ResultCache(versions, options.cache)
+    this.settledChecks = new SettledChecks(runner, versions, options.maxExecutionSeconds * 1000)
+    this.joinedRuns = new JoinedRuns(runner, options.maxResultRows)
+  }
+
+  /** The answer of `question` by `resource`; a QueryError on bad input or a failed statement. */
+  async answer<Parsed, Planned>(resource: Resource<Parsed, Planned>, question: Question): Promise<Answered> {
+    const query = resource.plan(resource.parse({ ...question.raw }, question.scope))
+    const stream = resource.stream
+    if (stream?.streams(query)) {
+      question.report?.({ template: resource.name })
+      const runner = this.runner.forClient(question.clientId)
+      return { kind: 'stream', head: stream.head(query), writeTo: (sink) => writeStream({ runner, plan: stream, query, signal: question.signal, ...sink }) }
+    }
+    const compiled = resource.compile(query)
+    if (resource.alongside || resource.follow) {
+      question.report?.({ template: resource.name })
+      return { kind: 'body', ...(await this.runNamed(resource, query, compiled, question)) }
+    }
+    question.report?.({ template: compiled.template })
+    const { entry, hit } = await this.cache.rows({
+      projectId: question.scope.project.id,
+      compiled,
+      settled: isSettled(query, question.scope),
+      signal: question.signal,
+      revalidate: question.revalidate,
+      run: (signal) => this.run(resource, query, compiled, { ...question, signal }),
+    })
+    const { body, hasMore } = resource.shape(entry.rows, query, {})
+    return { kind: 'body', body, hasMore, cache: { hit, storedAt: entry.storedAt, maxAgeSeconds: entry.maxAgeSeconds } }
+  }
+
+  /**
+   * A resource of several statements: `rows` and those `alongside` together, then those that `follow`
+   * from their rows, all under one time limit (the request's); not cached.
+   */
+  private async runNamed<Planned>(resource: Resource<unknown, Planned>, query: Planned, compiled: CompiledQuery, question: Question) {
+    const runner = this.runner.forClient(question.clientId)
+    const deadline = this.runner.requestDeadline()
+    const first = await runStatements(runner, { rows: compiled, ...resource.alongside?.(query) }, question.signal, deadline)
+    const followed = resource.follow ? await runStatements(runner, resource.follow(query, first), question.signal, deadline) : {}
+    const { rows, ...others } = { ...first, ...followed }
+    return resource.shape(rows, query, others)
+  }
+
+  private async run<Planned>(resource: Resource<unknown, Planned>, query: Planned, compiled: CompiledQuery, question: Question): Promise<Record<string, unknown>[]> {
+    const { signal, clientId, askedAt } = question
+    // One time limit and one turn for the question: its settled check and its statement share them, so the
+    // statement starts in the slot the check frees instead of waiting behind other clients' statements.
+    const deadline = this.runner.requestDeadline()
+    const kept = new KeptTurn()
+    try {
+      const statement = await this.settledChecks.bind(compiled, { signal, clientId, askedAt, deadline, kept })
+      const options = { signal, clientId, lane: resource.lane, deadline, kept }
+      const { rows, ...run } = resource.joins
+        ? await this.joinedRuns.run(resource.joins, { resource: resource.name, query, statement }, options)
+        : await this.runner.run<Record<string, unknown>>(statement, options)
+      question.report?.({ queryMs: Math.round(run.durationMs), readRows: run.readRows, readBytes: run.readBytes })
+      return rows
+    } finally {
+      kept.end()
+    }
+  }
+}
