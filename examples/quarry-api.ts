@@ -55,6 +55,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/insights/{projectId}/pages/entry_exit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sessions by entry page or exit page, with exit rates */
+        get: operations["insightsPagesEntryExit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/insights/{projectId}/referrer": {
         parameters: {
             query?: never;
@@ -842,6 +859,69 @@ export interface operations {
                         bounce_rate: number | null;
                         /** @description Seconds to the next view; null when no view has one */
                         avg_duration: number | null;
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsPagesEntryExit: {
+        parameters: {
+            query: {
+                startDate?: string;
+                endDate?: string;
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                timezone?: string;
+                filters?: string;
+                cursor?: number;
+                limit?: number;
+                mode: "entry" | "exit";
+            };
+            header?: {
+                /** @description The ETag of an earlier answer: 304 while it still holds */
+                "If-None-Match"?: string;
+            };
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows, most sessions first (ties by origin, then path) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        origin: string;
+                        path: string;
+                        /** @description Sessions that entered (mode=entry) or left (mode=exit) on this page */
+                        sessions: number;
+                        /** @description Percent of those sessions with at most one page view */
+                        bounce_rate: number;
+                        /** @description Seconds, over those sessions */
+                        avg_session_duration: number;
+                        /** @description mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session's last page view */
+                        exit_rate?: number;
                     }[];
                 };
             };

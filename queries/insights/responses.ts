@@ -78,3 +78,25 @@ export function dimensionResponse(name: Dimension): RouteResponse {
     content: json({ type: 'array', items: { type: 'object', additionalProperties: false, required: Object.keys(row), properties: row } }),
   }
 }
+
+const entryExitRow = {
+  origin: { type: 'string' },
+  path: { type: 'string' },
+  sessions: { type: 'integer', description: 'Sessions that entered (mode=entry) or left (mode=exit) on this page' },
+  bounce_rate: { type: 'number', description: 'Percent of those sessions with at most one page view' },
+  avg_session_duration: { type: 'number', description: 'Seconds, over those sessions' },
+  exit_rate: {
+    type: 'number',
+    description: 'mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session\'s last page view',
+  },
+}
+
+export const entryExitResponse: RouteResponse = {
+  description: 'One page of rows, most sessions first (ties by origin, then path)',
+  cacheable: true,
+  paged: true,
+  content: json({
+    type: 'array',
+    items: { type: 'object', additionalProperties: false, required: ['origin', 'path', 'sessions', 'bounce_rate', 'avg_session_duration'], properties: entryExitRow },
+  }),
+}

@@ -8,13 +8,14 @@ import { retention } from '../../queries/behaviour/retention'
 import { live } from '../../queries/insights/live'
 import { metrics } from '../../queries/insights/metrics'
 import { pages } from '../../queries/insights/pages'
+import { entryExit } from '../../queries/insights/entry-exit'
 import type { AnyMultiResource, AnyResource } from '../../queries/core/pipeline'
 import type { Dimension } from '../../queries/core/registry'
 import { chartResponse } from '../../queries/charts/responses'
 import type { RouteResponse } from '../../queries/core/responses'
 import { exportEventsResponse } from '../../queries/export/responses'
 import { funnelResponse, pathsResponse, retentionResponse } from '../../queries/behaviour/responses'
-import { dimensionResponse, liveResponse, metricsResponse, pagesResponse } from '../../queries/insights/responses'
+import { dimensionResponse, entryExitResponse, liveResponse, metricsResponse, pagesResponse } from '../../queries/insights/responses'
 
 /**
  * A route answered by the standard pipeline. Its project is the `:projectId` path segment, or with
@@ -47,6 +48,7 @@ export const ROUTES: Route[] = [
   { path: '/insights/:projectId/live', summary: 'Visitors active in the last 5 minutes', resource: live, response: liveResponse },
   { path: '/insights/:projectId/metrics', summary: 'Session metrics and revenue, with a zero-filled series', resource: metrics, response: metricsResponse },
   { path: '/insights/:projectId/pages', summary: 'Top pages by sessions', resource: pages, response: pagesResponse },
+  { path: '/insights/:projectId/pages/entry_exit', summary: 'Sessions by entry page or exit page, with exit rates', resource: entryExit, response: entryExitResponse },
   ...dimensions.map((resource) => ({
     path: `/insights/:projectId/${resource.name}`,
     summary: `Sessions broken down by ${resource.name}`,

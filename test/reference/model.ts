@@ -423,10 +423,10 @@ export function answerInsights(req: ModelRequest): ModelAnswer {
   let kind: 'live' | 'metrics' | 'list';
   if (resource === 'live') kind = 'live';
   else if (resource === 'metrics') kind = 'metrics';
-  else if (resource === 'pages' || (DIMENSION_RESOURCES as readonly string[]).includes(resource)) kind = 'list';
+  else if (resource === 'pages' || resource === 'pages/entry_exit' || (DIMENSION_RESOURCES as readonly string[]).includes(resource)) kind = 'list';
   else return { status: 404, body: null, next: false };
 
-  const allowed = resource === 'pages' ? [...ALLOWED_PARAMS.list, ...PAGES_PARAMS] : ALLOWED_PARAMS[kind];
+  const allowed = resource === 'pages' ? [...ALLOWED_PARAMS.list, ...PAGES_PARAMS] : resource === 'pages/entry_exit' ? [...ALLOWED_PARAMS.list, 'mode'] : ALLOWED_PARAMS[kind];
   for (const key of Object.keys(query)) if (!allowed.includes(key)) return BAD_REQUEST;
 
   const events = req.events.map(normalize);
@@ -449,6 +449,7 @@ export function answerInsights(req: ModelRequest): ModelAnswer {
   const pageOrder = resource === 'pages' ? parsePageOrder(query) : null;
   if (window === null || filters === null || paging === null) return BAD_REQUEST;
   if (resource === 'pages' && pageOrder === null) return BAD_REQUEST;
+  if (resource === 'pages/entry_exit' && query.mode !== 'entry' && query.mode !== 'exit') return BAD_REQUEST;
 
   const fs = splitFilters(filters);
   const sessions = buildSessions(events);
@@ -456,7 +457,12 @@ export function answerInsights(req: ModelRequest): ModelAnswer {
   if (kind === 'metrics') {
     return { status: 200, body: metrics(events, sessions, fs, window, tz, interval ?? defaultInterval(window)), next: false };
   }
-  const rows = resource === 'pages' ? orderPages(pages(events, sessions, fs, window), pageOrder as PageOrder) : dimension(resource as DimensionName, sessions, fs, window);
+  const rows =
+    resource === 'pages'
+      ? orderPages(pages(events, sessions, fs, window), pageOrder as PageOrder)
+      : resource === 'pages/entry_exit'
+        ? entryExit(query.mode as 'entry' | 'exit', sessions, fs, window)
+        : dimension(resource as DimensionName, sessions, fs, window);
   const { rows: pageRows, next } = page<unknown>(rows, paging);
   return { status: 200, body: pageRows, next };
 }
@@ -677,5 +683,53 @@ function dimension(dim: DimensionName, sessions: Map<string, Session>, fs: Filte
       avg_session_duration: f.avg_session_duration,
     };
     return prefixDim ? { prefix: g.prefix === '' ? null : g.prefix, ...row } : row;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// /pages/entry_exit
+
+export interface EntryExitRow {
+  origin: string;
+  path: string;
+  sessions: number;
+  bounce_rate: number;
+  avg_session_duration: number;
+  exit_rate?: number;
+}
+
+/**
+ * The window's kept sessions per entry page (the first event's origin and path) or exit page (the last page
+ * view's; a session without page views has none). An exit page's exit_rate = 100 × its exits / the views
+ * of that page in all the kept sessions (every view, whatever the filters).
+ */
+function entryExit(mode: 'entry' | 'exit', sessions: Map<string, Session>, fs: FilterSet, w: Window): EntryExitRow[] {
+  const kept = windowSessions(sessions, fs, w);
+  const groups = new Map<string, { origin: string; path: string; list: Session[] }>();
+  for (const s of kept) {
+    const at = mode === 'entry' ? s.first : s.exit;
+    if (at === null) continue;
+    const key = JSON.stringify([at.cols.origin, at.cols.path]);
+    const g = groups.get(key);
+    if (g) g.list.push(s);
+    else groups.set(key, { origin: at.cols.origin, path: at.cols.path, list: [s] });
+  }
+  const sorted = [...groups.values()].sort(
+    (a, b) => b.list.length - a.list.length || compareBytes(a.origin, b.origin) || compareBytes(a.path, b.path),
+  );
+  return sorted.map((g) => {
+    const n = g.list.length;
+    const row: EntryExitRow = {
+      origin: g.origin,
+      path: g.path,
+      sessions: n,
+      bounce_rate: percent2(g.list.filter((s) => s.bounce).length, n),
+      avg_session_duration: meanSeconds2(g.list.reduce((acc, s) => acc + s.durationMs, 0), n),
+    };
+    if (mode === 'exit') {
+      const views = kept.reduce((acc, s) => acc + s.pageViews.filter((v) => v.cols.origin === g.origin && v.cols.path === g.path).length, 0);
+      row.exit_rate = percent2(n, views);
+    }
+    return row;
   });
 }
