@@ -100,3 +100,54 @@ export const entryExitResponse: RouteResponse = {
     items: { type: 'object', additionalProperties: false, required: ['origin', 'path', 'sessions', 'bounce_rate', 'avg_session_duration'], properties: entryExitRow },
   }),
 }
+
+const text = { type: 'string' }
+
+/** A listed session: the fields of queries/insights/sessions-list.ts, in its order. */
+const listedSession = {
+  id: { type: 'string', description: 'The session id' },
+  profileId: { type: 'string', description: "The first event's profile id (the device id for anonymous visitors)" },
+  startedAt: { ...instant, description: 'Its first event' },
+  endedAt: { ...instant, description: 'Its last event' },
+  duration: { type: 'number', minimum: 0, description: 'Seconds, with millisecond decimals' },
+  screenViews: { type: 'integer', minimum: 0 },
+  events: { type: 'integer', minimum: 1 },
+  bounce: { type: 'boolean', description: 'At most one page view' },
+  entryOrigin: text,
+  entryPath: text,
+  exitOrigin: nullable({ type: 'string', description: 'Its last page view; null without page views' }),
+  exitPath: nullable({ type: 'string', description: 'Its last page view; null without page views' }),
+  referrer: text,
+  referrerName: text,
+  referrerType: text,
+  utmSource: text,
+  utmMedium: text,
+  utmCampaign: text,
+  utmTerm: text,
+  utmContent: text,
+  country: text,
+  region: text,
+  city: text,
+  device: text,
+  browser: text,
+  os: text,
+}
+
+export const sessionsResponse: RouteResponse = {
+  description: 'One page of sessions, newest start first (ties by id, descending)',
+  cacheable: true,
+  content: json({
+    type: 'object',
+    additionalProperties: false,
+    required: ['meta', 'data'],
+    properties: {
+      meta: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['nextCursor'],
+        properties: { nextCursor: nullable({ type: 'string', description: 'The `cursor` of the next page; null on the last one' }) },
+      },
+      data: { type: 'array', items: { type: 'object', additionalProperties: false, required: Object.keys(listedSession), properties: listedSession } },
+    },
+  }),
+}

@@ -45,7 +45,10 @@ FROM
     argMin(entry_path, first_event_key) AS s_entry_path,
     -- The latest page view of all its partial rows (migrations/022_session_exits.sql).
     argMax(exit_origin, last_view_key) AS s_exit_origin,
-    argMax(exit_path, last_view_key) AS s_exit_path
+    argMax(exit_path, last_view_key) AS s_exit_path,
+    -- What the sessions list shows besides (migrations/023_session_list.sql).
+    argMin(profile_id, first_event_key) AS s_profile_id,
+    sum(event_count) AS all_events
   FROM sessions
   WHERE started_at >= job_read_from
     AND started_at < job_read_to

@@ -733,3 +733,83 @@ function entryExit(mode: 'entry' | 'exit', sessions: Map<string, Session>, fs: F
     return row;
   });
 }
+
+// ---------------------------------------------------------------------------------------------------
+// /sessions
+
+/** One listed session, as the sessions list shows it. */
+export interface ListedSession {
+  id: string;
+  profileId: string;
+  startedAt: string;
+  endedAt: string;
+  duration: number;
+  screenViews: number;
+  events: number;
+  bounce: boolean;
+  entryOrigin: string;
+  entryPath: string;
+  exitOrigin: string | null;
+  exitPath: string | null;
+  referrer: string;
+  referrerName: string;
+  referrerType: string;
+  utmSource: string;
+  utmMedium: string;
+  utmCampaign: string;
+  utmTerm: string;
+  utmContent: string;
+  country: string;
+  region: string;
+  city: string;
+  device: string;
+  browser: string;
+  os: string;
+}
+
+/**
+ * Every session of the window kept by the filters, newest start first, ties by session id descending
+ * (bytewise): the whole list the sessions route pages through. null for a request it refuses (its
+ * `limit` and `cursor` aside, which only page).
+ */
+export function listSessions(req: Omit<ModelRequest, 'resource'>): ListedSession[] | null {
+  const { query } = req;
+  const allowed = ['startDate', 'endDate', 'range', 'filters', 'timezone', 'limit', 'cursor'];
+  for (const key of Object.keys(query)) if (!allowed.includes(key)) return null;
+  const tz = query.timezone ?? req.projectTimezone;
+  if (!isValidTimeZone(tz)) return null;
+  const window = resolveWindow(query, tz, req.now.getTime());
+  const filters = query.filters === undefined ? [] : parseFilters(query.filters);
+  if (window === null || filters === null) return null;
+  const sessions = buildSessions(req.events.map(normalize));
+  const kept = windowSessions(sessions, splitFilters(filters), window);
+  kept.sort((a, b) => b.start - a.start || compareBytes(b.id, a.id));
+  return kept.map((s) => ({
+    id: s.id,
+    profileId: s.first.profile_id,
+    startedAt: formatInstant(tz, s.start),
+    endedAt: formatInstant(tz, s.end),
+    duration: s.durationMs / 1000,
+    screenViews: s.pageViews.length,
+    events: s.events.length,
+    bounce: s.bounce,
+    entryOrigin: s.first.cols.origin,
+    entryPath: s.first.cols.path,
+    exitOrigin: s.exit ? s.exit.cols.origin : null,
+    exitPath: s.exit ? s.exit.cols.path : null,
+    referrer: s.first.cols.referrer,
+    referrerName: s.first.cols.referrer_name,
+    referrerType: s.first.cols.referrer_type,
+    utmSource: s.first.cols.utm_source,
+    utmMedium: s.first.cols.utm_medium,
+    utmCampaign: s.first.cols.utm_campaign,
+    utmTerm: s.first.cols.utm_term,
+    utmContent: s.first.cols.utm_content,
+    country: s.first.cols.country,
+    region: s.first.cols.region,
+    city: s.first.cols.city,
+    device: s.first.cols.device,
+    browser: s.first.cols.browser,
+    os: s.first.cols.os,
+  }));
+}

@@ -11,7 +11,7 @@ describe('migrations rendering', () => {
   it('lists the migrations in order', () => {
     assert.deepEqual(
       listMigrations().map((m) => m.name),
-      ['001_events', '002_sessions', '003_profiles', '004_projects_and_clients', '005_settled_sessions', '006_settled_page_views', '007_settled_by_compaction', '008_page_rollup', '009_revenue_by_hour', '010_session_pages', '011_chart_by_hour', '012_event_keys', '013_compactions_by_number', '014_settled_by_month', '015_session_keys', '016_page_keys', '017_session_rollup', '018_compaction_job', '019_compaction_lease', '020_compaction_run', '021_compaction_claims', '022_session_exits'],
+      ['001_events', '002_sessions', '003_profiles', '004_projects_and_clients', '005_settled_sessions', '006_settled_page_views', '007_settled_by_compaction', '008_page_rollup', '009_revenue_by_hour', '010_session_pages', '011_chart_by_hour', '012_event_keys', '013_compactions_by_number', '014_settled_by_month', '015_session_keys', '016_page_keys', '017_session_rollup', '018_compaction_job', '019_compaction_lease', '020_compaction_run', '021_compaction_claims', '022_session_exits', '023_session_list'],
     )
   })
 
