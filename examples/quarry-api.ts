@@ -55,6 +55,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/insights/{projectId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The window's sessions, newest first, as keyset pages */
+        get: operations["insightsSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/pages/entry_exit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sessions by entry page or exit page, with exit rates */
+        get: operations["insightsPagesEntryExit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/insights/{projectId}/referrer": {
         parameters: {
             query?: never;
@@ -893,6 +927,166 @@ export interface operations {
                         bounce_rate: number | null;
                         /** @description Seconds to the next view; null when no view has one */
                         avg_duration: number | null;
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsSessions: {
+        parameters: {
+            query?: {
+                startDate?: string;
+                endDate?: string;
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                timezone?: string;
+                filters?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: {
+                /** @description The ETag of an earlier answer: 304 while it still holds */
+                "If-None-Match"?: string;
+            };
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of sessions, newest start first (ties by id, descending) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: {
+                            /** @description The `cursor` of the next page; null on the last one */
+                            nextCursor: string | null;
+                        };
+                        data: {
+                            /** @description The session id */
+                            id: string;
+                            /** @description The first event's profile id (the device id for anonymous visitors) */
+                            profileId: string;
+                            /**
+                             * Format: date-time
+                             * @description Its first event
+                             */
+                            startedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description Its last event
+                             */
+                            endedAt: string;
+                            /** @description Seconds, with millisecond decimals */
+                            duration: number;
+                            screenViews: number;
+                            events: number;
+                            /** @description At most one page view */
+                            bounce: boolean;
+                            entryOrigin: string;
+                            entryPath: string;
+                            /** @description Its last page view; null without page views */
+                            exitOrigin: string | null;
+                            /** @description Its last page view; null without page views */
+                            exitPath: string | null;
+                            referrer: string;
+                            referrerName: string;
+                            referrerType: string;
+                            utmSource: string;
+                            utmMedium: string;
+                            utmCampaign: string;
+                            utmTerm: string;
+                            utmContent: string;
+                            country: string;
+                            region: string;
+                            city: string;
+                            device: string;
+                            browser: string;
+                            os: string;
+                        }[];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsPagesEntryExit: {
+        parameters: {
+            query: {
+                startDate?: string;
+                endDate?: string;
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                timezone?: string;
+                filters?: string;
+                cursor?: number;
+                limit?: number;
+                mode: "entry" | "exit";
+            };
+            header?: {
+                /** @description The ETag of an earlier answer: 304 while it still holds */
+                "If-None-Match"?: string;
+            };
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows, most sessions first (ties by origin, then path) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        origin: string;
+                        path: string;
+                        /** @description Sessions that entered (mode=entry) or left (mode=exit) on this page */
+                        sessions: number;
+                        /** @description Percent of those sessions with at most one page view */
+                        bounce_rate: number;
+                        /** @description Seconds, over those sessions */
+                        avg_session_duration: number;
+                        /** @description mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session's last page view */
+                        exit_rate?: number;
                     }[];
                 };
             };

@@ -78,3 +78,76 @@ export function dimensionResponse(name: Dimension): RouteResponse {
     content: json({ type: 'array', items: { type: 'object', additionalProperties: false, required: Object.keys(row), properties: row } }),
   }
 }
+
+const entryExitRow = {
+  origin: { type: 'string' },
+  path: { type: 'string' },
+  sessions: { type: 'integer', description: 'Sessions that entered (mode=entry) or left (mode=exit) on this page' },
+  bounce_rate: { type: 'number', description: 'Percent of those sessions with at most one page view' },
+  avg_session_duration: { type: 'number', description: 'Seconds, over those sessions' },
+  exit_rate: {
+    type: 'number',
+    description: 'mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session\'s last page view',
+  },
+}
+
+export const entryExitResponse: RouteResponse = {
+  description: 'One page of rows, most sessions first (ties by origin, then path)',
+  cacheable: true,
+  paged: true,
+  content: json({
+    type: 'array',
+    items: { type: 'object', additionalProperties: false, required: ['origin', 'path', 'sessions', 'bounce_rate', 'avg_session_duration'], properties: entryExitRow },
+  }),
+}
+
+const text = { type: 'string' }
+
+/** A listed session: the fields of queries/insights/sessions-list.ts, in its order. */
+const listedSession = {
+  id: { type: 'string', description: 'The session id' },
+  profileId: { type: 'string', description: "The first event's profile id (the device id for anonymous visitors)" },
+  startedAt: { ...instant, description: 'Its first event' },
+  endedAt: { ...instant, description: 'Its last event' },
+  duration: { type: 'number', minimum: 0, description: 'Seconds, with millisecond decimals' },
+  screenViews: { type: 'integer', minimum: 0 },
+  events: { type: 'integer', minimum: 1 },
+  bounce: { type: 'boolean', description: 'At most one page view' },
+  entryOrigin: text,
+  entryPath: text,
+  exitOrigin: nullable({ type: 'string', description: 'Its last page view; null without page views' }),
+  exitPath: nullable({ type: 'string', description: 'Its last page view; null without page views' }),
+  referrer: text,
+  referrerName: text,
+  referrerType: text,
+  utmSource: text,
+  utmMedium: text,
+  utmCampaign: text,
+  utmTerm: text,
+  utmContent: text,
+  country: text,
+  region: text,
+  city: text,
+  device: text,
+  browser: text,
+  os: text,
+}
+
+export const sessionsResponse: RouteResponse = {
+  description: 'One page of sessions, newest start first (ties by id, descending)',
+  cacheable: true,
+  content: json({
+    type: 'object',
+    additionalProperties: false,
+    required: ['meta', 'data'],
+    properties: {
+      meta: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['nextCursor'],
+        properties: { nextCursor: nullable({ type: 'string', description: 'The `cursor` of the next page; null on the last one' }) },
+      },
+      data: { type: 'array', items: { type: 'object', additionalProperties: false, required: Object.keys(listedSession), properties: listedSession } },
+    },
+  }),
+}

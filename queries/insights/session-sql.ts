@@ -218,3 +218,45 @@ export function eventJoin(query: PlannedInsight): { views: Fragment; join: Fragm
   const scan = sessionEvents(query, EMPTY)
   return { views, join: joinMatched(scan) }
 }
+
+/** Each settled session's viewed pages as sessions_settled holds them (migrations/002_derived_tables.sql). */
+const SETTLED_PAGES = sqlOnly(',\n    page_origins,\n    page_paths,\n    page_views')
+
+/**
+ * The window's sessions kept by the filters, with `s_` columns for `attributes` and every page each viewed
+ * with its views of it (`page_origins`, `page_paths`, `page_views`: a settled session's stored pages, a
+ * regrouped one's from its events, insights/regrouped-pages.sql), and the join of the event-field filters
+ * (every one through the events scan: the pages read here are all of a session's, whatever the filters).
+ */
+export function sessionsWithPages(query: PlannedInsight, attributes: SessionField[]): { sessions: Fragment; join: Fragment } {
+  const pages: PageFilters = { views: SETTLED_PAGES, match: EMPTY, join: regroupedPagesJoin(query) }
+  const join = eventConditions(query) ? joinMatched(sessionEvents(query, EMPTY)) : EMPTY
+  return { sessions: readWindowSessions(query, attributes, pages), join }
+}
+
+/** A LEFT JOIN of the regrouped sessions with the pages they viewed (insights/regrouped-pages.sql). */
+export function regroupedPagesJoin(query: PlannedInsight): Fragment {
+  const viewed = compileInner('insights/regrouped-pages.sql', sessionParams(query))
+  return { sql: `LEFT JOIN\n  (\n${viewed.sql}\n  ) AS viewed USING (session_id)`, params: viewed.params }
+}
+
+/**
+ * The window's sessions on regrouped days (insights/regrouped-sessions.sql) with `s_` columns for
+ * `attributes`, then `columns`, kept by the attribute filters and `conditions` (on the grouped session).
+ */
+export function regroupedSessionsWith(query: PlannedInsight, attributes: SessionField[], columns: Fragment, conditions: Fragment[]): Fragment {
+  const restriction = orNull(query.sorted.sessionRestriction)
+  return compileInner('insights/regrouped-sessions.sql', sessionParams(query), {
+    attributes: { sql: attributeColumns(attributes).sql + columns.sql, params: columns.params },
+    session_filters: andClauses([...(restriction ? [restriction] : []), ...conditions]),
+  })
+}
+
+/** `AND ...` keeping settled sessions (sessions_settled's `s_` columns) by the attribute filters and `conditions`. */
+export function settledRestriction(query: PlannedInsight, conditions: Fragment[]): Fragment {
+  const restriction = orNull(query.sorted.sessionRestriction)
+  return andClauses([...(restriction ? [restriction] : []), ...conditions], '      ')
+}
+
+/** `s_col` for each field, as sessions_settled holds them: the columns `attributeColumns` gives a regrouped session. */
+export const storedColumns = (fields: SessionField[]): Fragment => settledColumns(fields)

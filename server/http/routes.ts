@@ -10,13 +10,15 @@ import { retention } from '../../queries/behaviour/retention'
 import { live } from '../../queries/insights/live'
 import { metrics } from '../../queries/insights/metrics'
 import { pages } from '../../queries/insights/pages'
+import { entryExit } from '../../queries/insights/entry-exit'
+import { sessionsList } from '../../queries/insights/sessions-list'
 import type { AnyResource } from '../../queries/core/pipeline'
 import type { Dimension } from '../../queries/core/registry'
 import { chartResponse } from '../../queries/charts/responses'
 import type { RouteResponse } from '../../queries/core/responses'
 import { exportEventsResponse } from '../../queries/export/responses'
 import { funnelResponse, pathsResponse, retentionResponse } from '../../queries/behaviour/responses'
-import { dimensionResponse, liveResponse, metricsResponse, pagesResponse } from '../../queries/insights/responses'
+import { dimensionResponse, entryExitResponse, liveResponse, metricsResponse, pagesResponse, sessionsResponse } from '../../queries/insights/responses'
 
 /**
  * A route and the resource that answers it. Its project is the `:projectId` path segment, or with
@@ -40,6 +42,8 @@ export const ROUTES: Route[] = [
   { path: '/insights/:projectId/live', summary: 'Visitors active in the last 5 minutes', resource: live, response: liveResponse },
   { path: '/insights/:projectId/metrics', summary: 'Session metrics and revenue, with a zero-filled series', resource: metrics, response: metricsResponse },
   { path: '/insights/:projectId/pages', summary: 'Top pages by sessions', resource: pages, response: pagesResponse },
+  { path: '/insights/:projectId/sessions', summary: "The window's sessions, newest first, as keyset pages", resource: sessionsList, response: sessionsResponse },
+  { path: '/insights/:projectId/pages/entry_exit', summary: 'Sessions by entry page or exit page, with exit rates', resource: entryExit, response: entryExitResponse },
   ...dimensions.map((resource) => ({
     path: `/insights/:projectId/${resource.name}`,
     summary: `Sessions broken down by ${resource.name}`,

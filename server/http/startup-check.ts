@@ -46,6 +46,10 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
   { range: '30d', filters: FILTERS },
   { range: 'today', interval: 'hour', filters: FILTERS },
   { range: '7d', limit: '5', filters: FILTERS },
+  { mode: 'entry' },
+  { mode: 'exit' },
+  { mode: 'entry', range: '30d', filters: FILTERS },
+  { mode: 'exit', range: '30d', limit: '5', filters: FILTERS },
   ...CHARTS,
   { series: JSON.stringify([{ name: '*' }, { name: 'purchase', segment: 'user' }, { type: 'formula', formula: 'B/A*100' }]) },
   {

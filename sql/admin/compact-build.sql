@@ -21,7 +21,10 @@ FROM
     min(started_at) AS session_start,
     dateDiff('millisecond', min(started_at), max(ended_at)) AS duration_ms,
     sum(screen_views) AS all_views,
-    argMin(profile_key, first_event_key) AS visitor_key/* @attributes */
+    argMin(profile_key, first_event_key) AS visitor_key,
+    -- What the sessions list shows besides its fields: its visitor's id as text, and its events.
+    argMin(profile_id, first_event_key) AS visitor_id,
+    sum(event_count) AS all_events/* @attributes */
   FROM sessions
   WHERE started_at >= job_read_from
     AND started_at < job_read_to

@@ -27,6 +27,8 @@ CREATE TABLE IF NOT EXISTS {{table sessions_settled}} {{on_cluster}}
   duration_ms Int64,
   all_views UInt64,
   visitor_key UInt128,
+  visitor_id String,
+  all_events UInt64,
 {{session_fields combined_columns}},
   page_origins Array(LowCardinality(String)),
   page_paths Array(String),

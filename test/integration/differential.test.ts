@@ -213,6 +213,35 @@ describe('gateway vs reference model (randomized)', function () {
     assert.deepEqual([...templates].sort(), ['insights.dimension_sets', 'insights.dimension_sets_rollup'])
   })
 
+  // Entry and exit pages on random windows, zones, filters and pages; every other request without filters on
+  // whole days of the project, the session rollup's case.
+  it('agrees on entry and exit pages', async () => {
+    const random = new Random(SEED + 2)
+    let nonEmpty = 0
+    const modes = new Set<string>()
+    for (let round = 0; round < 80; round += 1) {
+      const project = random.pick(PROJECTS)
+      let asked = randomRequest(random, project)
+      while (!DIMENSIONS.includes(asked.resource)) asked = randomRequest(random, project)
+      const mode = random.pick(['entry', 'exit'])
+      const query = { ...(round % 2 ? asked.query : wholeDays(asked.query)), mode }
+      const url = `/insights/${project.id}/pages/entry_exit?${new URLSearchParams(query)}`
+      const replay = `round ${round}: now=${asked.now.toISOString()} GET ${url}`
+      const expected = answerInsights({ events: events.get(project.id) as RawEvent[], projectTimezone: project.timezone, resource: 'pages/entry_exit', query, now: asked.now })
+      h.now = asked.now
+      const res = await request(h.app).get(url).set(auth)
+      assert.equal(res.status, expected.status, `${replay}\n${JSON.stringify(res.body)}`)
+      if (expected.status !== 200) continue
+      assert.deepEqual(res.body, expected.body, replay)
+      assert.equal(Boolean(res.headers.link), expected.next, `${replay} (Link header)`)
+      if ((expected.body as unknown[]).length) {
+        nonEmpty += 1
+        modes.add(mode)
+      }
+    }
+    assert.ok(nonEmpty > 30 && modes.size === 2, `most answers should have rows of both modes: ${nonEmpty}`)
+  })
+
   // `contains` runs as one multi-needle search, which finds no empty value in an empty text: every text
   // holds the empty value, so these ask for it where most titles and UTM sources are empty.
   it('agrees on an empty contains / doesNotContain value, in empty texts too', async () => {

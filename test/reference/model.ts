@@ -423,10 +423,10 @@ export function answerInsights(req: ModelRequest): ModelAnswer {
   let kind: 'live' | 'metrics' | 'list';
   if (resource === 'live') kind = 'live';
   else if (resource === 'metrics') kind = 'metrics';
-  else if (resource === 'pages' || (DIMENSION_RESOURCES as readonly string[]).includes(resource)) kind = 'list';
+  else if (resource === 'pages' || resource === 'pages/entry_exit' || (DIMENSION_RESOURCES as readonly string[]).includes(resource)) kind = 'list';
   else return { status: 404, body: null, next: false };
 
-  const allowed = resource === 'pages' ? [...ALLOWED_PARAMS.list, ...PAGES_PARAMS] : ALLOWED_PARAMS[kind];
+  const allowed = resource === 'pages' ? [...ALLOWED_PARAMS.list, ...PAGES_PARAMS] : resource === 'pages/entry_exit' ? [...ALLOWED_PARAMS.list, 'mode'] : ALLOWED_PARAMS[kind];
   for (const key of Object.keys(query)) if (!allowed.includes(key)) return BAD_REQUEST;
 
   const events = req.events.map(normalize);
@@ -449,6 +449,7 @@ export function answerInsights(req: ModelRequest): ModelAnswer {
   const pageOrder = resource === 'pages' ? parsePageOrder(query) : null;
   if (window === null || filters === null || paging === null) return BAD_REQUEST;
   if (resource === 'pages' && pageOrder === null) return BAD_REQUEST;
+  if (resource === 'pages/entry_exit' && query.mode !== 'entry' && query.mode !== 'exit') return BAD_REQUEST;
 
   const fs = splitFilters(filters);
   const sessions = buildSessions(events);
@@ -456,7 +457,12 @@ export function answerInsights(req: ModelRequest): ModelAnswer {
   if (kind === 'metrics') {
     return { status: 200, body: metrics(events, sessions, fs, window, tz, interval ?? defaultInterval(window)), next: false };
   }
-  const rows = resource === 'pages' ? orderPages(pages(events, sessions, fs, window), pageOrder as PageOrder) : dimension(resource as DimensionName, sessions, fs, window);
+  const rows =
+    resource === 'pages'
+      ? orderPages(pages(events, sessions, fs, window), pageOrder as PageOrder)
+      : resource === 'pages/entry_exit'
+        ? entryExit(query.mode as 'entry' | 'exit', sessions, fs, window)
+        : dimension(resource as DimensionName, sessions, fs, window);
   const { rows: pageRows, next } = page<unknown>(rows, paging);
   return { status: 200, body: pageRows, next };
 }
@@ -678,4 +684,132 @@ function dimension(dim: DimensionName, sessions: Map<string, Session>, fs: Filte
     };
     return prefixDim ? { prefix: g.prefix === '' ? null : g.prefix, ...row } : row;
   });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// /pages/entry_exit
+
+export interface EntryExitRow {
+  origin: string;
+  path: string;
+  sessions: number;
+  bounce_rate: number;
+  avg_session_duration: number;
+  exit_rate?: number;
+}
+
+/**
+ * The window's kept sessions per entry page (the first event's origin and path) or exit page (the last page
+ * view's; a session without page views has none). An exit page's exit_rate = 100 × its exits / the views
+ * of that page in all the kept sessions (every view, whatever the filters).
+ */
+function entryExit(mode: 'entry' | 'exit', sessions: Map<string, Session>, fs: FilterSet, w: Window): EntryExitRow[] {
+  const kept = windowSessions(sessions, fs, w);
+  const groups = new Map<string, { origin: string; path: string; list: Session[] }>();
+  for (const s of kept) {
+    const at = mode === 'entry' ? s.first : s.exit;
+    if (at === null) continue;
+    const key = JSON.stringify([at.cols.origin, at.cols.path]);
+    const g = groups.get(key);
+    if (g) g.list.push(s);
+    else groups.set(key, { origin: at.cols.origin, path: at.cols.path, list: [s] });
+  }
+  const sorted = [...groups.values()].sort(
+    (a, b) => b.list.length - a.list.length || compareBytes(a.origin, b.origin) || compareBytes(a.path, b.path),
+  );
+  return sorted.map((g) => {
+    const n = g.list.length;
+    const row: EntryExitRow = {
+      origin: g.origin,
+      path: g.path,
+      sessions: n,
+      bounce_rate: percent2(g.list.filter((s) => s.bounce).length, n),
+      avg_session_duration: meanSeconds2(g.list.reduce((acc, s) => acc + s.durationMs, 0), n),
+    };
+    if (mode === 'exit') {
+      const views = kept.reduce((acc, s) => acc + s.pageViews.filter((v) => v.cols.origin === g.origin && v.cols.path === g.path).length, 0);
+      row.exit_rate = percent2(n, views);
+    }
+    return row;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// /sessions
+
+/** One listed session, as the sessions list shows it. */
+export interface ListedSession {
+  id: string;
+  profileId: string;
+  startedAt: string;
+  endedAt: string;
+  duration: number;
+  screenViews: number;
+  events: number;
+  bounce: boolean;
+  entryOrigin: string;
+  entryPath: string;
+  exitOrigin: string | null;
+  exitPath: string | null;
+  referrer: string;
+  referrerName: string;
+  referrerType: string;
+  utmSource: string;
+  utmMedium: string;
+  utmCampaign: string;
+  utmTerm: string;
+  utmContent: string;
+  country: string;
+  region: string;
+  city: string;
+  device: string;
+  browser: string;
+  os: string;
+}
+
+/**
+ * Every session of the window kept by the filters, newest start first, ties by session id descending
+ * (bytewise): the whole list the sessions route pages through. null for a request it refuses (its
+ * `limit` and `cursor` aside, which only page).
+ */
+export function listSessions(req: Omit<ModelRequest, 'resource'>): ListedSession[] | null {
+  const { query } = req;
+  const allowed = ['startDate', 'endDate', 'range', 'filters', 'timezone', 'limit', 'cursor'];
+  for (const key of Object.keys(query)) if (!allowed.includes(key)) return null;
+  const tz = query.timezone ?? req.projectTimezone;
+  if (!isValidTimeZone(tz)) return null;
+  const window = resolveWindow(query, tz, req.now.getTime());
+  const filters = query.filters === undefined ? [] : parseFilters(query.filters);
+  if (window === null || filters === null) return null;
+  const sessions = buildSessions(req.events.map(normalize));
+  const kept = windowSessions(sessions, splitFilters(filters), window);
+  kept.sort((a, b) => b.start - a.start || compareBytes(b.id, a.id));
+  return kept.map((s) => ({
+    id: s.id,
+    profileId: s.first.profile_id,
+    startedAt: formatInstant(tz, s.start),
+    endedAt: formatInstant(tz, s.end),
+    duration: s.durationMs / 1000,
+    screenViews: s.pageViews.length,
+    events: s.events.length,
+    bounce: s.bounce,
+    entryOrigin: s.first.cols.origin,
+    entryPath: s.first.cols.path,
+    exitOrigin: s.exit ? s.exit.cols.origin : null,
+    exitPath: s.exit ? s.exit.cols.path : null,
+    referrer: s.first.cols.referrer,
+    referrerName: s.first.cols.referrer_name,
+    referrerType: s.first.cols.referrer_type,
+    utmSource: s.first.cols.utm_source,
+    utmMedium: s.first.cols.utm_medium,
+    utmCampaign: s.first.cols.utm_campaign,
+    utmTerm: s.first.cols.utm_term,
+    utmContent: s.first.cols.utm_content,
+    country: s.first.cols.country,
+    region: s.first.cols.region,
+    city: s.first.cols.city,
+    device: s.first.cols.device,
+    browser: s.first.cols.browser,
+    os: s.first.cols.os,
+  }));
 }

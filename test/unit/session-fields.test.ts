@@ -58,7 +58,7 @@ describe('session fields', () => {
 
   it("generate the compaction's combining of partial rows, as questions regroup them", () => {
     const build = new CompactionSql().build('sessions_settled', { day: '2024-03-28', compaction: '1', readFrom: '2024-03-27 00:00:00.000', readTo: '2024-03-30 00:00:00.000' }).sql
-    assert.ok(build.includes(`argMin(profile_key, first_event_key) AS visitor_key${combinedFields(undefined, '    ')}\n  FROM sessions`), build)
+    assert.ok(build.includes(`sum(event_count) AS all_events${combinedFields(undefined, '    ')}\n  FROM sessions`), build)
     assert.equal(combinedFields(['country', 'country', 'region']), ',\n  argMin(country, first_event_key) AS s_country,\n  argMin(region, first_event_key) AS s_region')
     assert.equal(firstEventFields(['entry_path']), ',\n  argMin(path, (created_at, toString(id))) AS s_entry_path')
   })

@@ -1,0 +1,143 @@
+// `GET /insights/:projectId/pages/entry_exit?mode=entry|exit`: the window's kept sessions per entry page
+// (the first event's origin and path) or exit page (the last page view's), with the exit rate of each exit
+// page: its exits over its views in the same sessions.
+import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
+import { invalid, QueryError, type Issue } from '../core/errors'
+import { HOUR_MS, boundsOnMultipleOf } from '../core/dates'
+import { pageParams, splitPage } from '../core/paging'
+import { planSteps, type Resource, type Scope } from '../core/pipeline'
+import { percent, ratio } from '../core/rounding'
+import { compileSchema, schemaIssues } from '../core/validate'
+import { decideFilters, pagedSchema, parseInsightParams, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
+import { eventJoin, regroupedPagesJoin, regroupedSessions, sessionParams, sessionsWithPages, settledCheck, unfiltered, windowSessions } from './session-sql'
+
+export const ENTRY_EXIT_MODES = ['entry', 'exit'] as const
+export type EntryExitMode = (typeof ENTRY_EXIT_MODES)[number]
+
+export interface EntryExitQuery extends InsightQuery {
+  mode: EntryExitMode
+}
+
+type PlannedEntryExit = EntryExitQuery & PlannedInsight
+
+const modeProperties = {
+  mode: { type: 'string', enum: ENTRY_EXIT_MODES, description: "`entry`: sessions by the page they entered on; `exit`: by the page of their last page view" },
+}
+
+export const entryExitSchema = { ...pagedSchema, required: ['mode'], properties: { ...pagedSchema.properties, ...modeProperties } }
+
+const validateMode = compileSchema({ type: 'object', required: ['mode'], properties: modeProperties })
+
+/** Parses the request; every problem, of the shared parameters and of the mode, is in one 400. */
+function parseEntryExit(raw: Record<string, unknown>, scope: Scope): EntryExitQuery {
+  const { mode, ...shared } = raw
+  const own: Record<string, unknown> = mode === undefined ? {} : { mode }
+  const issues: Issue[] = schemaIssues(validateMode, own)
+  let query: InsightQuery | undefined
+  try {
+    query = parseInsightParams(shared, scope, 'paged')
+  } catch (error) {
+    if (!(error instanceof QueryError) || error.code !== 'invalid_request') throw error
+    issues.unshift(...error.issues)
+  }
+  if (issues.length || !query) throw invalid(issues)
+  return { ...query, mode: own.mode as EntryExitMode }
+}
+
+/**
+ * Whether the settled days' sessions may be read counted per page and hour (session_rollup), as the
+ * breakdowns do: no filter keeps a session out, and the window's bounds fall on whole hours.
+ */
+const readsRollup = (query: PlannedInsight): boolean => unfiltered(query) && boundsOnMultipleOf(query.window, HOUR_MS)
+
+/** The session rollup's rows of `dimensions`, each told by its index as `member` (insights/session-rollup-rows.sql). */
+function rollupRows(query: PlannedInsight, dimensions: string[]) {
+  const names = dimensions.map((dimension) => `'${dimension}'`)
+  return compileInner('insights/session-rollup-rows.sql', { ...sessionParams(query), ...pageParams(query) }, {
+    member: sqlOnly(`\n  toUInt32(indexOf([${names.join(', ')}], dimension) - 1) AS member,`),
+    dimensions: sqlOnly(names.join(', ')),
+  })
+}
+
+/** Entry pages: a breakdown by the entry page (insights/dimension.sql), the entry origin its prefix. */
+function compileEntries(query: PlannedInsight): CompiledQuery {
+  const params = { ...sessionParams(query), ...pageParams(query) }
+  const page = { prefix: sqlOnly('s_entry_origin'), name: sqlOnly('s_entry_path') }
+  if (readsRollup(query)) {
+    return compileTemplate('insights/dimension-rollup.sql', params, {
+      rollup_rows: compileInner('insights/session-rollup-rows.sql', params, { member: sqlOnly(''), dimensions: sqlOnly("'entry_page'") }),
+      regrouped_sessions: regroupedSessions(query, ['entry_origin', 'entry_path']),
+      ...page,
+    })
+  }
+  const { views, join } = eventJoin(query)
+  return compileTemplate('insights/dimension.sql', params, { window_sessions: windowSessions(query, ['entry_origin', 'entry_path']), views, views_join: join, ...page })
+}
+
+/** Exit pages with the views of each page in the same sessions (insights/exit-pages.sql, exit-pages-rollup.sql). */
+function compileExits(query: PlannedInsight): CompiledQuery {
+  const params = { ...sessionParams(query), ...pageParams(query) }
+  if (readsRollup(query)) {
+    return compileTemplate('insights/exit-pages-rollup.sql', params, {
+      rollup_rows: rollupRows(query, ['exit_page', 'page_views']),
+      regrouped_sessions: regroupedSessions(query, ['exit_origin', 'exit_path']),
+      regrouped_page_join: regroupedPagesJoin(query),
+    })
+  }
+  const { sessions, join } = sessionsWithPages(query, ['exit_origin', 'exit_path'])
+  return compileTemplate('insights/exit-pages.sql', params, { window_sessions: sessions, views_join: join })
+}
+
+interface EntryRow {
+  prefix_value: string
+  name_value: string
+  session_count: number
+  bounced: number
+  duration_total_ms: number
+}
+
+interface ExitRow {
+  page_origin: string
+  page_path: string
+  session_count: number
+  bounced: number
+  duration_total_ms: number
+  view_count: number
+}
+
+export const entryExit: Resource<EntryExitQuery, PlannedEntryExit> = {
+  name: 'pages/entry_exit',
+  schema: entryExitSchema,
+  parse: parseEntryExit,
+  plan: planSteps(widenForSessions, decideFilters),
+  compile: (query) => ({ ...(query.mode === 'entry' ? compileEntries(query) : compileExits(query)), settledCheck: settledCheck(query) }),
+  shape(rawRows, query) {
+    if (query.mode === 'entry') {
+      const { page, hasMore } = splitPage(rawRows as unknown as EntryRow[], query)
+      const body = page.map((row) => {
+        const sessions = Number(row.session_count)
+        return {
+          origin: row.prefix_value,
+          path: row.name_value,
+          sessions,
+          bounce_rate: percent(Number(row.bounced), sessions),
+          avg_session_duration: ratio(Number(row.duration_total_ms), sessions * 1000),
+        }
+      })
+      return { body, hasMore }
+    }
+    const { page, hasMore } = splitPage(rawRows as unknown as ExitRow[], query)
+    const body = page.map((row) => {
+      const sessions = Number(row.session_count)
+      return {
+        origin: row.page_origin,
+        path: row.page_path,
+        sessions,
+        bounce_rate: percent(Number(row.bounced), sessions),
+        avg_session_duration: ratio(Number(row.duration_total_ms), sessions * 1000),
+        exit_rate: percent(sessions, Number(row.view_count)),
+      }
+    })
+    return { body, hasMore }
+  },
+}

@@ -1,0 +1,170 @@
+// `GET /insights/:projectId/sessions`: the window's sessions kept by the filters, newest start first (ties
+// by session id, descending), as keyset pages: `{ meta: { nextCursor }, data }`. Each session once, as its
+// combined rows give it (never a partial row on its own).
+import { sqlOnly, compileTemplate, type Fragment } from '../core/compiled'
+import { invalid, QueryError, type Issue } from '../core/errors'
+import { planSteps, type Resource, type Scope } from '../core/pipeline'
+import type { SessionField } from '../core/registry'
+import { compileSchema, schemaIssues } from '../core/validate'
+import { decideFilters, pagedSchema, parseInsightParams, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
+import { regroupedSessionsWith, sessionParams, sessionsWithEvent, settledCheck, settledRestriction, storedColumns } from './session-sql'
+
+/** Where a page ends: the start (epoch ms) and id of its last session. */
+export interface SessionKeyset {
+  startMs: number
+  id: string
+}
+
+export interface SessionsQuery extends InsightQuery {
+  after?: SessionKeyset
+}
+
+type PlannedSessions = SessionsQuery & PlannedInsight
+
+const DEFAULT_LIMIT = 50
+/** The keyset before every session: DateTime64(3) stops at 2299. */
+const LAST_MS = Date.parse('2299-12-31T00:00:00Z')
+
+const ownProperties = {
+  limit: { type: 'integer', minimum: 1, maximum: 1000, default: DEFAULT_LIMIT },
+  cursor: { type: 'string', minLength: 1, description: "The previous page's meta.nextCursor" },
+}
+
+const { cursor: _pageNumber, limit: _rows, ...sharedProperties } = pagedSchema.properties
+export const sessionsSchema = { ...pagedSchema, properties: { ...sharedProperties, ...ownProperties } }
+
+const validateOwn = compileSchema({ type: 'object', properties: ownProperties })
+
+export function encodeSessionCursor(keyset: SessionKeyset): string {
+  return Buffer.from(JSON.stringify([keyset.startMs, keyset.id])).toString('base64url')
+}
+
+function decodeSessionCursor(text: string): SessionKeyset | undefined {
+  try {
+    const [startMs, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[]
+    if (!Number.isSafeInteger(startMs) || (startMs as number) < 0 || (startMs as number) >= LAST_MS || typeof id !== 'string') return undefined
+    return { startMs: startMs as number, id }
+  } catch {
+    return undefined
+  }
+}
+
+/** Parses the request; every problem, of the shared parameters and of the limit and cursor, is in one 400. */
+function parseSessions(raw: Record<string, unknown>, scope: Scope): SessionsQuery {
+  const { limit, cursor, ...shared } = raw
+  const own: Record<string, unknown> = Object.fromEntries(Object.entries({ limit, cursor }).filter(([, value]) => value !== undefined))
+  const issues: Issue[] = schemaIssues(validateOwn, own)
+  const after = typeof own.cursor === 'string' ? decodeSessionCursor(own.cursor) : undefined
+  if (typeof own.cursor === 'string' && !after) issues.push({ path: ['cursor'], message: '"cursor" is not a cursor this API issued' })
+  let query: InsightQuery | undefined
+  try {
+    query = parseInsightParams(shared, scope, 'paged')
+  } catch (error) {
+    if (!(error instanceof QueryError) || error.code !== 'invalid_request') throw error
+    issues.unshift(...error.issues)
+  }
+  if (issues.length || !query) throw invalid(issues)
+  return { ...query, limit: typeof own.limit === 'number' ? own.limit : DEFAULT_LIMIT, cursor: 1, after }
+}
+
+/**
+ * Plan step: a page after a cursor holds only sessions that start at or before the cursor's, so the window
+ * ends there; a deep page then neither checks nor regroups the days after it.
+ */
+function endAtCursor(query: SessionsQuery): SessionsQuery {
+  if (!query.after) return query
+  const start = query.window.start.getTime()
+  const end = Math.max(start + 1, Math.min(query.window.end.getTime(), query.after.startMs + 1))
+  return { ...query, window: { start: query.window.start, end: new Date(end) } }
+}
+
+/** The session fields a listed session shows, as `s_` columns. */
+const LISTED: SessionField[] = [
+  'referrer', 'referrer_name', 'referrer_type', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
+  'country', 'region', 'city', 'device', 'browser', 'os', 'entry_origin', 'entry_path', 'exit_origin', 'exit_path',
+]
+
+/** A regrouped session's visitor id and events, after its `s_` columns: as sessions_settled stores them (migrations/002_derived_tables.sql). */
+const REGROUPED_EXTRA = sqlOnly(',\n  argMin(profile_id, first_event_key) AS visitor_id,\n  sum(event_count) AS all_events')
+
+/** The keyset condition over a combined or regrouped session. */
+const BEFORE_CURSOR = sqlOnly('(session_start, session_id) < (after_start, after_id)')
+
+interface SessionRow {
+  id: string
+  profileId: string
+  startedAt: string
+  endedAt: string
+  start_ms: number | string
+  duration_ms: number | string
+  screen_views: number | string
+  event_total: number | string
+  exitOrigin: string
+  exitPath: string
+  [field: string]: unknown
+}
+
+export const sessionsList: Resource<SessionsQuery, PlannedSessions> = {
+  name: 'sessions',
+  schema: sessionsSchema,
+  parse: parseSessions,
+  plan: planSteps(endAtCursor, widenForSessions, decideFilters),
+  compile(query) {
+    const withEvent = sessionsWithEvent(query)
+    const conditions: Fragment[] = withEvent ? [withEvent] : []
+    const statement = compileTemplate(
+      'insights/sessions-list.sql',
+      {
+        ...sessionParams(query),
+        tz: query.timezone,
+        rowsToRead: query.limit + 1,
+        afterMs: query.after?.startMs ?? LAST_MS,
+        afterId: query.after?.id ?? '',
+      },
+      {
+        settled_attributes: storedColumns(LISTED),
+        session_filters: settledRestriction(query, conditions),
+        regrouped_sessions: regroupedSessionsWith(query, LISTED, REGROUPED_EXTRA, [...conditions, BEFORE_CURSOR]),
+      },
+    )
+    return { ...statement, settledCheck: settledCheck(query) }
+  },
+  shape(rawRows, query) {
+    const rows = rawRows as unknown as SessionRow[]
+    const page = rows.slice(0, query.limit)
+    const data = page.map(({ start_ms: _start, duration_ms, screen_views, event_total, exitOrigin, exitPath, ...fields }) => {
+      const screenViews = Number(screen_views)
+      return {
+        id: fields.id,
+        profileId: fields.profileId,
+        startedAt: fields.startedAt,
+        endedAt: fields.endedAt,
+        duration: Number(duration_ms) / 1000,
+        screenViews,
+        events: Number(event_total),
+        bounce: screenViews <= 1,
+        entryOrigin: fields.entryOrigin,
+        entryPath: fields.entryPath,
+        exitOrigin: screenViews ? exitOrigin : null,
+        exitPath: screenViews ? exitPath : null,
+        referrer: fields.referrer,
+        referrerName: fields.referrerName,
+        referrerType: fields.referrerType,
+        utmSource: fields.utmSource,
+        utmMedium: fields.utmMedium,
+        utmCampaign: fields.utmCampaign,
+        utmTerm: fields.utmTerm,
+        utmContent: fields.utmContent,
+        country: fields.country,
+        region: fields.region,
+        city: fields.city,
+        device: fields.device,
+        browser: fields.browser,
+        os: fields.os,
+      }
+    })
+    const last = page.at(-1)
+    const nextCursor = rows.length > query.limit && last ? encodeSessionCursor({ startMs: Number(last.start_ms), id: last.id }) : null
+    return { body: { meta: { nextCursor }, data } }
+  },
+}
