@@ -3,6 +3,7 @@
 import { compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
 import { assertNever, invalid, type Issue } from '../core/errors'
 import { sortFilters } from '../core/filters'
+import { compileTree } from '../core/filter-tree'
 import type { Resource, Scope } from '../core/pipeline'
 import { toClickHouseTime } from '../core/pipeline'
 import { SESSION_ATTRIBUTES, sessionColumn, type SessionAttribute } from '../core/registry'
@@ -42,7 +43,7 @@ export interface PlannedPaths extends PathsQuery {
 
 function parsePaths(raw: Record<string, unknown>, scope: Scope): PathsQuery {
   const issues: Issue[] = []
-  const { base, params } = parseBehaviourBase(raw, scope, validatePaths, issues)
+  const { base, params } = parseBehaviourBase(raw, scope, validatePaths, issues, { trees: true })
   const typed = params as { node: NodeKind; start?: string; steps: number; limit: number }
   const start = typeof typed.start === 'string' ? parseStepText(typed.start, ['start'], issues) : undefined
   const checked = baseOrThrow(base, issues)
@@ -68,8 +69,15 @@ function attributeColumns(attributes: SessionAttribute[]): string {
   return [...new Set(attributes)].map((attribute) => `,\n        argMin(${source(attribute)}, (created_at, toString(id))) AS ${sessionColumn(attribute)}`).join('')
 }
 
-/** `AND ...` over a session: its attributes pass, and one of its events matches every event-field filter. */
+/**
+ * `AND ...` over a session: its attributes pass, and one of its events matches every event-field filter;
+ * or it passes the filter tree, whose performed leaves count the session's events.
+ */
 function sessionFilters(query: PathsQuery): { attributes: Fragment; conditions: Fragment } {
+  if (query.tree) {
+    const { condition, sessionAttributes } = compileTree(query.tree, 'grouped')
+    return { attributes: sqlOnly(attributeColumns(sessionAttributes)), conditions: { sql: `\n        AND ${condition.sql}`, params: condition.params } }
+  }
   const sorted = sortFilters(query.filters)
   const parts = [sorted.sessionRestriction, sorted.eventSelection === null ? null : `countIf(${sorted.eventSelection}) > 0`].filter((part): part is string => part !== null)
   return {

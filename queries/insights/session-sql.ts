@@ -85,10 +85,12 @@ function attributeRestriction(query: PlannedInsight): Fragment {
 
 /**
  * `session_id IN (...)` for sessions (started from the lookback before the window to its end) whose
- * attributes pass the session-attribute filters, or null when there are none.
+ * attributes pass the session-attribute filters, or null when there are none. A tree that reads no
+ * attribute (only `performed` leaves) is itself a condition on session_id, placed as it is.
  */
 export function sessionsMatchingAttributes(query: PlannedInsight): Fragment | null {
   if (query.sorted.sessionRestriction === null) return null
+  if (query.sorted.sessionAttributes.length === 0) return sqlOnly(query.sorted.sessionRestriction)
   const matching = compileInner('insights/sessions-matching.sql', sessionParams(query), {
     attributes: attributeColumns(query.sorted.sessionAttributes),
     session_filters: attributeRestriction(query),
