@@ -299,7 +299,7 @@ export function parseFiltersOrTree(text: string | undefined): { filters: Filter[
   } catch {
     return parseFilters(text)
   }
-  if (Array.isArray(parsed)) return parseFilters(text)
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return parseFilters(text)
   const { tree, issues } = parseFilterTree(parsed)
   return { filters: [], ...(tree ? { tree } : {}), issues }
 }

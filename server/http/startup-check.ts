@@ -16,6 +16,15 @@ const FILTERS = JSON.stringify([
   { name: 'properties.price', operator: 'gt', value: [10] },
 ])
 
+/** A filter tree: session leaves and two distinct performed leaves (one twice), under and, or and not. */
+const FILTER_TREE = JSON.stringify({
+  or: [
+    { and: [{ name: 'country', operator: 'is', value: ['DE'] }, { performed: { name: 'signup' } }] },
+    { not: { performed: { name: 'purchase', filters: [{ name: 'properties.price', operator: 'gt', value: [10] }] } } },
+    { and: [{ name: 'entry_path', operator: 'startsWith', value: ['/blog'] }, { performed: { name: 'signup' } }] },
+  ],
+})
+
 /** Filters on event columns only, as funnel and retention steps take them. */
 const EVENT_FILTERS = JSON.stringify([
   { name: 'country', operator: 'isNot', value: ['FR'] },
@@ -46,6 +55,8 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
   { range: '30d', filters: FILTERS },
   { range: 'today', interval: 'hour', filters: FILTERS },
   { range: '7d', limit: '5', filters: FILTERS },
+  { range: '30d', limit: '5', filters: FILTER_TREE },
+  { range: 'today', interval: 'hour', filters: JSON.stringify({ not: { performed: { name: 'signup' } } }) },
   ...CHARTS,
   { series: JSON.stringify([{ name: '*' }, { name: 'purchase', segment: 'user' }, { type: 'formula', formula: 'B/A*100' }]) },
   {
