@@ -35,8 +35,8 @@ const EXPORT_DEPTH = Number(process.env.QUARRY_BENCH_EXPORT_DEPTH ?? 100_000)
 const QUIET_MS = 3_000
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
-const ms = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(0))
-const times = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '-' : `${(a / b).toFixed(2)}×`)
+export const ms = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(0))
+export const times = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '-' : `${(a / b).toFixed(2)}×`)
 
 /** The task indexes in a new order (Fisher-Yates over a seeded generator, so a run can be repeated). */
 export function shuffled(count: number, random: Random): number[] {
@@ -53,7 +53,7 @@ export function shuffled(count: number, random: Random): number[] {
  * ROUND_BUDGET_MS at the warm-up's pace (at most MAX_RUNS), their runs interleaved in a new order each round, so
  * that no task keeps its place after the same other one.
  */
-async function interleaved(tasks: (() => Promise<unknown>)[]): Promise<number[]> {
+export async function interleaved(tasks: (() => Promise<unknown>)[]): Promise<number[]> {
   const samples: number[][] = tasks.map(() => [])
   const random = new Random(RUNS)
   let rounds = RUNS
@@ -149,7 +149,7 @@ function fetchOk(url: string, headers: Record<string, string>): Promise<Response
   })
 }
 
-const get = (path: string, headers: Record<string, string>) => fetchOk(`http://127.0.0.1:${PORT}${path}`, headers)
+export const get = (path: string, headers: Record<string, string>) => fetchOk(`http://127.0.0.1:${PORT}${path}`, headers)
 
 /** A process's resident memory in MB, from /proc (Linux). */
 function residentMb(pid: number): number {

@@ -5,6 +5,7 @@ import * as compaction from './compaction-load'
 import * as fuzz from './fuzz'
 import { loadTable } from './load-table'
 import * as sessionsSpike from './sessions-spike'
+import * as trees from './trees'
 
 const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
   compare: { describe: 'gateway vs raw engine vs OpenPanel-shaped SQL, dashboard burst, cache, exports, 360/90-day ratio', run: compare },
@@ -14,6 +15,7 @@ const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
   abuse: { describe: 'a hostile client beside a second one: its /live and /ready percentiles, 504 times, heavy valid load; a credential flood, maximal regex requests and 8 clients × 8 no-cache heavy requests, 12-month funnels, retention and paths against its /live and /metrics p95 (phases: attack heavy flood regex nocache behaviour)', run: () => abuse.main(process.argv.slice(3)) },
   compaction: { describe: 'questions while the gateway compacts settled days (a copy of the bench data): percentiles before and during', run: compaction.main },
   'sessions-spike': { describe: 'HEAD\'s session questions against a native AggregatingMergeTree of -State columns read with -Merge (scratch tables, dropped after): exact answers checked, medians interleaved, the 10% rule\'s verdict; and whether refreshable views run', run: sessionsSpike.main },
+  trees: { describe: 'metrics with filter trees against the flat filters that ask the same: an "or" of two session leaves, a performed leaf (medians interleaved, tree / flat)', run: trees.main },
   fuzz: { describe: '10,000 junk requests over every route and cache probes of charts: counts by status, no 5xx but 503/504, no crash, no cached answer unlike a fresh one', run: () => fuzz.main(process.argv.slice(3)) },
 }
 

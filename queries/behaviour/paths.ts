@@ -3,7 +3,7 @@
 import { compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
 import { assertNever, invalid, type Issue } from '../core/errors'
 import { sortFilters } from '../core/filters'
-import { compileTree } from '../core/filter-tree'
+import { TREE_FILTERS_PROPERTY, compileTree } from '../core/filter-tree'
 import type { Resource, Scope } from '../core/pipeline'
 import { toClickHouseTime } from '../core/pipeline'
 import { SESSION_ATTRIBUTES, sessionColumn, type SessionAttribute } from '../core/registry'
@@ -20,6 +20,7 @@ export const pathsSchema = {
   additionalProperties: false,
   properties: {
     ...dateProperties,
+    filters: TREE_FILTERS_PROPERTY,
     node: { type: 'string', enum: NODES, default: 'page', description: 'page: the path of each page view; event: each event\'s name' },
     start: { type: 'string', description: 'Optional step (a JSON step or an event name) a sequence begins at' },
     steps: { type: 'integer', minimum: 2, maximum: MAX_PATH_STEPS, default: 5 },

@@ -72,6 +72,15 @@ export function filterTreeSchema(ref: string): object {
   }
 }
 
+/**
+ * The `filters` query parameter of the questions that take trees. /openapi.json tells it by identity and
+ * publishes what its JSON text holds (a flat array or a tree).
+ */
+export const TREE_FILTERS_PROPERTY = {
+  type: 'string',
+  description: 'URL-encoded JSON: a flat array of filters, ANDed, or a filter tree of and, or, not, session leaves and performed leaves (docs/api/filters.md)',
+}
+
 /** A node's path as text, `filters.or[1].not.performed.name`. */
 export const pathText = (path: (string | number)[]): string =>
   path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`)).join('')

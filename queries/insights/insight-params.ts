@@ -3,7 +3,7 @@
 import { INTERVALS, RANGES, bucketCount, requestWindow, type Interval, type Range, type Window } from '../core/dates'
 import { invalid, type Issue } from '../core/errors'
 import { sortFilters, type Filter, type SortedFilters } from '../core/filters'
-import { parseFiltersOrTree, sortTree, type FilterTree } from '../core/filter-tree'
+import { TREE_FILTERS_PROPERTY, parseFiltersOrTree, sortTree, type FilterTree } from '../core/filter-tree'
 import type { Scope } from '../core/pipeline'
 import { compileSchema, schemaIssues } from '../core/validate'
 
@@ -42,7 +42,7 @@ const dateProperties = {
   endDate: { type: 'string' },
   range: { type: 'string', enum: RANGES, default: '7d' },
   timezone: { type: 'string' },
-  filters: { type: 'string' },
+  filters: TREE_FILTERS_PROPERTY,
 }
 
 export const pagedSchema = {
