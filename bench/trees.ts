@@ -39,7 +39,8 @@ export async function main(): Promise<void> {
   const fresh = { ...auth, 'cache-control': 'no-cache' }
   const gateway = await startGateway({ dataDir: MAIN.dir, port: PORT, env: BENCH_GATEWAY_ENV })
   try {
-    await waitForAuth(auth)
+    // On a loaded machine the fresh gateway may take longer than one wait to answer its first request.
+    await waitForAuth(auth).catch(() => waitForAuth(auth)).catch(() => waitForAuth(auth))
     console.log(`Medians per run of interleaved rounds (fresh answers), ${RUNS} runs; tree / flat per run.\n`)
     console.log('| question | target | tree p50 ms | flat p50 ms | tree / flat |')
     console.log('|---|---|---|---|---|')

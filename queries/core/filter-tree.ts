@@ -151,6 +151,10 @@ function parseNode(value: unknown, path: (string | number)[], depth: number, wal
   return children.every((child): child is FilterTree => child !== undefined) ? { kind, children } : undefined
 }
 
+/** Whether a tree holds a `performed` leaf. */
+const treeHasPerformed = (tree: FilterTree): boolean =>
+  tree.kind === 'performed' || (tree.kind === 'not' ? treeHasPerformed(tree.child) : tree.kind === 'and' || tree.kind === 'or' ? tree.children.some(treeHasPerformed) : false)
+
 /** Every filter of a tree, session leaves and those inside `performed` leaves: the regex caps count them all. */
 export function treeFilters(tree: FilterTree): Filter[] {
   switch (tree.kind) {
@@ -286,6 +290,7 @@ export function compileTree(tree: FilterTree, reading: PerformedReading): Compil
 export function sortTree(tree: FilterTree): SortedFilters {
   const { condition, sessionAttributes } = compileTree(tree, 'set')
   return {
+    restrictionReadsEvents: treeHasPerformed(tree),
     sessionRestriction: condition.sql,
     eventSelection: null,
     viewCondition: null,

@@ -285,6 +285,11 @@ export interface SortedFilters {
   nameFiltered: boolean
   /** The session attributes the restriction reads. */
   sessionAttributes: SessionAttribute[]
+  /**
+   * Whether the restriction reads sets of sessions built from events (a tree's performed leaves): placed
+   * once over all the window's sessions rather than in each of their sources, where each would build them.
+   */
+  restrictionReadsEvents: boolean
   /** Every filter's values (and property keys). */
   params: Params
 }
@@ -303,6 +308,7 @@ export function sortFilters(filters: Filter[]): SortedFilters {
     viewConditionOnPage: filters.every((filter) => isSessionFilter(filter) || isNameFilter(filter) || isPageFilter(filter)),
     nameFiltered: filters.some(isNameFilter),
     sessionAttributes: filters.flatMap((filter) => (filter.target.kind === 'session' ? [filter.target.attribute] : [])),
+    restrictionReadsEvents: false,
     params: mergeParams(compiled.map((entry) => entry.fragment.params), 'the filters'),
   }
 }

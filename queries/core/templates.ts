@@ -33,6 +33,7 @@ export const MARKERS = {
   ids: 'the profile ids an export looks up (bound values, or the rows of a chunk)',
   includes: 'the export columns `includes` adds',
   job: 'the WITH clause of the compaction job under way: its day, number and read range (admin/compaction-job.sql)',
+  kept_sessions: 'the WHERE keeping the window\'s sessions of both sources by a filter tree that reads events, or nothing',
   labels: 'the breakdown labels of a chart group',
   leaf_number: 'the number of each performed leaf an event matches, when a filter tree has several (performed sessions)',
   member: 'which of the breakdowns asked together a grouped row answers (in a session rollup read, its column, or none)',
