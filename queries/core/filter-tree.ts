@@ -242,6 +242,31 @@ function performedReaders(leaves: Map<string, Performed>, reading: PerformedRead
 const performedKey = (performed: Performed): string => JSON.stringify(performed)
 
 /**
+ * The children of an `or` with its `is` session leaves on one attribute merged into one leaf of all their
+ * values (the same sessions): one set lookup a session instead of one per leaf.
+ */
+function mergeIsLeaves(children: FilterTree[]): FilterTree[] {
+  const merged = new Map<SessionAttribute, { kind: 'session'; filter: Filter }>()
+  const out: FilterTree[] = []
+  for (const child of children) {
+    if (child.kind !== 'session' || child.filter.operator !== 'is' || child.filter.target.kind !== 'session') {
+      out.push(child)
+      continue
+    }
+    const attribute = child.filter.target.attribute
+    const existing = merged.get(attribute)
+    if (existing) {
+      existing.filter = { ...existing.filter, values: [...existing.filter.values, ...child.filter.values] }
+      continue
+    }
+    const leaf = { kind: 'session' as const, filter: child.filter }
+    merged.set(attribute, leaf)
+    out.push(leaf)
+  }
+  return out
+}
+
+/**
  * A tree as one condition over a session row. Session leaves are bound as `t<n>` in tree order; each
  * distinct `performed` leaf once, as `p<n>`, however often the tree repeats it.
  */
@@ -259,8 +284,10 @@ export function compileTree(tree: FilterTree, reading: PerformedReading): Compil
   const render = (node: FilterTree): string => {
     switch (node.kind) {
       case 'and':
-      case 'or':
-        return node.children.length === 1 ? render(node.children[0]) : `(${node.children.map(render).join(node.kind === 'and' ? ' AND ' : ' OR ')})`
+      case 'or': {
+        const children = node.kind === 'or' ? mergeIsLeaves(node.children) : node.children
+        return children.length === 1 ? render(children[0]) : `(${children.map(render).join(node.kind === 'and' ? ' AND ' : ' OR ')})`
+      }
       case 'not':
         return `(NOT ${render(node.child)})`
       case 'session': {

@@ -43,6 +43,13 @@ WHERE project_id = {projectId:String}
     assert.deepEqual(Object.keys(condition.params), ['p0_name', 'p1_name', 'p1_f0_key', 'p1_f0_v'])
   })
 
+  it('merge the "is" session leaves of one attribute under an "or" into one set lookup', () => {
+    const device = (value: string) => ({ name: 'device', operator: 'is', value: [value] })
+    const { condition } = compileTree(treeOf({ or: [device('mobile'), country, device('tablet')] }), 'set')
+    assert.equal(condition.sql, '((s_device IN {t0_v:Array(String)}) OR (s_country IN {t1_v:Array(String)}))')
+    assert.deepEqual(condition.params, { t0_v: ['mobile', 'tablet'], t1_v: ['DE'] })
+  })
+
   it('count a performed leaf over grouped events where a statement groups each session (paths)', () => {
     const { condition } = compileTree(treeOf({ and: [country, signedUp] }), 'grouped')
     assert.equal(condition.sql, '((s_country IN {t0_v:Array(String)}) AND (countIf((name = {p0_name:String})) > 0))')
