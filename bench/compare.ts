@@ -35,8 +35,8 @@ const EXPORT_DEPTH = Number(process.env.QUARRY_BENCH_EXPORT_DEPTH ?? 100_000)
 const QUIET_MS = 3_000
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
-const ms = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(0))
-const times = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '-' : `${(a / b).toFixed(2)}×`)
+export const ms = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(0))
+export const times = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '-' : `${(a / b).toFixed(2)}×`)
 
 /** The task indexes in a new order (Fisher-Yates over a seeded generator, so a run can be repeated). */
 export function shuffled(count: number, random: Random): number[] {

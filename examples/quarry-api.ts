@@ -600,6 +600,34 @@ export interface components {
             /** @description Also sent as X-Request-Id; the log line of the request carries it */
             requestId: string;
         };
+        Filters: {
+            name: string;
+            /** @enum {string} */
+            operator: "is" | "isNot" | "contains" | "doesNotContain" | "startsWith" | "endsWith" | "regex" | "isNull" | "isNotNull" | "gt" | "lt" | "gte" | "lte";
+            value?: (string | number)[];
+        }[] | components["schemas"]["FilterTree"];
+        FilterTree: {
+            and: components["schemas"]["FilterTree"][];
+        } | {
+            or: components["schemas"]["FilterTree"][];
+        } | {
+            not: components["schemas"]["FilterTree"];
+        } | {
+            performed: {
+                name?: string;
+                filters?: {
+                    name: string;
+                    /** @enum {string} */
+                    operator: "is" | "isNot" | "contains" | "doesNotContain" | "startsWith" | "endsWith" | "regex" | "isNull" | "isNotNull" | "gt" | "lt" | "gte" | "lte";
+                    value?: (string | number)[];
+                }[];
+            };
+        } | {
+            name: string;
+            /** @enum {string} */
+            operator: "is" | "isNot" | "contains" | "doesNotContain" | "startsWith" | "endsWith" | "regex" | "isNull" | "isNotNull" | "gt" | "lt" | "gte" | "lte";
+            value?: (string | number)[];
+        };
     };
     responses: {
         /** @description Invalid parameters, every problem listed in details.issues */

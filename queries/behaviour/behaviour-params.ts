@@ -3,6 +3,7 @@
 import { DAY_MS, RANGES, requestWindow, type Range, type Window } from '../core/dates'
 import { invalid, type Issue } from '../core/errors'
 import { parseFilters, type Filter } from '../core/filters'
+import { parseFiltersOrTree, type FilterTree } from '../core/filter-tree'
 import type { Scope } from '../core/pipeline'
 import { compileSchema, schemaIssues, type Validator } from '../core/validate'
 
@@ -25,6 +26,8 @@ export interface BehaviourBase {
   timezone: string
   window: Window
   filters: Filter[]
+  /** A filter tree, for a question whose `filters` select sessions and take one (paths). */
+  tree?: FilterTree
 }
 
 /** A validator for a behaviour route's query string (its own properties beside the shared ones). */
@@ -32,20 +35,28 @@ export const behaviourValidator = (schema: object): Validator<unknown> => compil
 
 /**
  * Reads the shared parameters into `issues` (the schema's, the filters', the window's and its cap), and
- * the typed params for the route's own; the caller throws when `issues` is not empty.
+ * the typed params for the route's own; the caller throws when `issues` is not empty. `trees`: the
+ * question's filters select sessions, and may be a tree.
  */
-export function parseBehaviourBase(raw: Record<string, unknown>, scope: Scope, validator: Validator<unknown>, issues: Issue[]): { base?: BehaviourBase; params: Record<string, unknown> } {
+export function parseBehaviourBase(
+  raw: Record<string, unknown>,
+  scope: Scope,
+  validator: Validator<unknown>,
+  issues: Issue[],
+  options: { trees?: boolean } = {},
+): { base?: BehaviourBase; params: Record<string, unknown> } {
   const params = { ...raw }
   issues.push(...schemaIssues(validator, params))
   const typed = params as { startDate?: string; endDate?: string; range: Range; timezone?: string; filters?: string }
-  const { filters, issues: filterIssues } = parseFilters(typeof typed.filters === 'string' ? typed.filters : undefined)
+  const text = typeof typed.filters === 'string' ? typed.filters : undefined
+  const { filters, tree, issues: filterIssues }: { filters: Filter[]; tree?: FilterTree; issues: Issue[] } = options.trees ? parseFiltersOrTree(text) : parseFilters(text)
   issues.push(...filterIssues)
   const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })
   if (window && window.end.getTime() - window.start.getTime() > MAX_WINDOW_DAYS * DAY_MS) {
     issues.push({ path: ['startDate'], message: `the window may span at most ${MAX_WINDOW_DAYS} days for this question` })
   }
   if (!window) return { params }
-  return { base: { projectId: scope.project.id, timezone, window, filters }, params }
+  return { base: { projectId: scope.project.id, timezone, window, filters, ...(tree ? { tree } : {}) }, params }
 }
 
 /** Throws the 400 of every issue, or gives the base when there are none. */

@@ -3,6 +3,7 @@
 import { compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
 import { assertNever, invalid, type Issue } from '../core/errors'
 import { sortFilters } from '../core/filters'
+import { TREE_FILTERS_PROPERTY, compileTree } from '../core/filter-tree'
 import type { Resource, Scope } from '../core/pipeline'
 import { toClickHouseTime } from '../core/pipeline'
 import type { SessionAttribute } from '../core/registry'
@@ -20,6 +21,7 @@ export const pathsSchema = {
   additionalProperties: false,
   properties: {
     ...dateProperties,
+    filters: TREE_FILTERS_PROPERTY,
     node: { type: 'string', enum: NODES, default: 'page', description: 'page: the path of each page view; event: each event\'s name' },
     start: { type: 'string', description: 'Optional step (a JSON step or an event name) a sequence begins at' },
     steps: { type: 'integer', minimum: 2, maximum: MAX_PATH_STEPS, default: 5 },
@@ -43,7 +45,7 @@ export interface PlannedPaths extends PathsQuery {
 
 function parsePaths(raw: Record<string, unknown>, scope: Scope): PathsQuery {
   const issues: Issue[] = []
-  const { base, params } = parseBehaviourBase(raw, scope, validatePaths, issues)
+  const { base, params } = parseBehaviourBase(raw, scope, validatePaths, issues, { trees: true })
   const typed = params as { node: NodeKind; start?: string; steps: number; limit: number }
   const start = typeof typed.start === 'string' ? parseStepText(typed.start, ['start'], issues) : undefined
   const checked = baseOrThrow(base, issues)
@@ -68,8 +70,15 @@ function attributeColumns(attributes: SessionAttribute[]): string {
   return firstEventFields(attributes, undefined, '        ')
 }
 
-/** `AND ...` over a session: its attributes pass, and one of its events matches every event-field filter. */
+/**
+ * `AND ...` over a session: its attributes pass, and one of its events matches every event-field filter;
+ * or it passes the filter tree, whose performed leaves count the session's events.
+ */
 function sessionFilters(query: PathsQuery): { attributes: Fragment; conditions: Fragment } {
+  if (query.tree) {
+    const { condition, sessionAttributes } = compileTree(query.tree, 'grouped')
+    return { attributes: sqlOnly(attributeColumns(sessionAttributes)), conditions: { sql: `\n        AND ${condition.sql}`, params: condition.params } }
+  }
   const sorted = sortFilters(query.filters)
   const parts = [sorted.sessionRestriction, sorted.eventSelection === null ? null : `countIf(${sorted.eventSelection}) > 0`].filter((part): part is string => part !== null)
   return {

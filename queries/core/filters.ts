@@ -42,21 +42,20 @@ const MAX_VALUES = 100
 export const MAX_REQUEST_REGEX_PATTERNS = 20
 export const MAX_REQUEST_REGEX_CHARACTERS = 1000
 
-const filtersSchema = {
-  type: 'array',
-  maxItems: 50,
-  items: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['name', 'operator'],
-    properties: {
-      name: { type: 'string', minLength: 1, maxLength: 200 },
-      operator: { type: 'string', enum: OPERATORS },
-      value: { type: 'array', maxItems: MAX_VALUES, items: { type: ['string', 'number'] } },
-    },
+/** One filter item `{ name, operator, value }`: an entry of the flat array, or a session leaf of a tree. */
+export const filterItemSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'operator'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    operator: { type: 'string', enum: OPERATORS },
+    value: { type: 'array', maxItems: MAX_VALUES, items: { type: ['string', 'number'] } },
   },
 }
+export const filtersSchema = { type: 'array', maxItems: 50, items: filterItemSchema }
 const validateFilters = compileSchema(filtersSchema, { coerce: false, keyNoun: 'key' })
+const validateFilterItem = compileSchema(filterItemSchema, { coerce: false, keyNoun: 'key' })
 
 function targetOf(name: string): FilterTarget | undefined {
   if (isSessionAttribute(name)) return { kind: 'session', attribute: name }
@@ -139,6 +138,13 @@ export function parseFilters(text: string | undefined): { filters: Filter[]; iss
   }
   const { filters, issues } = parseFilterList(parsed)
   return { filters, issues: [...issues, ...regexTotalIssues(filters, ['filters'])] }
+}
+
+/** One filter item already read from JSON, its issues reported under `path`. */
+export function parseFilterItem(value: unknown, path: (string | number)[]): { filter?: Filter; issues: Issue[] } {
+  const shapeIssues = schemaIssues(validateFilterItem, value, path)
+  if (shapeIssues.length) return { issues: shapeIssues }
+  return parseOne(value as { name: string; operator: Operator; value?: (string | number)[] }, path)
 }
 
 /** Parses filters already read from JSON (a chart item's `filters`); issue paths start at `filters`. */
@@ -263,7 +269,10 @@ export function compileAll(filters: Filter[], options: { subject?: FilterSubject
  * are SQL text only: a statement binds `params` once, whichever conditions it uses (each at least once).
  */
 export interface SortedFilters {
-  /** The session-attribute filters ANDed, over a grouped session's `s_` columns; null without any. */
+  /**
+   * The session-attribute filters ANDed, over a grouped session's `s_` columns (or a filter tree, which may
+   * read session_id too); null without any.
+   */
   sessionRestriction: string | null
   /** Every event-field filter ANDed, `name` included: the events that make a session match; null without any. */
   eventSelection: string | null
@@ -275,6 +284,11 @@ export interface SortedFilters {
   nameFiltered: boolean
   /** The session attributes the restriction reads. */
   sessionAttributes: SessionAttribute[]
+  /**
+   * Whether the restriction reads sets of sessions built from events (a tree's performed leaves): placed
+   * once over all the window's sessions rather than in each of their sources, where each would build them.
+   */
+  restrictionReadsEvents: boolean
   /** Every filter's values (and property keys). */
   params: Params
 }
@@ -293,6 +307,7 @@ export function sortFilters(filters: Filter[]): SortedFilters {
     viewConditionOnPage: filters.every((filter) => isSessionFilter(filter) || isNameFilter(filter) || isPageFilter(filter)),
     nameFiltered: filters.some(isNameFilter),
     sessionAttributes: filters.flatMap((filter) => (filter.target.kind === 'session' ? [filter.target.attribute] : [])),
+    restrictionReadsEvents: false,
     params: mergeParams(compiled.map((entry) => entry.fragment.params), 'the filters'),
   }
 }

@@ -2,7 +2,8 @@
 // problem of a request is collected into one 400.
 import { INTERVALS, RANGES, bucketCount, requestWindow, type Interval, type Range, type Window } from '../core/dates'
 import { invalid, type Issue } from '../core/errors'
-import { parseFilters, sortFilters, type Filter, type SortedFilters } from '../core/filters'
+import { sortFilters, type Filter, type SortedFilters } from '../core/filters'
+import { TREE_FILTERS_PROPERTY, parseFiltersOrTree, sortTree, type FilterTree } from '../core/filter-tree'
 import type { Scope } from '../core/pipeline'
 import { compileSchema, schemaIssues } from '../core/validate'
 
@@ -10,7 +11,10 @@ export interface InsightQuery {
   projectId: string
   timezone: string
   window: Window
+  /** The flat filters; empty when `filters` is a tree. */
   filters: Filter[]
+  /** The filter tree, when `filters` is one: it selects sessions, and every view of a kept session counts. */
+  tree?: FilterTree
   limit: number
   cursor: number
   interval?: Interval
@@ -38,7 +42,7 @@ const dateProperties = {
   endDate: { type: 'string' },
   range: { type: 'string', enum: RANGES, default: '7d' },
   timezone: { type: 'string' },
-  filters: { type: 'string' },
+  filters: TREE_FILTERS_PROPERTY,
 }
 
 export const pagedSchema = {
@@ -75,7 +79,7 @@ export function parseInsightParams(raw: Record<string, unknown>, scope: Scope, k
   const params = { ...raw }
   const issues: Issue[] = schemaIssues(kind === 'paged' ? validatePaged : validateSeries, params)
   const typed = params as unknown as RawParams
-  const { filters, issues: filterIssues } = parseFilters(typeof typed.filters === 'string' ? typed.filters : undefined)
+  const { filters, tree, issues: filterIssues } = parseFiltersOrTree(typeof typed.filters === 'string' ? typed.filters : undefined)
   issues.push(...filterIssues)
   const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })
   if (issues.length || !window) throw invalid(issues)
@@ -84,6 +88,7 @@ export function parseInsightParams(raw: Record<string, unknown>, scope: Scope, k
     timezone,
     window,
     filters,
+    ...(tree ? { tree } : {}),
     limit: typed.limit ?? 10,
     cursor: typed.cursor ?? 1,
     interval: typed.interval,
@@ -109,10 +114,10 @@ export const SERIES_BUCKET_CAP = 5_000
 
 /**
  * Plan step: which filters restrict sessions, which select events and which pick the counted views is
- * decided here, once, each filter compiled once (Plausible's table decider).
+ * decided here, once, each filter compiled once (Plausible's table decider). A tree only restricts sessions.
  */
 export function decideFilters<Q extends InsightQuery>(query: Q): Q & { sorted: SortedFilters } {
-  return { ...query, sorted: sortFilters(query.filters) }
+  return { ...query, sorted: query.tree ? sortTree(query.tree) : sortFilters(query.filters) }
 }
 
 /** Plan step, after the interval is picked: a series with too many buckets is a 400, counted without listing them. */

@@ -1,6 +1,8 @@
 // /openapi.json (OpenAPI 3.1), generated from the same JSON Schemas that validate requests and from the
 // response schemas of queries/*/responses.ts, so the document cannot drift from what is served.
 import { errorBodySchema, type RouteResponse } from '../../queries/core/responses'
+import { TREE_FILTERS_PROPERTY, filterTreeSchema } from '../../queries/core/filter-tree'
+import { filtersSchema } from '../../queries/core/filters'
 import { schemaOf, type Route } from './routes'
 
 type Header = { description: string; required?: boolean; schema: object }
@@ -59,6 +61,13 @@ function routeResponses(response: RouteResponse) {
 /** Headers of the ops answers: no credentials, so no rate limit. */
 const OPS_HEADERS = headerRefs('X-Request-Id', 'ETag')
 
+/** What the JSON text of a `filters` parameter that takes trees holds: a flat array or a tree. */
+const FILTERS_REF = { $ref: '#/components/schemas/Filters' }
+const FILTER_SCHEMAS = {
+  Filters: { oneOf: [filtersSchema, { $ref: '#/components/schemas/FilterTree' }] },
+  FilterTree: filterTreeSchema('#/components/schemas/FilterTree'),
+}
+
 const toOpenApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}')
 
 /** `/insights/:projectId/utm_source` -> `insightsUtmSource`. */
@@ -76,7 +85,7 @@ function routeOperation(route: Route) {
     name,
     in: 'query',
     required: (schema.required ?? []).includes(name),
-    schema: property,
+    schema: property === TREE_FILTERS_PROPERTY ? { ...property, contentMediaType: 'application/json', contentSchema: FILTERS_REF } : property,
   }))
   const cacheParams = [{ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of an earlier answer: 304 while it still holds', schema: { type: 'string' } }]
   return {
@@ -148,7 +157,7 @@ export function buildOpenApi(routes: Route[]) {
         clientSecret: { type: 'apiKey', in: 'header', name: 'openpanel-client-secret' },
         basic: { type: 'http', scheme: 'basic', description: 'The client id as user name, the secret as password' },
       },
-      schemas: { Error: errorBodySchema },
+      schemas: { Error: errorBodySchema, ...FILTER_SCHEMAS },
       headers: HEADERS,
       responses: { ...Object.fromEntries(Object.values(ERROR_RESPONSES)), NotModified: NOT_MODIFIED, HeadersTooLarge: TOO_LARGE },
     },

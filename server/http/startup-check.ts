@@ -16,6 +16,15 @@ const FILTERS = JSON.stringify([
   { name: 'properties.price', operator: 'gt', value: [10] },
 ])
 
+/** A filter tree: session leaves and two distinct performed leaves (one twice), under and, or and not. */
+const FILTER_TREE = JSON.stringify({
+  or: [
+    { and: [{ name: 'country', operator: 'is', value: ['DE'] }, { performed: { name: 'signup' } }] },
+    { not: { performed: { name: 'purchase', filters: [{ name: 'properties.price', operator: 'gt', value: [10] }] } } },
+    { and: [{ name: 'entry_path', operator: 'startsWith', value: ['/blog'] }, { performed: { name: 'signup' } }] },
+  ],
+})
+
 /** Filters on event columns only, as funnel and retention steps take them. */
 const EVENT_FILTERS = JSON.stringify([
   { name: 'country', operator: 'isNot', value: ['FR'] },
@@ -50,6 +59,8 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
   { mode: 'exit' },
   { mode: 'entry', range: '30d', filters: FILTERS },
   { mode: 'exit', range: '30d', limit: '5', filters: FILTERS },
+  { range: '30d', limit: '5', filters: FILTER_TREE },
+  { range: 'today', interval: 'hour', filters: JSON.stringify({ not: { performed: { name: 'signup' } } }) },
   ...CHARTS,
   { series: JSON.stringify([{ name: '*' }, { name: 'purchase', segment: 'user' }, { type: 'formula', formula: 'B/A*100' }]) },
   {

@@ -17,6 +17,8 @@
 -- (`counted_views`; both read `page_matches`, the filters evaluated once per page), and a regrouped one
 -- joins its events, read from the regrouped range only; with other event filters, the caller joins the
 -- events (session-sql.ts, eventJoin).
+-- A filter tree whose performed leaves read sets of sessions from events keeps the sessions of both
+-- sources at once (`kept_sessions`), so that each set is built once (queries/insights/session-sql.ts).
 -- TRICKY: only rows from the first such day's read range to the last one's are grouped. That holds every
 -- row of a session starting on such a day, so a kept session is whole; a session cut at either end
 -- starts, as grouped, on a settled day or outside the window, and is left out.
@@ -50,4 +52,4 @@ FROM
     /* @regrouped_sessions */
   ) AS regrouped
   /* @regrouped_page_join */
-)
+)/* @kept_sessions */

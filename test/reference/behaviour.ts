@@ -3,8 +3,8 @@
 // definition can be met rather than following the gateway's SQL. Clarity over speed.
 
 import { compareBytes, percent2 } from './exact';
-import { Filter, matchValue, parseFilters, PROPERTY_PREFIX, SESSION_ATTRIBUTE_NAMES, EVENT_FIELD_NAMES } from './filters';
-import { buildSessions, compareEvents, eventField, normalize, resolveWindow, type Ev, type RawEvent, type Session, type Window } from './model';
+import { Filter, isTreeText, matchValue, parseFilters, parseFilterTree, PROPERTY_PREFIX, SESSION_ATTRIBUTE_NAMES, EVENT_FIELD_NAMES, treeSelects, type TreeNode } from './filters';
+import { buildSessions, compareEvents, eventField, normalize, resolveWindow, treeSubject, type Ev, type RawEvent, type Session, type Window } from './model';
 import { bucketStarts, floorToUnit, formatInstant, isValidTimeZone, nextUnit } from './time';
 
 export interface BehaviourRequest {
@@ -333,7 +333,8 @@ function retention(req: BehaviourRequest): unknown {
 // ---------------------------------------------------------------------------------------------------
 // Paths
 
-function sessionKeptBy(s: Session, filters: Filter[]): boolean {
+function sessionKeptBy(s: Session, filters: Filter[] | TreeNode): boolean {
+  if (!Array.isArray(filters)) return treeSelects(filters, treeSubject(s));
   const attribute = (name: string) => (name === 'entry_origin' ? s.first.cols.origin : name === 'entry_path' ? s.first.cols.path : eventField(s.first, name));
   const sessionFilters = filters.filter((f) => f.kind === 'session');
   const eventFilters = filters.filter((f) => f.kind === 'event');
@@ -349,7 +350,8 @@ function paths(req: BehaviourRequest): unknown {
   const start = startText === undefined ? undefined : stepFromText(startText);
   const steps = integer(single(q, 'steps'), 5, 2, 10);
   const limit = integer(single(q, 'limit'), 10, 1, 100);
-  const filters = filtersParam(q);
+  const filtersText = single(q, 'filters');
+  const filters = filtersText !== undefined && isTreeText(filtersText) ? (parseFilterTree(filtersText) ?? fail('filters')) : filtersParam(q);
   const { w } = windowOf(req);
 
   const sequences: string[][] = [];

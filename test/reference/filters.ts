@@ -142,3 +142,109 @@ export function matchValue(f: Filter, x: string): boolean {
     }
   }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Filter trees: `filters` as an object. `and` / `or` (non-empty lists) and `not` (one node) nest at most 4
+// deep over session leaves (a filter item on a session attribute) and `performed` leaves (`{ name?,
+// filters? }`: the session has an event with that name, any name without one, matching every event-field
+// filter). At most 50 leaves, counting each session leaf, each performed leaf and each filter inside one;
+// at most 20 regex patterns of 1,000 characters in all.
+
+export type TreeNode =
+  | { op: 'and' | 'or'; children: TreeNode[] }
+  | { op: 'not'; child: TreeNode }
+  | { op: 'session'; filter: Filter }
+  | { op: 'performed'; name: string | null; filters: Filter[] };
+
+const TREE_MAX_DEPTH = 4;
+const TREE_MAX_LEAVES = 50;
+
+function parseTreeNode(value: unknown, depth: number, counts: { leaves: number; filters: Filter[] }): TreeNode | null {
+  if (!isPlainObject(value)) return null;
+  const keys = Object.keys(value);
+  for (const op of ['and', 'or'] as const) {
+    if (keys.includes(op)) {
+      if (keys.length !== 1 || depth >= TREE_MAX_DEPTH) return null;
+      const list = value[op];
+      if (!Array.isArray(list) || list.length === 0) return null;
+      const children: TreeNode[] = [];
+      for (const item of list) {
+        const child = parseTreeNode(item, depth + 1, counts);
+        if (!child) return null;
+        children.push(child);
+      }
+      return { op, children };
+    }
+  }
+  if (keys.includes('not')) {
+    if (keys.length !== 1 || depth >= TREE_MAX_DEPTH || !isPlainObject(value.not)) return null;
+    const child = parseTreeNode(value.not, depth + 1, counts);
+    return child && { op: 'not', child };
+  }
+  if (keys.includes('performed')) {
+    const performed = value.performed;
+    if (keys.length !== 1 || !isPlainObject(performed)) return null;
+    for (const key of Object.keys(performed)) if (key !== 'name' && key !== 'filters') return null;
+    const name = performed.name;
+    if (name !== undefined && (typeof name !== 'string' || name.length === 0 || [...name].length > 200)) return null;
+    if (performed.filters !== undefined && !Array.isArray(performed.filters)) return null;
+    const filters = parseFilters(JSON.stringify(performed.filters ?? []));
+    if (!filters || filters.some((f) => f.kind !== 'event')) return null;
+    counts.leaves += 1 + filters.length;
+    counts.filters.push(...filters);
+    return { op: 'performed', name: name === undefined ? null : (name as string), filters };
+  }
+  const leaf = parseFilters(JSON.stringify([value]));
+  if (!leaf || leaf[0].kind !== 'session') return null;
+  counts.leaves += 1;
+  counts.filters.push(leaf[0]);
+  return { op: 'session', filter: leaf[0] };
+}
+
+/** Parses `filters` as a tree (a JSON object); null means the request is a 400. */
+export function parseFilterTree(text: string): TreeNode | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const counts = { leaves: 0, filters: [] as Filter[] };
+  const tree = parseTreeNode(parsed, 0, counts);
+  if (!tree || counts.leaves > TREE_MAX_LEAVES) return null;
+  const patterns = counts.filters.filter((f) => f.operator === 'regex').flatMap((f) => f.values);
+  if (patterns.length > 20 || patterns.reduce((sum, p) => sum + p.length, 0) > 1000) return null;
+  return tree;
+}
+
+/** Whether `filters` is given as a tree (a JSON object) rather than the flat array. */
+export function isTreeText(text: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isPlainObject(parsed);
+  } catch {
+    return false;
+  }
+}
+
+/** What a tree reads of a session: an attribute of it, and an event field of each of its events. */
+export interface TreeSubject {
+  attribute(name: string): string;
+  events: { name: string; field(name: string): string }[];
+}
+
+/** Whether a session passes a tree. */
+export function treeSelects(node: TreeNode, s: TreeSubject): boolean {
+  switch (node.op) {
+    case 'and':
+      return node.children.every((child) => treeSelects(child, s));
+    case 'or':
+      return node.children.some((child) => treeSelects(child, s));
+    case 'not':
+      return !treeSelects(node.child, s);
+    case 'session':
+      return matchValue(node.filter, s.attribute(node.filter.name));
+    case 'performed':
+      return s.events.some((e) => (node.name === null || e.name === node.name) && node.filters.every((f) => matchValue(f, e.field(f.name))));
+  }
+}

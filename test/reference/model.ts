@@ -4,7 +4,7 @@
 // with the gateway (nothing from server/ or queries/) and never touches ClickHouse. Clarity over speed.
 
 import { compareBytes, meanSeconds2, percent2, ratioHalfUp2 } from './exact';
-import { DIMENSION_NAMES, Filter, matchValue, parseFilters, PROPERTY_PREFIX } from './filters';
+import { DIMENSION_NAMES, Filter, isTreeText, matchValue, parseFilters, parseFilterTree, PROPERTY_PREFIX, treeSelects, type TreeNode } from './filters';
 import {
   addDays,
   addMonths,
@@ -265,6 +265,8 @@ interface FilterSet {
   event: Filter[];
   /** Event-field filters other than `name` (used to count page views). */
   eventNonName: Filter[];
+  /** A filter tree (then the lists are empty): it selects sessions, and all their page views count. */
+  tree?: TreeNode;
 }
 
 function splitFilters(filters: Filter[]): FilterSet {
@@ -273,7 +275,13 @@ function splitFilters(filters: Filter[]): FilterSet {
   return { session, event, eventNonName: event.filter((f) => f.name !== 'name') };
 }
 
+/** The session as a tree reads it. */
+export function treeSubject(s: Session): { attribute(name: string): string; events: { name: string; field(name: string): string }[] } {
+  return { attribute: (name) => sessionAttribute(s, name), events: s.events.map((e) => ({ name: e.name, field: (name: string) => eventField(e, name) })) };
+}
+
 function passesSessionAttributeFilters(s: Session, fs: FilterSet): boolean {
+  if (fs.tree && !treeSelects(fs.tree, treeSubject(s))) return false;
   return fs.session.every((f) => matchValue(f, sessionAttribute(s, f.name)));
 }
 
@@ -437,7 +445,8 @@ export function answerInsights(req: ModelRequest): ModelAnswer {
   const tz = query.timezone ?? req.projectTimezone;
   if (!isValidTimeZone(tz)) return BAD_REQUEST;
   const window = resolveWindow(query, tz, now);
-  const filters = query.filters === undefined ? [] : parseFilters(query.filters);
+  const tree = query.filters !== undefined && isTreeText(query.filters) ? parseFilterTree(query.filters) : undefined;
+  const filters = query.filters === undefined ? [] : tree !== undefined ? (tree === null ? null : []) : parseFilters(query.filters);
   let interval: Interval | null = null;
   if (kind === 'metrics') {
     if (query.interval !== undefined) {
@@ -451,7 +460,7 @@ export function answerInsights(req: ModelRequest): ModelAnswer {
   if (resource === 'pages' && pageOrder === null) return BAD_REQUEST;
   if (resource === 'pages/entry_exit' && query.mode !== 'entry' && query.mode !== 'exit') return BAD_REQUEST;
 
-  const fs = splitFilters(filters);
+  const fs: FilterSet = { ...splitFilters(filters), ...(tree ? { tree } : {}) };
   const sessions = buildSessions(events);
 
   if (kind === 'metrics') {

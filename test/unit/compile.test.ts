@@ -231,6 +231,7 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,
         viewConditionOnPage: true,
         nameFiltered: true,
         sessionAttributes: ['country'],
+        restrictionReadsEvents: false,
         params: { f0_v: ['DE'], f1_v: ['purchase'], f2_v: ['/blog'] },
       })
     })

@@ -33,7 +33,8 @@ describe('insights parameters', () => {
 
   const cases: [string, Record<string, unknown>, RegExp][] = [
     ['malformed filters JSON', { filters: '[{' }, /"filters" is not valid JSON/],
-    ['filters not an array', { filters: '{"name":"country"}' }, /"filters" must be array/],
+    ['filters neither an array nor a tree', { filters: '"country"' }, /"filters" must be array/],
+    ['a tree of one session leaf without its operator', { filters: '{"name":"country"}' }, /^filters\.operator: filters\.operator: .*required/],
     ['an unknown operator', { filters: '[{"name":"country","operator":"like","value":["x"]}]' }, /filters\.0\.operator: "filters\.0\.operator" must be equal to one of the allowed values/],
     ['a value of the wrong type', { filters: '[{"name":"country","operator":"is","value":[true]}]' }, /filters\.0\.value\.0: .* must be string,number/],
     ['a bare value instead of a list', { filters: '[{"name":"country","operator":"is","value":"DE"}]' }, /filters\.0\.value: .* must be array/],

@@ -1,0 +1,346 @@
+// Filter trees (docs/api/filters.md): `filters` given as `{ "and": [...] }`, `{ "or": [...] }` or
+// `{ "not": f }` over session-attribute leaves and `{ "performed": { name?, filters? } }` leaves. A tree
+// selects sessions; parsing lists every problem with the path of its node, caps the tree before anything
+// runs, and compiling gives one condition over a session row (its `s_<column>` attributes and session_id).
+import { compileInner, mergeParams, sqlOnly, type Fragment, type Params } from './compiled'
+import { assertNever, type Issue } from './errors'
+import { compileFilter, filterItemSchema, parseFilterItem, parseFilterList, parseFilters, regexTotalIssues, type Filter, type SortedFilters } from './filters'
+import type { SessionAttribute } from './registry'
+import { compileSchema, schemaIssues } from './validate'
+
+/** What a `performed` leaf asks: the session has an event with this name (any without one) matching every filter. */
+export interface Performed {
+  name?: string
+  filters: Filter[]
+}
+
+export type FilterTree =
+  | { kind: 'and'; children: FilterTree[] }
+  | { kind: 'or'; children: FilterTree[] }
+  | { kind: 'not'; child: FilterTree }
+  | { kind: 'session'; filter: Filter }
+  | { kind: 'performed'; performed: Performed }
+
+/** Combinators nested above a leaf, at most: `{ "and": [{ "or": [{ "not": { "and": [leaf] } }] }] }` is 4. */
+export const MAX_TREE_DEPTH = 4
+/** Leaves of a tree, at most: each session leaf, each `performed` leaf and each filter inside one. */
+export const MAX_TREE_LEAVES = 50
+
+const EVENT_NAME = { type: 'string', minLength: 1, maxLength: 200 }
+
+/** The node shapes, each checked alone as the parser walks down (so every issue names its node). */
+const NODE_SCHEMAS = {
+  and: { type: 'object', additionalProperties: false, required: ['and'], properties: { and: { type: 'array', minItems: 1, maxItems: MAX_TREE_LEAVES } } },
+  or: { type: 'object', additionalProperties: false, required: ['or'], properties: { or: { type: 'array', minItems: 1, maxItems: MAX_TREE_LEAVES } } },
+  not: { type: 'object', additionalProperties: false, required: ['not'], properties: { not: { type: 'object' } } },
+  performed: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['performed'],
+    properties: {
+      performed: { type: 'object', additionalProperties: false, properties: { name: EVENT_NAME, filters: { type: 'array', maxItems: MAX_TREE_LEAVES } } },
+    },
+  },
+} as const
+type Combinator = keyof typeof NODE_SCHEMAS
+const VALIDATORS = Object.fromEntries(
+  (Object.keys(NODE_SCHEMAS) as Combinator[]).map((kind) => [kind, compileSchema(NODE_SCHEMAS[kind], { coerce: false, keyNoun: 'key' })]),
+) as Record<Combinator, ReturnType<typeof compileSchema>>
+
+/**
+ * The tree as one JSON Schema (for /openapi.json), built from the node shapes above with `ref` naming the
+ * tree itself wherever a node holds nodes.
+ */
+export function filterTreeSchema(ref: string): object {
+  const { and, or, not, performed } = NODE_SCHEMAS
+  return {
+    oneOf: [
+      { ...and, properties: { and: { ...and.properties.and, items: { $ref: ref } } } },
+      { ...or, properties: { or: { ...or.properties.or, items: { $ref: ref } } } },
+      { ...not, properties: { not: { $ref: ref } } },
+      {
+        ...performed,
+        properties: {
+          performed: {
+            ...performed.properties.performed,
+            properties: { ...performed.properties.performed.properties, filters: { ...performed.properties.performed.properties.filters, items: filterItemSchema } },
+          },
+        },
+      },
+      filterItemSchema,
+    ],
+  }
+}
+
+/**
+ * The `filters` query parameter of the questions that take trees. /openapi.json tells it by identity and
+ * publishes what its JSON text holds (a flat array or a tree).
+ */
+export const TREE_FILTERS_PROPERTY = {
+  type: 'string',
+  description: 'URL-encoded JSON: a flat array of filters, ANDed, or a filter tree of and, or, not, session leaves and performed leaves (docs/api/filters.md)',
+}
+
+/** A node's path as text, `filters.or[1].not.performed.name`. */
+export const pathText = (path: (string | number)[]): string =>
+  path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`)).join('')
+
+/** Issues of the node at `path`, each message naming the path it is about. */
+const named = (issues: Issue[]): Issue[] => issues.map((issue) => ({ ...issue, message: `${pathText(issue.path)}: ${issue.message}` }))
+
+interface Walk {
+  issues: Issue[]
+  leaves: number
+}
+
+function kindOf(value: Record<string, unknown>): Combinator | 'session' {
+  for (const kind of Object.keys(NODE_SCHEMAS) as Combinator[]) if (Object.hasOwn(value, kind)) return kind
+  return 'session'
+}
+
+function parsePerformed(raw: { name?: string; filters?: unknown[] }, path: (string | number)[], walk: Walk): FilterTree | undefined {
+  const parsed = parseFilterList(raw.filters ?? [])
+  const issues = parsed.issues.map((issue) => ({ ...issue, path: [...path, 'performed', ...issue.path] }))
+  parsed.filters.forEach((filter, index) => {
+    if (filter.target.kind === 'session') {
+      issues.push({ path: [...path, 'performed', 'filters', index, 'name'], message: `"${filter.target.attribute}" describes sessions: give it as a session leaf of the tree, not inside "performed"` })
+    }
+  })
+  walk.leaves += 1 + (raw.filters?.length ?? 0)
+  walk.issues.push(...named(issues))
+  return issues.length ? undefined : { kind: 'performed', performed: { ...(raw.name === undefined ? {} : { name: raw.name }), filters: parsed.filters } }
+}
+
+function parseSessionLeaf(value: unknown, path: (string | number)[], walk: Walk): FilterTree | undefined {
+  walk.leaves += 1
+  const { filter, issues } = parseFilterItem(value, path)
+  if (filter && filter.target.kind !== 'session') {
+    issues.push({ path: [...path, 'name'], message: `"${(value as { name: string }).name}" is an event field: a tree's event conditions go inside a "performed" leaf` })
+  }
+  walk.issues.push(...named(issues))
+  return issues.length ? undefined : filter && { kind: 'session', filter }
+}
+
+function parseNode(value: unknown, path: (string | number)[], depth: number, walk: Walk): FilterTree | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    walk.issues.push(...named([{ path, message: 'a tree node is an object: { "and": [...] }, { "or": [...] }, { "not": ... }, { "performed": ... } or a session filter' }]))
+    return undefined
+  }
+  const kind = kindOf(value as Record<string, unknown>)
+  if (kind === 'session') return parseSessionLeaf(value, path, walk)
+  const shape = schemaIssues(VALIDATORS[kind], value, path)
+  walk.issues.push(...named(shape))
+  if (kind === 'performed') {
+    // The filters of a misshapen leaf are checked too, so that the 400 lists their problems as well.
+    const performed = (value as { performed: unknown }).performed as { name?: string; filters?: unknown[] }
+    const checked = typeof performed === 'object' && performed !== null && (performed.filters === undefined || Array.isArray(performed.filters))
+    const leaf = checked ? parsePerformed(performed, path, walk) : undefined
+    return shape.length ? undefined : leaf
+  }
+  if (shape.length) return undefined
+  if (depth >= MAX_TREE_DEPTH) {
+    walk.issues.push(...named([{ path, message: `a tree nests at most ${MAX_TREE_DEPTH} levels of "and", "or" and "not"` }]))
+    return undefined
+  }
+  if (kind === 'not') {
+    const child = parseNode((value as { not: unknown }).not, [...path, 'not'], depth + 1, walk)
+    return child && { kind: 'not', child }
+  }
+  const items = (value as Record<'and' | 'or', unknown[]>)[kind]
+  const children = items.map((item, index) => parseNode(item, [...path, kind, index], depth + 1, walk))
+  return children.every((child): child is FilterTree => child !== undefined) ? { kind, children } : undefined
+}
+
+/** Whether a tree holds a `performed` leaf. */
+const treeHasPerformed = (tree: FilterTree): boolean =>
+  tree.kind === 'performed' || (tree.kind === 'not' ? treeHasPerformed(tree.child) : tree.kind === 'and' || tree.kind === 'or' ? tree.children.some(treeHasPerformed) : false)
+
+/** Every filter of a tree, session leaves and those inside `performed` leaves: the regex caps count them all. */
+export function treeFilters(tree: FilterTree): Filter[] {
+  switch (tree.kind) {
+    case 'and':
+    case 'or':
+      return tree.children.flatMap(treeFilters)
+    case 'not':
+      return treeFilters(tree.child)
+    case 'session':
+      return [tree.filter]
+    case 'performed':
+      return tree.performed.filters
+    default:
+      return assertNever(tree)
+  }
+}
+
+/** Parses a tree already read from JSON: every problem, each naming its node's path under `path`. */
+export function parseFilterTree(value: unknown, path: (string | number)[] = ['filters']): { tree?: FilterTree; issues: Issue[] } {
+  const walk: Walk = { issues: [], leaves: 0 }
+  const tree = parseNode(value, path, 0, walk)
+  if (walk.leaves > MAX_TREE_LEAVES) {
+    walk.issues.push(...named([{ path, message: `a tree holds at most ${MAX_TREE_LEAVES} leaves (session filters, performed leaves and each filter inside one); this one holds ${walk.leaves}` }]))
+  }
+  if (walk.issues.length || !tree) return { issues: walk.issues }
+  return { tree, issues: regexTotalIssues(treeFilters(tree), path) }
+}
+
+/** How a `performed` leaf is read where the tree is compiled. */
+export type PerformedReading =
+  /** `session_id IN` the sessions of insights/performed-sessions.sql: the statement binds projectId, readFrom and readTo. */
+  | 'set'
+  /** `countIf(...) > 0` over the rows of a statement that groups each session's events. */
+  | 'grouped'
+
+export interface CompiledTree {
+  /** One condition over a session row: its `s_<column>` attributes and its session_id. */
+  condition: Fragment
+  /** The session attributes the condition reads. */
+  sessionAttributes: SessionAttribute[]
+}
+
+/** A performed leaf's condition over an event row (its own columns), its values bound under `prefix`. */
+function performedCondition(performed: Performed, prefix: string): Fragment {
+  const parts: Fragment[] = []
+  if (performed.name !== undefined) parts.push({ sql: `name = {${prefix}_name:String}`, params: { [`${prefix}_name`]: performed.name } })
+  parts.push(...performed.filters.map((filter, index) => compileFilter(filter, `${prefix}_f${index}`, 'events')))
+  if (parts.length === 0) return { sql: '1', params: {} }
+  return { sql: `(${parts.map((part) => part.sql).join(' AND ')})`, params: mergeParams(parts.map((part) => part.params), `performed leaf ${prefix}`) }
+}
+
+/**
+ * The placeholders that insights/performed-sessions.sql reads from its statement: every statement that
+ * places a tree read as `set` binds the window's read range (checked again when it compiles).
+ */
+const SET_CONTEXT: Params = { projectId: '', readFrom: '', readTo: '' }
+
+/**
+ * How each distinct performed leaf reads, by its key: as a set, one scan for all of them (`(session_id, n)`
+ * pairs when there are several, so that every leaf reads the same subquery, which the engine builds once),
+ * or as a count over grouped events.
+ */
+function performedReaders(leaves: Map<string, Performed>, reading: PerformedReading): { read: Map<string, string>; params: Params } {
+  const conditions = [...leaves.entries()].map(([key, performed], index) => ({ key, index, ...performedCondition(performed, `p${index}`) }))
+  const params = mergeParams(conditions.map((condition) => condition.params), 'the performed leaves')
+  switch (reading) {
+    case 'grouped':
+      return { read: new Map(conditions.map(({ key, sql }) => [key, `countIf(${sql}) > 0`])), params }
+    case 'set': {
+      if (conditions.length === 0) return { read: new Map(), params }
+      const several = conditions.length > 1
+      const leafNumber = several ? `, arrayJoin(arrayFilter(leaf -> leaf > 0, [${conditions.map(({ sql, index }) => `if(${sql}, ${index + 1}, 0)`).join(', ')}])) AS leaf` : ''
+      const scan = compileInner('insights/performed-sessions.sql', { ...SET_CONTEXT, ...params }, {
+        leaf_number: sqlOnly(leafNumber),
+        performed: sqlOnly(several ? `(${conditions.map(({ sql }) => sql).join(' OR ')})` : conditions[0].sql),
+      })
+      const subquery = `(\n${scan.sql}\n)`
+      return { read: new Map(conditions.map(({ key, index }) => [key, several ? `(session_id, ${index + 1}) IN ${subquery}` : `session_id IN ${subquery}`])), params }
+    }
+    default:
+      return assertNever(reading)
+  }
+}
+
+const performedKey = (performed: Performed): string => JSON.stringify(performed)
+
+/**
+ * The children of an `or` with its `is` session leaves on one attribute merged into one leaf of all their
+ * values (the same sessions): one set lookup a session instead of one per leaf.
+ */
+function mergeIsLeaves(children: FilterTree[]): FilterTree[] {
+  const merged = new Map<SessionAttribute, { kind: 'session'; filter: Filter }>()
+  const out: FilterTree[] = []
+  for (const child of children) {
+    if (child.kind !== 'session' || child.filter.operator !== 'is' || child.filter.target.kind !== 'session') {
+      out.push(child)
+      continue
+    }
+    const attribute = child.filter.target.attribute
+    const existing = merged.get(attribute)
+    if (existing) {
+      existing.filter = { ...existing.filter, values: [...existing.filter.values, ...child.filter.values] }
+      continue
+    }
+    const leaf = { kind: 'session' as const, filter: child.filter }
+    merged.set(attribute, leaf)
+    out.push(leaf)
+  }
+  return out
+}
+
+/**
+ * A tree as one condition over a session row. Session leaves are bound as `t<n>` in tree order; each
+ * distinct `performed` leaf once, as `p<n>`, however often the tree repeats it.
+ */
+export function compileTree(tree: FilterTree, reading: PerformedReading): CompiledTree {
+  const sessionLeaves: Fragment[] = []
+  const attributes: SessionAttribute[] = []
+  const performed = new Map<string, Performed>()
+  const collect = (node: FilterTree): void => {
+    if (node.kind === 'and' || node.kind === 'or') node.children.forEach(collect)
+    else if (node.kind === 'not') collect(node.child)
+    else if (node.kind === 'performed') performed.set(performedKey(node.performed), node.performed)
+  }
+  collect(tree)
+  const readers = performedReaders(performed, reading)
+  const render = (node: FilterTree): string => {
+    switch (node.kind) {
+      case 'and':
+      case 'or': {
+        const children = node.kind === 'or' ? mergeIsLeaves(node.children) : node.children
+        return children.length === 1 ? render(children[0]) : `(${children.map(render).join(node.kind === 'and' ? ' AND ' : ' OR ')})`
+      }
+      case 'not':
+        return `(NOT ${render(node.child)})`
+      case 'session': {
+        if (node.filter.target.kind !== 'session') throw new Error('a session leaf holds a session-attribute filter')
+        attributes.push(node.filter.target.attribute)
+        const fragment = compileFilter(node.filter, `t${sessionLeaves.length}`)
+        sessionLeaves.push(fragment)
+        return fragment.sql
+      }
+      case 'performed':
+        return `(${readers.read.get(performedKey(node.performed))})`
+      default:
+        return assertNever(node)
+    }
+  }
+  const sql = render(tree)
+  return {
+    condition: { sql, params: mergeParams([...sessionLeaves.map((leaf) => leaf.params), readers.params], 'the filter tree') },
+    sessionAttributes: [...new Set(attributes)],
+  }
+}
+
+/**
+ * A tree as the sorted filters of an insights question: it only restricts sessions (its condition, with its
+ * performed leaves as sets), and every page view of a kept session counts.
+ */
+export function sortTree(tree: FilterTree): SortedFilters {
+  const { condition, sessionAttributes } = compileTree(tree, 'set')
+  return {
+    restrictionReadsEvents: treeHasPerformed(tree),
+    sessionRestriction: condition.sql,
+    eventSelection: null,
+    viewCondition: null,
+    viewConditionOnPage: true,
+    nameFiltered: false,
+    sessionAttributes,
+    params: condition.params,
+  }
+}
+
+/**
+ * The `filters` parameter of a question that takes trees (JSON text): an array keeps the flat filters'
+ * meaning, an object is a tree. Every problem is listed.
+ */
+export function parseFiltersOrTree(text: string | undefined): { filters: Filter[]; tree?: FilterTree; issues: Issue[] } {
+  if (text === undefined) return { filters: [], issues: [] }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return parseFilters(text)
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return parseFilters(text)
+  const { tree, issues } = parseFilterTree(parsed)
+  return { filters: [], ...(tree ? { tree } : {}), issues }
+}
