@@ -65,7 +65,7 @@ function nodeOf(kind: NodeKind): { event: string; label: string } {
 /** The session attributes the filters read, as the first event's values (`s_<column>`). */
 function attributeColumns(attributes: SessionAttribute[]): string {
   const source = (attribute: SessionAttribute) => (attribute === 'entry_origin' ? 'origin' : attribute === 'entry_path' ? 'path' : SESSION_ATTRIBUTES[attribute])
-  return [...new Set(attributes)].map((attribute) => `,\n        argMin(${source(attribute)}, (created_at, toString(id))) AS ${sessionColumn(attribute)}`).join('')
+  return [...new Set(attributes)].map((attribute) => `,\n        argMin(${source(attribute)}, (created_at, toUInt128(id))) AS ${sessionColumn(attribute)}`).join('')
 }
 
 /** `AND ...` over a session: its attributes pass, and one of its events matches every event-field filter. */
