@@ -49,11 +49,11 @@ export function shuffled(count: number, random: Random): number[] {
 }
 
 /**
- * Medians of several timed tasks over at least RUNS rounds after one warm-up round, and over as many as fit in
+ * The times of several tasks over at least RUNS rounds after one warm-up round, and over as many as fit in
  * ROUND_BUDGET_MS at the warm-up's pace (at most MAX_RUNS), their runs interleaved in a new order each round, so
- * that no task keeps its place after the same other one.
+ * that no task keeps its place after the same other one: per task, one time per round, in round order.
  */
-export async function interleaved(tasks: (() => Promise<unknown>)[]): Promise<number[]> {
+export async function interleavedSamples(tasks: (() => Promise<unknown>)[]): Promise<number[][]> {
   const samples: number[][] = tasks.map(() => [])
   const random = new Random(RUNS)
   let rounds = RUNS
@@ -66,7 +66,12 @@ export async function interleaved(tasks: (() => Promise<unknown>)[]): Promise<nu
     }
     if (round === 0) rounds = Math.min(MAX_RUNS, Math.max(RUNS, Math.floor(ROUND_BUDGET_MS / (performance.now() - roundStarted))))
   }
-  return samples.map(median)
+  return samples
+}
+
+/** Each task's median over the rounds of interleavedSamples. */
+export async function interleaved(tasks: (() => Promise<unknown>)[]): Promise<number[]> {
+  return (await interleavedSamples(tasks)).map(median)
 }
 
 /**
@@ -301,7 +306,7 @@ export async function compare(): Promise<void> {
         `Whole-project ${format.toUpperCase()} export: ${rows} lines at ${Math.round(rate)} rows/s; gateway RSS ${rssBefore.toFixed(0)} MB before, ${rssPeak.toFixed(0)} MB at most (+${(rssPeak - rssBefore).toFixed(0)} MB)`,
       )
     }
-    await compareBehaviour({ gateway, get, headers: fresh, interleaved })
+    await compareBehaviour({ gateway, get, headers: fresh, samples: interleavedSamples })
     if (fs.existsSync(LONG.dir)) await historyRatios(gateway)
     else console.log(`\n360-day ratio skipped: no long dataset at ${LONG.dir} (create it with \`npm run bench -- long\`).`)
   } finally {
@@ -309,22 +314,25 @@ export async function compare(): Promise<void> {
   }
 }
 
-/** Mode `behaviour`: the behaviour questions' part of `compare` alone. */
+/** Mode `behaviour`: the behaviour questions' part of `compare` alone (they and their baselines read events only). */
 export async function compareBehaviourOnly(): Promise<void> {
-  const prepared = await openDataset(MAIN)
+  const prepared = await openDataset(MAIN, 'events')
   await prepared.engine.close()
   const auth = { 'openpanel-client-id': prepared.credentials.id, 'openpanel-client-secret': prepared.credentials.secret }
   const gateway = await startGateway({ dataDir: MAIN.dir, port: PORT, env: BENCH_GATEWAY_ENV })
   try {
     await waitForAuth(auth)
-    await compareBehaviour({ gateway, get, headers: { ...auth, 'cache-control': 'no-cache' }, interleaved })
+    await compareBehaviour({ gateway, get, headers: { ...auth, 'cache-control': 'no-cache' }, samples: interleavedSamples })
   } finally {
     await gateway.stop()
   }
 }
 
-/** Mode `long`: seeds the 360-day dataset (4× the events) the ratio needs. */
-export async function seedLong(): Promise<void> {
-  const { engine } = await openDataset(LONG)
+/**
+ * Mode `long`: seeds the 360-day dataset (4× the events) the ratios need; `long events` builds only what the
+ * behaviour questions read (a later `compare` builds the rest).
+ */
+export async function seedLong(args: string[]): Promise<void> {
+  const { engine } = await openDataset(LONG, args[0] === 'events' ? 'events' : 'sessions')
   await engine.close()
 }

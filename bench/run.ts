@@ -11,9 +11,9 @@ import * as trees from './trees'
 
 const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
   compare: { describe: 'gateway vs raw engine vs OpenPanel-shaped SQL, dashboard burst, cache, exports, 360/90-day ratio', run: compare },
-  behaviour: { describe: 'funnel, retention and paths against OpenPanel-shaped SQL, retention memory, 360/30-day ratios (part of compare)', run: compareBehaviourOnly },
+  behaviour: { describe: 'funnel, retention and paths against OpenPanel-shaped SQL, retention memory, 360/30-day ratios on the 360-day dataset (part of compare)', run: compareBehaviourOnly },
   load: { describe: 'every endpoint at concurrency 1 and 8', run: loadTable },
-  long: { describe: 'seed the 360-day dataset (4× the events) that the compare mode\'s ratio needs', run: seedLong },
+  long: { describe: 'seed the 360-day dataset (4× the events) that the 360-day ratios need (`long events`: only what the behaviour mode reads)', run: () => seedLong(process.argv.slice(3)) },
   abuse: { describe: 'a hostile client beside a second one: its /live and /ready percentiles, 504 times, heavy valid load; a credential flood, maximal regex requests and 8 clients × 8 no-cache heavy requests, 12-month funnels, retention and paths against its /live and /metrics p95 (phases: attack heavy flood regex nocache behaviour)', run: () => abuse.main(process.argv.slice(3)) },
   compaction: { describe: 'questions while the gateway compacts settled days (a copy of the bench data): percentiles before and during', run: compaction.main },
   'sessions-spike': { describe: 'HEAD\'s session questions against a native AggregatingMergeTree of -State columns read with -Merge (scratch tables, dropped after): exact answers checked, medians interleaved, the 10% rule\'s verdict; and whether refreshable views run', run: sessionsSpike.main },

@@ -28,13 +28,33 @@ export interface Credentials {
   secret: string
 }
 
-/** The main dataset (10M events over 90 days by default) and the long one (4× the events over 360 days). */
+/**
+ * The main dataset (10M events over 90 days by default) and the long one (by default 4× the events over 360
+ * days, the same events a day; QUARRY_BENCH_LONG_EVENTS seeds fewer, where the time to seed 40M is lacking).
+ */
 export const MAIN: Dataset = {
   dir: path.resolve(process.env.QUARRY_BENCH_DIR ?? path.join(ROOT, '.bench-data')),
   events: Number(process.env.QUARRY_BENCH_EVENTS ?? 10_000_000),
   days: 90,
 }
-export const LONG: Dataset = { dir: `${MAIN.dir}-360d`, events: MAIN.events * 4, days: 360 }
+export const LONG: Dataset = { dir: `${MAIN.dir}-360d`, events: Number(process.env.QUARRY_BENCH_LONG_EVENTS ?? MAIN.events * 4), days: 360 }
+
+/** Events a day, for the headers that compare datasets. */
+export const perDay = (dataset: Dataset) => Math.round(dataset.events / dataset.days)
+
+/**
+ * What a directory was seeded with (written after its seed; directories seeded before it was kept have no
+ * record): a later open asking for other figures fails instead of timing other data under the asked figures.
+ */
+const seededFile = (dataset: Dataset) => path.join(dataset.dir, 'bench-dataset.json')
+function checkSeeded(dataset: Dataset): void {
+  const file = seededFile(dataset)
+  if (!fs.existsSync(file)) return
+  const seeded = JSON.parse(fs.readFileSync(file, 'utf8')) as { events: number; days: number }
+  if (seeded.events !== dataset.events || seeded.days !== dataset.days) {
+    throw new Error(`${dataset.dir} holds ${seeded.events} events over ${seeded.days} days, not the ${dataset.events} over ${dataset.days} asked: set the figures it was seeded with, or remove it`)
+  }
+}
 
 /** Waits until the engine has no background merge running (three quiet checks in a row). */
 export async function waitForMerges(client: ClickHouseClient): Promise<number> {
@@ -49,8 +69,8 @@ export async function waitForMerges(client: ClickHouseClient): Promise<number> {
 }
 
 /**
- * Merges each partition of `events`, `sessions`, the combined tables and the discovery summaries into one part, skipping those
- * already in one. How many parts background merges leave depends on how the data was seeded: the 360-day
+ * Merges each partition of `events` and the discovery summaries (and, for `sessions`, of the sessions and
+ * combined tables) into one part, skipping those already in one. How many parts background merges leave depends on how the data was seeded: the 360-day
  * project's months were left in more parts of events than the 90-day project's. A chart read many parts
  * measurably slower than one (bench/README.md), which the 360-day / 90-day ratio would count as the cost of
  * the project's history. A combined table's month gets a part for each day compacted (its partitions are months) until
@@ -58,16 +78,28 @@ export async function waitForMerges(client: ClickHouseClient): Promise<number> {
  * reader keeps (it removes rows already deleted); the summaries (migrations/003_event_discovery.sql) combine
  * each bucket's rows into one, the same sums their readers take. Returns the seconds it took.
  */
-async function mergeParts(client: ClickHouseClient): Promise<number> {
+async function mergeParts(client: ClickHouseClient, reads: Reads): Promise<number> {
   const started = performance.now()
-  for (const table of ['events', 'sessions', 'sessions_settled', 'page_views_settled', 'page_rollup', 'session_rollup', 'event_names', 'event_property_keys', 'event_property_values']) {
+  const summaries = ['event_names', 'event_property_keys', 'event_property_values']
+  const tables = reads === 'sessions' ? ['events', 'sessions', 'sessions_settled', 'page_views_settled', 'page_rollup', 'session_rollup', ...summaries] : ['events', ...summaries]
+  for (const table of tables) {
     await client.command({ query: `OPTIMIZE TABLE ${table} FINAL`, clickhouse_settings: { optimize_skip_merged_partitions: 1 } })
   }
   return (performance.now() - started) / 1000
 }
 
-/** Opens a dataset's engine, seeding the project, a root client and the baseline table the first time. */
-export async function openDataset(dataset: Dataset): Promise<{ engine: Engine; credentials: Credentials }> {
+/**
+ * What a bench reads besides `events`: `sessions` (the default) when it asks session questions, so the
+ * OpenPanel-shaped sessions table and the compaction of settled days are built first; `events` when it reads
+ * events only (the behaviour questions and their baselines), which skips both.
+ */
+export type Reads = 'sessions' | 'events'
+
+/**
+ * Opens a dataset's engine, seeding the project and a root client the first time, and building what `reads`
+ * needs (a later open that reads sessions builds what an events-only one skipped).
+ */
+export async function openDataset(dataset: Dataset, reads: Reads = 'sessions'): Promise<{ engine: Engine; credentials: Credentials }> {
   fs.mkdirSync(dataset.dir, { recursive: true })
   const engine = await openEngine({ ...loadConfig({}).engine, dataDir: dataset.dir })
   await migrate(engine)
@@ -77,20 +109,24 @@ export async function openDataset(dataset: Dataset): Promise<{ engine: Engine; c
     console.log(`seeding ${dataset.events} events over ${dataset.days} days into ${dataset.dir}...`)
     const { seconds } = await seedProject(engine, { projectId: PROJECT, events: dataset.events, days: dataset.days, seed: 42, end: END })
     console.log(`seeded in ${seconds.toFixed(1)} s`)
+    fs.writeFileSync(seededFile(dataset), JSON.stringify({ events: dataset.events, days: dataset.days }))
   }
+  checkSeeded(dataset)
   if (!fs.existsSync(credentialsFile)) {
     const client = await createApiClient(engine, { type: 'root', name: 'bench' })
     fs.writeFileSync(credentialsFile, JSON.stringify({ id: client.id, secret: client.secret }))
   }
-  await buildBaseline(engine.client, PROJECT)
-  // Compacted as a gateway at the bench's clock would have: the days whose read range ended before END;
-  // the last ones are the open edge, regrouped by every question (the bench's gateway never compacts).
-  const compacted = await compactSessions(engine, { ...compactionOptions(loadConfig({})), now: END })
-  if (compacted.days || compacted.dropped) {
-    console.log(`compacted ${compacted.sessions} sessions of ${compacted.days} settled days, dropped ${compacted.dropped} replaced compactions, rewriting ${compacted.rewritten} months without them, in ${compacted.seconds.toFixed(1)} s`)
+  if (reads === 'sessions') {
+    await buildBaseline(engine.client, PROJECT)
+    // Compacted as a gateway at the bench's clock would have: the days whose read range ended before END;
+    // the last ones are the open edge, regrouped by every question (the bench's gateway never compacts).
+    const compacted = await compactSessions(engine, { ...compactionOptions(loadConfig({})), now: END })
+    if (compacted.days || compacted.dropped) {
+      console.log(`compacted ${compacted.sessions} sessions of ${compacted.days} settled days, dropped ${compacted.dropped} replaced compactions, rewriting ${compacted.rewritten} months without them, in ${compacted.seconds.toFixed(1)} s`)
+    }
   }
-  const merged = await mergeParts(engine.client)
-  console.log(`${dataset.dir}: events, sessions and the combined tables merged into one part a partition (OPTIMIZE ... FINAL) in ${merged.toFixed(0)} s`)
+  const merged = await mergeParts(engine.client, reads)
+  console.log(`${dataset.dir}: ${reads === 'sessions' ? 'events, sessions and the combined tables' : 'events'} merged into one part a partition (OPTIMIZE ... FINAL) in ${merged.toFixed(0)} s`)
   const waited = await waitForMerges(engine.client)
   console.log(`${dataset.dir}: background merges finished (waited ${waited.toFixed(0)} s) before timing`)
   return { engine, credentials: JSON.parse(fs.readFileSync(credentialsFile, 'utf8')) as Credentials }

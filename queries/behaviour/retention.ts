@@ -74,6 +74,35 @@ function returnTest(criteria: Criteria): string {
   }
 }
 
+/**
+ * Bits used in one return word (a UInt256). TRICKY: not 256: the engine shifts an unsigned integer whose
+ * top bit is set right as if signed, filling with ones (bitShiftRight(bitShiftLeft(toUInt64(1), 63), 60)
+ * has bits 3-8 set), so the top bit is never used.
+ */
+const WORD_BITS = 255
+
+/**
+ * A visitor's return words: word j holds the return periods numbered 255j to 255j + 254 from the window's
+ * first period; the periods read number at most the cohorts plus `periods`. The shift is kept at zero or
+ * more on the rows a word skips, since its argument is computed for every row.
+ */
+function returnWords(words: number): string {
+  return Array.from({ length: words }, (_, j) => {
+    const [from, to] = [j * WORD_BITS, (j + 1) * WORD_BITS]
+    const bit = j === 0 ? 'position' : `toUInt16(greatest(position - ${from}, 0))`
+    const inWord = j === 0 ? `position < ${to}` : `position >= ${from} AND position < ${to}`
+    return `,\n      groupBitOrIf(bitShiftLeft(toUInt256(1), ${bit}), is_return = 1 AND ${inWord}) AS w${j}`
+  }).join('')
+}
+
+/** The return words as one value whose bit k is period `first + k`: word j moved by 255j - first. */
+function relativeReturns(words: number): string {
+  const moved = Array.from({ length: words }, (_, j) =>
+    j === 0 ? 'bitShiftRight(w0, first)' : `if(first <= ${j * WORD_BITS}, bitShiftLeft(w${j}, toUInt16(${j * WORD_BITS} - first)), bitShiftRight(w${j}, toUInt16(greatest(first - ${j * WORD_BITS}, 0))))`,
+  )
+  return moved.reduce((all, word) => `bitOr(${all}, ${word})`)
+}
+
 interface RetentionRow {
   cohort_start: number
   size: number
@@ -93,11 +122,22 @@ export const retention: Resource<RetentionQuery> = {
     const readTo = periodStart(cohorts[cohorts.length - 1].start, query.periods + 1, query)
     const current = DateTime.fromJSDate(query.now, { zone: query.timezone }).startOf(query.period).toJSDate()
     const returnsUntil = periodStart(current, 1, query)
+    const words = Math.ceil((cohorts.length + query.periods) / WORD_BITS)
     return compileTemplate(
       'behaviour/retention.sql',
-      { ...windowParams(query.projectId, query.window), readTo: toClickHouseTime(readTo), returnsUntil: toClickHouseTime(returnsUntil), periods: query.periods, tz: query.timezone },
+      {
+        ...windowParams(query.projectId, query.window),
+        readTo: toClickHouseTime(readTo),
+        returnsUntil: toClickHouseTime(returnsUntil),
+        periods: query.periods,
+        returnBits: 2 ** (query.periods + 1) - 2,
+        tz: query.timezone,
+      },
       {
         period_bucket: sqlOnly(bucketExpression(query.period, 'created_at')),
+        first_period: sqlOnly(bucketExpression(query.period, "{start:DateTime64(3, 'UTC')}")),
+        return_words: sqlOnly(returnWords(words)),
+        relative_returns: sqlOnly(relativeReturns(words)),
         period_unit: sqlOnly(`'${query.period}'`),
         start_match: start,
         return_match: { sql: back.sql, params: mergeParams([back.params, shared?.params ?? {}], 'the retention steps') },

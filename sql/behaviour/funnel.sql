@@ -57,7 +57,7 @@ FROM
           range(0, {stepCount:UInt8})) AS advances
       FROM
       (
-        SELECT /* @group_key */ AS group_key, toUnixTimestamp64Milli(created_at) AS at, toString(id) AS event_key, /* @breakdown_value */ AS label, /* @step_mask */ AS mask
+        SELECT /* @group_key */ AS group_key, toUnixTimestamp64Milli(created_at) AS at, toUInt128(id) AS event_key, /* @breakdown_value */ AS label, /* @step_mask */ AS mask
         FROM events
         WHERE project_id = {projectId:String}
           AND created_at >= {start:DateTime64(3, 'UTC')}

@@ -3,7 +3,9 @@
 -- Each session that starts in the window and passes the filters gives a sequence: its node labels in
 -- event order (created_at, then id), from its first node matching the start step when there is one,
 -- consecutive repeats collapsed, cut to `steps`. Events are read a lookback before and after the window,
--- so a session's start and its events are whole.
+-- so a session's start and its events are whole. Sessions are grouped by session_key, their id's 128-bit
+-- key, and events of one millisecond ordered by toUInt128(id), which orders ids as their text does (the
+-- UUID type's comparison does not); neither makes a string per event.
 SELECT kind, step, source, target, sessions, exits, sum(if(kind = 'node' AND step = 1, sessions, 0)) OVER () AS total
 FROM
 (
@@ -18,14 +20,14 @@ FROM
     FROM
     (
       SELECT
-        session_id,
+        session_key,
         min(created_at) AS started_at,
-        groupArrayIf((created_at, toString(id), /* @node_label */, /* @start_match */), /* @node_event */) AS nodes/* @attributes */
+        groupArrayIf((created_at, toUInt128(id), /* @node_label */, /* @start_match */), /* @node_event */) AS nodes/* @attributes */
       FROM events
       WHERE project_id = {projectId:String}
         AND created_at >= {readFrom:DateTime64(3, 'UTC')}
         AND created_at < {readTo:DateTime64(3, 'UTC')}
-      GROUP BY session_id
+      GROUP BY session_key
       HAVING started_at >= {start:DateTime64(3, 'UTC')}
         AND started_at < {end:DateTime64(3, 'UTC')}/* @session_filters */
     )

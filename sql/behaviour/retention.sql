@@ -1,40 +1,39 @@
 -- @name behaviour.retention
 -- @returns per cohort with visitors: cohort_start (epoch seconds), size, returned (visitors per period 1..periods)
--- A visitor's cohort is the period holding their earliest start event inside the window. Each visitor
--- brings, per period they were active in, whether a start event in the window or a return event fell
--- there; the cohort comes from those rows, and each period after it is one bit of the visitor's
--- returns. Counting visitors per cohort and period then needs no list of visitors per cell. A return
+-- A visitor's cohort is the period holding their earliest start event inside the window. One pass over
+-- the events groups them per visitor (by profile_key, the profile's 128-bit hash): the cohort is the
+-- least period of a start event, and each period holding a return event is one bit of the visitor's
+-- return words, numbered from the window's first period (255 to a word). Shifted by the cohort's number,
+-- the bits 1..periods say which periods after the cohort the visitor came back in. Counting visitors per
+-- cohort and period then needs no list of visitors per cell, and no row per visitor and period. A return
 -- counts in a period that has started (returnsUntil is the end of the period holding now): the later
 -- ones are null, so the answer changes with the clock only when a period starts.
 SELECT toUnixTimestamp(cohort) AS cohort_start, count() AS size,
   sumForEach(arrayMap(k -> toUInt64(/* @return_test */), range(1, {periods:UInt8} + 1))) AS returned
 FROM
 (
-  SELECT profile_id, any(cohort) AS cohort,
-    groupBitOr(if(has_return = 1 AND offset >= 1 AND offset <= {periods:UInt8}, bitShiftLeft(toUInt32(1), offset), toUInt32(0))) AS returns
+  SELECT cohort, toUInt32(bitAnd(/* @relative_returns */, {returnBits:UInt32})) AS returns
   FROM
   (
-    SELECT profile_id, has_return, assumeNotNull(first_period) AS cohort, dateDiff(/* @period_unit */, cohort, bucket) AS offset
+    SELECT
+      minIf(bucket, is_start = 1) AS cohort,
+      dateDiff(/* @period_unit */, /* @first_period */, cohort) AS first/* @return_words */
     FROM
     (
-      SELECT profile_id, bucket, has_return, min(if(has_start = 1, bucket, NULL)) OVER (PARTITION BY profile_id) AS first_period
-      FROM
-      (
-        SELECT
-          profile_id,
-          /* @period_bucket */ AS bucket,
-          max(/* @start_match */ AND created_at < {end:DateTime64(3, 'UTC')}) AS has_start,
-          max(/* @return_match */ AND created_at < {returnsUntil:DateTime64(3, 'UTC')}) AS has_return
-        FROM events
-        WHERE project_id = {projectId:String}
-          AND created_at >= {start:DateTime64(3, 'UTC')}
-          AND created_at < {readTo:DateTime64(3, 'UTC')}
-          AND (/* @start_match */ OR /* @return_match */)
-        GROUP BY profile_id, bucket
-      )
+      SELECT
+        profile_key,
+        /* @period_bucket */ AS bucket,
+        dateDiff(/* @period_unit */, /* @first_period */, bucket) AS position,
+        toUInt8(/* @start_match */ AND created_at < {end:DateTime64(3, 'UTC')}) AS is_start,
+        toUInt8(/* @return_match */ AND created_at < {returnsUntil:DateTime64(3, 'UTC')}) AS is_return
+      FROM events
+      WHERE project_id = {projectId:String}
+        AND created_at >= {start:DateTime64(3, 'UTC')}
+        AND created_at < {readTo:DateTime64(3, 'UTC')}
+        AND (/* @start_match */ OR /* @return_match */)
     )
-    WHERE first_period IS NOT NULL
+    GROUP BY profile_key
+    HAVING max(is_start) = 1
   )
-  GROUP BY profile_id
 )
 GROUP BY cohort

@@ -17,6 +17,23 @@ const PROJECTS = [
   { id: 'flow-berlin', timezone: 'Europe/Berlin', from: new Date('2024-03-24T00:00:00Z'), days: 12, sessions: 400 },
   { id: 'flow-ny', timezone: 'America/New_York', from: new Date('2024-03-05T00:00:00Z'), days: 12, sessions: 300 },
 ]
+/**
+ * A project of a year, for daily retention over a window of more days than one return word holds (255
+ * periods): a visitor's returns then fall in two words, and a late cohort's shift takes bits from both.
+ * Random sessions over the year, and visitors who first come after day 230 and return within 20 days.
+ */
+const YEAR = { id: 'flow-year', timezone: 'Europe/Berlin', from: new Date('2024-01-01T00:00:00Z'), days: 330, sessions: 120 }
+const DAY_MS = 86_400_000
+
+function yearEvents(): RawEvent[] {
+  const random = new Random(SEED + 1)
+  const late = Array.from({ length: 20 }, (_, visitor) => {
+    const first = YEAR.from.getTime() + (230 + visitor * 3) * DAY_MS + random.int(0, DAY_MS - 1)
+    const times = [first, ...Array.from({ length: random.int(1, 3) }, () => first + random.int(1, 20) * DAY_MS + random.int(0, 3_600_000))]
+    return times.map((time, session): RawEvent => ({ id: random.uuid(), name: 'screen_view', device_id: `late-${visitor}`, session_id: `late-${visitor}-${session}`, created_at: new Date(time).toISOString(), path: '/' }))
+  })
+  return [...randomEvents(SEED + YEAR.sessions, YEAR), ...late.flat()]
+}
 const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kathmandu']
 const NAMES = ['screen_view', 'add_to_cart', 'signup', 'purchase', 'session_start', '*']
 
@@ -100,9 +117,9 @@ describe('behaviour questions: gateway vs reference model (randomized)', functio
 
   before(async () => {
     h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
-    for (const project of PROJECTS) {
+    for (const project of [...PROJECTS, YEAR]) {
       await createProject(h.engine, { id: project.id, timezone: project.timezone })
-      const raw = randomEvents(SEED + project.sessions, project)
+      const raw = project === YEAR ? yearEvents() : randomEvents(SEED + project.sessions, project)
       events.set(project.id, raw)
       await insertRawEvents(h.engine, raw, project.id)
     }
@@ -131,5 +148,26 @@ describe('behaviour questions: gateway vs reference model (randomized)', functio
       if (/"(users|size|sessions)":[1-9]/.test(JSON.stringify(expected.body))) counts.nonEmpty += 1
     }
     assert.ok(counts.nonEmpty > QUERIES / 2, `most answers should have data: ${JSON.stringify(counts)}`)
+  })
+
+  it('agrees on daily retention over windows of more days than one return word holds', async () => {
+    const now = new Date('2025-01-01T00:00:00Z')
+    h.now = now
+    const requests: Record<string, string>[] = [
+      { startDate: '2024-01-01', endDate: '2024-11-20', period: 'day', periods: '24' },
+      { startDate: '2024-01-10', endDate: '2024-11-25', period: 'day', periods: '20', criteria: 'on_or_after' },
+      { startDate: '2024-02-01', endDate: '2024-11-26', period: 'day', periods: '12', timezone: 'Asia/Kathmandu', returnEvent: 'screen_view' },
+    ]
+    for (const query of requests) {
+      const url = urlOf(YEAR.id, 'retention', query)
+      const expected = answerBehaviour({ events: events.get(YEAR.id) as RawEvent[], projectTimezone: YEAR.timezone, resource: 'retention', query, now })
+      assert.equal(expected.status, 200, url)
+      const cohorts = (expected.body as { cohorts: { values: (number | null)[] }[] }).cohorts
+      // Returns past the first word's 255 periods, so the second word is read.
+      assert.ok(cohorts.some((cohort, index) => cohort.values.some((value, k) => k > 0 && index + k >= 255 && (value ?? 0) > 0)), `no return past period 255: ${url}`)
+      const res = await request(h.app).get(url).set(auth)
+      assert.equal(res.status, 200, `${url}\n${JSON.stringify(res.body)}`)
+      assert.deepEqual(res.body, expected.body, url)
+    }
   })
 })
