@@ -112,6 +112,8 @@ export const sessionsList: Resource<SessionsQuery, PlannedSessions> = {
   compile(query) {
     const withEvent = sessionsWithEvent(query)
     const conditions: Fragment[] = withEvent ? [withEvent] : []
+    // The fields shown, and those the filters read: a regrouped session is kept by its own columns.
+    const columns = [...new Set([...LISTED, ...query.sorted.sessionAttributes])]
     const statement = compileTemplate(
       'insights/sessions-list.sql',
       {
@@ -122,9 +124,9 @@ export const sessionsList: Resource<SessionsQuery, PlannedSessions> = {
         afterId: query.after?.id ?? '',
       },
       {
-        settled_attributes: storedColumns(LISTED),
+        settled_attributes: storedColumns(columns),
         session_filters: settledRestriction(query, conditions),
-        regrouped_sessions: regroupedSessionsWith(query, LISTED, REGROUPED_EXTRA, [...conditions, BEFORE_CURSOR]),
+        regrouped_sessions: regroupedSessionsWith(query, columns, REGROUPED_EXTRA, [...conditions, BEFORE_CURSOR]),
       },
     )
     return { ...statement, settledCheck: settledCheck(query) }

@@ -788,10 +788,11 @@ export function listSessions(req: Omit<ModelRequest, 'resource'>): ListedSession
   const tz = query.timezone ?? req.projectTimezone;
   if (!isValidTimeZone(tz)) return null;
   const window = resolveWindow(query, tz, req.now.getTime());
-  const filters = query.filters === undefined ? [] : parseFilters(query.filters);
+  const tree = query.filters !== undefined && isTreeText(query.filters) ? parseFilterTree(query.filters) : undefined;
+  const filters = query.filters === undefined ? [] : tree !== undefined ? (tree === null ? null : []) : parseFilters(query.filters);
   if (window === null || filters === null) return null;
   const sessions = buildSessions(req.events.map(normalize));
-  const kept = windowSessions(sessions, splitFilters(filters), window);
+  const kept = windowSessions(sessions, { ...splitFilters(filters), ...(tree ? { tree } : {}) }, window);
   kept.sort((a, b) => b.start - a.start || compareBytes(b.id, a.id));
   return kept.map((s) => ({
     id: s.id,
