@@ -4,6 +4,7 @@
 // engine, those still running included), so a client asking for little is served next even while others
 // keep heavy statements queued. A request that runs statements one after another keeps its slot between
 // them (KeptTurn), so that it waits for a turn once, not once per statement.
+import { LRUCache } from 'lru-cache'
 import { QueryError } from '../core/errors'
 
 export interface SchedulerOptions {
@@ -23,6 +24,9 @@ export interface SchedulerOptions {
 export function clientShare(maxQueued: number, clients: number): number {
   return Math.max(1, Math.floor(maxQueued / (clients + 1)))
 }
+
+/** Clients whose use is kept while they have nothing running or waiting, the most recently seen ones. */
+const DEPARTED_CLIENTS = 10_000
 
 interface Waiter {
   start: () => void
@@ -94,6 +98,11 @@ export class FairScheduler {
   private readonly queues = new Map<string, Waiter[]>()
   /** Per client with statements running or waiting. */
   private readonly clients = new Map<string, ClientUse>()
+  /**
+   * The use of clients that have nothing running or waiting, for when they come back: a client between two
+   * of its requests keeps what it has used instead of starting again at the least use present.
+   */
+  private readonly departed = new LRUCache<string, { used: number; lastTurn: number }>({ max: DEPARTED_CLIENTS })
 
   constructor(private readonly options: SchedulerOptions) {}
 
@@ -174,7 +183,7 @@ export class FairScheduler {
       client.running -= 1
       client.startedSum -= startedAt
       client.used += this.progressAt - startedAt
-      if (client.running === 0 && !this.queues.has(clientId)) this.clients.delete(clientId)
+      if (client.running === 0 && !this.queues.has(clientId)) this.depart(clientId)
       const free = () => {
         this.running -= 1
         this.startNext()
@@ -185,8 +194,10 @@ export class FairScheduler {
 
   /**
    * A client's use, kept while it has statements running or waiting. One that comes (back) starts at the
-   * least engine time any present client has used, so a new client neither waits behind every client's past
-   * nor overtakes them all for as long as they have been busy.
+   * least engine time any present client has used, or at what it had used when it left if that is more: a
+   * new or long-quiet client neither waits behind every client's past nor overtakes them all for as long as
+   * they have been busy, and a busy client whose requests leave it nothing waiting for a moment loses none
+   * of its use.
    */
   private useOf(clientId: string): ClientUse {
     let client = this.clients.get(clientId)
@@ -194,10 +205,21 @@ export class FairScheduler {
       const now = this.now()
       let floor = Infinity
       for (const other of this.clients.values()) floor = Math.min(floor, this.usedBy(other, now))
-      client = { running: 0, lastTurn: 0, used: floor === Infinity ? 0 : floor, startedSum: 0 }
+      const before = this.departed.get(clientId)
+      this.departed.delete(clientId)
+      const used = Math.max(floor === Infinity ? 0 : floor, before?.used ?? 0)
+      client = { running: 0, lastTurn: before?.lastTurn ?? 0, used, startedSum: 0 }
       this.clients.set(clientId, client)
     }
     return client
+  }
+
+  /** Forgets a client that has nothing running or waiting, keeping its use for when it comes back. */
+  private depart(clientId: string): void {
+    const client = this.clients.get(clientId)
+    if (!client) return
+    this.clients.delete(clientId)
+    this.departed.set(clientId, { used: client.used, lastTurn: client.lastTurn })
   }
 
   /** Engine time `client` has used by `now`, its running statements' time so far included. */
@@ -239,6 +261,6 @@ export class FairScheduler {
     this.queued -= 1
     if (queue.length) return
     this.queues.delete(clientId)
-    if (!this.clients.get(clientId)?.running) this.clients.delete(clientId)
+    if (!this.clients.get(clientId)?.running) this.depart(clientId)
   }
 }

@@ -43,7 +43,7 @@ describe('the fair engine scheduler', () => {
     await assert.rejects(scheduler.admit('b'), (error: unknown) => error instanceof QueryError && error.code === 'overloaded')
   })
 
-  it('forgets a client once it has nothing running or waiting', async () => {
+  it('remembers a client that had nothing running or waiting for a moment: it does not start again as never served', async () => {
     const scheduler = new FairScheduler({ maxInFlight: 2, maxQueued: 5, clock: still })
     await scheduler.admit('b')
     ;(await scheduler.admit('a'))()
@@ -52,7 +52,7 @@ describe('the fair engine scheduler', () => {
     const waiting = [scheduler.admit('b').then(() => order.push('b')), scheduler.admit('a').then(() => order.push('a'))]
     c()
     await Promise.race(waiting)
-    assert.deepEqual(order, ['a'], 'a, served after b but since forgotten, counts as never served')
+    assert.deepEqual(order, ['b'], 'a, served after b, left and came back: still served after b')
   })
 
   it('drops a waiting statement whose request goes away, and a release counts once', async () => {
@@ -130,6 +130,23 @@ describe('turns by engine time used', () => {
     }
     await Promise.all(turns)
     assert.deepEqual(order, ['new1', 'old1', 'new2', 'old2', 'new3'], 'from zero, new would take three turns before old took one')
+  })
+})
+
+describe('engine time kept across a departure', () => {
+  it('keeps a busy client\'s use while it has nothing waiting for a moment, so a light client still goes first', async () => {
+    let now = 0
+    const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 10, clock: () => now })
+    const order: string[] = []
+    const heavy = await scheduler.admit('heavy')
+    now += 5000
+    heavy()
+    const light = await scheduler.admit('light')
+    const waiting = [scheduler.admit('heavy').then(() => order.push('heavy')), scheduler.admit('light').then(() => order.push('light'))]
+    now += 10
+    light()
+    await Promise.race(waiting)
+    assert.deepEqual(order, ['light'], 'heavy left with 5 s used and came back with them: light, at 10 ms, goes first')
   })
 })
 
