@@ -205,11 +205,11 @@ async function alone(gateway: ChildGateway, kinds: RequestSpec[][]): Promise<{ r
 /** The gateway's Prometheus listener in the attack phases, for the statements' own time under the attack. */
 const METRICS_PORT = PORT + 1
 
-/** Statements per template between two scrapes, and their mean time in the engine, longest first. */
+/** Statements per template that ended well between two scrapes, and their mean time in the engine, longest first. */
 function statementTimes(before: Scrape, after: Scrape): { template: string; count: number; meanMs: number }[] {
   const byTemplate = new Map<string, { count: number; seconds: number }>()
   for (const [series, value] of after) {
-    const match = /^quarry_statement_duration_seconds_(sum|count)\{.*template="([^"]+)"/.exec(series)
+    const match = /^quarry_statement_duration_seconds_(sum|count)\{(?=.*outcome="ok").*template="([^"]+)"/.exec(series)
     if (!match) continue
     const entry = byTemplate.get(match[2]) ?? { count: 0, seconds: 0 }
     const change = value - (before.get(series) ?? 0)

@@ -333,20 +333,25 @@ export class Runner {
     const started = performance.now()
     const deadline = options.deadline ?? AbortSignal.timeout(this.deadlineMs)
     const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline
-    let admitted = started
-    const finish = (outcome: StatementEvent['outcome'], output: ReadStats = {}) =>
+    // Unset while the statement waits: one that leaves the queue without a turn (its deadline, its request
+    // gone) ran for no time, and its wait is all queue.
+    let admitted: number | undefined
+    const finish = (outcome: StatementEvent['outcome'], output: ReadStats = {}) => {
+      const ended = performance.now()
       this.observer?.statementFinished({
         template: template(),
         clientId: options.clientId,
-        durationMs: performance.now() - admitted,
-        queueWaitMs: admitted - started,
+        durationMs: admitted === undefined ? 0 : ended - admitted,
+        queueWaitMs: (admitted ?? ended) - started,
         readRows: output.readRows,
         readBytes: output.readBytes,
         outcome,
       })
+    }
     try {
       const release = await this.schedulers[options.lane ?? 'data'].admit(options.clientId ?? ANONYMOUS, signal, options.kept)
-      admitted = performance.now()
+      const turnAt = performance.now()
+      admitted = turnAt
       let running: Promise<T>
       try {
         running = work(signal)
@@ -358,7 +363,7 @@ export class Runner {
       running.then(release, release)
       const output = await untilAborted(running, signal)
       finish('ok', output)
-      return { output, durationMs: performance.now() - admitted }
+      return { output, durationMs: performance.now() - turnAt }
     } catch (error) {
       const failure = failureOf(error, signal, deadline)
       finish(outcomeOf(failure))

@@ -38,10 +38,18 @@ describe('one deadline per request', function () {
 
   it('refuses a statement whose request has used up its time limit as a timeout, without running it', async () => {
     const finished: string[] = []
+    const durations: number[] = []
     const statement: CompiledQuery = { template: 'test.after-deadline', sql: 'SELECT 1 AS x', params: {} }
-    const runner = new Runner({ lanes: h.engine.openLanes(h.config), guardrails: h.config, maxQueued: 8, observer: { statementFinished: (event) => finished.push(event.outcome) } })
+    const observer = {
+      statementFinished: (event: { outcome: string; durationMs: number }) => {
+        finished.push(event.outcome)
+        durations.push(event.durationMs)
+      },
+    }
+    const runner = new Runner({ lanes: h.engine.openLanes(h.config), guardrails: h.config, maxQueued: 8, observer })
     await assert.rejects(runner.run(statement, { deadline: AbortSignal.abort() }), (error: unknown) => error instanceof QueryError && error.code === 'timeout')
     assert.deepEqual(finished, ['timeout'])
+    assert.deepEqual(durations, [0], 'a statement that never had its turn ran for no time')
     assert.deepEqual((await runner.run(statement, { deadline: runner.requestDeadline() })).rows, [{ x: 1 }], 'a deadline not yet passed lets it run')
   })
 
