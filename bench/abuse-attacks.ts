@@ -205,20 +205,24 @@ async function alone(gateway: ChildGateway, kinds: RequestSpec[][]): Promise<{ r
 /** The gateway's Prometheus listener in the attack phases, for the statements' own time under the attack. */
 const METRICS_PORT = PORT + 1
 
-/** Statements per template that ended well between two scrapes, and their mean time in the engine, longest first. */
+/**
+ * Statements per template and outcome between two scrapes, and their mean time in the engine, longest first
+ * (a statement stopped at its deadline while it ran counts its time until then).
+ */
 function statementTimes(before: Scrape, after: Scrape): { template: string; count: number; meanMs: number }[] {
   const byTemplate = new Map<string, { count: number; seconds: number }>()
   for (const [series, value] of after) {
-    const match = /^quarry_statement_duration_seconds_(sum|count)\{(?=.*outcome="ok").*template="([^"]+)"/.exec(series)
+    const match = /^quarry_statement_duration_seconds_(sum|count)\{(?=.*outcome="([a-z]+)").*template="([^"]+)"/.exec(series)
     if (!match) continue
-    const entry = byTemplate.get(match[2]) ?? { count: 0, seconds: 0 }
+    const key = match[2] === 'ok' ? match[3] : `${match[3]} (${match[2]})`
+    const entry = byTemplate.get(key) ?? { count: 0, seconds: 0 }
     const change = value - (before.get(series) ?? 0)
     if (match[1] === 'sum') entry.seconds += change
     else entry.count += change
-    byTemplate.set(match[2], entry)
+    byTemplate.set(key, entry)
   }
   return [...byTemplate]
-    .filter(([, entry]) => entry.count > 0)
+    .filter(([, entry]) => entry.count > 0 && entry.seconds > 0)
     .map(([template, entry]) => ({ template, count: entry.count, meanMs: (entry.seconds / entry.count) * 1000 }))
     .sort((a, b) => b.meanMs - a.meanMs)
 }
