@@ -1,7 +1,7 @@
 // latency.svg: each route's p50, p90, p99 and p99.9 as grouped horizontal bars, drawn by Apache ECharts'
 // server-side SVG renderer (no browser, no canvas: `ssr: true` with the SVG renderer returns a string).
 import * as echarts from 'echarts'
-import type { LoadReport } from './report'
+import type { LoadReport } from './report-shape'
 
 const PERCENTILES = [
   { key: 'p50', name: 'p50' },

@@ -1,28 +1,8 @@
 // `--compare previous.json`: each route's change against an earlier report, and whether any route's p50 or
 // p99 latency grew past `--max-regression`.
-import type { LoadReport } from './report'
+import type { Comparison, LoadReport, RouteChange } from './report-shape'
 import type { RouteStats } from './runner'
 
-export interface RouteChange {
-  route: string
-  p50: { before: number; after: number; change: number | null }
-  p99: { before: number; after: number; change: number | null }
-  rps: { before: number; after: number; change: number | null }
-  errors: { before: number; after: number }
-  regressed: boolean
-}
-
-export interface Comparison {
-  against: string
-  maxRegressionPercent: number
-  routes: RouteChange[]
-  /** Routes in only one of the two reports. */
-  onlyBefore: string[]
-  onlyAfter: string[]
-  regressed: string[]
-  /** Set when the two reports ran different scenarios or versions of one: their routes differ in what they ask. */
-  scenarioChange?: string
-}
 
 /** Percent change from `before` to `after`; null when `before` is 0. */
 const changeOf = (before: number, after: number) => (before ? (100 * (after - before)) / before : null)

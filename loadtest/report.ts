@@ -3,28 +3,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { latencyChart } from './chart'
-import type { Comparison } from './compare'
 import type { GatewayView } from './prometheus'
+import { REPORT_FORMAT, type Comparison, type LoadReport } from './report-shape'
 import type { LoadResult, RouteStats } from './runner'
 import type { SloResult } from './slo'
 import { HEADER, rowsOf } from './table'
-
-export const REPORT_FORMAT = 1
-
-export interface LoadReport {
-  format: typeof REPORT_FORMAT
-  scenario: { name: string; version: number; description: string }
-  target: { url: string; projectId: string; firstDay: string; lastDay: string }
-  options: { connections: number; durationSeconds: number; amount?: number; rate?: number; seed: number }
-  startedAt: string
-  seconds: number
-  overall: RouteStats
-  routes: Record<string, RouteStats>
-  /** The gateway's Prometheus view over the run; null when its listener could not be reached. */
-  gateway: GatewayView | null
-  slo: SloResult[]
-  comparison?: Comparison
-}
 
 export function buildReport(parts: Omit<LoadReport, 'format' | 'overall' | 'routes' | 'startedAt' | 'seconds'> & { result: LoadResult }): LoadReport {
   const { result, ...rest } = parts
