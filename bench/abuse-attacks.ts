@@ -244,17 +244,17 @@ async function underAttack(name: string, attack: Attack, gateway: ChildGateway, 
   console.log('| second client | p95 ms, quiet gateway | p95 ms, under the attack |\n|---|---|---|')
   console.log(`| /live | ${p95(quiet.live)} | ${p95(loud.live)} |`)
   console.log(`| /metrics (30 days, no-cache) | ${p95(quiet.metrics)} | ${p95(loud.metrics)} |`)
+  // The second client's extra /metrics p95 under the attack, read against the attack's statements below.
+  const extra = loud.metrics.overall.latency.p95 - quiet.metrics.overall.latency.p95
   if (kinds.length) {
     // "Waits at most one statement already running": the /metrics p95 under the attack, less its quiet p95,
     // against the longest of the attack's requests alone.
     const longest = Math.max(...kinds.map((kind) => kind.ms))
-    const extra = loud.metrics.overall.latency.p95 - quiet.metrics.overall.latency.p95
     console.log(`\nthe attack's requests alone on the quiet gateway: ${kinds.map((kind) => `${kind.route} ${ms(kind.ms)} ms`).join(', ')}`)
     console.log(`/metrics p95 under the attack less its quiet p95: ${ms(extra)} ms = ${(extra / longest).toFixed(2)} × the longest attack request alone`)
   }
   if (statements.length) {
     const longest = statements[0]
-    const extra = loud.metrics.overall.latency.p95 - quiet.metrics.overall.latency.p95
     console.log(`statements in the engine over the attack (mean time each): ${statements.map((row) => `${row.template} ${row.count} × ${ms(row.meanMs)} ms`).join(', ')}`)
     console.log(`/metrics p95 under the attack less its quiet p95 = ${(extra / longest.meanMs).toFixed(2)} × the longest statement's mean time under the attack (${longest.template})`)
   }
