@@ -105,6 +105,8 @@ export interface UnstoppableStatement {
 export interface StatementEvent {
   template: string
   clientId?: string
+  /** The lane whose turn the statement waited for. */
+  lane: Lane
   durationMs: number
   queueWaitMs: number
   readRows?: number
@@ -112,8 +114,24 @@ export interface StatementEvent {
   outcome: 'ok' | 'error' | 'cancelled' | 'timeout'
 }
 
+/**
+ * A statement given up (its deadline passed, its request went away) that had a turn: how long the engine
+ * went on with it, holding the turn, before it stopped.
+ */
+export interface StoppedStatement {
+  template: string
+  clientId?: string
+  lane: Lane
+  /** From its turn to the engine's stop. */
+  ranMs: number
+  /** From when it was given up to the engine's stop. */
+  overrunMs: number
+}
+
 export interface RunObserver {
   statementFinished(event: StatementEvent): void
+  /** A statement given up while it ran has stopped in the engine, and its turn has ended. */
+  statementStopped?(statement: StoppedStatement): void
   /** A cancelled statement the lanes could not stop (embedded: the kill loop gave up on it). */
   statementUnstoppable?(statement: UnstoppableStatement): void
 }
@@ -341,6 +359,7 @@ export class Runner {
       this.observer?.statementFinished({
         template: template(),
         clientId: options.clientId,
+        lane: options.lane ?? 'data',
         durationMs: admitted === undefined ? 0 : ended - admitted,
         queueWaitMs: (admitted ?? ended) - started,
         readRows: output.readRows,
@@ -360,10 +379,20 @@ export class Runner {
         throw error
       }
       // The turn ends when the engine has stopped, not when the caller stops waiting.
-      running.then(release, release)
-      const output = await untilAborted(running, signal)
-      finish('ok', output)
-      return { output, durationMs: performance.now() - turnAt }
+      const stopped = running.then(release, release).then(() => performance.now())
+      try {
+        const output = await untilAborted(running, signal)
+        finish('ok', output)
+        return { output, durationMs: performance.now() - turnAt }
+      } catch (error) {
+        const givenUpAt = performance.now()
+        if (signal.aborted) {
+          void stopped.then((stoppedAt) =>
+            this.observer?.statementStopped?.({ template: template(), clientId: options.clientId, lane: options.lane ?? 'data', ranMs: stoppedAt - turnAt, overrunMs: stoppedAt - givenUpAt }),
+          )
+        }
+        throw error
+      }
     } catch (error) {
       const failure = failureOf(error, signal, deadline)
       finish(outcomeOf(failure))

@@ -59,6 +59,7 @@ async function main() {
   if (metricsServer) logger.info('metrics listening', { url: `http://${config.metrics.host}:${metricsServer.port}/metrics` })
   const runner = createRunner(engine, config, {
     statementFinished: (event) => metrics.statementObserver.statementFinished(event),
+    statementStopped: (statement) => metrics.statementObserver.statementStopped?.(statement),
     statementUnstoppable: (statement) => {
       metrics.statementObserver.statementUnstoppable?.(statement)
       logger.error('a cancelled statement could not be stopped; /ready fails until it ends', { ...statement })

@@ -63,6 +63,13 @@ export function createMetrics(): Metrics {
     labelNames: ['template'],
     registers: [registry],
   })
+  const overrun = new Histogram({
+    name: 'quarry_statement_overrun_seconds',
+    help: 'How long the engine went on with a statement given up while it ran (its deadline passed, its request went away), holding its turn, by template',
+    labelNames: ['template'],
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  })
   const unstoppable = new Counter({
     name: 'quarry_engine_unstoppable_statements_total',
     help: 'Cancelled statements the engine lanes gave up stopping (embedded: every KILL tried missed them); /ready fails while one runs',
@@ -87,7 +94,7 @@ export function createMetrics(): Metrics {
     registers: [registry],
   })
 
-  let queueWait: Histogram | undefined
+  let queueWait: Histogram<'template'> | undefined
 
   const requestMiddleware: RequestHandler = (req, res, next) => {
     const started = performance.now()
@@ -108,9 +115,12 @@ export function createMetrics(): Metrics {
     statementObserver: {
       statementFinished(event) {
         statementSeconds.observe({ template: event.template, outcome: event.outcome }, event.durationMs / 1000)
-        queueWait?.observe(event.queueWaitMs / 1000)
+        queueWait?.observe({ template: event.template }, event.queueWaitMs / 1000)
         if (event.readRows !== undefined && Number.isFinite(event.readRows)) readRows.inc({ template: event.template }, event.readRows)
         if (event.readBytes !== undefined && Number.isFinite(event.readBytes)) readBytes.inc({ template: event.template }, event.readBytes)
+      },
+      statementStopped(statement) {
+        overrun.observe({ template: statement.template }, statement.overrunMs / 1000)
       },
       statementUnstoppable() {
         unstoppable.inc()
@@ -119,7 +129,8 @@ export function createMetrics(): Metrics {
     trackQueue(depth, inFlight) {
       queueWait = new Histogram({
         name: 'quarry_engine_queue_wait_seconds',
-        help: 'Time a statement waited in the engine scheduler before it started',
+        help: 'Time a statement waited in the engine scheduler before it started, by template',
+        labelNames: ['template'],
         buckets: DURATION_BUCKETS,
         registers: [registry],
       })

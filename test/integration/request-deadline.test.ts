@@ -53,6 +53,31 @@ describe('one deadline per request', function () {
     assert.deepEqual((await runner.run(statement, { deadline: runner.requestDeadline() })).rows, [{ x: 1 }], 'a deadline not yet passed lets it run')
   })
 
+  it('reports a statement given up while it ran once the engine has stopped it, with how long it went on', async () => {
+    const events: string[] = []
+    const stopped: { template: string; lane: string; ranMs: number; overrunMs: number }[] = []
+    const observer = {
+      statementFinished: (event: { template: string; outcome: string }) => events.push(`finished ${event.outcome}`),
+      statementStopped: (statement: { template: string; lane: string; ranMs: number; overrunMs: number }) => {
+        events.push('stopped')
+        stopped.push(statement)
+      },
+    }
+    const runner = new Runner({ lanes: h.engine.openLanes(h.config), guardrails: h.config, maxQueued: 8, observer })
+    const endless: CompiledQuery = { template: 'test.endless', sql: "SELECT count() AS n FROM numbers({n:UInt64}) WHERE match(toString(number), '^(1|2|3)+7$')", params: { n: 1e12 } }
+    await assert.rejects(runner.run(endless, { deadline: AbortSignal.timeout(300) }), (error: unknown) => error instanceof QueryError && error.code === 'timeout')
+    await runner.run({ template: 'test.after', sql: 'SELECT 1 AS x', params: {} })
+    assert.deepEqual(events, ['finished timeout', 'stopped', 'finished ok'], 'the next statement had its turn only after the engine stopped the one given up')
+    assert.equal(stopped[0].template, 'test.endless')
+    assert.equal(stopped[0].lane, 'data')
+    assert.ok(stopped[0].overrunMs >= 0 && stopped[0].ranMs >= 300 + stopped[0].overrunMs - 50, JSON.stringify(stopped[0]))
+
+    const quiet: string[] = []
+    const noTurn = new Runner({ lanes: h.engine.openLanes(h.config), guardrails: h.config, maxQueued: 8, observer: { statementFinished: () => undefined, statementStopped: () => quiet.push('stopped') } })
+    await assert.rejects(noTurn.run(endless, { deadline: AbortSignal.abort() }))
+    assert.deepEqual(quiet, [], 'a statement that never had its turn has nothing to stop')
+  })
+
   it("gives a session question's settled check and its statement the same deadline", async () => {
     const seen: { template: string; deadline?: AbortSignal }[] = []
     const app = createApp({ config: h.config, runner: noting(h.runner, seen), directory: h.directory, logger: createLogger('error', true) })

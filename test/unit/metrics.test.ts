@@ -89,10 +89,13 @@ describe('metrics', () => {
   it('times statements by template and outcome, and sums rows and bytes read only when reported', async () => {
     const metrics = createMetrics()
     const { statementFinished } = metrics.statementObserver
-    statementFinished({ template: 'insights.metrics', durationMs: 40, queueWaitMs: 0, readRows: 1000, readBytes: 64_000, outcome: 'ok' })
-    statementFinished({ template: 'insights.metrics', durationMs: 2000, queueWaitMs: 0, readRows: 500, readBytes: 32_000, outcome: 'ok' })
-    statementFinished({ template: 'insights.pages', durationMs: 15_000, queueWaitMs: 0, outcome: 'timeout' })
+    statementFinished({ template: 'insights.metrics', lane: 'data', durationMs: 40, queueWaitMs: 0, readRows: 1000, readBytes: 64_000, outcome: 'ok' })
+    statementFinished({ template: 'insights.metrics', lane: 'data', durationMs: 2000, queueWaitMs: 0, readRows: 500, readBytes: 32_000, outcome: 'ok' })
+    statementFinished({ template: 'insights.pages', lane: 'data', durationMs: 15_000, queueWaitMs: 0, outcome: 'timeout' })
+    metrics.statementObserver.statementStopped?.({ template: 'insights.pages', lane: 'data', ranMs: 15_030, overrunMs: 30 })
     const families = await scrape(metrics)
+    assert.equal(sampleValue(families, 'quarry_statement_overrun_seconds_count', { template: 'insights.pages' }), 1)
+    assert.equal(sampleValue(families, 'quarry_statement_overrun_seconds_sum', { template: 'insights.pages' }), 0.03)
     const ok = { template: 'insights.metrics', outcome: 'ok' }
     assert.equal(sampleValue(families, 'quarry_statement_duration_seconds_count', ok), 2)
     assert.equal(sampleValue(families, 'quarry_statement_duration_seconds_sum', ok), 2.04)
@@ -106,19 +109,19 @@ describe('metrics', () => {
 
   it('has queue metrics only once a scheduler reports its queue', async () => {
     const metrics = createMetrics()
-    metrics.statementObserver.statementFinished({ template: 'a', durationMs: 1, queueWaitMs: 300, outcome: 'ok' })
+    metrics.statementObserver.statementFinished({ template: 'a', lane: 'data', durationMs: 1, queueWaitMs: 300, outcome: 'ok' })
     assert.equal((await scrape(metrics)).has('quarry_engine_queue_depth'), false)
     let depth = 3
     metrics.trackQueue(
       () => depth,
       () => 2,
     )
-    metrics.statementObserver.statementFinished({ template: 'a', durationMs: 1, queueWaitMs: 300, outcome: 'ok' })
+    metrics.statementObserver.statementFinished({ template: 'a', lane: 'data', durationMs: 1, queueWaitMs: 300, outcome: 'ok' })
     let families = await scrape(metrics)
     assert.equal(sampleValue(families, 'quarry_engine_queue_depth'), 3)
     assert.equal(sampleValue(families, 'quarry_engine_statements_in_flight'), 2)
-    assert.equal(sampleValue(families, 'quarry_engine_queue_wait_seconds_count'), 1)
-    assert.equal(sampleValue(families, 'quarry_engine_queue_wait_seconds_sum'), 0.3)
+    assert.equal(sampleValue(families, 'quarry_engine_queue_wait_seconds_count', { template: 'a' }), 1)
+    assert.equal(sampleValue(families, 'quarry_engine_queue_wait_seconds_sum', { template: 'a' }), 0.3)
     depth = 0
     families = await scrape(metrics)
     assert.equal(sampleValue(families, 'quarry_engine_queue_depth'), 0)
