@@ -17,7 +17,8 @@ import { MAX_REQUEST_REGEX_CHARACTERS, MAX_REQUEST_REGEX_PATTERNS } from '../que
 import { scrape, type Scrape } from '../loadtest/prometheus'
 import { startLoad, type LoadResult, type RequestSpec, type RunningLoad } from '../loadtest/runner'
 import { HEAVY_CLIENTS, PORT, PROJECT, SECONDS, SECOND_PROBES, countText, ms, probe, query, type Clients, type Headers } from './abuse-common'
-import type { ChildGateway } from './gateway'
+import type { ChildGateway, FinishedStatement } from './gateway'
+import { percentile } from './percentile'
 
 const IN_FLIGHT = 8
 const FLOOD_ADDRESSES = Array.from({ length: 8 }, (_, i) => `127.0.0.${i + 2}`)
@@ -227,17 +228,62 @@ function statementTimes(before: Scrape, after: Scrape): { template: string; coun
     .sort((a, b) => b.meanMs - a.meanMs)
 }
 
+/**
+ * "Waits at most one statement already running", counted from the gateway's own record of its statements:
+ * for each data statement of the second client, the other clients' data statements that got a turn while it
+ * waited (0 when it went next), and the time left of the one running when it asked.
+ */
+function overtaking(statements: FinishedStatement[], clientId: string) {
+  // Others' turns: those that ended well, and those given up while they ran until the engine stopped them
+  // (a statement that left the queue without a turn ran nothing).
+  const data = statements.filter((statement) => statement.lane === 'data')
+  const ran = data.filter((statement) => statement.clientId !== clientId && (statement.outcome === 'ok' || statement.outcome === 'stopped'))
+  const end = (statement: FinishedStatement) => statement.stoppedAt ?? statement.endedAt
+  return data
+    .filter((statement) => statement.clientId === clientId && statement.outcome !== 'stopped')
+    .map((statement) => ({
+      template: statement.template,
+      outcome: statement.outcome,
+      waitMs: statement.admittedAt - statement.queuedAt,
+      overtaken: ran.filter((other) => other.admittedAt > statement.queuedAt && other.admittedAt < statement.admittedAt).length,
+      runningLeftMs: Math.max(0, ...ran.filter((other) => other.admittedAt <= statement.queuedAt && end(other) > statement.queuedAt).map((other) => end(other) - statement.queuedAt)),
+    }))
+}
+
+function printOvertaking(statements: FinishedStatement[], clientId: string): void {
+  const overruns = statements.filter((statement) => statement.stoppedAt !== undefined).map((statement) => (statement.stoppedAt as number) - statement.endedAt)
+  if (overruns.length) {
+    console.log(`statements given up while they ran: ${overruns.length}; the engine stopped them after p50 ${ms(percentile(overruns, 50))} ms, max ${ms(Math.max(...overruns))} ms`)
+  }
+  const rows = overtaking(statements, clientId)
+  if (!rows.length) return
+  const waits = rows.map((row) => row.waitMs).sort((a, b) => a - b)
+  const counts = new Map<number, number>()
+  for (const row of rows) counts.set(row.overtaken, (counts.get(row.overtaken) ?? 0) + 1)
+  const beyondRunning = rows.map((row) => row.waitMs - row.runningLeftMs).sort((a, b) => a - b)
+  const outcomes = new Map<string, number>()
+  for (const row of rows) outcomes.set(`${row.template} ${row.outcome}`, (outcomes.get(`${row.template} ${row.outcome}`) ?? 0) + 1)
+  console.log(
+    `the second client's ${rows.length} data statements (${[...outcomes].map(([key, count]) => `${key} ${count}`).join(', ')}): others' statements started while one waited: ${[...counts]
+      .sort(([a], [b]) => a - b)
+      .map(([count, times]) => `${count} for ${times}`)
+      .join(', ')}; wait p50 ${ms(percentile(waits, 50))} ms, p95 ${ms(percentile(waits, 95))} ms, max ${ms(waits.at(-1) ?? 0)} ms; wait beyond what was left of the statement running when it asked: p95 ${ms(percentile(beyondRunning, 95))} ms, max ${ms(beyondRunning.at(-1) ?? 0)} ms`,
+  )
+}
+
 /** Baseline, attack, and the second client during it; prints one table for the phase. */
 async function underAttack(name: string, attack: Attack, gateway: ChildGateway, clients: Clients): Promise<void> {
   const quiet = await secondClient(gateway, clients, { count: 20 })
   const kinds = attack.kinds ? await alone(gateway, await attack.kinds(gateway, clients)) : []
   const metricsUrl = `http://127.0.0.1:${METRICS_PORT}/metrics`
   const before = await scrape(metricsUrl)
+  await gateway.takeStatements()
   const load = await attack.start(gateway, clients)
   await new Promise((resolve) => setTimeout(resolve, 1_000))
   const loud = await secondClient(gateway, clients, { seconds: SECONDS - 2 })
   const attacked = await load.done
   const after = await scrape(metricsUrl)
+  const finished = await gateway.takeStatements()
   const statements = before && after ? statementTimes(before, after) : []
   const p95 = (result: LoadResult) => `${ms(result.overall.latency.p95)} (${result.overall.requests} answers${result.overall.errors ? `; ${countText(result.overall.statuses)}` : ''})`
   console.log(`\n## Attack "${name}": ${attack.describe}, for ${SECONDS} s\n`)
@@ -258,6 +304,7 @@ async function underAttack(name: string, attack: Attack, gateway: ChildGateway, 
     console.log(`statements in the engine over the attack (mean time each): ${statements.map((row) => `${row.template} ${row.count} × ${ms(row.meanMs)} ms`).join(', ')}`)
     console.log(`/metrics p95 under the attack less its quiet p95 = ${(extra / longest.meanMs).toFixed(2)} × the longest statement's mean time under the attack (${longest.template})`)
   }
+  printOvertaking(finished, clients.second['openpanel-client-id'])
   console.log(`\nthe attack: ${attacked.overall.requests} requests, ${attacked.overall.rps.toFixed(1)}/s, p50 ${ms(attacked.overall.latency.p50)} ms, p95 ${ms(attacked.overall.latency.p95)} ms; ${countText(attacked.overall.statuses)}`)
   for (const [route, stats] of Object.entries(attacked.routes)) console.log(`  ${route}: ${stats.requests} requests, ${countText(stats.statuses)}`)
 }

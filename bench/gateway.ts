@@ -44,6 +44,8 @@ export interface ChildGateway {
   command(sql: string): Promise<void>
   /** Compacts the gateway's data directory as its schedule would, on its own engine; resolves with the report. */
   compact(): Promise<CompactReport>
+  /** The statements the gateway's runner finished since the last call (or its start), oldest first. */
+  takeStatements(): Promise<FinishedStatement[]>
   /**
    * The URL of the HTTP floor for a statement: a bare `node:http` server in the gateway's process, whose
    * every GET runs the statement as `statement` does and answers its rows as JSON. HTTP and nothing else:
@@ -55,12 +57,31 @@ export interface ChildGateway {
 }
 
 /**
+ * A statement the gateway's runner finished, with its times on the gateway's clock (`performance.now()`, ms):
+ * when it asked for its lane's turn, when it got it, and when it ended.
+ */
+export interface FinishedStatement {
+  template: string
+  clientId?: string
+  lane: string
+  outcome: string
+  queuedAt: number
+  admittedAt: number
+  endedAt: number
+  /** A statement given up while it ran: when the engine really stopped it (its turn lasted until then). */
+  stoppedAt?: number
+}
+
+/** Finished statements a gateway keeps until the bench takes them; past it, the newest are not kept. */
+const MAX_KEPT_STATEMENTS = 200_000
+
+/**
  * A statement the bench asks the child to run (rows to read unless told), a compaction, or a statement the
  * HTTP floor is to serve (answered with its URL), and its answer.
  */
 interface StatementRequest {
   id: number
-  kind?: 'command' | 'compact' | 'floor'
+  kind?: 'command' | 'compact' | 'floor' | 'statements'
   sql: string
   params: Record<string, unknown>
 }
@@ -137,6 +158,7 @@ export async function startGateway(options: { dataDir: string; port: number; env
     statement: (sql, params) => ask({ sql, params }),
     command: (sql) => ask({ kind: 'command', sql, params: {} }).then(() => undefined),
     compact: () => ask({ kind: 'compact', sql: '', params: {} }).then(([report]) => report as unknown as CompactReport),
+    takeStatements: () => ask({ kind: 'statements', sql: '', params: {} }).then((rows) => rows as unknown as FinishedStatement[]),
     floor: (sql, params) => ask({ kind: 'floor', sql, params }).then(([served]) => String(served.url)),
     async stop() {
       stopping = exit === undefined
@@ -155,7 +177,26 @@ async function serve(): Promise<void> {
   await migrate(engine)
   // Prometheus as the gateway serves it, when the bench asks for it (QUARRY_METRICS_PORT; off with 0).
   const metrics = config.metrics.port ? createMetrics() : undefined
-  const runner = createRunner(engine, config, metrics?.statementObserver)
+  let finished: FinishedStatement[] = []
+  const runner = createRunner(engine, config, {
+    statementFinished(event) {
+      metrics?.statementObserver.statementFinished(event)
+      const endedAt = performance.now()
+      const admittedAt = endedAt - event.durationMs
+      if (finished.length < MAX_KEPT_STATEMENTS) {
+        finished.push({ template: event.template, clientId: event.clientId, lane: event.lane, outcome: event.outcome, queuedAt: admittedAt - event.queueWaitMs, admittedAt, endedAt })
+      }
+    },
+    statementStopped(statement) {
+      metrics?.statementObserver.statementStopped?.(statement)
+      const stoppedAt = performance.now()
+      const admittedAt = stoppedAt - statement.ranMs
+      if (finished.length < MAX_KEPT_STATEMENTS) {
+        finished.push({ template: statement.template, clientId: statement.clientId, lane: statement.lane, outcome: 'stopped', queuedAt: admittedAt, admittedAt, endedAt: stoppedAt - statement.overrunMs, stoppedAt })
+      }
+    },
+    statementUnstoppable: (statement) => metrics?.statementObserver.statementUnstoppable?.(statement),
+  })
   metrics?.trackQueue(() => runner.queueDepth(), () => runner.inFlight())
   const metricsServer = metrics && (await startMetricsServer(metrics, config.metrics))
   const app = createApp({ config, runner, metrics, directory: new Directory(runner, config.authCacheMs, { checksPerSecond: config.authChecksPerSecond }), logger: createLogger(config.logLevel, false, config.logFormat) })
@@ -182,6 +223,11 @@ async function serve(): Promise<void> {
       return [{ url: `http://127.0.0.1:${port}/statement/${floorStatements.push({ ...request, kind: undefined }) - 1}` }]
     }
     if (request.kind === 'compact') return compactSessions(engine, { ...compactionOptions(config), now: new Date() }).then((report) => [{ ...report }])
+    if (request.kind === 'statements') {
+      const taken = finished
+      finished = []
+      return taken as unknown as Record<string, unknown>[]
+    }
     if (request.kind === 'command') return engine.client.command({ query: request.sql }).then(() => [])
     return engine.client
       .query({ query: request.sql, query_params: request.params, format: 'JSONEachRow', clickhouse_settings: settings })
