@@ -2,9 +2,8 @@
 // compiles to ONE statement, a UNION ALL of per-item GROUP BYs. Pure: no I/O.
 import { bucketExpression } from '../core/buckets'
 import { andClauses, compileInner, compileTemplate, mergeParams, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
-import type { Breakdown, ChartQuery, EventItem, FieldSource, NumericSource } from './chart-params'
+import type { Breakdown, ChartQuery, EventItem, FieldSource, NumericSource, PlannedChart, PlannedEventItem } from './chart-params'
 import { assertNever } from '../core/errors'
-import { boundsOnWholeHours } from '../core/dates'
 import { compileAll, isNumberText } from '../core/filters'
 import { toClickHouseTime } from '../core/pipeline'
 import { windowParams } from '../core/window-params'
@@ -93,26 +92,6 @@ function aggregateOf(item: EventItem, params: Params, hourly: boolean): { aggreg
   }
 }
 
-/** The counts the chart_by_hour projection (migrations/001_source_tables.sql) holds per (project, name, hour). */
-const HOURLY_COUNTS: ReadonlySet<EventItem['segment']> = new Set(['event', 'user', 'session', 'user_average'])
-
-/**
- * Whether a chart's items may place their events by the start of their hour: no breakdowns (the
- * chart_by_hour projection keeps none), and windows and buckets bounded on whole hours (then the hour
- * places every event as its time does).
- */
-function chartByHour(query: ChartQuery): boolean {
-  const windows = query.previousWindow ? [query.window, query.previousWindow] : [query.window]
-  return query.breakdowns.length === 0 && windows.every((window) => boundsOnWholeHours(window, query.interval, query.timezone))
-}
-
-/**
- * Whether the projection answers an item of such a chart: no filters (it keeps none), and a count or a
- * numeric column's sum (the sums it holds).
- */
-const itemByHour = (item: EventItem) =>
-  item.filters.length === 0 && (HOURLY_COUNTS.has(item.segment) || (item.segment === 'property_sum' && item.property.kind === 'column'))
-
 /** `AND ...`: the item's event name (unless "*") and filters, on each event row, each compiled once. */
 function conditionsOf(item: EventItem, params: Params): string {
   const parts: Fragment[] = []
@@ -129,12 +108,12 @@ function conditionsOf(item: EventItem, params: Params): string {
  * once, prefixed; its fragments are SQL only, as the top-groups subquery repeats the labels, aggregate
  * and conditions.
  */
-function compileItem(query: ChartQuery, item: EventItem, index: number, chartHourly: boolean): Fragment {
+function compileItem(query: ChartQuery, item: PlannedEventItem, index: number): Fragment {
   const shared = chartParams(query)
   const own: Params = { item: index, ...(query.breakdowns.length ? { groupLimit: query.breakdownLimit } : {}) }
   const labels = sqlOnly(labelsExpression(query.breakdowns, own))
   const conditions = sqlOnly(conditionsOf(item, own))
-  const hourly = chartHourly && itemByHour(item)
+  const hourly = item.reads === 'hours'
   const { aggregate, arrayJoin } = aggregateOf(item, own, hourly)
   const context = { ...shared, ...own }
   const firstEvent = item.segment === 'one_event_per_user'
@@ -160,9 +139,8 @@ function compileItem(query: ChartQuery, item: EventItem, index: number, chartHou
 }
 
 /** The one statement of a chart. Formula items need no SQL: they are evaluated from the others. */
-export function compileChart(query: ChartQuery): CompiledQuery {
-  const hourly = chartByHour(query)
-  const parts = query.items.flatMap((item, index) => (item.kind === 'event' ? [compileItem(query, item, index, hourly)] : []))
+export function compileChart(query: PlannedChart): CompiledQuery {
+  const parts = query.items.flatMap((item, index) => (item.kind === 'event' ? [compileItem(query, item, index)] : []))
   const union: Fragment = {
     sql: parts.map((part) => part.sql).join('\n\nUNION ALL\n\n'),
     params: mergeParams(parts.map((part) => part.params), 'the chart series'),

@@ -5,6 +5,7 @@ import { invalid, type Issue } from '../core/errors'
 import { SESSION_ONLY_ATTRIBUTES, parseFilterList, regexTotalIssues, type Filter } from '../core/filters'
 import { lettersOf, parseFormula, type Formula } from './formula'
 import type { Scope } from '../core/pipeline'
+import type { EventReads } from '../core/reads'
 import { EVENT_FIELDS, SESSION_ATTRIBUTES, isEventField, isSessionAttribute, propertyKeyOf } from '../core/registry'
 import { compileSchema, schemaIssues } from '../core/validate'
 
@@ -77,6 +78,16 @@ export interface ChartRequest {
 export interface ChartQuery extends ChartRequest {
   interval: Interval
   previousWindow?: Window
+}
+
+/** An event item after its plan: what it is read from decided (core/reads.ts). */
+export type PlannedEventItem = EventItem & { reads: EventReads }
+
+export type PlannedSeriesItem = PlannedEventItem | FormulaItem
+
+/** A chart after every plan step: each event item's reads decided too. */
+export interface PlannedChart extends ChartQuery {
+  items: PlannedSeriesItem[]
 }
 
 const paramsSchema = {

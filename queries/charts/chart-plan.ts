@@ -1,7 +1,9 @@
-// The plan steps of a chart: its interval, the window before it (with `previous`) and the cap on cells.
+// The plan steps of a chart: its interval, the window before it (with `previous`), the cap on cells and
+// what each item reads.
 import { bucketCount, type Window } from '../core/dates'
 import { invalid } from '../core/errors'
-import type { ChartQuery, ChartRequest, SeriesItem } from './chart-params'
+import { chartItemReads } from '../core/reads'
+import type { ChartQuery, ChartRequest, PlannedChart, SeriesItem } from './chart-params'
 import { lettersOf } from './formula'
 
 /** Bucket cap: lines (series items, or their groups) x buckets x periods above this is a 400. */
@@ -32,4 +34,9 @@ export function capChartCells(query: ChartQuery): ChartQuery {
     throw invalid([{ path: ['interval'], message: `this chart would have ${cells} cells (lines x buckets x periods, a line per item or group), more than ${CHART_CELL_CAP}: narrow the window, widen the interval or lower breakdownLimit` }])
   }
   return query
+}
+
+/** Plan step, last: what each event item is read from (core/reads.ts, `chartItemReads`). */
+export function decideChartReads(query: ChartQuery): PlannedChart {
+  return { ...query, items: query.items.map((item) => (item.kind === 'event' ? { ...item, reads: chartItemReads(query, item) } : item)) }
 }

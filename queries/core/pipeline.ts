@@ -27,6 +27,13 @@ export function planSteps<A, B>(first: PlanStep<A, B>): PlanStep<A, B>
 export function planSteps<A, B, C>(first: PlanStep<A, B>, second: PlanStep<B, C>): PlanStep<A, C>
 export function planSteps<A, B, C, D>(first: PlanStep<A, B>, second: PlanStep<B, C>, third: PlanStep<C, D>): PlanStep<A, D>
 export function planSteps<A, B, C, D, E>(first: PlanStep<A, B>, second: PlanStep<B, C>, third: PlanStep<C, D>, fourth: PlanStep<D, E>): PlanStep<A, E>
+export function planSteps<A, B, C, D, E, F>(
+  first: PlanStep<A, B>,
+  second: PlanStep<B, C>,
+  third: PlanStep<C, D>,
+  fourth: PlanStep<D, E>,
+  fifth: PlanStep<E, F>,
+): PlanStep<A, F>
 export function planSteps(...steps: PlanStep<unknown>[]): PlanStep<unknown> {
   return (query) => steps.reduce((current, step) => step(current), query)
 }

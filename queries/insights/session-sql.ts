@@ -193,9 +193,6 @@ export function regroupedSessions(query: PlannedInsight, attributes: SessionFiel
   })
 }
 
-/** Whether a question has no filter: every session of its window is kept. */
-export const unfiltered = (query: PlannedInsight): boolean => query.sorted.sessionRestriction === null && query.sorted.eventSelection === null
-
 /**
  * The window's sessions kept by the attribute filters, with `s_` columns for `attributes` (and the
  * filters'). Event-field filters that read the page only apply here too, with `counted_views`; others
