@@ -1,7 +1,7 @@
 // The breakdown resources (`/referrer`, `/country`, ...): one shared template, one registry entry each;
 // breakdowns of one window, filters and page that wait together run as one statement.
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
-import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
+import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, withSettled, type InsightQuery, type PlannedInsight } from './insight-params'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Joins, type Resource } from '../core/pipeline'
 import { DIMENSIONS, breakdownSql, sessionColumn, type Dimension, type DimensionSpec, type SessionAttribute } from '../core/registry'
@@ -90,7 +90,7 @@ const breakdownsTogether: Joins<PlannedBreakdown> = {
   family: 'insights.dimension',
   key: (query) => JSON.stringify(query),
   rows: (query) => pageParams(query).rowsToRead,
-  compile: (members) => compileDimensions(members.map((member) => member.resource as Dimension), members[0].query),
+  compile: (members, settled) => compileDimensions(members.map((member) => member.resource as Dimension), withSettled(members[0].query, settled)),
 }
 
 function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedBreakdown> {
@@ -101,7 +101,8 @@ function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedBreak
     joins: breakdownsTogether,
     parse: (raw, scope) => parseInsightParams(raw, scope, 'paged'),
     plan: planSteps(widenForSessions, decideFilters, decideSessionReads),
-    compile: (query) => ({ ...compileDimensions([name], query), settledCheck: settledCheck(query) }),
+    settledCheck,
+    compile: (query, settled) => compileDimensions([name], withSettled(query, settled)),
     shape(rawRows, query) {
       const { page, hasMore } = splitPage(rawRows as unknown as DimensionRow[], query)
       const body = page.map((row) => {

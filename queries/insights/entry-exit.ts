@@ -8,7 +8,7 @@ import { planSteps, type Resource, type Scope } from '../core/pipeline'
 import { decideSessionReads, type SessionReads } from '../core/reads'
 import { percent, ratio } from '../core/rounding'
 import { compileSchema, schemaIssues } from '../core/validate'
-import { decideFilters, pagedSchema, parseInsightParams, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
+import { decideFilters, pagedSchema, parseInsightParams, widenForSessions, withSettled, type InsightQuery, type PlannedInsight } from './insight-params'
 import { eventJoin, regroupedPagesJoin, regroupedSessions, sessionParams, sessionsWithPages, settledCheck, windowSessions } from './session-sql'
 
 export const ENTRY_EXIT_MODES = ['entry', 'exit'] as const
@@ -105,7 +105,8 @@ export const entryExit: Resource<EntryExitQuery, PlannedEntryExit> = {
   schema: entryExitSchema,
   parse: parseEntryExit,
   plan: planSteps(widenForSessions, decideFilters, decideSessionReads),
-  compile: (query) => ({ ...(query.mode === 'entry' ? compileEntries(query) : compileExits(query)), settledCheck: settledCheck(query) }),
+  settledCheck,
+  compile: (query, settled) => (query.mode === 'entry' ? compileEntries(withSettled(query, settled)) : compileExits(withSettled(query, settled))),
   shape(rawRows, query) {
     if (query.mode === 'entry') {
       const { page, hasMore } = splitPage(rawRows as unknown as EntryRow[], query)

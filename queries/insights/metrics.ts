@@ -3,7 +3,7 @@ import { bucketExpression } from '../core/buckets'
 import { andClauses, compileInner, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
 import { buckets, pickInterval } from '../core/dates'
 import { decideRevenueReads, type EventReads } from '../core/reads'
-import { capSeriesBuckets, decideFilters, parseInsightParams, seriesSchema, widenForSessions, type InsightQuery, type PlannedSeries } from './insight-params'
+import { capSeriesBuckets, decideFilters, parseInsightParams, seriesSchema, widenForSessions, withSettled, type InsightQuery, type PlannedSeries } from './insight-params'
 import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratio } from '../core/rounding'
 import { eventConditions, eventJoin, sessionParams, sessionsMatchingAttributes, settledCheck, windowSessions } from './session-sql'
@@ -70,9 +70,11 @@ export const metrics: Resource<InsightQuery, PlannedMetrics> = {
   schema: seriesSchema,
   parse: (raw, scope) => parseInsightParams(raw, scope, 'series'),
   plan: planSteps(pickInterval, capSeriesBuckets, widenForSessions, decideFilters, decideRevenueReads),
-  compile(query) {
+  settledCheck,
+  compile(planned, settled) {
+    const query = withSettled(planned, settled)
     const { views, join } = eventJoin(query)
-    const statement = compileTemplate(
+    return compileTemplate(
       'insights/metrics.sql',
       { ...sessionParams(query), tz: query.timezone },
       {
@@ -84,7 +86,6 @@ export const metrics: Resource<InsightQuery, PlannedMetrics> = {
         revenue: revenueRows(query),
       },
     )
-    return { ...statement, settledCheck: settledCheck(query) }
   },
   shape(rawRows, query) {
     const byKey = new Map<string, MetricsRow>()

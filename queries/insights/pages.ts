@@ -1,7 +1,7 @@
 // `GET /insights/:projectId/pages`: page rows per (origin, path) of the window's page views.
 import { assertNever } from '../core/errors'
 import { andClauses, compileInner, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
-import { decideFilters, widenForSessions, type PlannedInsight } from './insight-params'
+import { decideFilters, widenForSessions, withSettled, type PlannedInsight } from './insight-params'
 import { pageOrder, pageSearch, pagesSchema, parsePagesParams, type PagesQuery } from './page-order'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Resource } from '../core/pipeline'
@@ -86,16 +86,18 @@ export const pages: Resource<PagesQuery, PlannedPages> = {
   schema: pagesSchema,
   parse: parsePagesParams,
   plan: planSteps(widenForSessions, decideFilters, decidePageReads),
-  compile(query) {
+  settledCheck,
+  compile(planned, settled) {
+    const query = withSettled(planned, settled)
     const sessions = viewSessions(query)
-    const settled = settledPages(query, sessions)
+    const stored = settledPages(query, sessions)
     const entries = entrySessions(query)
-    const statement = compileTemplate(
+    return compileTemplate(
       'insights/pages.sql',
       { ...sessionParams(query), ...pageParams(query) },
       {
-        settled_views: settled.days,
-        settled_pages: settled.pages,
+        settled_views: stored.days,
+        settled_pages: stored.pages,
         window_sessions: entries.sessions,
         entry_join: entries.join,
         entry_match: entries.match,
@@ -106,7 +108,6 @@ export const pages: Resource<PagesQuery, PlannedPages> = {
         page_order: pageOrder(query),
       },
     )
-    return { ...statement, settledCheck: settledCheck(query) }
   },
   shape(rawRows, query) {
     const { page, hasMore } = splitPage(rawRows as unknown as PageRow[], query)
