@@ -1,9 +1,9 @@
 // The run stage's one entry: a request's answer from its resource, parse -> plan -> compile -> run -> shape.
 // A question of one statement goes through the result cache, the settled check of a session question (its
 // rows are the settled days the statement is compiled with), and a statement of its own or joined with
-// other requests' waiting for their turn; one of several named
-// statements runs them together, then those that follow from their rows; a stream is written chunk by
-// chunk. The HTTP handler and the CLI authenticate, call `answer` and write the bytes.
+// other requests' waiting for their turn; one of several named statements runs them together, then those
+// that follow from their rows; a stream is written chunk by chunk. The HTTP handler and the CLI
+// authenticate, call `answer` and write the bytes.
 import type { CompiledQuery } from '../core/compiled'
 import type { Resource, Scope, StreamHead } from '../core/pipeline'
 import { DataVersion } from './data-version'

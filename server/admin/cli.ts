@@ -7,7 +7,7 @@ import { ControlError, createApiClient, createProject, findProject, listApiClien
 import { EngineBusyError, createRunner, openEngine, type Engine } from '../engine'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import type { SettledRow } from '../../queries/core/pipeline'
-import { explainRequest, projectIdOf } from './explain'
+import { explainRequest, hasSettledCheck, projectIdOf } from './explain'
 import { CATALOGUE_DIR, compileCatalogue, writeCatalogue } from './catalogue'
 import { exportToFile } from './export-file'
 import { countLines, importEvents } from './importer'
@@ -151,9 +151,9 @@ function writeSqlCatalogue(options: Options): number {
 }
 
 /**
- * The engine `explain` runs a session question's settled check on, or why there is none: it is only read.
- * With --timezone it may do without one (the data directory held by a running gateway, or not there), and
- * then compiles with no settled day.
+ * The engine `explain` reads a project's timezone and runs a session question's settled check on, or why
+ * there is none. With --timezone it may do without one (the data directory held by a running gateway, or
+ * not there), and then compiles with no settled day.
  */
 async function explainEngine(config: Config, timezone: string | undefined): Promise<{ engine?: Engine; without?: string }> {
   const { engine: settings } = config
@@ -181,7 +181,8 @@ async function explain([url]: string[], options: Options, config: Config): Promi
   if (Number.isNaN(now.getTime())) throw new UsageError('--now must be an ISO date-time')
   const projectId = await projectIdOf(url)
   let timezone = options.timezone as string | undefined
-  const { engine, without } = projectId ? await explainEngine(config, timezone) : {}
+  const needsEngine = projectId !== undefined && (!timezone || (await hasSettledCheck(url)))
+  const { engine, without } = needsEngine ? await explainEngine(config, timezone) : {}
   try {
     if (engine && projectId && !timezone) {
       const project = await findProject(engine, projectId)

@@ -60,6 +60,12 @@ export function projectIdIn({ params, query }: ResolvedRequest): string | undefi
   return typeof named === 'string' && named !== '' ? named : undefined
 }
 
+/** Whether a request URL is a session question: its route's resource runs a settled check before its statement. */
+export async function hasSettledCheck(url: string): Promise<boolean> {
+  const resolved = await resolveRequest(url)
+  return resolved?.route.resource.settledCheck !== undefined
+}
+
 /** The project a request URL names, in its path or its query string. */
 export async function projectIdOf(url: string): Promise<string | undefined> {
   const resolved = await resolveRequest(url)
