@@ -10,8 +10,7 @@
 // directory (bench/gateway.ts).
 import fs from 'node:fs'
 import type { CompiledQuery } from '../queries/core/compiled'
-import { prepare } from '../queries/core/pipeline'
-import { bindCheckRows, type SettledRow } from '../queries/core/settled-days'
+import type { AnyResource, SettledRow } from '../queries/core/pipeline'
 import { loadConfig } from '../server/config'
 import { resolveRequest } from '../server/admin/explain'
 import { answersWithOneStatement } from '../server/http/routes'
@@ -74,18 +73,31 @@ export async function interleaved(tasks: (() => Promise<unknown>)[]): Promise<nu
   return (await interleavedSamples(tasks)).map(median)
 }
 
-/**
- * The statement the gateway compiles for a request URL, resolved by the gateway's own router (as
- * `explain`), with the settled days bound from its settled check's rows, as the gateway binds them.
- */
-export async function compiledFor(url: string, gateway: ChildGateway): Promise<CompiledQuery> {
+/** A request URL's resource and planned query, resolved by the gateway's own router (as `explain`). */
+export async function plannedFor(url: string): Promise<{ resource: AnyResource; query: unknown }> {
   const resolved = await resolveRequest(url)
   if (!resolved || !answersWithOneStatement(resolved.route)) throw new Error(`not a resource route: ${url}`)
   const scope = { project: { id: PROJECT, name: PROJECT, timezone: TIMEZONE }, now: NOW, sessionLookbackMs: loadConfig({}).sessionLookbackHours * 3_600_000 }
-  const { compiled } = prepare(resolved.route.resource, resolved.query, scope)
-  if (!compiled.settledCheck) return compiled
-  const rows = (await gateway.statement(compiled.settledCheck.sql, compiled.settledCheck.params)) as unknown as SettledRow[]
-  return bindCheckRows(compiled, rows)
+  const resource = resolved.route.resource
+  return { resource, query: resource.plan(resource.parse(resolved.query, scope)) }
+}
+
+/** The settled check a request URL's session question runs first (none for other questions). */
+export async function settledCheckFor(url: string): Promise<CompiledQuery | undefined> {
+  const { resource, query } = await plannedFor(url)
+  return resource.settledCheck?.(query)
+}
+
+/**
+ * The statement the gateway runs for a request URL: a session question's compiled with the rows its
+ * settled check returns, as the gateway compiles it.
+ */
+export async function compiledFor(url: string, gateway: ChildGateway): Promise<CompiledQuery> {
+  const { resource, query } = await plannedFor(url)
+  const check = resource.settledCheck?.(query)
+  if (!check) return resource.compile(query)
+  const rows = (await gateway.statement(check.sql, check.params)) as unknown as SettledRow[]
+  return resource.compile(query, rows)
 }
 
 /** The metrics statement's one exact count, which the baseline counts with `uniq`. */
@@ -265,7 +277,7 @@ export async function compare(): Promise<void> {
     ])
     console.log(`| export page ${EXPORT_DEPTH} rows deep | ${ms(deep)} (keyset) | - | - | - | - | ${ms(offset)} (offset) | ${times(deep, offset)} |`)
     // Not in the gateway's figures while the data version holds: its questions reuse the check's rows.
-    const check = (await compiledFor(QUESTIONS[0].url, gateway)).settledCheck
+    const check = await settledCheckFor(QUESTIONS[0].url)
     if (check) {
       const [alone] = await interleaved([() => gateway.statement(check.sql, check.params)])
       console.log(`| settled check of the 30-day window, alone (before a session question, unless its rows are reused) | - | ${ms(alone)} | - | - | - | - | - |`)

@@ -3,8 +3,7 @@
 // directory that it drops after: whether refreshable materialized views run, whether the native answers equal
 // HEAD's, and their medians interleaved in one run, with parts as background merges leave them and after
 // OPTIMIZE FINAL; then the decision rule's verdict (keep the native design when within 10% of HEAD, or faster).
-import { bindCheckRows } from '../queries/core/settled-days'
-import { compiledFor, median, shuffled } from './compare'
+import { compiledFor, median, plannedFor, settledCheckFor, shuffled } from './compare'
 import { startGateway, type ChildGateway } from './gateway'
 import { NATIVE_TABLE, type Fill, checkRefreshableViews, createNative, dropNative, dropRefreshViews, nativeSql, tableShape } from './native-sessions'
 import { percentile } from './percentile'
@@ -112,10 +111,11 @@ export async function main(): Promise<void> {
     const pairs: Pair[] = []
     for (const question of questions) {
       const compiled = await compiledFor(question.url, gateway)
-      const regrouped = bindCheckRows(compiled, [])
+      const { resource, query } = await plannedFor(question.url)
+      const regrouped = resource.compile(query)
       pairs.push({ name: question.name, head: compiled, native: { sql: nativeSql(regrouped.sql), params: regrouped.params } })
     }
-    const check = (await compiledFor(questions[0].url, gateway)).settledCheck
+    const check = await settledCheckFor(questions[0].url)
     if (!check) throw new Error('the metrics question has no settled check: HEAD no longer compacts')
     const settled = (pairs[0].head.params.settledDays as string[]).length
     console.log(`\nHEAD reads ${settled} of the window's 31 UTC days from the compaction and regroups the rest`)

@@ -1,11 +1,11 @@
 // The chart compiler: every series item of a request (and its breakdown groups and previous window)
 // compiles to ONE statement, a UNION ALL of per-item GROUP BYs. Pure: no I/O.
 import { bucketExpression } from '../core/buckets'
-import { andClauses, compileInner, compileTemplate, mergeParams, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
-import type { Breakdown, ChartQuery, EventItem, FieldSource, NumericSource } from './chart-params'
+import { compileInner, compileTemplate, mergeParams, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
+import type { Breakdown, ChartQuery, EventItem, FieldSource, NumericSource, PlannedChart, PlannedEventItem } from './chart-params'
+import { itemNames } from './chart-plan'
 import { assertNever } from '../core/errors'
-import { boundsOnWholeHours } from '../core/dates'
-import { compileAll, isNumberText } from '../core/filters'
+import { isNumberText } from '../core/filters'
 import { toClickHouseTime } from '../core/pipeline'
 import { windowParams } from '../core/window-params'
 
@@ -15,15 +15,6 @@ function chartParams(query: ChartQuery): Params {
     ...windowParams(query.projectId, query.window),
     from: toClickHouseTime((query.previousWindow ?? query.window).start),
     tz: query.timezone,
-  }
-}
-
-/** Gives an item's own params the item's prefix (`s0_...`) so items never collide; the statement's stay. */
-function prefixParams(fragment: Fragment, prefix: string, shared: Params): Fragment {
-  const rename = (name: string) => (name in shared ? name : `${prefix}_${name}`)
-  return {
-    sql: fragment.sql.replace(/\{(\w+):([^{}]+?)\}/g, (_, name: string, type: string) => `{${rename(name)}:${type}}`),
-    params: Object.fromEntries(Object.entries(fragment.params).map(([name, value]) => [rename(name), value])),
   }
 }
 
@@ -39,19 +30,21 @@ function fieldExpression(source: FieldSource, param: string, params: Params): st
   }
 }
 
-function labelsExpression(breakdowns: Breakdown[], params: Params): string {
+function labelsExpression(breakdowns: Breakdown[], params: Params, names: string): string {
   if (breakdowns.length === 0) return 'CAST([], \'Array(String)\')'
-  return `[${breakdowns.map((breakdown, index) => fieldExpression(breakdown.source, `b${index}_key`, params)).join(', ')}]`
+  return `[${breakdowns.map((breakdown, index) => fieldExpression(breakdown.source, `${names}b${index}_key`, params)).join(', ')}]`
 }
 
 /** The numeric value of a property segment: a numeric column, or a property that is a number (else NULL). */
-function numberExpression(source: NumericSource, params: Params): string {
+function numberExpression(source: NumericSource, params: Params, names: string): string {
   switch (source.kind) {
     case 'column':
       return `toFloat64(${source.column})`
-    case 'property':
-      params.property_key = source.key
-      return `if(${isNumberText('properties[{property_key:String}]')}, toFloat64OrZero(properties[{property_key:String}]), NULL)`
+    case 'property': {
+      const key = `${names}property_key`
+      params[key] = source.key
+      return `if(${isNumberText(`properties[{${key}:String}]`)}, toFloat64OrZero(properties[{${key}:String}]), NULL)`
+    }
     default:
       return assertNever(source)
   }
@@ -61,7 +54,7 @@ function numberExpression(source: NumericSource, params: Params): string {
  * The segment's aggregate (and the ARRAY JOIN the `group` segment reads through). By the hour, a column's
  * sum is the integer sum the projection holds: the same value as the sum of its Float64 values below 2^53.
  */
-function aggregateOf(item: EventItem, params: Params, hourly: boolean): { aggregate: string; arrayJoin: string } {
+function aggregateOf(item: EventItem, params: Params, names: string, hourly: boolean): { aggregate: string; arrayJoin: string } {
   const plain = (aggregate: string) => ({ aggregate, arrayJoin: '' })
   // Read from the rows, distinct users and sessions are counted over the keys stored with each event
   // (migrations/001_source_tables.sql), the hashes uniqExact keeps of the strings; by the hour, over the
@@ -81,72 +74,50 @@ function aggregateOf(item: EventItem, params: Params, hourly: boolean): { aggreg
       return plain(`count() / ${users}`)
     case 'property_sum':
       if (hourly && item.property.kind === 'column') return plain(`sum(${item.property.column})`)
-      return plain(`ifNull(sum(${numberExpression(item.property, params)}), 0)`)
+      return plain(`ifNull(sum(${numberExpression(item.property, params, names)}), 0)`)
     case 'property_average':
-      return plain(`ifNull(avg(${numberExpression(item.property, params)}), 0)`)
+      return plain(`ifNull(avg(${numberExpression(item.property, params, names)}), 0)`)
     case 'property_min':
-      return plain(`ifNull(min(${numberExpression(item.property, params)}), 0)`)
+      return plain(`ifNull(min(${numberExpression(item.property, params, names)}), 0)`)
     case 'property_max':
-      return plain(`ifNull(max(${numberExpression(item.property, params)}), 0)`)
+      return plain(`ifNull(max(${numberExpression(item.property, params, names)}), 0)`)
     default:
       return assertNever(item)
   }
 }
 
-/** The counts the chart_by_hour projection (migrations/001_source_tables.sql) holds per (project, name, hour). */
-const HOURLY_COUNTS: ReadonlySet<EventItem['segment']> = new Set(['event', 'user', 'session', 'user_average'])
-
-/**
- * Whether a chart's items may place their events by the start of their hour: no breakdowns (the
- * chart_by_hour projection keeps none), and windows and buckets bounded on whole hours (then the hour
- * places every event as its time does).
- */
-function chartByHour(query: ChartQuery): boolean {
-  const windows = query.previousWindow ? [query.window, query.previousWindow] : [query.window]
-  return query.breakdowns.length === 0 && windows.every((window) => boundsOnWholeHours(window, query.interval, query.timezone))
-}
-
-/**
- * Whether the projection answers an item of such a chart: no filters (it keeps none), and a count or a
- * numeric column's sum (the sums it holds).
- */
-const itemByHour = (item: EventItem) =>
-  item.filters.length === 0 && (HOURLY_COUNTS.has(item.segment) || (item.segment === 'property_sum' && item.property.kind === 'column'))
-
-/** `AND ...`: the item's event name (unless "*") and filters, on each event row, each compiled once. */
-function conditionsOf(item: EventItem, params: Params): string {
-  const parts: Fragment[] = []
-  if (item.name !== '*') parts.push({ sql: 'name = {event:String}', params: { event: item.name } })
-  const filters = compileAll(item.filters, { subject: 'events' })
-  if (filters) parts.push(filters)
-  const conditions = andClauses(parts, '    ')
-  Object.assign(params, conditions.params)
-  return conditions.sql
-}
-
 /**
  * One item's statement. The item's own params (its index, event name, filter values, keys) are bound
- * once, prefixed; its fragments are SQL only, as the top-groups subquery repeats the labels, aggregate
- * and conditions.
+ * once, named after the item (`s<index>_`, the names its conditions got in the plan); its fragments are
+ * SQL only, as the top-groups subquery repeats the labels, aggregate and conditions.
  */
-function compileItem(query: ChartQuery, item: EventItem, index: number, chartHourly: boolean): Fragment {
+function compileItem(query: ChartQuery, item: PlannedEventItem, index: number): Fragment {
+  const names = itemNames(index)
   const shared = chartParams(query)
-  const own: Params = { item: index, ...(query.breakdowns.length ? { groupLimit: query.breakdownLimit } : {}) }
-  const labels = sqlOnly(labelsExpression(query.breakdowns, own))
-  const conditions = sqlOnly(conditionsOf(item, own))
-  const hourly = chartHourly && itemByHour(item)
-  const { aggregate, arrayJoin } = aggregateOf(item, own, hourly)
+  const own: Params = { [`${names}item`]: index, ...(query.breakdowns.length ? { [`${names}groupLimit`]: query.breakdownLimit } : {}) }
+  const labels = sqlOnly(labelsExpression(query.breakdowns, own, names))
+  Object.assign(own, item.conditions.params)
+  const conditions = sqlOnly(item.conditions.sql)
+  const hourly = item.reads === 'hours'
+  const { aggregate, arrayJoin } = aggregateOf(item, own, names, hourly)
   const context = { ...shared, ...own }
   const firstEvent = item.segment === 'one_event_per_user'
   let topGroups = sqlOnly('')
   let rank = sqlOnly('toUInt32(0)')
   if (query.breakdowns.length) {
-    const top = compileInner('export/chart-top-groups.sql', context, { labels, aggregate: sqlOnly(aggregate), array_join: sqlOnly(arrayJoin), conditions })
+    const top = compileInner('export/chart-top-groups.sql', context, {
+      labels,
+      aggregate: sqlOnly(aggregate),
+      array_join: sqlOnly(arrayJoin),
+      conditions,
+      group_limit: sqlOnly(`{${names}groupLimit:UInt32}`),
+    })
     topGroups = sqlOnly(`INNER JOIN\n(\n${top.sql}\n) AS top USING (labels)`)
     rank = sqlOnly('top.rank')
   }
   const at = hourly ? 'toStartOfHour(created_at)' : 'created_at'
   const fragments: Record<string, Fragment> = {
+    item: sqlOnly(`{${names}item:UInt32}`),
     rank,
     bucket: sqlOnly(bucketExpression(query.interval, firstEvent ? 'first_at' : at)),
     labels,
@@ -156,13 +127,12 @@ function compileItem(query: ChartQuery, item: EventItem, index: number, chartHou
   const series = firstEvent
     ? compileInner('export/chart-series-first-event.sql', context, fragments)
     : compileInner('export/chart-series.sql', context, { ...fragments, at: sqlOnly(at), aggregate: sqlOnly(aggregate), array_join: sqlOnly(arrayJoin) })
-  return prefixParams({ sql: series.sql, params: own }, `s${index}`, shared)
+  return { sql: series.sql, params: own }
 }
 
 /** The one statement of a chart. Formula items need no SQL: they are evaluated from the others. */
-export function compileChart(query: ChartQuery): CompiledQuery {
-  const hourly = chartByHour(query)
-  const parts = query.items.flatMap((item, index) => (item.kind === 'event' ? [compileItem(query, item, index, hourly)] : []))
+export function compileChart(query: PlannedChart): CompiledQuery {
+  const parts = query.items.flatMap((item, index) => (item.kind === 'event' ? [compileItem(query, item, index)] : []))
   const union: Fragment = {
     sql: parts.map((part) => part.sql).join('\n\nUNION ALL\n\n'),
     params: mergeParams(parts.map((part) => part.params), 'the chart series'),

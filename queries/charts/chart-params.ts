@@ -1,10 +1,12 @@
 // Parsing of `/export/charts` requests: series items (events and formulas), breakdowns, dates,
 // interval and `previous`, with every problem listed.
+import type { Fragment } from '../core/compiled'
 import { INTERVALS, RANGES, requestWindow, type Interval, type Range, type Window } from '../core/dates'
 import { invalid, type Issue } from '../core/errors'
 import { SESSION_ONLY_ATTRIBUTES, parseFilterList, regexTotalIssues, type Filter } from '../core/filters'
 import { lettersOf, parseFormula, type Formula } from './formula'
 import type { Scope } from '../core/pipeline'
+import type { EventReads } from '../core/reads'
 import { EVENT_FIELDS, SESSION_ATTRIBUTES, isEventField, isSessionAttribute, propertyKeyOf } from '../core/registry'
 import { compileSchema, schemaIssues } from '../core/validate'
 
@@ -77,6 +79,27 @@ export interface ChartRequest {
 export interface ChartQuery extends ChartRequest {
   interval: Interval
   previousWindow?: Window
+}
+
+/**
+ * An event item with its event name and filters compiled once, by the plan (chart-plan.ts): `AND ...`
+ * conditions on each event row, their params named as the chart's statement binds them (`s<index>_...`).
+ */
+export type SortedEventItem = EventItem & { conditions: Fragment }
+
+/** A chart after its filters are compiled. */
+export interface SortedChart extends ChartQuery {
+  items: (SortedEventItem | FormulaItem)[]
+}
+
+/** An event item after its plan: what it is read from decided too (core/reads.ts). */
+export type PlannedEventItem = SortedEventItem & { reads: EventReads }
+
+export type PlannedSeriesItem = PlannedEventItem | FormulaItem
+
+/** A chart after every plan step. */
+export interface PlannedChart extends SortedChart {
+  items: PlannedSeriesItem[]
 }
 
 const paramsSchema = {

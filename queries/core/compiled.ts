@@ -16,11 +16,6 @@ export interface CompiledQuery {
   /** JSONEachRow unless the statement says otherwise. */
   readonly format?: OutputFormat
   /**
-   * A session question's settled check, run (or its rows reused) before the statement: its rows bind the
-   * statement's `settledDays`, `settledCompactions` and regrouped range (core/settled-days.ts, SettledParams).
-   */
-  readonly settledCheck?: CompiledQuery
-  /**
    * Settings of this statement alone, given to the engine beside it (never spliced into its SQL): the
    * runners apply them and leave the connection's own settings as they were for the next statement.
    */

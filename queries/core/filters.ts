@@ -275,9 +275,12 @@ function allOf(parts: Fragment[]): Fragment | null {
   return { sql: parts.map((part) => part.sql).join(' AND '), params: mergeParams(parts.map((part) => part.params), 'a filter conjunction') }
 }
 
-/** Every filter ANDed, or null when there are none; each keeps the param prefix of its position (`f<index>`). */
-export function compileAll(filters: Filter[], options: { subject?: FilterSubject } = {}): Fragment | null {
-  return allOf(filters.map((filter, index) => compileFilter(filter, `f${index}`, options.subject)))
+/**
+ * Every filter ANDed, or null when there are none; each keeps the param prefix of its position (`f<index>`),
+ * after `names` when given (`s0_` gives `s0_f<index>`: a chart item's filters, named as its statement binds them).
+ */
+export function compileAll(filters: Filter[], options: { subject?: FilterSubject; names?: string } = {}): Fragment | null {
+  return allOf(filters.map((filter, index) => compileFilter(filter, `${options.names ?? ''}f${index}`, options.subject)))
 }
 
 /**

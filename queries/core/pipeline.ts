@@ -16,6 +16,15 @@ export interface Scope {
   sessionLookbackMs: number
 }
 
+/**
+ * A row of a session question's settled check (insights/settled-days.sql): a day of its window read
+ * combined, and the compaction it is read from (as text: beyond 2^53).
+ */
+export interface SettledRow {
+  day: string
+  compaction: string
+}
+
 /** Where a statement runs: with the data statements, or on the lane for bounded-cost ones. */
 export type Lane = 'data' | 'bounded'
 
@@ -27,6 +36,13 @@ export function planSteps<A, B>(first: PlanStep<A, B>): PlanStep<A, B>
 export function planSteps<A, B, C>(first: PlanStep<A, B>, second: PlanStep<B, C>): PlanStep<A, C>
 export function planSteps<A, B, C, D>(first: PlanStep<A, B>, second: PlanStep<B, C>, third: PlanStep<C, D>): PlanStep<A, D>
 export function planSteps<A, B, C, D, E>(first: PlanStep<A, B>, second: PlanStep<B, C>, third: PlanStep<C, D>, fourth: PlanStep<D, E>): PlanStep<A, E>
+export function planSteps<A, B, C, D, E, F>(
+  first: PlanStep<A, B>,
+  second: PlanStep<B, C>,
+  third: PlanStep<C, D>,
+  fourth: PlanStep<D, E>,
+  fifth: PlanStep<E, F>,
+): PlanStep<A, F>
 export function planSteps(...steps: PlanStep<unknown>[]): PlanStep<unknown> {
   return (query) => steps.reduce((current, step) => step(current), query)
 }
@@ -43,10 +59,11 @@ export interface Joins<Planned> {
   /** Rows one member's answer may read, counted against the statement's `max_result_rows`. */
   rows(query: Planned): number
   /**
-   * One statement for two or more members (distinct resources, queries of one key), binding the same
-   * params as each member's own; each row names its member's index in `member`.
+   * One statement for two or more members (distinct resources, queries of one key), with the settled days
+   * their check gave (one key, one check), binding the same params as each member's own; each row names
+   * its member's index in `member`.
    */
-  compile(members: { resource: string; query: Planned }[]): CompiledQuery
+  compile(members: { resource: string; query: Planned }[], settled?: readonly SettledRow[]): CompiledQuery
 }
 
 /** A row as the engine returned it. */
@@ -59,7 +76,9 @@ export interface Answer {
 
 /**
  * A route's pipeline. `parse` gives the request's query, `plan` completes it (defaults, read ranges,
- * sorted filters), and `compile` and `shape` take the planned query. Its statements are named: `compile`'s
+ * sorted filters, what it reads), and `compile` and `shape` take the planned query. A session question
+ * has a `settledCheck`, which the run stage runs (or reuses) before `compile`: its rows, the settled days,
+ * are `compile`'s second input, so the statement compiled is the one that runs. Its statements are named: `compile`'s
  * is `rows`; `alongside` names those run together with it (a page's `count`), `follow` those that need
  * their rows (the `profiles` of a page's rows), and `shape` takes every one's rows. With `stream`, a
  * request it `streams` is answered by a stream of chunks instead of a body.
@@ -75,7 +94,13 @@ export interface Resource<Parsed, Planned = Parsed> {
   joins?: Joins<Planned>
   parse(raw: Record<string, unknown>, scope: Scope): Parsed
   plan(query: Parsed): Planned
-  compile(query: Planned): CompiledQuery
+  /** A session question's settled check (insights/settled-days.sql), run before `compile`. */
+  settledCheck?(query: Planned): CompiledQuery
+  /**
+   * The statement, final. With a `settledCheck`, `settled` are its rows; without them no day is settled
+   * (every day regrouped from partial rows: the same answers, read the slow way).
+   */
+  compile(query: Planned, settled?: readonly SettledRow[]): CompiledQuery
   /** Statements run beside `compile`'s, by name; when one fails, the others are cancelled. */
   alongside?(query: Planned): StatementSet
   /** Statements that need the rows of `compile`'s (`rows`) and `alongside`'s, by name. */

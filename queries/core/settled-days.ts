@@ -1,8 +1,10 @@
 // A session question's settled days: the params its settled check's rows (insights/settled-days.sql) bind,
-// computed without the engine; the check itself runs in the run stage (queries/run/settled-check.ts).
-import type { CompiledQuery } from './compiled'
+// computed without the engine; the check itself runs in the run stage (queries/run/settled-check.ts),
+// before the statement is compiled with its rows.
 import { DAY_MS } from './dates'
-import { toClickHouseTime } from './pipeline'
+import { toClickHouseTime, type SettledRow } from './pipeline'
+
+export type { SettledRow }
 
 /** The window's UTC days and the session lookback, which a session statement and its settled check both bind. */
 export interface DayParams {
@@ -26,14 +28,8 @@ export interface SettledParams {
   regroupTo: string
 }
 
-/** A row of a settled check (insights/settled-days.sql). */
-export interface SettledRow {
-  day: string
-  compaction: string
-}
-
-/** The params that `rows` (settled days of `days`, none for a statement compiled alone) bind. */
-export function settledParams(days: DayParams, rows: SettledRow[]): SettledParams {
+/** The params that `rows` (settled days of `days`; none: no day settled) bind. */
+export function settledParams(days: DayParams, rows: readonly SettledRow[]): SettledParams {
   const settled = new Set(rows.map((row) => Date.parse(row.day)))
   let first = Date.parse(days.firstDay)
   let last = Date.parse(days.lastDay)
@@ -47,18 +43,4 @@ export function settledParams(days: DayParams, rows: SettledRow[]): SettledParam
     regroupFrom: toClickHouseTime(new Date(from)),
     regroupTo: toClickHouseTime(new Date(to)),
   }
-}
-
-/** The window's days and lookback that `compiled`'s settled check binds (the statement binds the days only). */
-function dayParamsOf(compiled: CompiledQuery): DayParams {
-  const { firstDay, lastDay, lookbackSeconds } = compiled.settledCheck?.params ?? {}
-  if (typeof firstDay !== 'string' || typeof lastDay !== 'string' || typeof lookbackSeconds !== 'number') {
-    throw new Error(`${compiled.template} has no settled check binding firstDay, lastDay and lookbackSeconds`)
-  }
-  return { firstDay, lastDay, lookbackSeconds }
-}
-
-/** `compiled` with the settled days its check's `rows` name bound (see `SettledParams`). */
-export function bindCheckRows(compiled: CompiledQuery, rows: SettledRow[]): CompiledQuery {
-  return { ...compiled, params: { ...compiled.params, ...settledParams(dayParamsOf(compiled), rows) } }
 }

@@ -2,7 +2,7 @@
 // as one statement of records, or, where profiles follow each chunk, a statement per keyset chunk whose
 // single row carries the chunk's records and the keyset of its last row.
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Fragment } from '../core/compiled'
-import { exportColumns, compileRows, type ExportQuery, type Keyset } from './export-events'
+import { exportColumns, compileRows, type ExportQuery, type Keyset, type PlannedExport } from './export-events'
 
 /**
  * How a column becomes a CSV cell: client text (quoted when needed, formula-neutralised), text the
@@ -69,7 +69,7 @@ const cellsOf = (query: ExportQuery): Fragment => ({ sql: exportColumns(query).m
 const nested = (compiled: CompiledQuery): Fragment => ({ sql: compiled.sql.replace(/^--.*\n/gm, ''), params: { ...compiled.params } })
 
 /** One keyset chunk of `rows` rows after `after`, as CSV text written by the engine. */
-export function compileCsvChunk(query: ExportQuery, slice: { after?: Keyset; rows: number }): CompiledQuery {
+export function compileCsvChunk(query: PlannedExport, slice: { after?: Keyset; rows: number }): CompiledQuery {
   const rowsFragment = nested(compileRows(query, { ...slice, extraColumns: ['created_at AS createdAtKey', 'toUInt128(events.id) AS idKey'] }))
   // The profile look-up reads the chunk's rows statement again; the chunk binds its params once.
   const profiles = query.includes.includes('profile')
@@ -86,7 +86,7 @@ export function compileCsvChunk(query: ExportQuery, slice: { after?: Keyset; row
 }
 
 /** The first `rows` rows of the export as CSV records, one a row, as the engine wrote them (TabSeparatedRaw, see the template). */
-export function compileCsvLines(query: ExportQuery, rows: number): CompiledQuery {
+export function compileCsvLines(query: PlannedExport, rows: number): CompiledQuery {
   const compiled = compileTemplate('export/events-csv-lines.sql', {}, { rows: nested(compileRows(query, { rows })), cells: cellsOf(query) })
   return { ...compiled, format: 'TabSeparatedRaw' }
 }

@@ -165,21 +165,34 @@ export function parseExport(raw: Record<string, unknown>, scope: Scope): ExportQ
   }
 }
 
-/** `AND ...` for event names, the profile, the filters (on each event's own columns) and the keyset. */
-function conditions(query: ExportQuery, after: Keyset | undefined): Fragment {
-  const parts: Fragment[] = []
-  if (query.events.length) parts.push({ sql: 'name IN {events:Array(String)}', params: { events: query.events } })
-  if (query.profileId !== undefined) parts.push({ sql: 'profile_id = {profileId:String}', params: { profileId: query.profileId } })
+/** An export after its plan: the conditions that select its events, compiled once for all its statements. */
+export interface PlannedExport extends ExportQuery {
+  /** The event names, the profile and the filters (on each event's own columns), each a condition. */
+  selection: readonly Fragment[]
+}
+
+/**
+ * Plan step: the conditions selecting the exported events, compiled once per request; a page's rows and
+ * count, and every chunk of a stream, place the same ones.
+ */
+export function decideExportFilters(query: ExportQuery): PlannedExport {
+  const selection: Fragment[] = []
+  if (query.events.length) selection.push({ sql: 'name IN {events:Array(String)}', params: { events: query.events } })
+  if (query.profileId !== undefined) selection.push({ sql: 'profile_id = {profileId:String}', params: { profileId: query.profileId } })
   const filters = compileAll(query.filters, { subject: 'events' })
-  if (filters) parts.push(filters)
-  if (after) {
-    // The plain bound lets the key prune; the tuple decides ties within the millisecond.
-    parts.push({
-      sql: "created_at <= {afterAt:DateTime64(3, 'UTC')}\n  AND (created_at, toUInt128(events.id)) < ({afterAt:DateTime64(3, 'UTC')}, toUInt128({afterId:UUID}))",
-      params: { afterAt: toClickHouseTime(new Date(after.createdAtMs)), afterId: after.id },
-    })
+  if (filters) selection.push(filters)
+  return { ...query, selection }
+}
+
+/** `AND ...` for the planned selection and the keyset. */
+function conditions(query: PlannedExport, after: Keyset | undefined): Fragment {
+  if (!after) return andClauses([...query.selection])
+  // The plain bound lets the key prune; the tuple decides ties within the millisecond.
+  const keyset = {
+    sql: "created_at <= {afterAt:DateTime64(3, 'UTC')}\n  AND (created_at, toUInt128(events.id)) < ({afterAt:DateTime64(3, 'UTC')}, toUInt128({afterId:UUID}))",
+    params: { afterAt: toClickHouseTime(new Date(after.createdAtMs)), afterId: after.id },
   }
-  return andClauses(parts)
+  return andClauses([...query.selection, keyset])
 }
 
 const exportWindowParams = (query: ExportQuery): Params => windowParams(query.projectId, { start: query.start, end: query.end })
@@ -188,7 +201,7 @@ const exportWindowParams = (query: ExportQuery): Params => windowParams(query.pr
  * One slice of the order: `rows` rows after `after` (keyset) or after `offset` rows. `extraColumns`
  * (SQL from a closed list of the caller's) are added after the included ones.
  */
-export function compileRows(query: ExportQuery, slice: { after?: Keyset; offset?: number; rows: number; extraColumns?: string[] }): CompiledQuery {
+export function compileRows(query: PlannedExport, slice: { after?: Keyset; offset?: number; rows: number; extraColumns?: string[] }): CompiledQuery {
   const includes = [...query.includes.flatMap((name) => INCLUDES[name]), ...(slice.extraColumns ?? [])]
   return compileTemplate(
     'export/events.sql',
@@ -197,7 +210,7 @@ export function compileRows(query: ExportQuery, slice: { after?: Keyset; offset?
   )
 }
 
-export function compileCount(query: ExportQuery): CompiledQuery {
+export function compileCount(query: PlannedExport): CompiledQuery {
   return compileTemplate('export/count.sql', exportWindowParams(query), { conditions: conditions(query, undefined) })
 }
 

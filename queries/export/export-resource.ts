@@ -2,10 +2,10 @@
 // profiles of its rows; a stream (ndjson, csv) runs as one statement where the engine streams, or one
 // keyset chunk statement after another (with profiles, or on a server). Shaping, page meta, cursors and
 // the CSV framing are here; the server only writes the bytes.
-import type { Chunk, Resource, RowSets, StatementSet, StreamPlan } from '../core/pipeline'
+import { planSteps, type Chunk, type Resource, type RowSets, type StatementSet, type StreamPlan } from '../core/pipeline'
 import { parseLines, type CompiledQuery } from '../core/compiled'
 import { compileCsvChunk, compileCsvLines, csvHeader, parseCsvChunk } from './export-csv'
-import { compileCount, compileProfiles, compileRows, encodeCursor, exportEventsSchema, keysetOf, parseExport, type ExportQuery, type Keyset } from './export-events'
+import { compileCount, compileProfiles, compileRows, decideExportFilters, encodeCursor, exportEventsSchema, keysetOf, parseExport, type ExportQuery, type Keyset, type PlannedExport } from './export-events'
 
 export type ExportRow = Record<string, unknown> & { id: string; createdAt: string; profileId: string }
 
@@ -72,7 +72,7 @@ function ndjsonChunk(output: string, follow: RowSets, query: ExportQuery): Chunk
 }
 
 /** How an export is streamed: as one statement where the engine streams one, or keyset chunk after chunk. */
-export const exportStream: StreamPlan<ExportQuery, Keyset> = {
+export const exportStream: StreamPlan<PlannedExport, Keyset> = {
   streams: (query) => query.format !== 'json',
   head(query) {
     if (query.format === 'csv') return { contentType: 'text/csv; charset=utf-8', fileName: 'events.csv', text: csvHeader(query) }
@@ -93,11 +93,11 @@ export const exportStream: StreamPlan<ExportQuery, Keyset> = {
   shapeChunk: (output, follow, query) => (query.format === 'csv' ? csvChunk(output) : ndjsonChunk(output, follow, query)),
 }
 
-export const exportEvents: Resource<ExportQuery> = {
+export const exportEvents: Resource<ExportQuery, PlannedExport> = {
   name: 'export.events',
   schema: exportEventsSchema,
   parse: parseExport,
-  plan: (query) => query,
+  plan: planSteps(decideExportFilters),
   compile(query) {
     const { offset } = pageOf(query)
     // One more than the page, to know whether another follows.

@@ -1,13 +1,13 @@
 // The breakdown resources (`/referrer`, `/country`, ...): one shared template, one registry entry each;
 // breakdowns of one window, filters and page that wait together run as one statement.
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
-import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
+import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, withSettled, type InsightQuery, type PlannedInsight } from './insight-params'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Joins, type Resource } from '../core/pipeline'
 import { DIMENSIONS, breakdownSql, sessionColumn, type Dimension, type DimensionSpec, type SessionAttribute } from '../core/registry'
 import { percent, ratio } from '../core/rounding'
-import { eventJoin, regroupedSessions, sessionParams, settledCheck, unfiltered, windowSessions } from './session-sql'
-import { HOUR_MS, boundsOnMultipleOf } from '../core/dates'
+import { eventJoin, regroupedSessions, sessionParams, settledCheck, windowSessions } from './session-sql'
+import { decideSessionReads, type SessionReads } from '../core/reads'
 
 interface DimensionRow {
   prefix_value: string
@@ -26,19 +26,16 @@ function attributesOf(name: Dimension): SessionAttribute[] {
   return prefix ? [column, prefix] : [column]
 }
 
-/**
- * Whether the settled days' sessions may be read counted per breakdown value and hour (session_rollup):
- * no filter keeps a session out, and the window's bounds fall on whole hours, as the hours' bounds do.
- */
-const readsRollup = (query: PlannedInsight): boolean => unfiltered(query) && boundsOnMultipleOf(query.window, HOUR_MS)
+/** A breakdown after its plan: what its settled sessions are read from decided (core/reads.ts). */
+type PlannedBreakdown = PlannedInsight & { reads: SessionReads }
 
 /**
- * The statement of breakdowns that read session_rollup (`readsRollup`; its rows, `session-rollup-rows.sql`):
+ * The statement of breakdowns that read session_rollup (its rows, `session-rollup-rows.sql`):
  * one (`dimension-rollup.sql`), or several asked together (`dimension-sets-rollup.sql`, with `member`).
  * The names are written as text (`breakdownSql`): bound, they would tell apart the params of breakdowns that
  * can run together (queries/run/joined-runs.ts keys batches by them).
  */
-function compileRollup(names: Dimension[], query: PlannedInsight): CompiledQuery {
+function compileRollup(names: Dimension[], query: PlannedBreakdown): CompiledQuery {
   const params = { ...sessionParams(query), ...pageParams(query) }
   const breakdowns = names.map(breakdownSql)
   const together = names.length > 1
@@ -63,8 +60,8 @@ function compileRollup(names: Dimension[], query: PlannedInsight): CompiledQuery
 }
 
 /** A breakdown's statement, or several breakdowns' (their grouping sets, `dimension-sets.sql`). */
-function compileDimensions(names: Dimension[], query: PlannedInsight): CompiledQuery {
-  if (readsRollup(query)) return compileRollup(names, query)
+function compileDimensions(names: Dimension[], query: PlannedBreakdown): CompiledQuery {
+  if (query.reads === 'rollup') return compileRollup(names, query)
   const { views, join } = eventJoin(query)
   const params = { ...sessionParams(query), ...pageParams(query) }
   const attributes = [...new Set(names.flatMap(attributesOf))]
@@ -89,22 +86,23 @@ function compileDimensions(names: Dimension[], query: PlannedInsight): CompiledQ
 }
 
 /** Breakdowns of one window, filters and page, asked together: one statement (queries/run/joined-runs.ts). */
-const breakdownsTogether: Joins<PlannedInsight> = {
+const breakdownsTogether: Joins<PlannedBreakdown> = {
   family: 'insights.dimension',
   key: (query) => JSON.stringify(query),
   rows: (query) => pageParams(query).rowsToRead,
-  compile: (members) => compileDimensions(members.map((member) => member.resource as Dimension), members[0].query),
+  compile: (members, settled) => compileDimensions(members.map((member) => member.resource as Dimension), withSettled(members[0].query, settled)),
 }
 
-function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedInsight> {
+function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedBreakdown> {
   const spec = specOf(name)
   return {
     name,
     schema: pagedSchema,
     joins: breakdownsTogether,
     parse: (raw, scope) => parseInsightParams(raw, scope, 'paged'),
-    plan: planSteps(widenForSessions, decideFilters),
-    compile: (query) => ({ ...compileDimensions([name], query), settledCheck: settledCheck(query) }),
+    plan: planSteps(widenForSessions, decideFilters, decideSessionReads),
+    settledCheck,
+    compile: (query, settled) => compileDimensions([name], withSettled(query, settled)),
     shape(rawRows, query) {
       const { page, hasMore } = splitPage(rawRows as unknown as DimensionRow[], query)
       const body = page.map((row) => {
@@ -123,4 +121,4 @@ function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedInsig
   }
 }
 
-export const dimensions: Resource<InsightQuery, PlannedInsight>[] = (Object.keys(DIMENSIONS) as Dimension[]).map(dimensionResource)
+export const dimensions: Resource<InsightQuery, PlannedBreakdown>[] = (Object.keys(DIMENSIONS) as Dimension[]).map(dimensionResource)

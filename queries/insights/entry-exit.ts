@@ -3,13 +3,13 @@
 // page: its exits over its views in the same sessions.
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
 import { invalid, QueryError, type Issue } from '../core/errors'
-import { HOUR_MS, boundsOnMultipleOf } from '../core/dates'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Resource, type Scope } from '../core/pipeline'
+import { decideSessionReads, type SessionReads } from '../core/reads'
 import { percent, ratio } from '../core/rounding'
 import { compileSchema, schemaIssues } from '../core/validate'
-import { decideFilters, pagedSchema, parseInsightParams, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
-import { eventJoin, regroupedPagesJoin, regroupedSessions, sessionParams, sessionsWithPages, settledCheck, unfiltered, windowSessions } from './session-sql'
+import { decideFilters, pagedSchema, parseInsightParams, widenForSessions, withSettled, type InsightQuery, type PlannedInsight } from './insight-params'
+import { eventJoin, regroupedPagesJoin, regroupedSessions, sessionParams, sessionsWithPages, settledCheck, windowSessions } from './session-sql'
 
 export const ENTRY_EXIT_MODES = ['entry', 'exit'] as const
 export type EntryExitMode = (typeof ENTRY_EXIT_MODES)[number]
@@ -18,7 +18,8 @@ export interface EntryExitQuery extends InsightQuery {
   mode: EntryExitMode
 }
 
-type PlannedEntryExit = EntryExitQuery & PlannedInsight
+/** Entry or exit pages after their plan: what their settled sessions are read from decided (core/reads.ts). */
+type PlannedEntryExit = EntryExitQuery & PlannedInsight & { reads: SessionReads }
 
 const modeProperties = {
   mode: { type: 'string', enum: ENTRY_EXIT_MODES, description: "`entry`: sessions by the page they entered on; `exit`: by the page of their last page view" },
@@ -44,12 +45,6 @@ function parseEntryExit(raw: Record<string, unknown>, scope: Scope): EntryExitQu
   return { ...query, mode: own.mode as EntryExitMode }
 }
 
-/**
- * Whether the settled days' sessions may be read counted per page and hour (session_rollup), as the
- * breakdowns do: no filter keeps a session out, and the window's bounds fall on whole hours.
- */
-const readsRollup = (query: PlannedInsight): boolean => unfiltered(query) && boundsOnMultipleOf(query.window, HOUR_MS)
-
 /** The session rollup's rows of `dimensions`, each told by its index as `member` (insights/session-rollup-rows.sql). */
 function rollupRows(query: PlannedInsight, dimensions: string[]) {
   const names = dimensions.map((dimension) => `'${dimension}'`)
@@ -60,10 +55,10 @@ function rollupRows(query: PlannedInsight, dimensions: string[]) {
 }
 
 /** Entry pages: a breakdown by the entry page (insights/dimension.sql), the entry origin its prefix. */
-function compileEntries(query: PlannedInsight): CompiledQuery {
+function compileEntries(query: PlannedEntryExit): CompiledQuery {
   const params = { ...sessionParams(query), ...pageParams(query) }
   const page = { prefix: sqlOnly('s_entry_origin'), name: sqlOnly('s_entry_path') }
-  if (readsRollup(query)) {
+  if (query.reads === 'rollup') {
     return compileTemplate('insights/dimension-rollup.sql', params, {
       rollup_rows: compileInner('insights/session-rollup-rows.sql', params, { member: sqlOnly(''), dimensions: sqlOnly("'entry_page'") }),
       regrouped_sessions: regroupedSessions(query, ['entry_origin', 'entry_path']),
@@ -75,9 +70,9 @@ function compileEntries(query: PlannedInsight): CompiledQuery {
 }
 
 /** Exit pages with the views of each page in the same sessions (insights/exit-pages.sql, exit-pages-rollup.sql). */
-function compileExits(query: PlannedInsight): CompiledQuery {
+function compileExits(query: PlannedEntryExit): CompiledQuery {
   const params = { ...sessionParams(query), ...pageParams(query) }
-  if (readsRollup(query)) {
+  if (query.reads === 'rollup') {
     return compileTemplate('insights/exit-pages-rollup.sql', params, {
       rollup_rows: rollupRows(query, ['exit_page', 'page_views']),
       regrouped_sessions: regroupedSessions(query, ['exit_origin', 'exit_path']),
@@ -109,8 +104,9 @@ export const entryExit: Resource<EntryExitQuery, PlannedEntryExit> = {
   name: 'pages/entry_exit',
   schema: entryExitSchema,
   parse: parseEntryExit,
-  plan: planSteps(widenForSessions, decideFilters),
-  compile: (query) => ({ ...(query.mode === 'entry' ? compileEntries(query) : compileExits(query)), settledCheck: settledCheck(query) }),
+  plan: planSteps(widenForSessions, decideFilters, decideSessionReads),
+  settledCheck,
+  compile: (query, settled) => (query.mode === 'entry' ? compileEntries(withSettled(query, settled)) : compileExits(withSettled(query, settled))),
   shape(rawRows, query) {
     if (query.mode === 'entry') {
       const { page, hasMore } = splitPage(rawRows as unknown as EntryRow[], query)

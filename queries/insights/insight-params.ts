@@ -4,7 +4,7 @@ import { INTERVALS, RANGES, bucketCount, requestWindow, type Interval, type Rang
 import { invalid, type Issue } from '../core/errors'
 import { sortFilters, type Filter, type SortedFilters } from '../core/filters'
 import { TREE_FILTERS_PROPERTY, parseFiltersOrTree, sortTree, type FilterTree } from '../core/filter-tree'
-import type { Scope } from '../core/pipeline'
+import type { Scope, SettledRow } from '../core/pipeline'
 import { compileSchema, schemaIssues } from '../core/validate'
 
 export interface InsightQuery {
@@ -30,6 +30,11 @@ export interface ReadRange {
 /** An insights query after its plan: its read range and sorted filters decided. */
 export interface PlannedInsight extends InsightQuery, ReadRange {
   sorted: SortedFilters
+  /**
+   * The settled check's rows, the input `compile` takes beside the planned query (`withSettled`); absent,
+   * no day is settled.
+   */
+  settled?: readonly SettledRow[]
 }
 
 /** A series query after its plan: its interval picked too. */
@@ -128,3 +133,6 @@ export function capSeriesBuckets<Q extends InsightQuery & { interval: Interval }
   }
   return query
 }
+
+/** A planned session question as its statement is compiled: with its settled check's rows (none: no day settled). */
+export const withSettled = <Q extends PlannedInsight>(query: Q, settled: readonly SettledRow[] | undefined): Q => (settled ? { ...query, settled } : query)

@@ -1,11 +1,15 @@
 // `GET /insights/:projectId/metrics`: totals and a zero-filled series of the session metrics and revenue.
 import { bucketExpression } from '../core/buckets'
 import { andClauses, compileInner, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
-import { boundsOnWholeHours, buckets, pickInterval } from '../core/dates'
-import { capSeriesBuckets, decideFilters, parseInsightParams, seriesSchema, widenForSessions, type InsightQuery, type PlannedSeries } from './insight-params'
+import { buckets, pickInterval } from '../core/dates'
+import { decideRevenueReads, type EventReads } from '../core/reads'
+import { capSeriesBuckets, decideFilters, parseInsightParams, seriesSchema, widenForSessions, withSettled, type InsightQuery, type PlannedSeries } from './insight-params'
 import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratio } from '../core/rounding'
 import { eventConditions, eventJoin, sessionParams, sessionsMatchingAttributes, settledCheck, windowSessions } from './session-sql'
+
+/** A metrics request after its plan: where its revenue is read from decided (core/reads.ts). */
+type PlannedMetrics = PlannedSeries & { reads: EventReads }
 
 interface MetricsRow {
   part: 'sessions' | 'revenue'
@@ -36,14 +40,12 @@ function revenueFilters(query: PlannedSeries): Fragment {
 }
 
 /**
- * The revenue rows, as (at, amount): the window's events kept by the filters; or, without filters, when
- * the window and every bucket start on whole hours (so no bucket bound lies inside an hour), the window's
- * hours from the revenue_by_hour projection.
+ * The revenue rows, as (at, amount): the window's hours from the revenue_by_hour projection, or the
+ * window's events kept by the filters (`reads`, core/reads.ts).
  */
-function revenueRows(query: PlannedSeries): Fragment {
-  const filters = revenueFilters(query)
-  if (filters.sql === '' && boundsOnWholeHours(query.window, query.interval, query.timezone)) return compileInner('insights/revenue-hours.sql', sessionParams(query))
-  return compileInner('insights/revenue-events.sql', sessionParams(query), { revenue_filters: filters })
+function revenueRows(query: PlannedMetrics): Fragment {
+  if (query.reads === 'hours') return compileInner('insights/revenue-hours.sql', sessionParams(query))
+  return compileInner('insights/revenue-events.sql', sessionParams(query), { revenue_filters: revenueFilters(query) })
 }
 
 /** The lookup key of a row: its part and its bucket (epoch seconds), or the total. */
@@ -63,14 +65,16 @@ function toFigures(sessions: MetricsRow | undefined, revenue: MetricsRow | undef
   }
 }
 
-export const metrics: Resource<InsightQuery, PlannedSeries> = {
+export const metrics: Resource<InsightQuery, PlannedMetrics> = {
   name: 'metrics',
   schema: seriesSchema,
   parse: (raw, scope) => parseInsightParams(raw, scope, 'series'),
-  plan: planSteps(pickInterval, capSeriesBuckets, widenForSessions, decideFilters),
-  compile(query) {
+  plan: planSteps(pickInterval, capSeriesBuckets, widenForSessions, decideFilters, decideRevenueReads),
+  settledCheck,
+  compile(planned, settled) {
+    const query = withSettled(planned, settled)
     const { views, join } = eventJoin(query)
-    const statement = compileTemplate(
+    return compileTemplate(
       'insights/metrics.sql',
       { ...sessionParams(query), tz: query.timezone },
       {
@@ -82,7 +86,6 @@ export const metrics: Resource<InsightQuery, PlannedSeries> = {
         revenue: revenueRows(query),
       },
     )
-    return { ...statement, settledCheck: settledCheck(query) }
   },
   shape(rawRows, query) {
     const byKey = new Map<string, MetricsRow>()

@@ -1,14 +1,16 @@
 // `GET /insights/:projectId/pages`: page rows per (origin, path) of the window's page views.
+import { assertNever } from '../core/errors'
 import { andClauses, compileInner, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
-import { HOUR_MS, boundsOnMultipleOf } from '../core/dates'
-import { decideFilters, widenForSessions, type PlannedInsight } from './insight-params'
+import { decideFilters, widenForSessions, withSettled, type PlannedInsight } from './insight-params'
 import { pageOrder, pageSearch, pagesSchema, parsePagesParams, type PagesQuery } from './page-order'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Resource } from '../core/pipeline'
+import { decidePageReads, type PageReads } from '../core/reads'
 import { percent, ratioOrNull } from '../core/rounding'
 import { entrySessions, sessionParams, sessionsMatchingAttributes, sessionsWithEvent, settledCheck, viewConditions } from './session-sql'
 
-const QUARTER_HOUR_MS = 900_000
+/** A pages request after its plan: what its settled page views are read from decided (core/reads.ts). */
+type PlannedPages = PagesQuery & PlannedInsight & { reads: PageReads }
 
 interface PageRow {
   origin: string
@@ -61,43 +63,41 @@ const NO_VIEW_DAYS = sqlOnly(`CAST([], 'Array(Date)') AS view_days,
   {readTo:DateTime64(3, 'UTC')} AS order_to`)
 
 /**
- * The settled days whose stored page views answer exactly (the window's bounds on quarter hours and a view
- * condition that reads the page only), and those views: the page rollup when the bounds fall on whole
- * hours and no filter restricts the sessions (fewer rows, the same answers; docs/measurements.md, "Pages"),
- * else the page rows. Otherwise no day, and the rows with a condition that reads no view field.
+ * The settled days whose stored page views answer (`reads`, core/reads.ts), and those views: the page
+ * rollup (fewer rows, the same answers; docs/measurements.md, "Pages") or the page rows. With `events`, no
+ * day, and the rows with a condition that reads no view field.
  */
-function settledPages(query: PlannedInsight, sessions: Fragment): { days: Fragment; pages: Fragment } {
+function settledPages(query: PlannedPages, sessions: Fragment): { days: Fragment; pages: Fragment } {
   const context = sessionParams(query)
-  const stored = boundsOnMultipleOf(query.window, QUARTER_HOUR_MS) && query.sorted.viewConditionOnPage
-  if (!stored) {
-    const nothing = compileInner('insights/pages-settled-rows.sql', context, { settled_view_match: sqlOnly('0'), view_sessions: sessions })
-    return { days: NO_VIEW_DAYS, pages: nothing }
+  switch (query.reads) {
+    case 'events':
+      return { days: NO_VIEW_DAYS, pages: compileInner('insights/pages-settled-rows.sql', context, { settled_view_match: sqlOnly('0'), view_sessions: sessions }) }
+    case 'rollup':
+      return { days: SETTLED_VIEW_DAYS, pages: compileInner('insights/pages-settled-rollup.sql', context, { settled_view_match: viewMatch(query) }) }
+    case 'settled':
+      return { days: SETTLED_VIEW_DAYS, pages: compileInner('insights/pages-settled-rows.sql', context, { settled_view_match: viewMatch(query), view_sessions: sessions }) }
+    default:
+      return assertNever(query.reads)
   }
-  const sessionsRestricted = sessions.sql !== ''
-  const pages =
-    boundsOnMultipleOf(query.window, HOUR_MS) && !sessionsRestricted
-      ? compileInner('insights/pages-settled-rollup.sql', context, { settled_view_match: viewMatch(query) })
-      : compileInner('insights/pages-settled-rows.sql', context, { settled_view_match: viewMatch(query), view_sessions: sessions })
-  return { days: SETTLED_VIEW_DAYS, pages }
 }
-
-type PlannedPages = PagesQuery & PlannedInsight
 
 export const pages: Resource<PagesQuery, PlannedPages> = {
   name: 'pages',
   schema: pagesSchema,
   parse: parsePagesParams,
-  plan: planSteps(widenForSessions, decideFilters),
-  compile(query) {
+  plan: planSteps(widenForSessions, decideFilters, decidePageReads),
+  settledCheck,
+  compile(planned, settled) {
+    const query = withSettled(planned, settled)
     const sessions = viewSessions(query)
-    const settled = settledPages(query, sessions)
+    const stored = settledPages(query, sessions)
     const entries = entrySessions(query)
-    const statement = compileTemplate(
+    return compileTemplate(
       'insights/pages.sql',
       { ...sessionParams(query), ...pageParams(query) },
       {
-        settled_views: settled.days,
-        settled_pages: settled.pages,
+        settled_views: stored.days,
+        settled_pages: stored.pages,
         window_sessions: entries.sessions,
         entry_join: entries.join,
         entry_match: entries.match,
@@ -108,7 +108,6 @@ export const pages: Resource<PagesQuery, PlannedPages> = {
         page_order: pageOrder(query),
       },
     )
-    return { ...statement, settledCheck: settledCheck(query) }
   },
   shape(rawRows, query) {
     const { page, hasMore } = splitPage(rawRows as unknown as PageRow[], query)

@@ -26,8 +26,8 @@ function dayParams(query: PlannedInsight): DayParams {
 
 /**
  * The statement-wide params: project, the window with the lookback read range, the window's UTC days, the
- * settled ones among them with their compactions and the regrouped days' range (none settled, every day
- * regrouped, until the settled check's rows bind them, see `settledCheck`), and every filter's values.
+ * settled ones among them with their compactions and the regrouped days' range (from the settled check's
+ * rows, `query.settled`; without them none settled, every day regrouped), and every filter's values.
  */
 export function sessionParams(query: PlannedInsight): Params {
   const days = dayParams(query)
@@ -37,7 +37,7 @@ export function sessionParams(query: PlannedInsight): Params {
     readTo: toClickHouseTime(query.readTo),
     firstDay: days.firstDay,
     lastDay: days.lastDay,
-    ...settledParams(days, []),
+    ...settledParams(days, query.settled ?? []),
     ...query.sorted.params,
   }
 }
@@ -192,9 +192,6 @@ export function regroupedSessions(query: PlannedInsight, attributes: SessionFiel
     session_filters: sourceRestrictions(query).inSources,
   })
 }
-
-/** Whether a question has no filter: every session of its window is kept. */
-export const unfiltered = (query: PlannedInsight): boolean => query.sorted.sessionRestriction === null && query.sorted.eventSelection === null
 
 /**
  * The window's sessions kept by the attribute filters, with `s_` columns for `attributes` (and the

@@ -6,7 +6,7 @@ import { invalid, QueryError, type Issue } from '../core/errors'
 import { planSteps, type Resource, type Scope } from '../core/pipeline'
 import type { SessionField } from '../core/registry'
 import { compileSchema, schemaIssues } from '../core/validate'
-import { decideFilters, pagedSchema, parseInsightParams, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
+import { decideFilters, pagedSchema, parseInsightParams, widenForSessions, withSettled, type InsightQuery, type PlannedInsight } from './insight-params'
 import { regroupedSessionsWith, sessionParams, sessionsWithEvent, settledCheck, settledRestriction, storedColumns } from './session-sql'
 
 /** Where a page ends: the start (epoch ms) and id of its last session. */
@@ -109,12 +109,14 @@ export const sessionsList: Resource<SessionsQuery, PlannedSessions> = {
   schema: sessionsSchema,
   parse: parseSessions,
   plan: planSteps(endAtCursor, widenForSessions, decideFilters),
-  compile(query) {
+  settledCheck,
+  compile(planned, settled) {
+    const query = withSettled(planned, settled)
     const withEvent = sessionsWithEvent(query)
     const conditions: Fragment[] = withEvent ? [withEvent] : []
     // The fields shown, and those the filters read: a regrouped session is kept by its own columns.
     const columns = [...new Set([...LISTED, ...query.sorted.sessionAttributes])]
-    const statement = compileTemplate(
+    return compileTemplate(
       'insights/sessions-list.sql',
       {
         ...sessionParams(query),
@@ -129,7 +131,6 @@ export const sessionsList: Resource<SessionsQuery, PlannedSessions> = {
         regrouped_sessions: regroupedSessionsWith(query, columns, REGROUPED_EXTRA, [...conditions, BEFORE_CURSOR]),
       },
     )
-    return { ...statement, settledCheck: settledCheck(query) }
   },
   shape(rawRows, query) {
     const rows = rawRows as unknown as SessionRow[]

@@ -1,8 +1,9 @@
 // The run stage's one entry: a request's answer from its resource, parse -> plan -> compile -> run -> shape.
-// A question of one statement goes through the result cache, the settled check of a session question, and
-// a statement of its own or joined with other requests' waiting for their turn; one of several named
-// statements runs them together, then those that follow from their rows; a stream is written chunk by
-// chunk. The HTTP handler and the CLI authenticate, call `answer` and write the bytes.
+// A question of one statement goes through the result cache, the settled check of a session question (its
+// rows are the settled days the statement is compiled with), and a statement of its own or joined with
+// other requests' waiting for their turn; one of several named statements runs them together, then those
+// that follow from their rows; a stream is written chunk by chunk. The HTTP handler and the CLI
+// authenticate, call `answer` and write the bytes.
 import type { CompiledQuery } from '../core/compiled'
 import type { Resource, Scope, StreamHead } from '../core/pipeline'
 import { DataVersion } from './data-version'
@@ -106,19 +107,21 @@ export class Answers {
       const runner = this.runner.forClient(question.clientId)
       return { kind: 'stream', head: stream.head(query), writeTo: (sink) => writeStream({ runner, plan: stream, query, signal: question.signal, ...sink }) }
     }
-    const compiled = resource.compile(query)
     if (resource.alongside || resource.follow) {
       question.report?.({ template: resource.name })
-      return { kind: 'body', ...(await this.runNamed(resource, query, compiled, question)) }
+      return { kind: 'body', ...(await this.runNamed(resource, query, resource.compile(query), question)) }
     }
-    question.report?.({ template: compiled.template })
+    // The cache knows a question by its statement with no day settled: whichever days its check settles, the
+    // statement answers the same rows (docs/design/sessions.md), so they are one entry, found before any check.
+    const asked = resource.compile(query)
+    question.report?.({ template: asked.template })
     const { entry, hit } = await this.cache.rows({
       projectId: question.scope.project.id,
-      compiled,
+      compiled: asked,
       settled: isSettled(query, question.scope),
       signal: question.signal,
       revalidate: question.revalidate,
-      run: (signal) => this.run(resource, query, compiled, { ...question, signal }),
+      run: (signal) => this.run(resource, query, asked, { ...question, signal }),
     })
     const { body, hasMore } = resource.shape(entry.rows, query, {})
     return { kind: 'body', body, hasMore, cache: { hit, storedAt: entry.storedAt, maxAgeSeconds: entry.maxAgeSeconds } }
@@ -137,17 +140,23 @@ export class Answers {
     return resource.shape(rows, query, others)
   }
 
-  private async run<Planned>(resource: Resource<unknown, Planned>, query: Planned, compiled: CompiledQuery, question: Question): Promise<Record<string, unknown>[]> {
+  /**
+   * A question of one statement: its settled check first (or its rows reused), then the statement compiled
+   * with them, the one that runs (`asked`, compiled with none, when the question has no check).
+   */
+  private async run<Planned>(resource: Resource<unknown, Planned>, query: Planned, asked: CompiledQuery, question: Question): Promise<Record<string, unknown>[]> {
     const { signal, clientId, askedAt } = question
     // One time limit and one turn for the question: its settled check and its statement share them, so the
     // statement starts in the slot the check frees instead of waiting behind other clients' statements.
     const deadline = this.runner.requestDeadline()
     const kept = new KeptTurn()
     try {
-      const statement = await this.settledChecks.bind(compiled, { signal, clientId, askedAt, deadline, kept })
+      const check = resource.settledCheck?.(query)
+      const settled = check && (await this.settledChecks.rows(check, { signal, clientId, askedAt, deadline, kept }))
+      const statement = check ? resource.compile(query, settled) : asked
       const options = { signal, clientId, lane: resource.lane, deadline, kept }
       const { rows, ...run } = resource.joins
-        ? await this.joinedRuns.run(resource.joins, { resource: resource.name, query, statement }, options)
+        ? await this.joinedRuns.run(resource.joins, { resource: resource.name, query, settled, statement }, options)
         : await this.runner.run<Record<string, unknown>>(statement, options)
       question.report?.({ queryMs: Math.round(run.durationMs), readRows: run.readRows, readBytes: run.readBytes })
       return rows

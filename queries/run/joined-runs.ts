@@ -1,14 +1,15 @@
 // Requests that wait for a turn together, and that one statement can answer, share that statement: a
 // batch stays open while it is queued, and is compiled at its turn from every member that joined it.
 import type { CompiledQuery } from '../core/compiled'
-import type { Joins } from '../core/pipeline'
+import type { Joins, SettledRow } from '../core/pipeline'
 import type { RunOptions, RunResult, Runner } from './runner'
 import { joinShared, type Shared } from './shared-runs'
 
-/** A request's part of a batch: its resource, planned query and statement (settled days bound). */
+/** A request's part of a batch: its resource, planned query, settled check's rows and statement compiled with them. */
 export interface Member<Planned> {
   resource: string
   query: Planned
+  settled?: readonly SettledRow[]
   statement: CompiledQuery
 }
 
@@ -64,8 +65,9 @@ export class JoinedRuns {
       const members = batch.members as Member<Planned>[]
       batch.joined = members.length > 1
       if (!batch.joined) return members[0].statement
-      // Members of one key bind equal params (the key holds them), which the joined statement binds too.
-      return { ...joins.compile(members), params: members[0].statement.params }
+      // Members of one key bind equal params (the key holds them, settled days included), which the joined
+      // statement, compiled with the same settled days, binds too.
+      return joins.compile(members, members[0].settled)
     }
     const abort = new AbortController()
     const promise = this.runner.run<Row>({ template: joins.family, compileAtTurn }, { ...options, signal: abort.signal })

@@ -1,10 +1,10 @@
-// The settled check of a session question (insights/settled-days.sql) runs before its statement, and its
-// rows are reused by the next questions of the same project, lookback and days while they still hold: a
-// dashboard's questions share one check instead of each running its own inside its statement.
+// The settled check of a session question (insights/settled-days.sql) runs before its statement is
+// compiled, and its rows are reused by the next questions of the same project, lookback and days while they
+// still hold: a dashboard's questions share one check instead of each running its own inside its statement.
 import { LRUCache } from 'lru-cache'
 import type { CompiledQuery } from '../core/compiled'
+import type { SettledRow } from '../core/pipeline'
 import type { DataVersion } from './data-version'
-import { bindCheckRows, type SettledRow } from '../core/settled-days'
 import type { Runner } from './runner'
 import type { KeptTurn } from './scheduler'
 import { SharedRuns } from './shared-runs'
@@ -12,7 +12,7 @@ import { SharedRuns } from './shared-runs'
 /** Checks kept at most, each a few hundred bytes (one entry per project, lookback and window days asked). */
 const MAX_CHECKS = 1_000
 
-export interface BindOptions {
+export interface CheckOptions {
   /** Aborts when the request goes away; a check shared with other requests stops when all of them have. */
   signal: AbortSignal
   /** Whose turn the check takes in the data queue. */
@@ -50,14 +50,8 @@ export class SettledChecks {
     private readonly maxAgeMs: number,
   ) {}
 
-  /** `compiled` with its settled days bound from its check's rows (the statement itself when it has no check). */
-  async bind(compiled: CompiledQuery, options: BindOptions): Promise<CompiledQuery> {
-    const check = compiled.settledCheck
-    if (!check) return compiled
-    return bindCheckRows(compiled, await this.rowsOf(check, options))
-  }
-
-  private async rowsOf(check: CompiledQuery, options: BindOptions): Promise<SettledRow[]> {
+  /** The rows of `check`: the settled days its question's statement is compiled with. */
+  async rows(check: CompiledQuery, options: CheckOptions): Promise<SettledRow[]> {
     // Without a version reading nothing is reused: the check runs for this statement alone.
     const version = await this.versions.since(options.askedAt).catch(() => undefined)
     if (version === undefined) return this.run(check, options)
@@ -73,7 +67,7 @@ export class SettledChecks {
     })
   }
 
-  private async run(check: CompiledQuery, { signal, clientId, deadline, kept }: BindOptions): Promise<SettledRow[]> {
+  private async run(check: CompiledQuery, { signal, clientId, deadline, kept }: CheckOptions): Promise<SettledRow[]> {
     return (await this.runner.run<SettledRow>(check, { signal, clientId, deadline, kept })).rows
   }
 }

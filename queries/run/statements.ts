@@ -1,12 +1,17 @@
 // Every statement a request runs, compiled without running anything: what `explain` prints and what the
 // startup check and the template tests compile.
 import type { CompiledQuery } from '../core/compiled'
-import { prepare, type AnyResource, type Joins, type Scope, type StatementSet } from '../core/pipeline'
+import { prepare, type AnyResource, type Joins, type Scope, type SettledRow, type StatementSet } from '../core/pipeline'
 
 /** One statement of a request, named when a request runs several. */
 export interface Statement {
   label: string
   compiled: CompiledQuery
+}
+
+/** The settled check a request runs before its statement is compiled, when it is a session question (throws a QueryError on bad input). */
+export function settledCheckOf(resource: AnyResource, raw: Record<string, unknown>, scope: Scope): CompiledQuery | undefined {
+  return resource.settledCheck?.(resource.plan(resource.parse(raw, scope)))
 }
 
 /**
@@ -15,8 +20,10 @@ export interface Statement {
  * statement read a block at a time where the engine streams and nothing follows from its rows, else one
  * chunk statement after another, each continuing after the previous chunk's last row, with what follows
  * from each chunk; a body of several statements runs them together, then those that follow from their rows.
+ * A session question's settled check comes first, and its statement is compiled with `settled`, the rows
+ * the check returned; without them (no engine to run it) with no day settled.
  */
-export function statementsOf(resource: AnyResource, raw: Record<string, unknown>, scope: Scope, streams: boolean): Statement[] {
+export function statementsOf(resource: AnyResource, raw: Record<string, unknown>, scope: Scope, streams: boolean, settled?: readonly SettledRow[]): Statement[] {
   const query = resource.plan(resource.parse(raw, scope))
   const followers = (statements: StatementSet, after: string): Statement[] =>
     Object.entries(statements).map(([name, compiled]) => ({ label: `${name} (${after})`, compiled }))
@@ -29,17 +36,25 @@ export function statementsOf(resource: AnyResource, raw: Record<string, unknown>
       ...followers(stream.followChunk(query, ''), 'for the rows of each chunk, once it is in'),
     ]
   }
-  const compiled = resource.compile(query)
+  const check = resource.settledCheck?.(query)
+  const compiled = resource.compile(query, check && settled)
   if (resource.alongside || resource.follow) {
     return [
       ...Object.entries({ rows: compiled, ...resource.alongside?.(query) }).map(([label, named]) => ({ label, compiled: named })),
       ...followers(resource.follow?.(query, {}) ?? {}, 'for the rows of the page, once they are in'),
     ]
   }
-  if (!compiled.settledCheck) return [{ label: resource.name, compiled }]
+  if (!check) return [{ label: resource.name, compiled }]
+  const checkLabel = 'settled check (first, unless the same check ran since the data version last changed; see queries/run/settled-check.ts)'
+  if (!settled) {
+    return [
+      { label: `${checkLabel}; not run here`, compiled: check },
+      { label: `${resource.name} (compiled with no settled day, as no check ran: its rows give settledDays, settledCompactions, regroupFrom and regroupTo at run time)`, compiled },
+    ]
+  }
   return [
-    { label: 'settled check (first, unless the same check ran since the data version last changed; see queries/run/settled-check.ts)', compiled: compiled.settledCheck },
-    { label: `${resource.name} (settledDays, settledCompactions, regroupFrom and regroupTo bound from the check's rows)`, compiled },
+    { label: `${checkLabel}; run here, it returned ${settled.length} settled day(s)`, compiled: check },
+    { label: `${resource.name} (compiled with the settled days the check returned: what runs)`, compiled },
   ]
 }
 

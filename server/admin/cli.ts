@@ -4,8 +4,10 @@ import { parseArgs } from 'node:util'
 import { QueryError } from '../../queries/core/errors'
 import { ConfigError, loadConfig, type Config } from '../config'
 import { ControlError, createApiClient, createProject, findProject, listApiClients, listProjects, revokeApiClient } from './control'
-import { EngineBusyError, openEngine, type Engine } from '../engine'
-import { explainRequest, projectIdOf } from './explain'
+import { EngineBusyError, createRunner, openEngine, type Engine } from '../engine'
+import type { CompiledQuery } from '../../queries/core/compiled'
+import type { SettledRow } from '../../queries/core/pipeline'
+import { explainRequest, hasSettledCheck, projectIdOf } from './explain'
 import { CATALOGUE_DIR, compileCatalogue, writeCatalogue } from './catalogue'
 import { exportToFile } from './export-file'
 import { countLines, importEvents } from './importer'
@@ -23,7 +25,7 @@ const USAGE = `Usage: npm run cli -- <command>
   import --project ID --file events.ndjson [--skip-bad]
   seed --project ID [--events N] [--days D] [--seed S] [--end ISO-DATETIME]
   export --project ID [--format ndjson|csv] [--start DATE] [--end DATE] --out FILE   (default ndjson)
-  explain '<path?query>' [--timezone IANA] [--now ISO-DATETIME]   (prints SQL + params, runs nothing)
+  explain '<path?query>' [--timezone IANA] [--now ISO-DATETIME]   (prints SQL + params; runs only a session question's settled check)
   explain --catalogue [--out DIR]   (writes every route's SQL for fixed example requests to docs/sql/)
   compact   (combines the sessions of settled days; seed and import run it too)
   migrate`
@@ -148,7 +150,27 @@ function writeSqlCatalogue(options: Options): number {
   return 0
 }
 
-/** Compiles without running; the project's timezone comes from --timezone or, failing that, the database. */
+/**
+ * The engine `explain` reads a project's timezone and runs a session question's settled check on, or why
+ * there is none. With --timezone it may do without one (the data directory held by a running gateway, or
+ * not there), and then compiles with no settled day.
+ */
+async function explainEngine(config: Config, timezone: string | undefined): Promise<{ engine?: Engine; without?: string }> {
+  const { engine: settings } = config
+  if (timezone && settings.mode === 'embedded' && !fs.existsSync(settings.dataDir)) return { without: `there is no data directory ${settings.dataDir}` }
+  try {
+    return { engine: await openEngine(settings) }
+  } catch (error) {
+    if (!(error instanceof EngineBusyError) || !timezone) throw error
+    return { without: error.message }
+  }
+}
+
+/**
+ * Prints what a request runs. The project's timezone comes from --timezone or, failing that, the database;
+ * a session question's settled check runs first on the engine when there is one, so its statement is
+ * printed as it runs.
+ */
 async function explain([url]: string[], options: Options, config: Config): Promise<number> {
   if (options.catalogue === true) {
     if (url) throw new UsageError('explain --catalogue takes no request path')
@@ -159,23 +181,23 @@ async function explain([url]: string[], options: Options, config: Config): Promi
   if (Number.isNaN(now.getTime())) throw new UsageError('--now must be an ISO date-time')
   const projectId = await projectIdOf(url)
   let timezone = options.timezone as string | undefined
-  if (!timezone && projectId) {
-    const engine = await openEngine(config.engine)
-    try {
+  const needsEngine = projectId !== undefined && (!timezone || (await hasSettledCheck(url)))
+  const { engine, without } = needsEngine ? await explainEngine(config, timezone) : {}
+  try {
+    if (engine && projectId && !timezone) {
       const project = await findProject(engine, projectId)
       if (!project) throw new ControlError(`no project "${projectId}" (or pass --timezone)`)
       timezone = project.timezone
-    } finally {
-      await engine.close()
     }
-  }
-  try {
+    const runner = engine && createRunner(engine, config)
+    const runCheck = runner && (async (check: CompiledQuery) => (await runner.run<SettledRow>(check)).rows)
+    if (without) console.error(`quarry: no settled check can run (${without}): a session question is compiled with no settled day`)
     print(
       await explainRequest(url, (id) => ({
         project: { id, name: id, timezone: timezone ?? 'UTC' },
         now,
         sessionLookbackMs: config.sessionLookbackHours * 3_600_000,
-      }), config.engine.mode === 'embedded'),
+      }), config.engine.mode === 'embedded', runCheck),
     )
     return 0
   } catch (error) {
@@ -183,6 +205,8 @@ async function explain([url]: string[], options: Options, config: Config): Promi
     console.error(`quarry: ${error.message}`)
     for (const issue of error.issues) console.error(`  ${issue.path.join('.')}: ${issue.message}`)
     return 1
+  } finally {
+    await engine?.close()
   }
 }
 

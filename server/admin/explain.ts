@@ -1,11 +1,14 @@
-// `explain`: the exact statements and params a request would run, compiled without running anything.
-// The route and query string are resolved by Express itself, with the gateway's own query parser.
+// `explain`: the exact statements and params a request runs, compiled without running them. A session
+// question's settled check is run first when an engine is at hand, so its statement is printed compiled
+// with the settled days it runs with. The route and query string are resolved by Express itself, with the
+// gateway's own query parser.
 import { IncomingMessage, ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { QueryError } from '../../queries/core/errors'
-import type { Scope } from '../../queries/core/pipeline'
-import { statementsOf, type Statement } from '../../queries/run/statements'
+import type { CompiledQuery } from '../../queries/core/compiled'
+import type { Scope, SettledRow } from '../../queries/core/pipeline'
+import { settledCheckOf, statementsOf, type Statement } from '../../queries/run/statements'
 import { QUERY_PARSER } from '../http/app'
 import { ROUTES, answersWithOneStatement, resourceOf, type Route } from '../http/routes'
 
@@ -57,6 +60,12 @@ export function projectIdIn({ params, query }: ResolvedRequest): string | undefi
   return typeof named === 'string' && named !== '' ? named : undefined
 }
 
+/** Whether a request URL is a session question: its route's resource runs a settled check before its statement. */
+export async function hasSettledCheck(url: string): Promise<boolean> {
+  const resolved = await resolveRequest(url)
+  return resolved?.route.resource.settledCheck !== undefined
+}
+
 /** The project a request URL names, in its path or its query string. */
 export async function projectIdOf(url: string): Promise<string | undefined> {
   const resolved = await resolveRequest(url)
@@ -67,13 +76,24 @@ function formatStatement({ compiled }: Statement): string {
   return [`-- template: ${compiled.template}`, `-- params: ${JSON.stringify(compiled.params, null, 2).replace(/\n/g, '\n-- ')}`, compiled.sql].join('\n')
 }
 
-/** The compiled statements of a request URL (path and query string) on an engine that `streams` or not, as text for review. */
-export async function explainRequest(url: string, scopeFor: (projectId: string) => Scope, streams: boolean): Promise<string> {
+/** Runs a session question's settled check on the engine and gives its rows. */
+export type CheckRun = (check: CompiledQuery) => Promise<readonly SettledRow[]>
+
+/**
+ * The compiled statements of a request URL (path and query string) on an engine that `streams` or not, as
+ * text for review. With `runCheck`, a session question's settled check runs first and its statement is
+ * compiled with the rows it returned, exactly as the gateway compiles it; without, with no day settled.
+ */
+export async function explainRequest(url: string, scopeFor: (projectId: string) => Scope, streams: boolean, runCheck?: CheckRun): Promise<string> {
   const resolved = await resolveRequest(url)
   if (!resolved) throw new QueryError('not_found', `No endpoint ${new URL(url, 'http://explain').pathname}`)
   const projectId = projectIdIn(resolved)
   if (!projectId) throw new QueryError('invalid_request', 'name the project (projectId)', [{ path: ['projectId'], message: '"projectId" is required' }])
-  const statements = statementsOf(resourceOf(resolved.route), resolved.query, scopeFor(projectId), streams)
+  const resource = resourceOf(resolved.route)
+  const scope = scopeFor(projectId)
+  const check = runCheck && settledCheckOf(resource, resolved.query, scope)
+  const settled = check ? await runCheck(check) : undefined
+  const statements = statementsOf(resource, resolved.query, scope, streams, settled)
   if (answersWithOneStatement(resolved.route) && statements.length === 1) return formatStatement(statements[0])
   return statements.map((statement) => `-- statement: ${statement.label}\n${formatStatement(statement)}`).join('\n\n')
 }

@@ -3,7 +3,7 @@
 --   matching event of the period falls in the bucket
 -- Users are told apart by the key stored with each event (migrations/001_source_tables.sql), the hash of
 -- profile_id that uniqExact would keep: the same values, without hashing the id of every row read.
-SELECT {item:UInt32} AS item, /* @rank */ AS rank, labels, if(in_window, 'current', 'previous') AS period, bucket, value
+SELECT /* @item */ AS item, /* @rank */ AS rank, labels, if(in_window, 'current', 'previous') AS period, bucket, value
 FROM
 (
   SELECT in_window, toUnixTimestamp(/* @bucket */) AS bucket, labels, toFloat64(count()) AS value

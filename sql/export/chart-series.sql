@@ -6,7 +6,7 @@
 -- String key made the grouping about 10% slower. An event is placed by `created_at`, or by the start of
 -- its hour when the chart_by_hour projection answers the item (migrations/001_source_tables.sql): only
 -- when every bound of the windows and buckets is a whole hour, so both place every event alike.
-SELECT {item:UInt32} AS item, /* @rank */ AS rank, labels, if(in_window, 'current', 'previous') AS period, bucket, value
+SELECT /* @item */ AS item, /* @rank */ AS rank, labels, if(in_window, 'current', 'previous') AS period, bucket, value
 FROM
 (
   SELECT

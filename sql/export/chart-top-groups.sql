@@ -13,5 +13,5 @@ FROM
   GROUP BY labels
   HAVING total != 0
   ORDER BY total DESC, labels ASC
-  LIMIT {groupLimit:UInt32}
+  LIMIT /* @group_limit */
 )

@@ -128,10 +128,12 @@ describe('CLI', function () {
     assert.match((await cli(dir, 'import', '--project', 'shop')).err, /--file is required/)
   })
 
-  it('explains a request without running it: exact SQL and bound params', async () => {
+  it('explains a request, running only its settled check: exact SQL and bound params', async () => {
     const filters = encodeURIComponent(JSON.stringify([{ name: 'country', operator: 'is', value: ["D'E"] }]))
     const explained = await cli(dir, 'explain', `/insights/shop/referrer?range=30d&filters=${filters}`, '--now', '2024-03-31T12:00:00Z')
     assert.equal(explained.code, 0, explained.err)
+    assert.match(explained.out, /^-- statement: settled check .*; run here, it returned \d+ settled day\(s\)$/m)
+    assert.match(explained.out, /^-- statement: referrer \(compiled with the settled days the check returned: what runs\)$/m)
     assert.match(explained.out, /-- template: insights\.dimension/)
     assert.match(explained.out, /"start": "2024-03-01 23:00:00.000"/, 'Berlin project timezone read from the database')
     assert.match(explained.out, /AND \(s_country IN \{f0_v:Array\(String\)\}\)/)

@@ -1,22 +1,27 @@
 // An explained request cannot differ from a served one: the statements the gateway runs for a request
-// (recorded at the runner, on the embedded engine) are exactly those `explain` prints for the same URL,
-// and a request the gateway refuses is one explain refuses too.
+// (recorded at the runner, on the embedded engine) are exactly those `explain` prints for the same URL, the
+// same SQL text and params, a session question's compiled with the settled days its check returns; and a
+// request the gateway refuses is one explain refuses too. Every route is asked its example requests (the
+// SQL catalogue's), over events whose settled days are compacted.
 import assert from 'node:assert/strict'
 import type express from 'express'
 import { request } from '../support/openapi-request'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import { QueryError } from '../../queries/core/errors'
-import { bindCheckRows, type SettledRow } from '../../queries/core/settled-days'
+import type { SettledRow } from '../../queries/core/pipeline'
+import { compactionOptions, compactSessions } from '../../server/admin/compact'
 import { createApp } from '../../server/http/app'
 import { createProject } from '../../server/admin/control'
-import { resolveRequest } from '../../server/admin/explain'
+import { explainRequest, resolveRequest } from '../../server/admin/explain'
 import { statementsOf } from '../../queries/run/statements'
-import { resourceOf } from '../../server/http/routes'
+import { ROUTES, resourceOf, type Route } from '../../server/http/routes'
+import { examplesFor } from '../../server/http/startup-check'
 import { createLogger } from '../../server/logger'
-import { rootHeaders, startHarness, type Harness } from '../support/harness'
+import { goldenEvents, insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
 import { recording } from '../support/recording-runner'
 
-const NOW = new Date('2024-03-31T12:00:00Z')
+/** A day after the golden shop's last event: the days before the session lookback are settled and compacted. */
+const NOW = new Date('2024-04-03T12:00:00Z')
 const PROJECT = { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' }
 
 const SERVED = [
@@ -39,10 +44,34 @@ const REFUSED: [string, number][] = [
   ['/insights/shop/nothing', 404],
 ]
 
-const statementKey = (compiled: CompiledQuery) => JSON.stringify([compiled.template, compiled.sql, compiled.params])
+const statementKey = (compiled: Pick<CompiledQuery, 'template' | 'sql' | 'params'>) => JSON.stringify([compiled.template, compiled.sql, compiled.params])
+
+/** The statements of an explain text, as printed: each one's template, params and SQL. */
+function printedStatements(text: string): Pick<CompiledQuery, 'template' | 'sql' | 'params'>[] {
+  return text.split(/\n\n(?=-- statement: )/).map((block) => {
+    const lines = block.split('\n').filter((line, index) => index > 0 || !line.startsWith('-- statement: '))
+    const template = /^-- template: (.+)$/.exec(lines[0])?.[1]
+    const paramsEnd = lines.indexOf('-- }')
+    assert.ok(template && lines[1].startsWith('-- params: {') && paramsEnd > 1, block.slice(0, 300))
+    const json = [lines[1].slice('-- params: '.length), ...lines.slice(2, paramsEnd + 1).map((line) => line.slice(3))].join('\n')
+    return { template, params: JSON.parse(json) as CompiledQuery['params'], sql: lines.slice(paramsEnd + 1).join('\n') }
+  })
+}
+
+/** A route's URL for one example query string, on the golden shop. */
+function exampleUrl(route: Route, query: Record<string, string>): string {
+  const search = new URLSearchParams(route.projectFrom === 'query' ? { projectId: PROJECT.id, ...query } : query).toString()
+  return `${route.path.replace(':projectId', PROJECT.id)}${search ? `?${search}` : ''}`
+}
+
+/**
+ * Every route's example requests, but those with profiles: which profiles a page or chunk looks up follows
+ * from its rows, which explain does not have (it prints the look-up of none).
+ */
+const EXAMPLES = ROUTES.flatMap((route) => examplesFor(route).filter((query) => !query.includes?.split(',').includes('profile')).map((query) => ({ route, url: exampleUrl(route, query) })))
 
 describe('explain agrees with the gateway', function () {
-  this.timeout(120_000)
+  this.timeout(300_000)
   let h: Harness
   let app: express.Express
   let auth: Record<string, string>
@@ -51,35 +80,62 @@ describe('explain agrees with the gateway', function () {
   before(async () => {
     h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' }, now: NOW })
     await createProject(h.engine, PROJECT)
+    await insertRawEvents(h.engine, goldenEvents(PROJECT.id), PROJECT.id)
+    const report = await compactSessions(h.engine, { ...compactionOptions(h.config), now: NOW })
+    assert.ok(report.days > 0, JSON.stringify(report))
     auth = await rootHeaders(h.engine)
   })
   // A new app for each request: an app reuses a settled check's rows while the data version holds, and
-  // then runs one statement fewer than explain prints.
+  // cached rows, and then runs fewer statements than explain prints.
   beforeEach(() => {
     app = createApp({ config: h.config, runner: recording(h.runner, ran), directory: h.directory, logger: createLogger('error', true), clock: () => NOW })
   })
   after(() => h.close())
 
-  async function explained(url: string): Promise<CompiledQuery[]> {
-    const resolved = await resolveRequest(url)
-    assert.ok(resolved, `${url} resolves`)
-    const scope = { project: PROJECT, now: NOW, sessionLookbackMs: h.config.sessionLookbackHours * 3_600_000 }
-    const statements = statementsOf(resourceOf(resolved.route), resolved.query, scope, true).map((statement) => statement.compiled)
-    const check = statements.find((compiled) => compiled.template === 'insights.settled_days')
-    if (!check) return statements
-    // The statement after a check runs with the check's rows bound, as the gateway binds them.
-    const { rows } = await h.runner.run<SettledRow>(check)
-    return statements.map((compiled) => (compiled === check ? compiled : bindCheckRows(compiled, rows)))
+  /** What explain prints for `url` on this engine: a session question's check run first, on the same data. */
+  async function explained(url: string) {
+    const scopeFor = (id: string) => ({ project: { ...PROJECT, id }, now: NOW, sessionLookbackMs: h.config.sessionLookbackHours * 3_600_000 })
+    const runCheck = async (check: CompiledQuery) => (await h.runner.run<SettledRow>(check)).rows
+    return printedStatements(await explainRequest(url, scopeFor, true, runCheck))
   }
+
+  async function agrees(url: string): Promise<CompiledQuery[]> {
+    ran.length = 0
+    const res = await request(app).get(url).set(auth)
+    assert.equal(res.status, 200, res.text)
+    const expected = await explained(url)
+    assert.ok(expected.length > 0)
+    assert.deepEqual(ran.map(statementKey).sort(), expected.map(statementKey).sort(), url)
+    return [...ran]
+  }
+
+  it('asks every route at least one example request', () => {
+    assert.deepEqual(ROUTES.filter((route) => !EXAMPLES.some((example) => example.route === route)).map((route) => route.path), [])
+  })
+
+  /** The most settled days a session route's statements were compiled with, by route. */
+  const settledSeen = new Map<string, number>()
+
+  for (const { route, url } of EXAMPLES) {
+    it(`runs exactly the statements explain prints: ${url.slice(0, 110)}`, async () => {
+      const statements = await agrees(url)
+      if (!route.resource.settledCheck) return
+      // A session question runs its check, then its statement, compiled with the settled days the check gave.
+      assert.deepEqual(statements.map((statement) => statement.template === 'insights.settled_days'), [true, false], url)
+      const days = (statements[1].params.settledDays as string[]).length
+      settledSeen.set(route.path, Math.max(days, settledSeen.get(route.path) ?? 0))
+    })
+  }
+
+  it('compiled every session route with settled days for some example', () => {
+    const sessionRoutes = ROUTES.filter((route) => route.resource.settledCheck).map((route) => route.path)
+    assert.ok(sessionRoutes.length >= 5)
+    assert.deepEqual(sessionRoutes.filter((path) => !(settledSeen.get(path) ?? 0)), [])
+  })
 
   for (const url of SERVED) {
     it(`runs exactly the statements explain prints: ${url.slice(0, 90)}`, async () => {
-      ran.length = 0
-      const res = await request(app).get(url).set(auth)
-      assert.equal(res.status, 200, res.text)
-      const expected = await explained(url)
-      assert.ok(expected.length > 0)
-      assert.deepEqual(ran.map(statementKey).sort(), expected.map(statementKey).sort())
+      await agrees(url)
     })
   }
 

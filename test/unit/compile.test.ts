@@ -18,7 +18,7 @@ const scope: Scope = {
 
 /**
  * The window params of 2024-03-30..31 in Berlin: the window, its lookback read range (24 h), and its UTC
- * days, none of them settled until the settled check's rows bind them: every day regrouped, from the
+ * days, none of them settled (compiled without a settled check's rows): every day regrouped, from the
  * lookback before the first to the lookback after the last.
  */
 const BERLIN_WEEKEND = {

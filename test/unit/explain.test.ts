@@ -56,10 +56,13 @@ describe('explain', () => {
   })
 
   describe('session questions', () => {
-    it('prints the settled check first, then the statement its rows bind (bound empty here)', async () => {
+    it('prints the settled check first, then the statement compiled with no settled day when no engine runs the check, and says so', async () => {
       const text = await explainRequest('/insights/shop/referrer?startDate=2024-03-30&endDate=2024-03-31', scopeFor, true)
       assert.deepEqual(templatesOf(text), ['insights.settled_days', 'insights.dimension_rollup'])
-      assert.equal(statementLabels(text).length, 2)
+      const labels = statementLabels(text)
+      assert.equal(labels.length, 2)
+      assert.match(labels[0], /not run here/)
+      assert.match(labels[1], /compiled with no settled day/)
       const [check, statement] = paramsOf(text)
       assert.deepEqual(check, {
         projectId: 'shop',

@@ -1,8 +1,8 @@
-// What a settled check's rows bind into a session statement: the settled days with their compactions, and
+// What a settled check's rows give a session statement compiled with them: the settled days with their compactions, and
 // the range of partial rows the other days are regrouped from (hand-computed here).
 import assert from 'node:assert/strict'
-import type { CompiledQuery } from '../../queries/core/compiled'
-import { bindCheckRows, settledParams } from '../../queries/core/settled-days'
+import { settledParams } from '../../queries/core/settled-days'
+import { metrics } from '../../queries/insights/metrics'
 
 const DAYS = { firstDay: '2024-03-01', lastDay: '2024-03-05', lookbackSeconds: 7_200 }
 const settled = (...days: string[]) => days.map((day, index) => ({ day, compaction: `${index + 1}9007199254740993` }))
@@ -39,19 +39,18 @@ describe('settled params', () => {
     assert.equal(regroupFrom, regroupTo)
   })
 
-  it("binds into a statement from its check's days and lookback, and refuses a statement without a check", () => {
-    const check: CompiledQuery = { template: 'insights.settled_days', sql: '', params: { projectId: 'shop', ...DAYS } }
-    const statement: CompiledQuery = { template: 'insights.metrics', sql: '', params: { projectId: 'shop', firstDay: DAYS.firstDay, lastDay: DAYS.lastDay } }
-    const bound = bindCheckRows({ ...statement, settledCheck: check }, settled('2024-03-05'))
-    assert.deepEqual(bound.params, {
-      projectId: 'shop',
-      firstDay: DAYS.firstDay,
-      lastDay: DAYS.lastDay,
-      settledDays: ['2024-03-05'],
-      settledCompactions: ['19007199254740993'],
-      regroupFrom: '2024-02-29 22:00:00.000',
-      regroupTo: '2024-03-05 02:00:00.000',
-    })
-    assert.throws(() => bindCheckRows(statement, []), /insights\.metrics has no settled check/)
+  it("compiles a session question with its check's rows: the days and lookback the check binds", () => {
+    const scope = { project: { id: 'shop', name: 'Shop', timezone: 'UTC' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 7_200_000 }
+    const query = metrics.plan(metrics.parse({ startDate: '2024-03-01', endDate: '2024-03-05' }, scope))
+    const check = metrics.settledCheck?.(query)
+    assert.ok(check)
+    assert.deepEqual([check.params.firstDay, check.params.lastDay, check.params.lookbackSeconds], [DAYS.firstDay, DAYS.lastDay, DAYS.lookbackSeconds])
+    const bound = metrics.compile(query, settled('2024-03-05')).params
+    assert.deepEqual([bound.firstDay, bound.lastDay], [DAYS.firstDay, DAYS.lastDay])
+    assert.deepEqual(
+      { settledDays: bound.settledDays, settledCompactions: bound.settledCompactions, regroupFrom: bound.regroupFrom, regroupTo: bound.regroupTo },
+      settledParams(DAYS, settled('2024-03-05')),
+    )
+    assert.deepEqual(metrics.compile(query).params, { ...bound, ...settledParams(DAYS, []) }, 'without rows no day is settled')
   })
 })
