@@ -70,8 +70,12 @@ export class JoinedRuns {
       return joins.compile(members, members[0].settled)
     }
     const abort = new AbortController()
-    const promise = this.runner.run<Row>({ template: joins.family, compileAtTurn }, { ...options, signal: abort.signal })
-    const batch: Batch = { members: [], rows: 0, waiters: 0, abort, promise }
+    const members: Member<unknown>[] = []
+    // Its turn counts every request that has joined it by then (scheduler.ts: fewer requests go first); the
+    // first member joins once the batch is open.
+    const requests = () => Math.max(1, members.length)
+    const promise = this.runner.run<Row>({ template: joins.family, compileAtTurn }, { ...options, signal: abort.signal, requests })
+    const batch: Batch = { members, rows: 0, waiters: 0, abort, promise }
     this.waiting.set(key, batch)
     promise.then(close, close)
     return batch

@@ -162,6 +162,8 @@ export interface RunOptions {
   deadline?: AbortSignal
   /** The request's turn across its statements: its statement takes the slot the one before kept (scheduler.ts). */
   kept?: KeptTurn
+  /** How many requests the statement answers (a joined statement's members, which may join while it waits); one by default. */
+  requests?: () => number
 }
 
 export interface RunResult<T> {
@@ -368,7 +370,7 @@ export class Runner {
       })
     }
     try {
-      const release = await this.schedulers[options.lane ?? 'data'].admit(options.clientId ?? ANONYMOUS, signal, options.kept)
+      const release = await this.schedulers[options.lane ?? 'data'].admit(options.clientId ?? ANONYMOUS, signal, options.kept, options.requests)
       const turnAt = performance.now()
       admitted = turnAt
       let running: Promise<T>

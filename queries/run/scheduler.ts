@@ -1,9 +1,10 @@
 // Admission for engine statements: a global limit on statements in flight and a bounded queue, of which
 // each client may hold only a share, so that a few clients' backlogs never fill it for everyone else. A
-// free slot goes to the waiting client that has used the least engine time (its statements' time in the
-// engine, those still running included), so a client asking for little is served next even while others
-// keep heavy statements queued. A request that runs statements one after another keeps its slot between
-// them (KeptTurn), so that it waits for a turn once, not once per statement.
+// free slot goes to the waiting client with the fewest requests in the engine (its statements running and
+// waiting, each counted by the requests it answers), so a client asking one thing at a time goes before
+// clients with several asks in flight; among equals, to the one that has used the least engine time (its
+// statements' time in the engine, those still running included). A request that runs statements one after
+// another keeps its slot between them (KeptTurn), so that it waits for a turn once, not once per statement.
 import { LRUCache } from 'lru-cache'
 import { QueryError } from '../core/errors'
 
@@ -30,7 +31,12 @@ const DEPARTED_CLIENTS = 10_000
 
 interface Waiter {
   start: () => void
+  /** The requests the statement answers (a joined statement's members), read when turns are given. */
+  requests: () => number
 }
+
+/** A statement answers one request unless told otherwise. */
+const ONE_REQUEST = () => 1
 
 /** Releases the statement's slot; call it once the engine has really stopped working on it. */
 export type Release = () => void
@@ -80,6 +86,8 @@ export class KeptTurn {
 /** A client's use of the engine while it has statements running or waiting. */
 interface ClientUse {
   running: number
+  /** The requests its running statements answer. */
+  runningRequests: number
   /** The number of its last turn: of two clients that used the same engine time, the one served earlier goes first. */
   lastTurn: number
   /** Engine milliseconds of its statements that ended, from the floor it started at. */
@@ -127,14 +135,15 @@ export class FairScheduler {
    * Waits for a turn for `clientId`'s statement; rejects when the queue is full (`overloaded`, 503), when the
    * client already has its share of it waiting (`too_many_queries`, 429), or when `signal` aborts first.
    * With `kept`, a slot the request's statement before freed is taken at once, and this one's is kept in turn.
+   * `requests` is how many requests the statement answers (one unless it is joined), read at each turn given.
    */
-  admit(clientId: string, signal?: AbortSignal, kept?: KeptTurn): Promise<Release> {
+  admit(clientId: string, signal?: AbortSignal, kept?: KeptTurn, requests: () => number = ONE_REQUEST): Promise<Release> {
     if (signal?.aborted) {
       kept?.letGo()
       return Promise.reject(signal.reason)
     }
-    if (kept?.claim(this)) return Promise.resolve(this.take(clientId, kept, true))
-    if (this.running < this.options.maxInFlight && this.queued === 0) return Promise.resolve(this.take(clientId, kept))
+    if (kept?.claim(this)) return Promise.resolve(this.take(clientId, requests(), kept, true))
+    if (this.running < this.options.maxInFlight && this.queued === 0) return Promise.resolve(this.take(clientId, requests(), kept))
     if (this.queued >= this.options.maxQueued) {
       return Promise.reject(new QueryError('overloaded', `The engine queue is full (${this.options.maxQueued} statements waiting); retry shortly`))
     }
@@ -151,8 +160,9 @@ export class FairScheduler {
       const waiter: Waiter = {
         start: () => {
           signal?.removeEventListener('abort', onAbort)
-          resolve(this.take(clientId, kept))
+          resolve(this.take(clientId, requests(), kept))
         },
+        requests,
       }
       signal?.addEventListener('abort', onAbort, { once: true })
       this.useOf(clientId)
@@ -163,8 +173,8 @@ export class FairScheduler {
     })
   }
 
-  /** A turn for `clientId`'s statement, in a free slot or (`inKeptSlot`) in the one its request kept. */
-  private take(clientId: string, kept?: KeptTurn, inKeptSlot = false): Release {
+  /** A turn for `clientId`'s statement answering `requests`, in a free slot or (`inKeptSlot`) in the one its request kept. */
+  private take(clientId: string, requests: number, kept?: KeptTurn, inKeptSlot = false): Release {
     if (!inKeptSlot) {
       if (this.running === 0) this.progressAt = this.now()
       this.running += 1
@@ -173,6 +183,7 @@ export class FairScheduler {
     const client = this.useOf(clientId)
     const startedAt = this.now()
     client.running += 1
+    client.runningRequests += requests
     client.startedSum += startedAt
     client.lastTurn = this.turns
     let released = false
@@ -181,6 +192,7 @@ export class FairScheduler {
       released = true
       this.progressAt = this.now()
       client.running -= 1
+      client.runningRequests -= requests
       client.startedSum -= startedAt
       client.used += this.progressAt - startedAt
       if (client.running === 0 && !this.queues.has(clientId)) this.depart(clientId)
@@ -208,7 +220,7 @@ export class FairScheduler {
       const before = this.departed.get(clientId)
       this.departed.delete(clientId)
       const used = Math.max(floor === Infinity ? 0 : floor, before?.used ?? 0)
-      client = { running: 0, lastTurn: before?.lastTurn ?? 0, used, startedSum: 0 }
+      client = { running: 0, runningRequests: 0, lastTurn: before?.lastTurn ?? 0, used, startedSum: 0 }
       this.clients.set(clientId, client)
     }
     return client
@@ -227,30 +239,31 @@ export class FairScheduler {
     return client.used + client.running * now - client.startedSum
   }
 
-  /** Gives each free slot to the waiting client that has used the least engine time (then the one served earliest), its oldest statement. */
+  /**
+   * Gives each free slot to the waiting client with the fewest requests running or waiting, then the one that
+   * has used the least engine time, then the one served earliest: its oldest statement.
+   */
   private startNext(): void {
     while (this.running < this.options.maxInFlight && this.queued > 0) {
       const now = this.now()
-      let next: string | undefined
-      let nextUse: ClientUse | undefined
-      for (const clientId of this.queues.keys()) {
+      let next: { clientId: string; queue: Waiter[]; requests: number; use: ClientUse } | undefined
+      for (const [clientId, queue] of this.queues) {
         const use = this.useOf(clientId)
-        if (nextUse === undefined || this.before(use, nextUse, now)) {
-          next = clientId
-          nextUse = use
-        }
+        const candidate = { clientId, queue, requests: queue.reduce((sum, waiter) => sum + waiter.requests(), use.runningRequests), use }
+        if (next === undefined || this.before(candidate, next, now)) next = candidate
       }
-      const queue = this.queues.get(next as string) as Waiter[]
+      const { clientId, queue } = next as NonNullable<typeof next>
       const waiter = queue.shift() as Waiter
-      if (!queue.length) this.queues.delete(next as string)
+      if (!queue.length) this.queues.delete(clientId)
       this.queued -= 1
       waiter.start()
     }
   }
 
-  private before(a: ClientUse, b: ClientUse, now: number): boolean {
-    const [usedA, usedB] = [this.usedBy(a, now), this.usedBy(b, now)]
-    return usedA < usedB || (usedA === usedB && a.lastTurn < b.lastTurn)
+  private before(a: { requests: number; use: ClientUse }, b: { requests: number; use: ClientUse }, now: number): boolean {
+    if (a.requests !== b.requests) return a.requests < b.requests
+    const [usedA, usedB] = [this.usedBy(a.use, now), this.usedBy(b.use, now)]
+    return usedA < usedB || (usedA === usedB && a.use.lastTurn < b.use.lastTurn)
   }
 
   private remove(clientId: string, waiter: Waiter): void {

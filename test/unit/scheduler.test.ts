@@ -17,7 +17,7 @@ describe('the fair engine scheduler', () => {
     assert.deepEqual([scheduler.inFlight(), scheduler.queueDepth()], [2, 1])
   })
 
-  it('gives the next turn to the least recently served client, each client in its own order', async () => {
+  it('gives the next turn to the client with the fewest requests running or waiting, each client in its own order', async () => {
     const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 10, clock: still })
     const first = await scheduler.admit('greedy')
     const order: string[] = []
@@ -33,7 +33,30 @@ describe('the fair engine scheduler', () => {
       await new Promise((resolve) => setImmediate(resolve))
       assert.equal(order.length, i + 1, 'one turn per release')
     }
-    assert.deepEqual(order, ['b1', 'c1', 'greedy1', 'b2', 'greedy2', 'greedy3'])
+    assert.deepEqual(order, ['c1', 'b1', 'b2', 'greedy1', 'greedy2', 'greedy3'])
+  })
+
+  it('counts a joined statement by the requests it answers, as many as have joined it when turns are given', async () => {
+    const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 10, clock: still })
+    const release = await scheduler.admit('x')
+    const order: string[] = []
+    let members = 1
+    const joined = scheduler.admit('dashboard', undefined, undefined, () => members).then((ends) => {
+      order.push('dashboard')
+      return ends
+    })
+    const asks = [1, 2].map((n) =>
+      scheduler.admit('single').then((ends) => {
+        order.push(`single${n}`)
+        return ends
+      }),
+    )
+    members = 3
+    release()
+    ;(await asks[0])()
+    ;(await asks[1])()
+    await joined
+    assert.deepEqual(order, ['single1', 'single2', 'dashboard'], 'three requests joined in one statement wait behind a client with two')
   })
 
   it('refuses with overloaded when the queue is full', async () => {
@@ -44,15 +67,15 @@ describe('the fair engine scheduler', () => {
   })
 
   it('remembers a client that had nothing running or waiting for a moment: it does not start again as never served', async () => {
-    const scheduler = new FairScheduler({ maxInFlight: 2, maxQueued: 5, clock: still })
-    await scheduler.admit('b')
+    const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 5, clock: still })
+    ;(await scheduler.admit('b'))()
     ;(await scheduler.admit('a'))()
     const c = await scheduler.admit('c')
     const order: string[] = []
-    const waiting = [scheduler.admit('b').then(() => order.push('b')), scheduler.admit('a').then(() => order.push('a'))]
+    const waiting = [scheduler.admit('a').then(() => order.push('a')), scheduler.admit('b').then(() => order.push('b'))]
     c()
     await Promise.race(waiting)
-    assert.deepEqual(order, ['b'], 'a, served after b, left and came back: still served after b')
+    assert.deepEqual(order, ['b'], 'a, served after b, left and came back: still served after b, though it asked first')
   })
 
   it('drops a waiting statement whose request goes away, and a release counts once', async () => {
@@ -108,22 +131,25 @@ describe('turns by engine time used', () => {
     const order: string[] = []
     let release = await scheduler.admit('old')
     const turns: Promise<void>[] = []
-    const ask = (client: string, n: number) =>
+    const asked = { old: 0, new: 0 }
+    const last = { old: 2, new: 3 }
+    // Each client asks its next statement as one starts, so each has one waiting whenever a turn is given.
+    const ask = (client: 'old' | 'new') => {
+      const n = (asked[client] += 1)
       turns.push(
         scheduler.admit(client).then((ends) => {
           order.push(`${client}${n}`)
+          if (n < last[client]) ask(client)
           release = () => {
             now += 1000
             ends()
           }
         }),
       )
-    ask('old', 1)
-    ask('old', 2)
+    }
+    ask('old')
     now += 3000
-    ask('new', 1)
-    ask('new', 2)
-    ask('new', 3)
+    ask('new')
     for (let turn = 0; turn < 5; turn += 1) {
       release()
       await new Promise((resolve) => setImmediate(resolve))
