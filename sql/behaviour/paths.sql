@@ -5,7 +5,8 @@
 -- consecutive repeats collapsed, cut to `steps`. Events are read a lookback before and after the window,
 -- so a session's start and its events are whole. Sessions are grouped by session_key, their id's 128-bit
 -- key, and events of one millisecond ordered by toUInt128(id), which orders ids as their text does (the
--- UUID type's comparison does not); neither makes a string per event.
+-- UUID type's comparison does not); neither makes a string per event. A session's nodes are sorted as
+-- whole tuples, without a lambda: their first two fields, time and id, already order them, one event each.
 SELECT kind, step, source, target, sessions, exits, sum(if(kind = 'node' AND step = 1, sessions, 0)) OVER () AS total
 FROM
 (
@@ -13,7 +14,7 @@ FROM
   FROM
   (
     SELECT
-      arraySort(node -> (node.1, node.2), nodes) AS sorted,
+      arraySort(nodes) AS sorted,
       arrayMap(node -> node.3, sorted) AS ordered,
       arraySlice(ordered, /* @sequence_start */) AS from_start,
       arraySlice(arrayFilter((label, i) -> i = 1 OR label != from_start[i - 1], from_start, arrayEnumerate(from_start)), 1, {steps:UInt8}) AS sequence
