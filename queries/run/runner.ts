@@ -29,6 +29,10 @@ export function guardrailSettings(guardrails: Guardrails): Record<string, string
     // The sets of IN subqueries (session ids) are built once, as the statement runs, not a second time for
     // index analysis: no primary key holds their columns (docs/measurements.md, "Filters").
     use_index_for_in_with_subqueries: 0,
+    // TRICKY: the engine's rewrite of an OR of `match`es into one multiMatchAny fails with a LOGICAL_ERROR when
+    // the matched text is an aggregate's alias in HAVING (a regex leaf OR-ed in a filter tree over regrouped
+    // sessions), and it would match by another regex library than `match`'s.
+    optimize_or_like_chain: 0,
   }
 }
 

@@ -48,7 +48,7 @@ describe('the serving lanes of a ClickHouse server', function () {
   })
 
   it('binds parameters and runs questions read-only, within the guardrails, at the questions’ priority', async () => {
-    const settings = ['priority', 'readonly', 'max_execution_time', 'max_result_rows', 'max_memory_usage', 'use_index_for_in_with_subqueries']
+    const settings = ['priority', 'readonly', 'max_execution_time', 'max_result_rows', 'max_memory_usage', 'use_index_for_in_with_subqueries', 'optimize_or_like_chain']
     const sql = `SELECT {x:String} AS x, ${settings.map((name) => `toString(getSetting('${name}')) AS ${name}`).join(', ')}`
     const [row] = parseLines<Record<string, unknown>>((await lanes.data(statement(sql, { x: "it's" }))).text)
     assert.deepEqual(row, {
@@ -59,6 +59,7 @@ describe('the serving lanes of a ClickHouse server', function () {
       max_result_rows: String(h.config.maxResultRows),
       max_memory_usage: String(h.config.maxMemoryBytes),
       use_index_for_in_with_subqueries: 'false',
+      optimize_or_like_chain: 'false',
     })
   })
 
