@@ -4,8 +4,9 @@
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
 import { invalid, QueryError, type Issue } from '../core/errors'
 import { pageParams, splitPage } from '../core/paging'
-import { planSteps, type Resource, type Scope } from '../core/pipeline'
+import { planSteps, toClickHouseTime, type Resource, type Scope } from '../core/pipeline'
 import { decideSessionReads, type SessionReads } from '../core/reads'
+import { DAY_MS } from '../core/dates'
 import { percent, ratio } from '../core/rounding'
 import { compileSchema, schemaIssues } from '../core/validate'
 import { decideFilters, pagedSchema, parseInsightParams, widenForSessions, withSettled, type InsightQuery, type PlannedInsight } from './insight-params'
@@ -45,12 +46,28 @@ function parseEntryExit(raw: Record<string, unknown>, scope: Scope): EntryExitQu
   return { ...query, mode: own.mode as EntryExitMode }
 }
 
-/** The session rollup's rows of `dimensions`, each told by its index as `member` (insights/session-rollup-rows.sql). */
+/**
+ * The window's whole UTC days, [wholeFrom, wholeTo): the first midnight at or after its start to the last at
+ * or before its end; with none, both are its end, so every hour of the window is read by the hour.
+ */
+export function wholeDays(window: { start: Date; end: Date }): { wholeFrom: string; wholeTo: string } {
+  const from = Math.ceil(window.start.getTime() / DAY_MS) * DAY_MS
+  const to = Math.floor(window.end.getTime() / DAY_MS) * DAY_MS
+  const [wholeFrom, wholeTo] = from < to ? [from, to] : [window.end.getTime(), window.end.getTime()]
+  return { wholeFrom: toClickHouseTime(new Date(wholeFrom)), wholeTo: toClickHouseTime(new Date(wholeTo)) }
+}
+
+/**
+ * The session rollup's rows of the page members `dimensions`, by the day over the window's whole days and by
+ * the hour over the rest (insights/session-rollup-days.sql); with several, each told by its index as `member`.
+ */
 function rollupRows(query: PlannedInsight, dimensions: string[]) {
-  const names = dimensions.map((dimension) => `'${dimension}'`)
-  return compileInner('insights/session-rollup-rows.sql', { ...sessionParams(query), ...pageParams(query) }, {
-    member: sqlOnly(`\n  toUInt32(indexOf([${names.join(', ')}], dimension) - 1) AS member,`),
-    dimensions: sqlOnly(names.join(', ')),
+  const names = (suffix: string) => dimensions.map((dimension) => `'${dimension}${suffix}'`).join(', ')
+  const member = dimensions.length > 1 ? `\n  toUInt32(indexOf([${names('')}], dimension) + indexOf([${names('_day')}], dimension) - 1) AS member,` : ''
+  return compileInner('insights/session-rollup-days.sql', { ...sessionParams(query), ...wholeDays(query.window) }, {
+    member: sqlOnly(member),
+    dimensions: sqlOnly(names('')),
+    day_dimensions: sqlOnly(names('_day')),
   })
 }
 
@@ -59,8 +76,8 @@ function compileEntries(query: PlannedEntryExit): CompiledQuery {
   const params = { ...sessionParams(query), ...pageParams(query) }
   const page = { prefix: sqlOnly('s_entry_origin'), name: sqlOnly('s_entry_path') }
   if (query.reads === 'rollup') {
-    return compileTemplate('insights/dimension-rollup.sql', params, {
-      rollup_rows: compileInner('insights/session-rollup-rows.sql', params, { member: sqlOnly(''), dimensions: sqlOnly("'entry_page'") }),
+    return compileTemplate('insights/dimension-rollup.sql', { ...params, ...wholeDays(query.window) }, {
+      rollup_rows: rollupRows(query, ['entry_page']),
       regrouped_sessions: regroupedSessions(query, ['entry_origin', 'entry_path']),
       ...page,
     })
@@ -73,7 +90,7 @@ function compileEntries(query: PlannedEntryExit): CompiledQuery {
 function compileExits(query: PlannedEntryExit): CompiledQuery {
   const params = { ...sessionParams(query), ...pageParams(query) }
   if (query.reads === 'rollup') {
-    return compileTemplate('insights/exit-pages-rollup.sql', params, {
+    return compileTemplate('insights/exit-pages-rollup.sql', { ...params, ...wholeDays(query.window) }, {
       rollup_rows: rollupRows(query, ['exit_page', 'page_views']),
       regrouped_sessions: regroupedSessions(query, ['exit_origin', 'exit_path']),
       regrouped_page_join: regroupedPagesJoin(query),

@@ -2,9 +2,10 @@
 -- @returns as insights/exit-pages.sql: page_origin, page_path, session_count, bounced, duration_total_ms,
 --   view_count, in answer order, one page plus one row
 -- Exit pages without filters whose window starts and ends on whole hours: the settled days' sessions come
--- counted per exit page (`exit_page`) and per viewed page with their views of it (`page_views`) and hour
--- of their start (insights/session-rollup-rows.sql, member 0 and 1); the other days' sessions are
--- regrouped from their partial rows, with the pages they viewed.
+-- counted per exit page (`exit_page`) and per viewed page with their views of it (`page_views`), and per
+-- UTC day of their start over the window's whole days, per hour over the rest
+-- (insights/session-rollup-days.sql, member 0 and 1); the other days' sessions are regrouped from their
+-- partial rows, with the pages they viewed.
 SELECT
   page_origin,
   page_path,
