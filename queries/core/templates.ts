@@ -78,6 +78,7 @@ export const MARKERS = {
   settled_page_match: 'a settled session\'s pages matching page-only event filters',
   regrouped_page_join: 'the events of regrouped sessions under page-only event filters',
   regrouped_sessions: 'the window\'s sessions regrouped from partial rows',
+  newest_sessions: 'the keys and starts of the sessions a list page shows, chosen among the regrouped ones (sessions list)',
   rollup_rows: 'the settled days\' counts of breakdowns from the session rollup',
   event_range: 'the regrouped range an events scan is narrowed to',
   settled_view_match: 'whether a settled page row matches the view filters (pages)',

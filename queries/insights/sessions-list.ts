@@ -1,13 +1,13 @@
 // `GET /insights/:projectId/sessions`: the window's sessions kept by the filters, newest start first (ties
 // by session id, descending), as keyset pages: `{ meta: { nextCursor }, data }`. Each session once, as its
 // combined rows give it (never a partial row on its own).
-import { sqlOnly, compileTemplate, type Fragment } from '../core/compiled'
+import { andClauses, compileInner, compileTemplate, sqlOnly, type Fragment, type Params } from '../core/compiled'
 import { invalid, QueryError, type Issue } from '../core/errors'
 import { planSteps, type Resource, type Scope } from '../core/pipeline'
 import type { SessionField } from '../core/registry'
 import { compileSchema, schemaIssues } from '../core/validate'
 import { decideFilters, pagedSchema, parseInsightParams, widenForSessions, withSettled, type InsightQuery, type PlannedInsight } from './insight-params'
-import { regroupedSessionsWith, sessionParams, sessionsWithEvent, settledCheck, settledRestriction, storedColumns } from './session-sql'
+import { attributeColumns, sessionParams, sessionsWithEvent, settledCheck, settledRestriction, storedColumns } from './session-sql'
 
 /** Where a page ends: the start (epoch ms) and id of its last session. */
 export interface SessionKeyset {
@@ -104,6 +104,38 @@ interface SessionRow {
   [field: string]: unknown
 }
 
+/**
+ * The page's regrouped sessions, in UNION ALL after the settled ones (insights/sessions-list-regrouped.sql):
+ * chosen by their start, id and the columns the filters read (insights/sessions-list-newest.sql, kept by
+ * the filters, `conditions` and the keyset), then combined with `columns` and the visitor id and events.
+ */
+function regroupedPage(query: PlannedSessions, params: Params, columns: SessionField[], conditions: Fragment[]): Fragment {
+  const restriction = query.sorted.sessionRestriction === null ? [] : [sqlOnly(query.sorted.sessionRestriction)]
+  const newest = compileInner('insights/sessions-list-newest.sql', params, {
+    attributes: attributeColumns([...new Set(query.sorted.sessionAttributes)]),
+    session_filters: andClauses([...restriction, ...conditions, BEFORE_CURSOR]),
+  })
+  const page = compileInner('insights/sessions-list-regrouped.sql', params, {
+    newest_sessions: newest,
+    attributes: { sql: attributeColumns(columns).sql + REGROUPED_EXTRA.sql, params: {} },
+  })
+  return { sql: `
+
+  UNION ALL
+
+  SELECT *
+  FROM
+  (
+${page.sql}
+  )`, params: page.params }
+}
+
+/** The params a statement without regrouped sessions leaves unread: the regrouped range and days, and the read range unless an event filter reads events. */
+function settledOnly(params: Params, readsEvents: boolean): Params {
+  const { regroupFrom: _from, regroupTo: _to, settledDays: _days, readFrom, readTo, ...rest } = params
+  return readsEvents ? { ...rest, readFrom, readTo } : rest
+}
+
 export const sessionsList: Resource<SessionsQuery, PlannedSessions> = {
   name: 'sessions',
   schema: sessionsSchema,
@@ -116,19 +148,17 @@ export const sessionsList: Resource<SessionsQuery, PlannedSessions> = {
     const conditions: Fragment[] = withEvent ? [withEvent] : []
     // The fields shown, and those the filters read: a regrouped session is kept by its own columns.
     const columns = [...new Set([...LISTED, ...query.sorted.sessionAttributes])]
+    const params = sessionParams(query)
+    const page = { tz: query.timezone, rowsToRead: query.limit + 1, afterMs: query.after?.startMs ?? LAST_MS, afterId: query.after?.id ?? '' }
+    // Every day up to the keyset settled: no partial row to regroup, and no regrouped part to plan.
+    const regrouped = params.regroupFrom !== params.regroupTo
     return compileTemplate(
       'insights/sessions-list.sql',
-      {
-        ...sessionParams(query),
-        tz: query.timezone,
-        rowsToRead: query.limit + 1,
-        afterMs: query.after?.startMs ?? LAST_MS,
-        afterId: query.after?.id ?? '',
-      },
+      { ...(regrouped ? params : settledOnly(params, withEvent !== null || query.sorted.restrictionReadsEvents)), ...page },
       {
         settled_attributes: storedColumns(columns),
         session_filters: settledRestriction(query, conditions),
-        regrouped_sessions: regroupedSessionsWith(query, columns, REGROUPED_EXTRA, [...conditions, BEFORE_CURSOR]),
+        regrouped_sessions: regrouped ? regroupedPage(query, { ...params, ...page }, columns, conditions) : sqlOnly(''),
       },
     )
   },
