@@ -9,11 +9,15 @@
 -- keyset is settled, as there is no partial row to read). Each part is cut to the page before they meet:
 -- ordered by sessions_settled's sort key (project_id, session_start, session_id), ClickHouse reads it
 -- backwards from the keyset and stops after the page, so a page deep in the window costs what the first
--- one does; the regrouped part chooses its page before it combines the fields shown.
+-- one does; the regrouped part's page (`newest`, insights/sessions-list-newest.sql) is chosen before
+-- either part is read, and only its sessions' fields are combined.
+-- When the regrouped days all come after the settled ones (the open edge) and the regrouped page is
+-- full, every settled session starts after the page's last one in the list's order: the settled part is
+-- then not read (its condition on `newest` is a constant, false, once `newest` is computed).
 WITH
   CAST({settledCompactions:Array(String)}, 'Array(UInt64)') AS settled_compactions,
   fromUnixTimestamp64Milli({afterMs:Int64}, 'UTC') AS after_start,
-  {afterId:String} AS after_id
+  {afterId:String} AS after_id/* @newest_sessions */
 SELECT
   session_id AS id,
   visitor_id AS profileId,
