@@ -81,6 +81,7 @@ export const MARKERS = {
   newest_sessions: 'the keys and starts of the sessions a list page shows, chosen among the regrouped ones (sessions list)',
   rollup_rows: 'the settled days\' counts of breakdowns from the session rollup',
   event_range: 'the regrouped range an events scan is narrowed to',
+  event_minutes: 'the events of the minutes a discovery window leaves over at its edges, in UNION ALL',
   settled_view_match: 'whether a settled page row matches the view filters (pages)',
   step_bits: 'each step\'s bit of an event\'s mask, as windowFunnel\'s conditions (funnel)',
   step_mask: 'the steps an event matches, as bits (funnel)',
