@@ -8,15 +8,14 @@
 SELECT key, sum(counted) AS event_count
 FROM
 (
-  SELECT key, sum(events) AS counted
+  SELECT key, events AS counted
   FROM event_property_keys
   WHERE project_id = {projectId:String}
     AND ((span = 24 AND bucket >= {daysFrom:DateTime64(3, 'UTC')} AND bucket < {daysTo:DateTime64(3, 'UTC')})
       OR (span = 1 AND ((bucket >= {hoursFrom:DateTime64(3, 'UTC')} AND bucket < {daysFrom:DateTime64(3, 'UTC')})
         OR (bucket >= {daysTo:DateTime64(3, 'UTC')} AND bucket < {hoursTo:DateTime64(3, 'UTC')}))))
     AND ({event:String} = '' OR name = {event:String})
-    AND position(lowerUTF8(key), lowerUTF8({search:String})) > 0
-  GROUP BY key/* @event_minutes */
+    AND position(lowerUTF8(key), lowerUTF8({search:String})) > 0/* @event_minutes */
 )
 GROUP BY key
 ORDER BY event_count DESC, key ASC

@@ -9,7 +9,7 @@
 SELECT value, sum(counted) AS event_count
 FROM
 (
-  SELECT value, sum(events) AS counted
+  SELECT value, events AS counted
   FROM event_property_values
   WHERE project_id = {projectId:String}
     AND key = {key:String}
@@ -17,8 +17,7 @@ FROM
       OR (span = 1 AND ((bucket >= {hoursFrom:DateTime64(3, 'UTC')} AND bucket < {daysFrom:DateTime64(3, 'UTC')})
         OR (bucket >= {daysTo:DateTime64(3, 'UTC')} AND bucket < {hoursTo:DateTime64(3, 'UTC')}))))
     AND ({event:String} = '' OR name = {event:String})
-    AND position(lowerUTF8(value), lowerUTF8({search:String})) > 0
-  GROUP BY value/* @event_minutes */
+    AND position(lowerUTF8(value), lowerUTF8({search:String})) > 0/* @event_minutes */
 )
 GROUP BY value
 ORDER BY event_count DESC, value ASC
