@@ -2,7 +2,7 @@
 // exact counts, read from the summaries the engine keeps (migrations/003_event_discovery.sql), so a
 // client can build filters and funnels from what exists. `/events/names`, `/events/properties` and
 // `/events/property_values`.
-import { compileTemplate, type CompiledQuery, type Params } from '../core/compiled'
+import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Params } from '../core/compiled'
 import { RANGES, formatInstant, requestWindow, type Range, type Window } from '../core/dates'
 import { invalid } from '../core/errors'
 import { pageParams, splitPage, type Paged } from '../core/paging'
@@ -95,6 +95,26 @@ function discoveryParams(query: PlannedDiscovery): Params {
   }
 }
 
+/** Whether the window leaves minutes over at an edge (it does not start and end on whole UTC hours). */
+const hasMinutes = (query: PlannedDiscovery): boolean =>
+  query.window.start.getTime() !== query.parts.hoursFrom.getTime() || query.parts.hoursTo.getTime() !== query.window.end.getTime()
+
+/**
+ * The statement of `file` (insights/<file>.sql) with `own` params: the summaries' day and hour rows, and the
+ * events of the minutes left over (insights/<file>-minutes.sql) in UNION ALL only when there are some, so
+ * that a window on whole hours plans no read of events.
+ */
+function discoveryStatement(file: string, query: PlannedDiscovery, own: Params): CompiledQuery {
+  const params = { ...discoveryParams(query), ...own }
+  if (!hasMinutes(query)) {
+    const { start: _start, end: _end, ...summaries } = params
+    return compileTemplate(`insights/${file}.sql`, summaries, { event_minutes: sqlOnly('') })
+  }
+  const minutes = compileInner(`insights/${file}-minutes.sql`, params)
+  const indented = minutes.sql.split('\n').map((line) => `  ${line}`).join('\n')
+  return compileTemplate(`insights/${file}.sql`, params, { event_minutes: { sql: `\n  UNION ALL\n${indented}`, params: minutes.params } })
+}
+
 interface DiscoverySpec {
   name: string
   schema: object
@@ -120,20 +140,20 @@ function discoveryResource(spec: DiscoverySpec): Resource<DiscoveryQuery, Planne
 export const eventNames = discoveryResource({
   name: 'events/names',
   schema: schemaOf({}),
-  compile: (query) => compileTemplate('insights/events-names.sql', discoveryParams(query)),
+  compile: (query) => discoveryStatement('events-names', query, {}),
   row: (row, query) => ({ name: String(row.name), count: Number(row.event_count), lastSeen: formatInstant(new Date(Number(row.last_seen_ms)), query.timezone) }),
 })
 
 export const eventProperties = discoveryResource({
   name: 'events/properties',
   schema: schemaOf({ event }),
-  compile: (query) => compileTemplate('insights/events-properties.sql', { ...discoveryParams(query), event: query.event }),
+  compile: (query) => discoveryStatement('events-properties', query, { event: query.event }),
   row: (row) => ({ key: String(row.key), count: Number(row.event_count) }),
 })
 
 export const eventPropertyValues = discoveryResource({
   name: 'events/property_values',
   schema: schemaOf({ key, event }, ['key']),
-  compile: (query) => compileTemplate('insights/events-property-values.sql', { ...discoveryParams(query), key: query.key, event: query.event }),
+  compile: (query) => discoveryStatement('events-property-values', query, { key: query.key, event: query.event }),
   row: (row) => ({ value: String(row.value), count: Number(row.event_count) }),
 })

@@ -253,18 +253,6 @@ export function regroupedPagesJoin(query: PlannedInsight): Fragment {
   return { sql: `LEFT JOIN\n  (\n${viewed.sql}\n  ) AS viewed USING (session_id)`, params: viewed.params }
 }
 
-/**
- * The window's sessions on regrouped days (insights/regrouped-sessions.sql) with `s_` columns for
- * `attributes`, then `columns`, kept by the attribute filters and `conditions` (on the grouped session).
- */
-export function regroupedSessionsWith(query: PlannedInsight, attributes: SessionField[], columns: Fragment, conditions: Fragment[]): Fragment {
-  const restriction = orNull(query.sorted.sessionRestriction)
-  return compileInner('insights/regrouped-sessions.sql', sessionParams(query), {
-    attributes: { sql: attributeColumns(attributes).sql + columns.sql, params: columns.params },
-    session_filters: andClauses([...(restriction ? [restriction] : []), ...conditions]),
-  })
-}
-
 /** `AND ...` keeping settled sessions (sessions_settled's `s_` columns) by the attribute filters and `conditions`. */
 export function settledRestriction(query: PlannedInsight, conditions: Fragment[]): Fragment {
   const restriction = orNull(query.sorted.sessionRestriction)

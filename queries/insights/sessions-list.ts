@@ -1,13 +1,14 @@
 // `GET /insights/:projectId/sessions`: the window's sessions kept by the filters, newest start first (ties
 // by session id, descending), as keyset pages: `{ meta: { nextCursor }, data }`. Each session once, as its
 // combined rows give it (never a partial row on its own).
-import { sqlOnly, compileTemplate, type Fragment } from '../core/compiled'
+import { andClauses, compileInner, compileTemplate, sqlOnly, type Fragment, type Params } from '../core/compiled'
 import { invalid, QueryError, type Issue } from '../core/errors'
 import { planSteps, type Resource, type Scope } from '../core/pipeline'
+import { DAY_MS } from '../core/dates'
 import type { SessionField } from '../core/registry'
 import { compileSchema, schemaIssues } from '../core/validate'
 import { decideFilters, pagedSchema, parseInsightParams, widenForSessions, withSettled, type InsightQuery, type PlannedInsight } from './insight-params'
-import { regroupedSessionsWith, sessionParams, sessionsWithEvent, settledCheck, settledRestriction, storedColumns } from './session-sql'
+import { attributeColumns, sessionParams, sessionsWithEvent, settledCheck, settledRestriction, storedColumns } from './session-sql'
 
 /** Where a page ends: the start (epoch ms) and id of its last session. */
 export interface SessionKeyset {
@@ -104,6 +105,46 @@ interface SessionRow {
   [field: string]: unknown
 }
 
+/**
+ * The regrouped part of a page: `newest`, the keys and earliest start of its regrouped sessions (chosen by
+ * their start, id and the columns the filters read, insights/sessions-list-newest.sql, kept by the
+ * filters, `conditions` and the keyset), for the statement's WITH; and those sessions combined with
+ * `columns` and the visitor id and events (insights/sessions-list-regrouped.sql), in UNION ALL after the
+ * settled ones.
+ */
+function regroupedPage(query: PlannedSessions, params: Params, columns: SessionField[], conditions: Fragment[]): { newest: Fragment; union: Fragment } {
+  const restriction = query.sorted.sessionRestriction === null ? [] : [sqlOnly(query.sorted.sessionRestriction)]
+  const chosen = compileInner('insights/sessions-list-newest.sql', params, {
+    attributes: attributeColumns([...new Set(query.sorted.sessionAttributes)]),
+    session_filters: andClauses([...restriction, ...conditions, BEFORE_CURSOR]),
+  })
+  const page = compileInner('insights/sessions-list-regrouped.sql', params, {
+    attributes: { sql: attributeColumns(columns).sql + REGROUPED_EXTRA.sql, params: {} },
+  })
+  return {
+    newest: { sql: `,\n  (\n    SELECT (groupArray(session_key), min(session_start))\n    FROM\n    (\n${chosen.sql}\n    )\n  ) AS newest`, params: chosen.params },
+    union: { sql: `\n\n  UNION ALL\n\n  SELECT *\n  FROM\n  (\n${page.sql}\n  )`, params: page.params },
+  }
+}
+
+/**
+ * Whether the settled days are the first of the window's days (none counts), so that every regrouped
+ * session starts on a later UTC day than every settled one.
+ */
+function settledFirst(params: Params): boolean {
+  const first = Date.parse(String(params.firstDay))
+  return [...(params.settledDays as string[])].sort().every((day, index) => Date.parse(day) === first + index * DAY_MS)
+}
+
+/** Keeps the settled part from being read when the regrouped page is full: those sessions all come first. */
+const REGROUPED_PAGE_SHORT = sqlOnly('length(newest.1) < {rowsToRead:UInt32}')
+
+/** The params a statement without regrouped sessions leaves unread: the regrouped range and days, and the read range unless an event filter reads events. */
+function settledOnly(params: Params, readsEvents: boolean): Params {
+  const { regroupFrom: _from, regroupTo: _to, settledDays: _days, readFrom, readTo, ...rest } = params
+  return readsEvents ? { ...rest, readFrom, readTo } : rest
+}
+
 export const sessionsList: Resource<SessionsQuery, PlannedSessions> = {
   name: 'sessions',
   schema: sessionsSchema,
@@ -116,19 +157,31 @@ export const sessionsList: Resource<SessionsQuery, PlannedSessions> = {
     const conditions: Fragment[] = withEvent ? [withEvent] : []
     // The fields shown, and those the filters read: a regrouped session is kept by its own columns.
     const columns = [...new Set([...LISTED, ...query.sorted.sessionAttributes])]
+    const params = sessionParams(query)
+    const page = { tz: query.timezone, rowsToRead: query.limit + 1, afterMs: query.after?.startMs ?? LAST_MS, afterId: query.after?.id ?? '' }
+    // Every day up to the keyset settled: no partial row to regroup, and no regrouped part to plan.
+    if (params.regroupFrom === params.regroupTo) {
+      return compileTemplate(
+        'insights/sessions-list.sql',
+        { ...settledOnly(params, withEvent !== null || query.sorted.restrictionReadsEvents), ...page },
+        {
+          newest_sessions: sqlOnly(''),
+          settled_attributes: storedColumns(columns),
+          session_filters: settledRestriction(query, conditions),
+          regrouped_sessions: sqlOnly(''),
+        },
+      )
+    }
+    const regrouped = regroupedPage(query, { ...params, ...page }, columns, conditions)
+    const settledConditions = settledFirst(params) ? [...conditions, REGROUPED_PAGE_SHORT] : conditions
     return compileTemplate(
       'insights/sessions-list.sql',
+      { ...params, ...page },
       {
-        ...sessionParams(query),
-        tz: query.timezone,
-        rowsToRead: query.limit + 1,
-        afterMs: query.after?.startMs ?? LAST_MS,
-        afterId: query.after?.id ?? '',
-      },
-      {
+        newest_sessions: regrouped.newest,
         settled_attributes: storedColumns(columns),
-        session_filters: settledRestriction(query, conditions),
-        regrouped_sessions: regroupedSessionsWith(query, columns, REGROUPED_EXTRA, [...conditions, BEFORE_CURSOR]),
+        session_filters: settledRestriction(query, settledConditions),
+        regrouped_sessions: regrouped.union,
       },
     )
   },

@@ -3,28 +3,21 @@
 --   events first, then the name, one page and one row more
 -- The window is read in three parts that cover it exactly (queries/discovery/discovery-window.ts): the UTC
 -- days inside it from the day rows of event_names, the whole UTC hours left at its edges from the hour rows,
--- and the minutes left over (windows that do not start or end on a whole hour) from the events themselves.
+-- and the minutes left over (windows that do not start or end on a whole hour) from the events themselves
+-- (insights/events-names-minutes.sql, in UNION ALL; left out when no minute is left over).
 -- TRICKY: a bucket has a row per insert block until merges combine them (migrations/003_event_discovery.sql):
--- rows are summed, never read one by one.
+-- rows are summed, never read one by one: once, with the minutes' counts, by the one GROUP BY (a GROUP BY
+-- per part as well took a quarter longer on a key with a value per purchase, docs/measurements.md).
 SELECT name, sum(counted) AS event_count, toUnixTimestamp64Milli(max(latest)) AS last_seen_ms
 FROM
 (
-  SELECT name, sum(events) AS counted, max(last_seen) AS latest
+  SELECT name, events AS counted, last_seen AS latest
   FROM event_names
   WHERE project_id = {projectId:String}
     AND ((span = 24 AND bucket >= {daysFrom:DateTime64(3, 'UTC')} AND bucket < {daysTo:DateTime64(3, 'UTC')})
       OR (span = 1 AND ((bucket >= {hoursFrom:DateTime64(3, 'UTC')} AND bucket < {daysFrom:DateTime64(3, 'UTC')})
         OR (bucket >= {daysTo:DateTime64(3, 'UTC')} AND bucket < {hoursTo:DateTime64(3, 'UTC')}))))
-    AND position(lowerUTF8(name), lowerUTF8({search:String})) > 0
-  GROUP BY name
-  UNION ALL
-  SELECT name, count() AS counted, max(created_at) AS latest
-  FROM events
-  WHERE project_id = {projectId:String}
-    AND ((created_at >= {start:DateTime64(3, 'UTC')} AND created_at < {hoursFrom:DateTime64(3, 'UTC')})
-      OR (created_at >= {hoursTo:DateTime64(3, 'UTC')} AND created_at < {end:DateTime64(3, 'UTC')}))
-    AND position(lowerUTF8(name), lowerUTF8({search:String})) > 0
-  GROUP BY name
+    AND position(lowerUTF8(name), lowerUTF8({search:String})) > 0/* @event_minutes */
 )
 GROUP BY name
 ORDER BY event_count DESC, name ASC

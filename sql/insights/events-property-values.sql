@@ -2,13 +2,14 @@
 -- @returns rows: value, event_count (the window's events whose property `key` holds the value, of the asked
 --   name or of any); most events first, then the value, one page and one row more
 -- The window in three parts, as insights/events-names.sql reads it: day rows, hour rows at the edges, and
--- the events of the minutes left over. An event's value of a key is its map's first entry for the key, as
--- `properties[key]` reads it; events without the key are not counted. `event` is '' for events of every
--- name (the route takes no empty name).
+-- the events of the minutes left over (insights/events-property-values-minutes.sql, left out when there
+-- are none). An event's value of a key is its map's first entry for the key, as `properties[key]` reads
+-- it; events without the key are not counted. `event` is '' for events of every name (the route takes no
+-- empty name).
 SELECT value, sum(counted) AS event_count
 FROM
 (
-  SELECT value, sum(events) AS counted
+  SELECT value, events AS counted
   FROM event_property_values
   WHERE project_id = {projectId:String}
     AND key = {key:String}
@@ -16,18 +17,7 @@ FROM
       OR (span = 1 AND ((bucket >= {hoursFrom:DateTime64(3, 'UTC')} AND bucket < {daysFrom:DateTime64(3, 'UTC')})
         OR (bucket >= {daysTo:DateTime64(3, 'UTC')} AND bucket < {hoursTo:DateTime64(3, 'UTC')}))))
     AND ({event:String} = '' OR name = {event:String})
-    AND position(lowerUTF8(value), lowerUTF8({search:String})) > 0
-  GROUP BY value
-  UNION ALL
-  SELECT properties[{key:String}] AS value, count() AS counted
-  FROM events
-  WHERE project_id = {projectId:String}
-    AND ((created_at >= {start:DateTime64(3, 'UTC')} AND created_at < {hoursFrom:DateTime64(3, 'UTC')})
-      OR (created_at >= {hoursTo:DateTime64(3, 'UTC')} AND created_at < {end:DateTime64(3, 'UTC')}))
-    AND mapContains(properties, {key:String})
-    AND ({event:String} = '' OR name = {event:String})
-    AND position(lowerUTF8(value), lowerUTF8({search:String})) > 0
-  GROUP BY value
+    AND position(lowerUTF8(value), lowerUTF8({search:String})) > 0/* @event_minutes */
 )
 GROUP BY value
 ORDER BY event_count DESC, value ASC

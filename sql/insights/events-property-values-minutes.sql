@@ -1,0 +1,14 @@
+-- @name insights.events_property_values_minutes
+-- @returns the rows of events_property_values (insights/events-property-values.sql) for the minutes of the window left over at its
+--   edges, [start, hoursFrom) and [hoursTo, end), counted from the events themselves
+-- Placed in UNION ALL only when the window does not start and end on whole UTC hours: a statement
+-- whose window has no minute left over plans no read of events (queries/discovery/discovery.ts).
+SELECT properties[{key:String}] AS value, count() AS counted
+FROM events
+WHERE project_id = {projectId:String}
+  AND ((created_at >= {start:DateTime64(3, 'UTC')} AND created_at < {hoursFrom:DateTime64(3, 'UTC')})
+    OR (created_at >= {hoursTo:DateTime64(3, 'UTC')} AND created_at < {end:DateTime64(3, 'UTC')}))
+  AND mapContains(properties, {key:String})
+  AND ({event:String} = '' OR name = {event:String})
+  AND position(lowerUTF8(value), lowerUTF8({search:String})) > 0
+GROUP BY value
