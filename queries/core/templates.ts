@@ -80,6 +80,7 @@ export const MARKERS = {
   regrouped_sessions: 'the window\'s sessions regrouped from partial rows',
   newest_sessions: 'the keys and starts of the sessions a list page shows, chosen among the regrouped ones (sessions list)',
   rollup_rows: 'the settled days\' counts of breakdowns from the session rollup',
+  day_dimensions: 'the session rollup\'s dimensions kept by the UTC day, whose rows a window\'s whole days read (entry and exit pages)',
   event_range: 'the regrouped range an events scan is narrowed to',
   event_minutes: 'the events of the minutes a discovery window leaves over at its edges, in UNION ALL',
   settled_view_match: 'whether a settled page row matches the view filters (pages)',
