@@ -178,22 +178,21 @@ async function serve(): Promise<void> {
   // Prometheus as the gateway serves it, when the bench asks for it (QUARRY_METRICS_PORT; off with 0).
   const metrics = config.metrics.port ? createMetrics() : undefined
   let finished: FinishedStatement[] = []
+  const keep = (statement: FinishedStatement) => {
+    if (finished.length < MAX_KEPT_STATEMENTS) finished.push(statement)
+  }
   const runner = createRunner(engine, config, {
     statementFinished(event) {
       metrics?.statementObserver.statementFinished(event)
       const endedAt = performance.now()
       const admittedAt = endedAt - event.durationMs
-      if (finished.length < MAX_KEPT_STATEMENTS) {
-        finished.push({ template: event.template, clientId: event.clientId, lane: event.lane, outcome: event.outcome, queuedAt: admittedAt - event.queueWaitMs, admittedAt, endedAt })
-      }
+      keep({ template: event.template, clientId: event.clientId, lane: event.lane, outcome: event.outcome, queuedAt: admittedAt - event.queueWaitMs, admittedAt, endedAt })
     },
     statementStopped(statement) {
       metrics?.statementObserver.statementStopped?.(statement)
       const stoppedAt = performance.now()
       const admittedAt = stoppedAt - statement.ranMs
-      if (finished.length < MAX_KEPT_STATEMENTS) {
-        finished.push({ template: statement.template, clientId: statement.clientId, lane: statement.lane, outcome: 'stopped', queuedAt: admittedAt, admittedAt, endedAt: stoppedAt - statement.overrunMs, stoppedAt })
-      }
+      keep({ template: statement.template, clientId: statement.clientId, lane: statement.lane, outcome: 'stopped', queuedAt: admittedAt, admittedAt, endedAt: stoppedAt - statement.overrunMs, stoppedAt })
     },
     statementUnstoppable: (statement) => metrics?.statementObserver.statementUnstoppable?.(statement),
   })
