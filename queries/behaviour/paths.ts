@@ -124,7 +124,7 @@ export const paths: Resource<PathsQuery, PlannedPaths> = {
         node_event: sqlOnly(node.event),
         node_label: sqlOnly(node.label),
         start_match: start ? { sql: `toUInt8(${start.sql})`, params: start.params } : sqlOnly('toUInt8(0)'),
-        sequence_start: sqlOnly(start ? 'indexOf(arrayMap(node -> node.4, sorted), 1)' : '1'),
+        sequence_start: sqlOnly(start ? 'arrayFirstIndex(node -> bitAnd(node, 255) = 1, sorted)' : '1'),
         attributes: filters.attributes,
         session_filters: filters.conditions,
       },

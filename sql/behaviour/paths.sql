@@ -5,17 +5,30 @@
 -- consecutive repeats collapsed, cut to `steps`. Events are read a lookback before and after the window,
 -- so a session's start and its events are whole. Sessions are grouped by session_key, their id's 128-bit
 -- key, and events of one millisecond ordered by toUInt128(id), which orders ids as their text does (the
--- UUID type's comparison does not); neither makes a string per event. A session's nodes are sorted as
--- whole tuples, without a lambda: their first two fields, time and id, already order them, one event each.
-SELECT kind, step, source, target, sessions, exits, sum(if(kind = 'node' AND step = 1, sessions, 0)) OVER () AS total
+-- UUID type's comparison does not).
+-- A session's nodes are kept as one UInt256 each, not as tuples holding a string: the milliseconds since
+-- readFrom from bit 192, the id from bit 64, the label's number in `labels` (every node label read) from
+-- bit 8, and whether the node matches the start step in bit 0. Sorted as numbers they are in time order,
+-- then id order, one event each. A year of a large project's sessions then fits the memory limit. Labels
+-- stay numbers until the last step, which names them and orders ties by their text.
+WITH (
+  SELECT groupUniqArray(/* @node_label */)
+  FROM events
+  WHERE project_id = {projectId:String}
+    AND created_at >= {readFrom:DateTime64(3, 'UTC')}
+    AND created_at < {readTo:DateTime64(3, 'UTC')}
+    AND /* @node_event */
+) AS labels
+SELECT kind, step, labels[source_node] AS source, if(target_node = 0, '', labels[target_node]) AS target, sessions, exits,
+  sum(if(kind = 'node' AND step = 1, sessions, 0)) OVER () AS total
 FROM
 (
-  SELECT item.1 AS kind, item.2 AS step, item.3 AS source, item.4 AS target, count() AS sessions, sum(item.5) AS exits
+  SELECT item.1 AS kind, item.2 AS step, item.3 AS source_node, item.4 AS target_node, count() AS sessions, sum(item.5) AS exits
   FROM
   (
     SELECT
       arraySort(nodes) AS sorted,
-      arrayMap(node -> node.3, sorted) AS ordered,
+      arrayMap(node -> toUInt32(bitAnd(bitShiftRight(node, 8), 4294967295)), sorted) AS ordered,
       arraySlice(ordered, /* @sequence_start */) AS from_start,
       arraySlice(arrayFilter((label, i) -> i = 1 OR label != from_start[i - 1], from_start, arrayEnumerate(from_start)), 1, {steps:UInt8}) AS sequence
     FROM
@@ -23,7 +36,12 @@ FROM
       SELECT
         session_key,
         min(created_at) AS started_at,
-        groupArrayIf((created_at, toUInt128(id), /* @node_label */, /* @start_match */), /* @node_event */) AS nodes/* @attributes */
+        groupArrayIf(
+          bitShiftLeft(toUInt256(toUnixTimestamp64Milli(created_at) - toUnixTimestamp64Milli({readFrom:DateTime64(3, 'UTC')})), 192)
+            + bitShiftLeft(toUInt256(toUInt128(id)), 64)
+            + bitShiftLeft(toUInt256(transform(/* @node_label */, labels, range(1, length(labels) + 1), toUInt32(0))), 8)
+            + /* @start_match */,
+          /* @node_event */) AS nodes/* @attributes */
       FROM events
       WHERE project_id = {projectId:String}
         AND created_at >= {readFrom:DateTime64(3, 'UTC')}
@@ -35,10 +53,10 @@ FROM
     WHERE length(sequence) > 0
   )
   ARRAY JOIN arrayConcat(
-    arrayMap((label, i) -> ('node', toUInt32(i), label, '', toUInt8(i = length(sequence))), sequence, arrayEnumerate(sequence)),
+    arrayMap((label, i) -> ('node', toUInt32(i), label, toUInt32(0), toUInt8(i = length(sequence))), sequence, arrayEnumerate(sequence)),
     arrayMap((source, target, i) -> ('link', toUInt32(i), source, target, toUInt8(0)), arrayPopBack(sequence), arrayPopFront(sequence), arrayEnumerate(arrayPopBack(sequence)))
   ) AS item
-  GROUP BY kind, step, source, target
+  GROUP BY kind, step, source_node, target_node
 )
 ORDER BY kind, step, sessions DESC, source, target
 LIMIT {limit:UInt32} BY kind, step
