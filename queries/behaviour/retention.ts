@@ -75,32 +75,47 @@ function returnTest(criteria: Criteria): string {
 }
 
 /**
- * Bits used in one return word (a UInt256). TRICKY: not 256: the engine shifts an unsigned integer whose
- * top bit is set right as if signed, filling with ones (bitShiftRight(bitShiftLeft(toUInt64(1), 63), 60)
- * has bits 3-8 set), so the top bit is never used.
+ * A return word: the narrowest integer type that holds every period read, or as many UInt256 as needed.
+ * TRICKY: a word uses one bit less than its width: the engine shifts an unsigned integer whose top bit is
+ * set right as if signed, filling with ones (bitShiftRight(bitShiftLeft(toUInt64(1), 63), 60) has bits 3-8
+ * set), so the top bit is never used. A visitor's state is then 8 bytes a word for windows of up to 63
+ * periods read (a year of weeks with 8 periods after it), and grouping a year's visitors needs less memory.
  */
-const WORD_BITS = 255
+interface Word {
+  type: 'UInt64' | 'UInt256'
+  bits: number
+}
+const WORDS: readonly Word[] = [
+  { type: 'UInt64', bits: 63 },
+  { type: 'UInt256', bits: 255 },
+]
+
+/** The word for `positions` periods, and how many of them. */
+function wordsFor(positions: number): { word: Word; count: number } {
+  const word = WORDS.find((candidate) => positions <= candidate.bits) ?? WORDS[WORDS.length - 1]
+  return { word, count: Math.ceil(positions / word.bits) }
+}
 
 /**
- * A visitor's return words: word j holds the return periods numbered 255j to 255j + 254 from the window's
- * first period; the periods read number at most the cohorts plus `periods`. The shift is kept at zero or
- * more on the rows a word skips, since its argument is computed for every row.
+ * A visitor's return words: word j holds the return periods numbered from `bits`·j to `bits`·(j + 1) - 1
+ * from the window's first period; the periods read number at most the cohorts plus `periods`. The shift is
+ * kept at zero or more on the rows a word skips, since its argument is computed for every row.
  */
-function returnWords(words: number): string {
-  return Array.from({ length: words }, (_, j) => {
-    const [from, to] = [j * WORD_BITS, (j + 1) * WORD_BITS]
+function returnWords({ word, count }: { word: Word; count: number }): string {
+  return Array.from({ length: count }, (_, j) => {
+    const [from, to] = [j * word.bits, (j + 1) * word.bits]
     const bit = j === 0 ? 'position' : `toUInt16(greatest(position - ${from}, 0))`
     const inWord = j === 0 ? `position < ${to}` : `position >= ${from} AND position < ${to}`
-    return `,\n      groupBitOrIf(bitShiftLeft(toUInt256(1), ${bit}), is_return = 1 AND ${inWord}) AS w${j}`
+    return `,\n      groupBitOrIf(bitShiftLeft(to${word.type}(1), ${bit}), is_return = 1 AND ${inWord}) AS w${j}`
   }).join('')
 }
 
-/** The return words as one value whose bit k is period `first + k`: word j moved by 255j - first. */
-function relativeReturns(words: number): string {
-  const moved = Array.from({ length: words }, (_, j) =>
-    j === 0 ? 'bitShiftRight(w0, first)' : `if(first <= ${j * WORD_BITS}, bitShiftLeft(w${j}, toUInt16(${j * WORD_BITS} - first)), bitShiftRight(w${j}, toUInt16(greatest(first - ${j * WORD_BITS}, 0))))`,
+/** The return words as one value whose bit k is period `first + k`: word j moved by `bits`·j - first. */
+function relativeReturns({ word, count }: { word: Word; count: number }): string {
+  const moved = Array.from({ length: count }, (_, j) =>
+    j === 0 ? 'bitShiftRight(w0, first)' : `if(first <= ${j * word.bits}, bitShiftLeft(w${j}, toUInt16(${j * word.bits} - first)), bitShiftRight(w${j}, toUInt16(greatest(first - ${j * word.bits}, 0))))`,
   )
-  return moved.reduce((all, word) => `bitOr(${all}, ${word})`)
+  return moved.reduce((all, next) => `bitOr(${all}, ${next})`)
 }
 
 interface RetentionRow {
@@ -122,7 +137,7 @@ export const retention: Resource<RetentionQuery> = {
     const readTo = periodStart(cohorts[cohorts.length - 1].start, query.periods + 1, query)
     const current = DateTime.fromJSDate(query.now, { zone: query.timezone }).startOf(query.period).toJSDate()
     const returnsUntil = periodStart(current, 1, query)
-    const words = Math.ceil((cohorts.length + query.periods) / WORD_BITS)
+    const words = wordsFor(cohorts.length + query.periods)
     return compileTemplate(
       'behaviour/retention.sql',
       {

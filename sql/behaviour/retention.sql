@@ -3,9 +3,10 @@
 -- A visitor's cohort is the period holding their earliest start event inside the window. One pass over
 -- the events groups them per visitor (by profile_key, the profile's 128-bit hash): the cohort is the
 -- least period of a start event, and each period holding a return event is one bit of the visitor's
--- return words, numbered from the window's first period (255 to a word). Shifted by the cohort's number,
--- the bits 1..periods say which periods after the cohort the visitor came back in. Counting visitors per
--- cohort and period then needs no list of visitors per cell, and no row per visitor and period. A return
+-- return words, numbered from the window's first period: one UInt64 of 63 bits when the periods read fit
+-- it, else UInt256 words of 255. Shifted by the cohort's number, the bits 1..periods say which periods
+-- after the cohort the visitor came back in. Counting visitors per cohort and period then needs no list of
+-- visitors per cell, and no row per visitor and period. A return
 -- counts in a period that has started (returnsUntil is the end of the period holding now): the later
 -- ones are null, so the answer changes with the clock only when a period starts.
 SELECT toUnixTimestamp(cohort) AS cohort_start, count() AS size,

@@ -170,4 +170,26 @@ describe('behaviour questions: gateway vs reference model (randomized)', functio
       assert.deepEqual(res.body, expected.body, url)
     }
   })
+
+  it('agrees on retention whose periods read fill one UInt64 word, pass it, and fill it weekly over the year', async () => {
+    const now = new Date('2025-01-01T00:00:00Z')
+    h.now = now
+    // 52 daily cohorts and 11 periods read 63 periods (one UInt64 word); 20 periods read 72 (one UInt256),
+    // with returns past the 64th. `lateReturn`: a period, from the window's first, that some return falls in.
+    const requests: { query: Record<string, string>; lateReturn: number }[] = [
+      { query: { startDate: '2024-08-20', endDate: '2024-10-10', period: 'day', periods: '11' }, lateReturn: 50 },
+      { query: { startDate: '2024-08-20', endDate: '2024-10-10', period: 'day', periods: '20', criteria: 'on_or_after' }, lateReturn: 66 },
+      { query: { startDate: '2024-01-01', endDate: '2024-11-24', period: 'week', periods: '8' }, lateReturn: 46 },
+    ]
+    for (const { query, lateReturn } of requests) {
+      const url = urlOf(YEAR.id, 'retention', query)
+      const expected = answerBehaviour({ events: events.get(YEAR.id) as RawEvent[], projectTimezone: YEAR.timezone, resource: 'retention', query, now })
+      assert.equal(expected.status, 200, url)
+      const cohorts = (expected.body as { cohorts: { values: (number | null)[] }[] }).cohorts
+      assert.ok(cohorts.some((cohort, index) => (cohort.values[lateReturn - index] ?? 0) > 0 && lateReturn > index), `no return in period ${lateReturn}: ${url}`)
+      const res = await request(h.app).get(url).set(auth)
+      assert.equal(res.status, 200, `${url}\n${JSON.stringify(res.body)}`)
+      assert.deepEqual(res.body, expected.body, url)
+    }
+  })
 })
