@@ -44,10 +44,12 @@ export const funnelSchema = {
 const validateFunnel = behaviourValidator(funnelSchema)
 
 /**
- * How a funnel is computed: `window` (windowFunnel) when no event can match two steps, `fold` (the exact
- * fold over each group's moments) otherwise.
+ * How a funnel is computed when no event can match two steps: `entries` without a breakdown (the groups
+ * that enter counted apart, windowFunnel only over the groups with an event of a later step), `window`
+ * (windowFunnel over every group, which gives each its entry value) with one. Otherwise `fold`, the
+ * exact fold over each group's moments.
  */
-export type FunnelEngine = 'window' | 'fold'
+export type FunnelEngine = 'entries' | 'window' | 'fold'
 
 export interface FunnelQuery extends BehaviourBase {
   steps: Step[]
@@ -99,32 +101,41 @@ export interface PlannedFunnel extends FunnelQuery {
  * Plan step: windowFunnel answers exactly when the steps are disjoint, each naming its own event (none `*`),
  * whatever their filters; it lets one event take two steps, which only overlapping steps allow. It is
  * native code over the events as they come; the fold builds and folds arrays per group, many times slower.
+ * Without a breakdown, `entries` keeps a windowFunnel state only for the groups with an event of a later
+ * step: over a long window most groups only enter, and a state for each of them is most of the cost.
  */
 export function pickFunnelEngine(query: FunnelQuery): PlannedFunnel {
   const names = query.steps.map((step) => step.name)
   const disjoint = !names.includes('*') && new Set(names).size === names.length
-  return { ...query, engine: disjoint ? 'window' : 'fold' }
+  const engine: FunnelEngine = !disjoint ? 'fold' : query.breakdown ? 'window' : 'entries'
+  return { ...query, engine }
 }
 
 /**
- * The template of each engine; windowFunnel's takes each step's bit of the mask as a condition, the names
- * its events are read by, and the breakdown value only when there is a breakdown.
+ * The template of each engine; windowFunnel's take each step's bit of the mask as a condition and the
+ * names their events are read by. The ones that can have a breakdown read its value per event and keep the
+ * top values; `window` takes an entry value only when there is a breakdown.
  */
 function engineTemplate(query: PlannedFunnel): { file: string; fragments: Record<string, Fragment>; params: Params } {
+  const stepBits = sqlOnly(query.steps.map((_, index) => `bitTest(mask, ${index})`).join(', '))
+  const stepNames = query.steps.map((step) => step.name)
   switch (query.engine) {
+    case 'entries':
+      return { file: 'behaviour/funnel-entries.sql', fragments: { step_bits: stepBits }, params: { stepNames } }
     case 'window':
       return {
         file: 'behaviour/funnel-window.sql',
         fragments: {
-          step_bits: sqlOnly(query.steps.map((_, index) => `bitTest(mask, ${index})`).join(', ')),
+          step_bits: stepBits,
+          breakdown_value: breakdownValue(query),
           // TRICKY: toUInt128(id) orders ids as their text does (the hex digits of the same 128 bits), which
           // the UUID type's own comparison does not; it ties events of one millisecond without a string per event.
           entry_value: query.breakdown ? sqlOnly("argMinIf(label, (at, toUInt128(id)), bitTest(mask, 0) = 1)") : sqlOnly("''"),
         },
-        params: { stepNames: query.steps.map((step) => step.name) },
+        params: { breakdownLimit: query.breakdownLimit, stepNames },
       }
     case 'fold':
-      return { file: 'behaviour/funnel.sql', fragments: {}, params: {} }
+      return { file: 'behaviour/funnel.sql', fragments: { breakdown_value: breakdownValue(query) }, params: { breakdownLimit: query.breakdownLimit } }
     default:
       return assertNever(query.engine)
   }
@@ -194,10 +205,9 @@ export const funnel: Resource<FunnelQuery, PlannedFunnel> = {
         readTo: toClickHouseTime(new Date(query.window.end.getTime() + windowMs)),
         windowMs,
         stepCount: query.steps.length,
-        breakdownLimit: query.breakdownLimit,
         ...engine.params,
       },
-      { group_key: sqlOnly(FUNNEL_GROUPS[query.groupBy]), breakdown_value: breakdownValue(query), step_mask: stepMask(query), ...engine.fragments },
+      { group_key: sqlOnly(FUNNEL_GROUPS[query.groupBy]), ...engine.fragments, step_mask: stepMask(query) },
     )
   },
   shape(rawRows, query) {

@@ -73,6 +73,7 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
   { includes: 'profile', page: '3', limit: '20' },
   { steps: JSON.stringify([{ name: 'screen_view', filters: [{ name: 'path', operator: 'is', value: ['/pricing'] }] }, 'signup', '*']), windowHours: '48', groupBy: 'profile_id', breakdown: 'properties.plan', filters: EVENT_FILTERS },
   { steps: JSON.stringify(['screen_view', 'purchase']), breakdown: 'country', breakdownLimit: '3' },
+  { steps: JSON.stringify(['screen_view', { name: 'add_to_cart', filters: [{ name: 'properties.price', operator: 'gt', value: [10] }] }, 'purchase']), windowHours: '2', filters: EVENT_FILTERS },
   { startEvent: JSON.stringify({ name: 'signup', filters: [{ name: 'country', operator: 'is', value: ['DE'] }] }), returnEvent: 'purchase', period: 'month', periods: '3', criteria: 'on_or_after', filters: EVENT_FILTERS },
   { node: 'event', start: JSON.stringify({ name: 'signup', filters: [{ name: 'path', operator: 'contains', value: ['pricing'] }] }), steps: '4', filters: FILTERS },
   { event: 'purchase', search: 'PRO', startDate: '2024-03-01T10:30:00+05:30', endDate: '2024-03-31', timezone: 'Asia/Kolkata' },

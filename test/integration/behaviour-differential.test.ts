@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict'
 import { request } from '../support/openapi-request'
 import { createProject } from '../../server/admin/control'
+import { funnel, type FunnelEngine } from '../../queries/behaviour/funnel'
 import { answerBehaviour } from '../reference/behaviour'
 import type { RawEvent } from '../reference/model'
 import { insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
@@ -64,10 +65,24 @@ function sessionFilter(random: Random): FilterSpec {
 
 const filtersOf = (random: Random, make: (random: Random) => FilterSpec) => JSON.stringify(Array.from({ length: random.pick([1, 1, 2]) }, () => make(random)))
 
-function randomStep(random: Random): string {
-  const name = random.pick(NAMES)
+function randomStep(random: Random, name: string = random.pick(NAMES)): string {
   if (random.chance(0.5)) return name
   return JSON.stringify({ name, ...(random.chance(0.7) ? { filters: [eventFilter(random)] } : {}) })
+}
+
+/**
+ * A funnel's steps: half the time drawn freely, mostly overlapping (the fold answers); else each of its
+ * own event, none `*`, which windowFunnel answers (`entries` without a breakdown, `window` with one).
+ */
+function randomFunnelSteps(random: Random): string[] {
+  const count = random.int(2, 4)
+  if (random.chance(0.5)) return Array.from({ length: count }, () => randomStep(random))
+  const names = NAMES.filter((name) => name !== '*')
+  for (let i = names.length - 1; i > 0; i -= 1) {
+    const j = random.int(0, i)
+    ;[names[i], names[j]] = [names[j], names[i]]
+  }
+  return names.slice(0, count).map((name) => randomStep(random, name))
 }
 
 function randomRequest(random: Random, project: (typeof PROJECTS)[number]) {
@@ -79,7 +94,7 @@ function randomRequest(random: Random, project: (typeof PROJECTS)[number]) {
   if (random.chance(0.4)) query.timezone = random.pick(ZONES)
   const resource = random.pick(['funnel', 'retention', 'paths'])
   if (resource === 'funnel') {
-    const steps = Array.from({ length: random.int(2, 4) }, () => randomStep(random))
+    const steps = randomFunnelSteps(random)
     query.steps = random.chance(0.5) ? steps : JSON.stringify(steps.map((step) => (step.startsWith('{') ? JSON.parse(step) : step)))
     if (random.chance(0.7)) query.windowHours = String(random.pick([1, 2, 24, 72]))
     if (random.chance(0.5)) query.groupBy = 'profile_id'
@@ -130,6 +145,7 @@ describe('behaviour questions: gateway vs reference model (randomized)', functio
   it(`agrees on ${QUERIES} random requests (seed ${SEED})`, async () => {
     const random = new Random(SEED)
     const counts = { ok: 0, invalid: 0, nonEmpty: 0 }
+    const engines: Record<FunnelEngine, number> = { entries: 0, window: 0, fold: 0 }
     for (let n = 0; n < QUERIES; n += 1) {
       const project = random.pick(PROJECTS)
       const { resource, query, now } = randomRequest(random, project)
@@ -145,9 +161,14 @@ describe('behaviour questions: gateway vs reference model (randomized)', functio
       }
       assert.deepEqual(res.body, expected.body, replay)
       counts.ok += 1
+      if (resource === 'funnel') {
+        const scope = { project: { id: project.id, name: project.id, timezone: project.timezone }, now, sessionLookbackMs: 0 }
+        engines[funnel.plan(funnel.parse(query, scope)).engine] += 1
+      }
       if (/"(users|size|sessions)":[1-9]/.test(JSON.stringify(expected.body))) counts.nonEmpty += 1
     }
     assert.ok(counts.nonEmpty > QUERIES / 2, `most answers should have data: ${JSON.stringify(counts)}`)
+    assert.ok(Object.values(engines).every((answered) => answered >= QUERIES / 30), `each funnel engine should answer several requests: ${JSON.stringify(engines)}`)
   })
 
   it('agrees on daily retention over windows of more days than one return word holds', async () => {

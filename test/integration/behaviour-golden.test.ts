@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
+import { funnel } from '../../queries/behaviour/funnel'
+import type { Scope } from '../../queries/core/pipeline'
 import { answerBehaviour } from '../reference/behaviour'
 import { request } from '../support/openapi-request'
 import { FIXTURES, goldenEvents, startWithEvents, type Harness } from '../support/harness'
@@ -64,6 +66,23 @@ describe('behaviour questions on the golden flow fixture', function () {
     assert.equal(lastValueOfSecondCohort(after.body), 0, 'the week of 22 April has started')
     const model = answerBehaviour({ events: goldenEvents('flow'), projectTimezone: PROJECT.timezone, resource: 'retention', query: queryOf(url).query, now: h.now })
     assert.deepEqual(after.body, model.body)
+  })
+
+  it('answers every golden funnel without a breakdown on `entries`, with the rows `window` gives', async () => {
+    const funnels = cases.filter((golden) => golden.status === 200 && queryOf(golden.path).resource === 'funnel' && !golden.path.includes('breakdown='))
+    const answered: number[][] = []
+    for (const golden of funnels) {
+      const scope: Scope = { project: { ...PROJECT, name: PROJECT.id }, now: new Date(golden.now), sessionLookbackMs: 0 }
+      const planned = funnel.plan(funnel.parse(queryOf(golden.path).query, scope))
+      if (planned.engine === 'fold') continue
+      assert.equal(planned.engine, 'entries', golden.name)
+      const { rows } = await h.runner.run<{ value: string; reached: number[]; total: number[] }>(funnel.compile(planned))
+      const windowRows = (await h.runner.run(funnel.compile({ ...planned, engine: 'window' }))).rows
+      assert.deepEqual(rows, windowRows, golden.name)
+      answered.push(rows.length ? rows[0].reached.map(Number) : [])
+    }
+    // No entry at all (no row, as `window` gives), entries and no later step (zeros after the first), and conversions.
+    assert.deepEqual(answered, [[5, 4, 2], [5, 4, 3], [], [2, 0]])
   })
 
   describe('the reference model answers as worked out by hand', () => {

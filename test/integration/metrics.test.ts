@@ -98,17 +98,19 @@ describe('Prometheus metrics of a gateway over the embedded engine', function ()
   })
 
   it('shows the behaviour questions by route pattern and their statements by template', async () => {
-    // Distinct step names run windowFunnel; a `*` step, which one event can match beside another step, the exact fold.
+    // Distinct step names run windowFunnel (over the entering groups apart without a breakdown); a `*`
+    // step, which one event can match beside another step, the exact fold.
     await request(app).get('/insights/mproj/funnel?steps=screen_view&steps=purchase').set(auth).expect(200)
+    await request(app).get('/insights/mproj/funnel?steps=screen_view&steps=purchase&breakdown=country').set(auth).expect(200)
     await request(app).get('/insights/mproj/funnel?steps=*&steps=purchase').set(auth).expect(200)
     await request(app).get('/insights/mproj/funnel?steps=screen_view').set(auth).expect(400)
     await request(app).get('/insights/mproj/retention?period=day&periods=3').set(auth).expect(200)
     await request(app).get('/insights/mproj/paths?node=event').set(auth).expect(200)
     const { families } = await scrape()
-    for (const [resource, answered] of [['funnel', 2], ['retention', 1], ['paths', 1]] as const) {
+    for (const [resource, answered] of [['funnel', 3], ['retention', 1], ['paths', 1]] as const) {
       assert.equal(sampleValue(families, 'quarry_http_requests_total', { route: `/insights/:projectId/${resource}`, status: '200' }), answered, resource)
     }
-    for (const template of ['funnel_window', 'funnel', 'retention', 'paths']) {
+    for (const template of ['funnel_entries', 'funnel_window', 'funnel', 'retention', 'paths']) {
       assert.equal(sampleValue(families, 'quarry_statement_duration_seconds_count', { template: `behaviour.${template}`, outcome: 'ok' }), 1, template)
     }
     assert.equal(sampleValue(families, 'quarry_http_requests_total', { route: '/insights/:projectId/funnel', status: '400' }), 1)

@@ -70,21 +70,28 @@ describe('behaviour parameters', () => {
     assert.match(compiled.sql, /toUInt16\(if\(\(name = \{s0_name:String\} AND \(path IN \{s0_f0_v:Array\(String\)\}\) AND \(country IN \{f0_v:Array\(String\)\}\)\) AND created_at < \{end:DateTime64\(3, 'UTC'\)\}, 1, 0\) \+ if\(\(\(country IN \{f0_v:Array\(String\)\}\)\), 2, 0\)\)/)
   })
 
-  it('lets windowFunnel answer only funnels whose steps no event can match together', () => {
-    const table: [string[], string][] = [
-      [['screen_view', 'add_to_cart', 'purchase'], 'window'],
-      [['screen_view', 'screen_view'], 'fold'],
-      [['screen_view', '*'], 'fold'],
-      [['*', 'signup'], 'fold'],
-      [['a', 'b', 'a'], 'fold'],
+  it('lets windowFunnel answer only funnels whose steps no event can match together, over the entering groups apart without a breakdown', () => {
+    const country = { name: 'country', source: { kind: 'column', column: 'country' } }
+    const table: [string[], boolean, string][] = [
+      [['screen_view', 'add_to_cart', 'purchase'], false, 'entries'],
+      [['screen_view', 'add_to_cart', 'purchase'], true, 'window'],
+      [['screen_view', 'screen_view'], false, 'fold'],
+      [['screen_view', 'screen_view'], true, 'fold'],
+      [['screen_view', '*'], false, 'fold'],
+      [['*', 'signup'], true, 'fold'],
+      [['a', 'b', 'a'], false, 'fold'],
     ]
-    for (const [names, engine] of table) {
-      const query = { steps: names.map((name) => ({ name, filters: [] })) } as unknown as FunnelQuery
-      assert.equal(pickFunnelEngine(query).engine, engine, names.join(', '))
+    for (const [names, byCountry, engine] of table) {
+      const query = { steps: names.map((name) => ({ name, filters: [] })), ...(byCountry ? { breakdown: country } : {}) } as unknown as FunnelQuery
+      assert.equal(pickFunnelEngine(query).engine, engine, `${names.join(', ')}${byCountry ? ' by country' : ''}`)
     }
     const plain = prepare(funnel, { steps: ['screen_view', 'purchase'] }, SHOP_SCOPE).compiled
-    assert.equal(plain.template, 'behaviour.funnel_window')
+    assert.equal(plain.template, 'behaviour.funnel_entries')
     assert.match(plain.sql, /windowFunnel\(\{windowMs:UInt64\}\)\(at, bitTest\(mask, 0\), bitTest\(mask, 1\)\)/)
+    assert.deepEqual(Object.keys(plain.params).sort(), ['end', 'projectId', 'readTo', 's0_name', 's1_name', 'start', 'stepCount', 'stepNames', 'windowMs'])
+    const withBreakdown = prepare(funnel, { steps: ['screen_view', 'purchase'], breakdown: 'country' }, SHOP_SCOPE).compiled
+    assert.equal(withBreakdown.template, 'behaviour.funnel_window')
+    assert.match(withBreakdown.sql, /argMinIf\(label, \(at, toUInt128\(id\)\), bitTest\(mask, 0\) = 1\) AS value/)
   })
 
   it('reads retention returns up to the end of the period holding now, and no further than the last cohort needs', () => {
