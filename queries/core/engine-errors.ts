@@ -5,7 +5,8 @@ import { QueryError } from './errors'
 const TIMEOUT = new Set([159, 160])
 const CANNOT_COMPILE_REGEXP = 427
 /** Result or read caps: TOO_MANY_ROWS (158), TOO_MANY_BYTES (307), TOO_MANY_ROWS_OR_BYTES (396). */
-const TOO_MANY_ROWS = new Set([158, 307, 396])
+const TOO_MANY_ROWS_OR_BYTES = 396
+const TOO_MANY_ROWS = new Set([158, 307, TOO_MANY_ROWS_OR_BYTES])
 const MEMORY_LIMIT_EXCEEDED = 241
 /** The engine itself is short of room: CANNOT_ALLOCATE_MEMORY (173), TOO_MANY_SIMULTANEOUS_QUERIES (202). */
 const ENGINE_BUSY = new Set([173, 202])
@@ -21,6 +22,7 @@ export function engineCodeOf(error: unknown): number | undefined {
 }
 
 const narrow = (message: string) => [{ path: [], message }]
+const tooMuchMemory = () => new QueryError('too_costly', 'The query needs more memory than one statement may use', narrow('narrow the date range, the filters or the breakdowns'))
 
 export function toQueryError(error: unknown): unknown {
   if (error instanceof QueryError) return error
@@ -33,6 +35,8 @@ export function toQueryError(error: unknown): unknown {
       { path: ['filters'], message: 'regex values must be RE2 patterns (no look-around or back-references)' },
     ])
   }
+  // The same code caps what a GROUP BY spills to disk once past half the memory cap: still memory.
+  if (code === TOO_MANY_ROWS_OR_BYTES && /temporary files/i.test(message)) return tooMuchMemory()
   if (code !== undefined && TOO_MANY_ROWS.has(code)) {
     return new QueryError('too_costly', 'The answer has more rows than one statement may return', narrow('narrow the date range or the filters, or page with "cursor"'))
   }
@@ -40,7 +44,7 @@ export function toQueryError(error: unknown): unknown {
   // the engine's total (the whole server is short of memory: retry later). Only the message tells them apart.
   if (code === MEMORY_LIMIT_EXCEEDED) {
     if (/\(total\)/.test(message)) return new QueryError('overloaded', 'The engine is short of memory; retry shortly')
-    return new QueryError('too_costly', 'The query needs more memory than one statement may use', narrow('narrow the date range, the filters or the breakdowns'))
+    return tooMuchMemory()
   }
   if (code !== undefined && ENGINE_BUSY.has(code)) return new QueryError('overloaded', 'The engine is busy; retry shortly')
   if (code === QUERY_WAS_CANCELLED) return new QueryError('cancelled', 'The query was cancelled')

@@ -24,6 +24,11 @@ export function guardrailSettings(guardrails: Guardrails): Record<string, string
     max_result_rows: guardrails.maxResultRows,
     result_overflow_mode: 'throw',
     max_memory_usage: guardrails.maxMemoryBytes,
+    // A GROUP BY past half the memory cap (the engine's advice) goes on with its states spilled to disk
+    // instead of failing: a year of a large project's sessions is then an answer, slower. What it spills is
+    // capped at the memory cap's size.
+    max_bytes_before_external_group_by: Math.floor(guardrails.maxMemoryBytes / 2),
+    max_temporary_data_on_disk_size_for_query: guardrails.maxMemoryBytes,
     // TRICKY: the embedded engine prints 64-bit integers as numbers, a server as strings; pin it.
     output_format_json_quote_64bit_integers: 0,
     // The sets of IN subqueries (session ids) are built once, as the statement runs, not a second time for

@@ -48,7 +48,7 @@ describe('the serving lanes of a ClickHouse server', function () {
   })
 
   it('binds parameters and runs questions read-only, within the guardrails, at the questions’ priority', async () => {
-    const settings = ['priority', 'readonly', 'max_execution_time', 'max_result_rows', 'max_memory_usage', 'use_index_for_in_with_subqueries', 'optimize_or_like_chain']
+    const settings = ['priority', 'readonly', 'max_execution_time', 'max_result_rows', 'max_memory_usage', 'max_bytes_before_external_group_by', 'max_temporary_data_on_disk_size_for_query', 'use_index_for_in_with_subqueries', 'optimize_or_like_chain']
     const sql = `SELECT {x:String} AS x, ${settings.map((name) => `toString(getSetting('${name}')) AS ${name}`).join(', ')}`
     const [row] = parseLines<Record<string, unknown>>((await lanes.data(statement(sql, { x: "it's" }))).text)
     assert.deepEqual(row, {
@@ -58,6 +58,8 @@ describe('the serving lanes of a ClickHouse server', function () {
       max_execution_time: String(h.config.maxExecutionSeconds),
       max_result_rows: String(h.config.maxResultRows),
       max_memory_usage: String(h.config.maxMemoryBytes),
+      max_bytes_before_external_group_by: String(Math.floor(h.config.maxMemoryBytes / 2)),
+      max_temporary_data_on_disk_size_for_query: String(h.config.maxMemoryBytes),
       use_index_for_in_with_subqueries: 'false',
       optimize_or_like_chain: 'false',
     })

@@ -28,6 +28,12 @@ describe('engine failures as typed errors', () => {
     assert.match(error.issues[0].message, /narrow/)
   })
 
+  it('names a GROUP BY that would spill past its cap of temporary data a memory problem', () => {
+    const error = toQueryError(engineError('Code: 396. DB::Exception: Limit for temporary files size exceeded (would consume 527883 / 100000 bytes). (TOO_MANY_ROWS_OR_BYTES)')) as QueryError
+    assert.equal(error.code, 'too_costly')
+    assert.match(error.message, /memory/)
+  })
+
   it('leaves an unknown failure as it was', () => {
     const error = new Error('Code: 1000. DB::Exception: something else')
     assert.equal(toQueryError(error), error)
