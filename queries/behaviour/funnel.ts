@@ -114,7 +114,7 @@ export function pickFunnelEngine(query: FunnelQuery): PlannedFunnel {
 /**
  * The template of each engine; windowFunnel's take each step's bit of the mask as a condition and the
  * names their events are read by. The ones that can have a breakdown read its value per event and keep the
- * top values; `window` takes an entry value only when there is a breakdown.
+ * top values.
  */
 function engineTemplate(query: PlannedFunnel): { file: string; fragments: Record<string, Fragment>; params: Params } {
   const stepBits = sqlOnly(query.steps.map((_, index) => `bitTest(mask, ${index})`).join(', '))
@@ -128,9 +128,6 @@ function engineTemplate(query: PlannedFunnel): { file: string; fragments: Record
         fragments: {
           step_bits: stepBits,
           breakdown_value: breakdownValue(query),
-          // TRICKY: toUInt128(id) orders ids as their text does (the hex digits of the same 128 bits), which
-          // the UUID type's own comparison does not; it ties events of one millisecond without a string per event.
-          entry_value: query.breakdown ? sqlOnly("argMinIf(label, (at, toUInt128(id)), bitTest(mask, 0) = 1)") : sqlOnly("''"),
         },
         params: { breakdownLimit: query.breakdownLimit, stepNames },
       }

@@ -5,7 +5,10 @@
 -- order, whatever their ids, keeps per step the latest start of a chain reaching it, and counts a step
 -- within windowMs of the start inclusively; what it would get wrong, one event taking two steps, cannot
 -- happen. Bit 0 of an event's mask is set only inside the window, so the entry is inside it. Every step
--- names its event, so the events of other names are skipped before any step's filters are read.
+-- names its event, so the events of other names are skipped before any step's filters are read. A
+-- group's value is its first entry event's: toUInt128(id) orders ids as their text does (the hex digits of
+-- the same 128 bits), which the UUID type's own comparison does not, and ties events of one millisecond
+-- without a string per event.
 SELECT value, reached, sumForEach(reached) OVER () AS total
 FROM
 (
@@ -14,7 +17,7 @@ FROM
   (
     SELECT
       group_key,
-      /* @entry_value */ AS value,
+      argMinIf(label, (at, toUInt128(id)), bitTest(mask, 0) = 1) AS value,
       windowFunnel({windowMs:UInt64})(at, /* @step_bits */) AS deepest
     FROM
     (
