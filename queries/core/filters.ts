@@ -218,22 +218,25 @@ function regexAny(x: string, patterns: readonly string[], prefix: string, params
 export function compileFilter(filter: Filter, prefix: string, subject: FilterSubject = 'sessions'): Fragment {
   const params: Fragment['params'] = {}
   const x = targetExpression(filter.target, { prefix, params, subject })
-  const v = `{${prefix}_v:Array(String)}`
-  const anyText = (test: string) => `arrayExists(v -> ${test}, ${v})`
-  if (!VALUELESS_OPERATORS.includes(filter.operator) && filter.operator !== 'regex') params[`${prefix}_v`] = filter.values
+  // Each operator binds the values it reads: the texts as one array, a regex's patterns one by one, numbers as numbers.
+  const texts = () => {
+    params[`${prefix}_v`] = filter.values
+    return `{${prefix}_v:Array(String)}`
+  }
+  const anyText = (test: string) => `arrayExists(v -> ${test}, ${texts()})`
   let sql: string
   switch (filter.operator) {
     case 'is':
-      sql = `${x} IN ${v}`
+      sql = `${x} IN ${texts()}`
       break
     case 'isNot':
-      sql = `${x} NOT IN ${v}`
+      sql = `${x} NOT IN ${texts()}`
       break
     case 'contains':
-      sql = containsAny(x, v, filter.values.includes(''))
+      sql = containsAny(x, texts(), filter.values.includes(''))
       break
     case 'doesNotContain':
-      sql = `NOT ${containsAny(x, v, filter.values.includes(''))}`
+      sql = `NOT ${containsAny(x, texts(), filter.values.includes(''))}`
       break
     case 'startsWith':
       sql = anyText(`startsWith(lowerUTF8(${x}), lowerUTF8(v))`)
