@@ -7,7 +7,7 @@ import { ControlError, createApiClient, createProject, findProject, listApiClien
 import { EngineBusyError, createRunner, openEngine, type Engine } from '../engine'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import type { SettledRow } from '../../queries/core/pipeline'
-import { explainRequest, hasSettledCheck, projectIdOf } from './explain'
+import { explainRequest, explainTarget } from './explain'
 import { CATALOGUE_DIR, compileCatalogue, writeCatalogue } from './catalogue'
 import { exportToFile } from './export-file'
 import { countLines, importEvents } from './importer'
@@ -179,9 +179,9 @@ async function explain([url]: string[], options: Options, config: Config): Promi
   if (!url) throw new UsageError("explain needs a request path, e.g. '/insights/demo/referrer?range=30d'")
   const now = typeof options.now === 'string' ? new Date(options.now) : new Date()
   if (Number.isNaN(now.getTime())) throw new UsageError('--now must be an ISO date-time')
-  const projectId = await projectIdOf(url)
+  const { projectId, settledCheck } = await explainTarget(url)
   let timezone = options.timezone as string | undefined
-  const needsEngine = projectId !== undefined && (!timezone || (await hasSettledCheck(url)))
+  const needsEngine = projectId !== undefined && (!timezone || settledCheck)
   const { engine, without } = needsEngine ? await explainEngine(config, timezone) : {}
   try {
     if (engine && projectId && !timezone) {

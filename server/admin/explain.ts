@@ -60,16 +60,13 @@ export function projectIdIn({ params, query }: ResolvedRequest): string | undefi
   return typeof named === 'string' && named !== '' ? named : undefined
 }
 
-/** Whether a request URL is a session question: its route's resource runs a settled check before its statement. */
-export async function hasSettledCheck(url: string): Promise<boolean> {
+/**
+ * What `explain` needs to know of a request URL before it compiles: the project it names (in its path or its
+ * query string), and whether it is a session question, whose route's resource runs a settled check first.
+ */
+export async function explainTarget(url: string): Promise<{ projectId?: string; settledCheck: boolean }> {
   const resolved = await resolveRequest(url)
-  return resolved?.route.resource.settledCheck !== undefined
-}
-
-/** The project a request URL names, in its path or its query string. */
-export async function projectIdOf(url: string): Promise<string | undefined> {
-  const resolved = await resolveRequest(url)
-  return resolved && projectIdIn(resolved)
+  return { projectId: resolved && projectIdIn(resolved), settledCheck: resolved?.route.resource.settledCheck !== undefined }
 }
 
 function formatStatement({ compiled }: Statement): string {

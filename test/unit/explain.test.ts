@@ -6,7 +6,7 @@ import { encodeCursor } from '../../queries/export/export-events'
 import { STREAM_CHUNK_ROWS } from '../../queries/export/export-resource'
 import type { Scope } from '../../queries/core/pipeline'
 import { COMPACTION_DEFINITION } from '../../queries/core/compaction-definition'
-import { explainRequest, projectIdOf, resolveRequest } from '../../server/admin/explain'
+import { explainRequest, explainTarget, resolveRequest } from '../../server/admin/explain'
 
 const scopeFor = (id: string): Scope => ({ project: { id, name: id, timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 })
 
@@ -39,11 +39,16 @@ describe('explain', () => {
     })
 
     it('reads the project from the path or the query string', async () => {
-      assert.equal(await projectIdOf('/insights/shop/live'), 'shop')
-      assert.equal(await projectIdOf('/export/charts?projectId=a&series=[]'), 'a')
-      assert.equal(await projectIdOf('/export/events?project_id=b'), 'b')
-      assert.equal(await projectIdOf('/export/events?format=csv'), undefined)
-      assert.equal(await projectIdOf('/nowhere?projectId=c'), undefined)
+      assert.equal((await explainTarget('/insights/shop/live')).projectId, 'shop')
+      assert.equal((await explainTarget('/export/charts?projectId=a&series=[]')).projectId, 'a')
+      assert.equal((await explainTarget('/export/events?project_id=b')).projectId, 'b')
+      assert.equal((await explainTarget('/export/events?format=csv')).projectId, undefined)
+      assert.equal((await explainTarget('/nowhere?projectId=c')).projectId, undefined)
+    })
+
+    it('tells a session question, whose settled check runs first, from others', async () => {
+      assert.equal((await explainTarget('/insights/shop/metrics?range=30d')).settledCheck, true)
+      assert.equal((await explainTarget('/insights/shop/live')).settledCheck, false)
     })
 
     it('lists every problem of a request it cannot compile, as the gateway would', async () => {
