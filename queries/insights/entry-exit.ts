@@ -1,7 +1,7 @@
 // `GET /insights/:projectId/pages/entry_exit?mode=entry|exit`: the window's kept sessions per entry page
 // (the first event's origin and path) or exit page (the last page view's), with the exit rate of each exit
 // page: its exits over its views in the same sessions.
-import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
+import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Params } from '../core/compiled'
 import { invalid, QueryError, type Issue } from '../core/errors'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, toClickHouseTime, type Resource, type Scope } from '../core/pipeline'
@@ -60,11 +60,12 @@ export function wholeDays(window: { start: Date; end: Date }): { wholeFrom: stri
 /**
  * The session rollup's rows of the page members `dimensions`, by the day over the window's whole days and by
  * the hour over the rest (insights/session-rollup-days.sql); with several, each told by its index as `member`.
+ * `params` are the statement's, the whole days' bounds among them.
  */
-function rollupRows(query: PlannedInsight, dimensions: string[]) {
+function rollupRows(params: Params, dimensions: string[]) {
   const names = (suffix: string) => dimensions.map((dimension) => `'${dimension}${suffix}'`).join(', ')
   const member = dimensions.length > 1 ? `\n  toUInt32(indexOf([${names('')}], dimension) + indexOf([${names('_day')}], dimension) - 1) AS member,` : ''
-  return compileInner('insights/session-rollup-days.sql', { ...sessionParams(query), ...wholeDays(query.window) }, {
+  return compileInner('insights/session-rollup-days.sql', params, {
     member: sqlOnly(member),
     dimensions: sqlOnly(names('')),
     day_dimensions: sqlOnly(names('_day')),
@@ -76,8 +77,9 @@ function compileEntries(query: PlannedEntryExit): CompiledQuery {
   const params = { ...sessionParams(query), ...pageParams(query) }
   const page = { prefix: sqlOnly('s_entry_origin'), name: sqlOnly('s_entry_path') }
   if (query.reads === 'rollup') {
-    return compileTemplate('insights/dimension-rollup.sql', { ...params, ...wholeDays(query.window) }, {
-      rollup_rows: rollupRows(query, ['entry_page']),
+    const rollup = { ...params, ...wholeDays(query.window) }
+    return compileTemplate('insights/dimension-rollup.sql', rollup, {
+      rollup_rows: rollupRows(rollup, ['entry_page']),
       regrouped_sessions: regroupedSessions(query, ['entry_origin', 'entry_path']),
       ...page,
     })
@@ -90,8 +92,9 @@ function compileEntries(query: PlannedEntryExit): CompiledQuery {
 function compileExits(query: PlannedEntryExit): CompiledQuery {
   const params = { ...sessionParams(query), ...pageParams(query) }
   if (query.reads === 'rollup') {
-    return compileTemplate('insights/exit-pages-rollup.sql', { ...params, ...wholeDays(query.window) }, {
-      rollup_rows: rollupRows(query, ['exit_page', 'page_views']),
+    const rollup = { ...params, ...wholeDays(query.window) }
+    return compileTemplate('insights/exit-pages-rollup.sql', rollup, {
+      rollup_rows: rollupRows(rollup, ['exit_page', 'page_views']),
       regrouped_sessions: regroupedSessions(query, ['exit_origin', 'exit_path']),
       regrouped_page_join: regroupedPagesJoin(query),
     })
