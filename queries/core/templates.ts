@@ -78,6 +78,7 @@ export const MARKERS = {
   settled_page_match: 'a settled session\'s pages matching page-only event filters',
   regrouped_page_join: 'the events of regrouped sessions under page-only event filters',
   regrouped_sessions: 'the window\'s sessions regrouped from partial rows',
+  chosen_sessions: 'the partial rows of the sessions a list page shows, chosen before they are combined (sessions list)',
   newest_sessions: 'the keys and starts of the sessions a list page shows, chosen among the regrouped ones (sessions list)',
   rollup_rows: 'the settled days\' counts of breakdowns from the session rollup',
   day_dimensions: 'the session rollup\'s dimensions kept by the UTC day, whose rows a window\'s whole days read (entry and exit pages)',

@@ -189,6 +189,7 @@ function readWindowSessions(query: PlannedInsight, attributes: SessionField[], p
 export function regroupedSessions(query: PlannedInsight, attributes: SessionField[]): Fragment {
   return compileInner('insights/regrouped-sessions.sql', sessionParams(query), {
     attributes: attributeColumns(attributes),
+    chosen_sessions: EMPTY,
     session_filters: sourceRestrictions(query).inSources,
   })
 }

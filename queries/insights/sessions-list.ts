@@ -106,11 +106,20 @@ interface SessionRow {
 }
 
 /**
+ * The partial rows of the sessions `newest` chose, so that the many fields a listed session shows are
+ * combined for one page of sessions, not for every session of the regrouped days. TRICKY: a session's
+ * partial rows all start at or after the session's start, so every row of a chosen session lies from
+ * `newest.2` on: the read keeps only that end of the sort key's range (bounded by its day too, the key's
+ * first time column), and each chosen session is still whole.
+ */
+const CHOSEN_SESSIONS = sqlOnly('\n  AND toDate(started_at) >= toDate(newest.2)\n  AND started_at >= newest.2\n  AND has(newest.1, session_key)')
+
+/**
  * The regrouped part of a page: `newest`, the keys and earliest start of its regrouped sessions (chosen by
  * their start, id and the columns the filters read, insights/sessions-list-newest.sql, kept by the
  * filters, `conditions` and the keyset), for the statement's WITH; and those sessions combined with
- * `columns` and the visitor id and events (insights/sessions-list-regrouped.sql), in UNION ALL after the
- * settled ones.
+ * `columns` and the visitor id and events (insights/regrouped-sessions.sql over the chosen sessions' rows),
+ * in UNION ALL after the settled ones.
  */
 function regroupedPage(query: PlannedSessions, params: Params, columns: SessionField[], conditions: Fragment[]): { newest: Fragment; union: Fragment } {
   const restriction = query.sorted.sessionRestriction === null ? [] : [sqlOnly(query.sorted.sessionRestriction)]
@@ -118,8 +127,10 @@ function regroupedPage(query: PlannedSessions, params: Params, columns: SessionF
     attributes: attributeColumns([...new Set(query.sorted.sessionAttributes)]),
     session_filters: andClauses([...restriction, ...conditions, BEFORE_CURSOR]),
   })
-  const page = compileInner('insights/sessions-list-regrouped.sql', params, {
+  const page = compileInner('insights/regrouped-sessions.sql', params, {
     attributes: { sql: attributeColumns(columns).sql + REGROUPED_EXTRA.sql, params: {} },
+    chosen_sessions: CHOSEN_SESSIONS,
+    session_filters: sqlOnly(''),
   })
   return {
     newest: { sql: `,\n  (\n    SELECT (groupArray(session_key), min(session_start))\n    FROM\n    (\n${chosen.sql}\n    )\n  ) AS newest`, params: chosen.params },

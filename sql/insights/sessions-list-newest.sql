@@ -4,7 +4,7 @@
 --   read, kept by the filters and the keyset, newest start first (ties: session id descending), one page
 --   plus one row
 -- Only the columns that choose the page are combined here, over every partial row of the regrouped days;
--- the columns the list shows are combined for the chosen sessions alone (insights/sessions-list-regrouped.sql).
+-- the columns the list shows are combined for the chosen sessions alone (insights/regrouped-sessions.sql).
 SELECT
   session_key,
   any(session_id) AS session_id,

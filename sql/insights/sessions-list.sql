@@ -5,11 +5,11 @@
 --   entry and exit page
 -- One row per session, combined: settled days from sessions_settled (the compaction their record names,
 -- see insights/window-sessions.sql), the others regrouped from their partial rows
--- (insights/sessions-list-regrouped.sql, in UNION ALL; left out when every day of the window up to the
--- keyset is settled, as there is no partial row to read). Each part is cut to the page before they meet:
--- ordered by sessions_settled's sort key (project_id, session_start, session_id), ClickHouse reads it
--- backwards from the keyset and stops after the page, so a page deep in the window costs what the first
--- one does; the regrouped part's page (`newest`, insights/sessions-list-newest.sql) is chosen before
+-- (insights/regrouped-sessions.sql over the page's chosen sessions, in UNION ALL; left out when every day
+-- of the window up to the keyset is settled, as there is no partial row to read). Each part is cut to the
+-- page before they meet: ordered by sessions_settled's sort key (project_id, session_start, session_id),
+-- ClickHouse reads it backwards from the keyset and stops after the page, so a page deep in the window
+-- costs what the first one does; the regrouped part's page (`newest`, insights/sessions-list-newest.sql) is chosen before
 -- either part is read, and only its sessions' fields are combined.
 -- When the regrouped days all come after the settled ones (the open edge) and the regrouped page is
 -- full, every settled session starts after the page's last one in the list's order: the settled part is
