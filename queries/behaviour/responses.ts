@@ -30,7 +30,7 @@ export const funnelResponse: RouteResponse = {
     required: Object.keys(funnelTotals),
     properties: {
       ...funnelTotals,
-      breakdowns: { type: 'array', items: object({ value: { type: 'string' }, ...funnelTotals }) },
+      breakdowns: { type: 'array', items: object({ value: nullable({ type: 'string', description: 'null where the entry event has no value' }), ...funnelTotals }) },
     },
   }),
 }
@@ -45,7 +45,7 @@ export const retentionResponse: RouteResponse = {
     object({
       period: { type: 'string', enum: ['day', 'week', 'month'] },
       cohorts: { type: 'array', items: object({ date: { ...instant, description: 'Start of the cohort period' }, size: count, values: periodValues, percentages: periodPercentages }) },
-      average: object({ percentages: { type: 'array', items: { type: 'number', minimum: 0, maximum: 100 } } }),
+      average: object({ percentages: { ...periodPercentages, description: 'null for a period no cohort has reached yet' } }),
     }),
   ),
 }
