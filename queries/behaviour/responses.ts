@@ -2,7 +2,7 @@
 import { instant, nullable, type RouteResponse } from '../core/responses'
 
 const json = (schema: object): RouteResponse['content'] => ({ 'application/json': { schema } })
-const object = (properties: Record<string, object>) => ({ type: 'object', additionalProperties: false, required: Object.keys(properties), properties })
+const object = (properties: Record<string, object>, required = Object.keys(properties)) => ({ type: 'object', additionalProperties: false, required, properties })
 const count = { type: 'integer', minimum: 0 }
 const rate = { type: 'number', minimum: 0, maximum: 100, description: 'Percent, two decimals' }
 
@@ -58,6 +58,7 @@ export const pathsResponse: RouteResponse = {
       sessions: { ...count, description: 'Sequences (sessions with at least one node)' },
       steps: { type: 'array', items: object({ step: { type: 'integer', minimum: 1 }, nodes: { type: 'array', items: object({ label: { type: 'string' }, sessions: count, exits: count }) } }) },
       links: { type: 'array', items: object({ step: { type: 'integer', minimum: 1 }, source: { type: 'string' }, target: { type: 'string' }, sessions: count }) },
-    }),
+      meta: { ...object({ warnings: { type: 'array', items: { type: 'string' } } }), description: 'Present when `start` began no sequence: why' },
+    }, ['sessions', 'steps', 'links']),
   ),
 }

@@ -398,7 +398,20 @@ function paths(req: BehaviourRequest): unknown {
     }
     links.push(...rank([...pairs.values()], (l) => [l.source, l.target]));
   }
-  return { sessions: sequences.length, steps: stepRows, links };
+  const body: Record<string, unknown> = { sessions: sequences.length, steps: stepRows, links };
+  if (start && sequences.length === 0) {
+    const pageOnly = node === 'page' && start.name !== 'screen_view' && start.name !== '*';
+    const page = start.name.startsWith('/') ? start.name : '/pricing';
+    const hint = JSON.stringify({ name: 'screen_view', filters: [{ name: 'path', operator: 'is', value: [page] }] });
+    body.meta = {
+      warnings: [
+        pageOnly
+          ? `"start" names the event "${start.name}", but with node=page a sequence holds page views only; to begin at a page, send start=${hint}`
+          : '"start" matches no event of the window\'s sessions, so no sequence begins',
+      ],
+    };
+  }
+  return body;
 }
 
 // ---------------------------------------------------------------------------------------------------
