@@ -120,7 +120,8 @@ export class Directory {
   /**
    * The client for these credentials, or null when they are wrong, unknown or revoked. A secret verified
    * before passes at once, whatever else is waiting. Otherwise the check waits for its turn: a live id's
-   * before an unknown one's and before those of a pair past its failure limit (`asker.suspect`).
+   * before an unknown one's and before those of a pair past its failure limit (`asker.suspect`), except
+   * every 4th turn while both wait; a check still waiting after `CHECK_WAIT_MS` rejects with a 429 error.
    */
   async authenticate(id: string, secret: string, asker: Asker = { caller: '', suspect: false }): Promise<ApiClient | null> {
     return (await this.judge(id, secret, asker)).client
