@@ -3,7 +3,14 @@
 import { errorBodySchema, type RouteResponse } from '../../queries/core/responses'
 import { TREE_FILTERS_PROPERTY, filterTreeSchema } from '../../queries/core/filter-tree'
 import { filtersSchema } from '../../queries/core/filters'
+import { FAMILIES, PROJECT_PLACEHOLDER, familyOf, parameterDocOf } from './openapi-examples'
+import { introduction } from './openapi-introduction'
 import { schemaOf, type Route } from './routes'
+
+export interface OpenApiOptions {
+  /** The project the gateway's demo client reads, when it has one: every `projectId` example names it. */
+  demoProjectId?: string
+}
 
 type Header = { description: string; required?: boolean; schema: object }
 
@@ -78,7 +85,21 @@ const operationIdOf = (path: string): string =>
     .join('_')
     .replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase())
 
-function routeOperation(route: Route) {
+/**
+ * A parameter with its description and examples (openapi-examples.ts) on the Parameter object, where the
+ * renderers show them; `projectId`'s examples name the demo project when there is one.
+ */
+function parameterOf(route: Route, options: OpenApiOptions, base: { name: string; in: string; required: boolean; schema: object }) {
+  const doc = parameterDocOf(route.path, base.name)
+  const fallback = (base.schema as { description?: string }).description
+  const project = options.demoProjectId ?? PROJECT_PLACEHOLDER
+  const examples = Object.fromEntries(
+    Object.entries(doc?.examples ?? {}).map(([key, example]) => [key, base.name === 'projectId' ? { ...example, summary: options.demoProjectId ? 'The demo project' : example.summary, value: project } : example]),
+  )
+  return { ...base, ...(doc?.description || fallback ? { description: doc?.description || fallback } : {}), ...(Object.keys(examples).length ? { examples } : {}) }
+}
+
+function routeOperation(route: Route, options: OpenApiOptions) {
   const schema = schemaOf(route) as { properties?: Record<string, object>; required?: string[] }
   const pathParams = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }))
   const queryParams = Object.entries(schema.properties ?? {}).map(([name, property]) => ({
@@ -87,13 +108,13 @@ function routeOperation(route: Route) {
     required: (schema.required ?? []).includes(name),
     schema: property === TREE_FILTERS_PROPERTY ? { ...property, contentMediaType: 'application/json', contentSchema: FILTERS_REF } : property,
   }))
-  const cacheParams = [{ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of an earlier answer: 304 while it still holds', schema: { type: 'string' } }]
+  const cacheParams = [{ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }]
   return {
     operationId: operationIdOf(route.path),
     summary: route.summary,
-    tags: [route.path.split('/')[1]],
+    tags: [familyOf(route)],
     security: [{ clientId: [], clientSecret: [] }, { basic: [] }],
-    parameters: [...pathParams, ...queryParams, ...cacheParams],
+    parameters: [...pathParams, ...queryParams, ...cacheParams].map((parameter) => parameterOf(route, options, parameter)),
     responses: routeResponses(route.response),
   }
 }
@@ -103,7 +124,7 @@ const OPS_PATHS = {
     get: {
       operationId: 'health',
       summary: 'The process is up',
-      tags: ['ops'],
+      tags: ['Health'],
       security: [],
       responses: {
         200: {
@@ -118,7 +139,7 @@ const OPS_PATHS = {
     get: {
       operationId: 'ready',
       summary: 'ClickHouse answers',
-      tags: ['ops'],
+      tags: ['Health'],
       security: [],
       responses: {
         200: {
@@ -134,23 +155,19 @@ const OPS_PATHS = {
     get: {
       operationId: 'openapi',
       summary: 'This document',
-      tags: ['ops'],
+      tags: ['Health'],
       security: [],
       responses: { 200: { description: 'OpenAPI 3.1', headers: OPS_HEADERS, content: { 'application/json': { schema: { type: 'object' } } } } },
     },
   },
 }
 
-export function buildOpenApi(routes: Route[]) {
-  const paths = Object.fromEntries(routes.map((route) => [toOpenApiPath(route.path), { get: routeOperation(route) }]))
+export function buildOpenApi(routes: Route[], options: OpenApiOptions = {}) {
+  const paths = Object.fromEntries(routes.map((route) => [toOpenApiPath(route.path), { get: routeOperation(route, options) }]))
   return {
     openapi: '3.1.0',
-    info: { title: 'Quarry', version: '0.1.0', description: 'Read-only analytics query gateway for ClickHouse' },
-    tags: [
-      { name: 'insights', description: 'Session metrics, pages and breakdowns of one project' },
-      { name: 'export', description: 'Raw events and time-series charts' },
-      { name: 'ops', description: 'Health, readiness and this document (no credentials)' },
-    ],
+    info: { title: 'Quarry', version: '0.1.0', description: introduction(options.demoProjectId) },
+    tags: FAMILIES.map(({ name, description }) => ({ name, description })),
     components: {
       securitySchemes: {
         clientId: { type: 'apiKey', in: 'header', name: 'openpanel-client-id' },
