@@ -1097,6 +1097,8 @@ export interface operations {
     insightsPagesEntryExit: {
         parameters: {
             query: {
+                /** @description `entry`: sessions by the page they entered on; `exit`: by the page of their last page view. */
+                mode: "entry" | "exit";
                 /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
                 /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
@@ -1111,8 +1113,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `entry`: sessions by the page they entered on; `exit`: by the page of their last page view. */
-                mode: "entry" | "exit";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2516,6 +2516,8 @@ export interface operations {
     insightsEventsPropertyValues: {
         parameters: {
             query: {
+                /** @description The property key whose values are counted. */
+                key: string;
                 /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
                 /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
@@ -2526,8 +2528,6 @@ export interface operations {
                 timezone?: string;
                 /** @description Keeps the rows whose text contains this, ignoring case. */
                 search?: string;
-                /** @description The property key whose values are counted. */
-                key: string;
                 /** @description Counts only events of this name (every name when absent). */
                 event?: string;
                 /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
@@ -2583,6 +2583,8 @@ export interface operations {
     insightsFunnel: {
         parameters: {
             query: {
+                /** @description 2 to 10 steps, in order: each an event name, or a JSON step `{ "name", "filters" }` whose filters read that event (flat filters on event fields). Repeat the parameter per step, or send one JSON array of steps. */
+                steps: string[];
                 /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
                 /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
@@ -2593,8 +2595,6 @@ export interface operations {
                 timezone?: string;
                 /** @description URL-encoded JSON: a flat array of filters, ANDed with every step (event fields and session attributes as each event carries them). */
                 filters?: string;
-                /** @description 2 to 10 steps, in order: each an event name, or a JSON step `{ "name", "filters" }` whose filters read that event (flat filters on event fields). Repeat the parameter per step, or send one JSON array of steps. */
-                steps: string[];
                 /** @description Hours from the first step within which the last must happen. */
                 windowHours?: number;
                 /** @description Count sessions (`session_id`) or visitors (`profile_id`) through the steps. */
@@ -2841,12 +2841,12 @@ export interface operations {
     exportCharts: {
         parameters: {
             query: {
+                /** @description URL-encoded JSON: up to 10 items, lettered A, B, ...: event items `{ "name", "segment", "filters", "property", "displayName" }` and formula items `{ "type": "formula", "formula" }` over the letters. */
+                series: string;
                 /** @description The project to read; a `read` client's own by default. */
                 projectId?: string;
                 /** @description OpenPanel's name for `projectId`; send one of the two. */
                 project_id?: string;
-                /** @description URL-encoded JSON: up to 10 items, lettered A, B, ...: event items `{ "name", "segment", "filters", "property", "displayName" }` and formula items `{ "type": "formula", "formula" }` over the letters. */
-                series: string;
                 /** @description URL-encoded JSON: up to 3 `{ "name" }`, each an event field or `properties.<key>`; a series per value. */
                 breakdowns?: string;
                 /** @description Breakdown values kept, by their total. */

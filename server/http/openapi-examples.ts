@@ -55,15 +55,15 @@ const PARAMETERS: Record<string, ParameterDoc> = {
   },
   range: {
     description: 'A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it.',
-    examples: { last30days: { summary: 'The last 30 days, today included', value: '30d' } },
+    examples: { last7days: { summary: 'The last 7 days, today included', value: '7d' }, last30days: { summary: 'The last 30 days, today included', value: '30d' } },
   },
   startDate: {
     description: '`YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now.',
-    examples: { none: notSent('Not sent: the window is `range`'), day: { summary: 'From a calendar day', value: '2026-11-01' } },
+    examples: { none: notSent('Not sent: the window is range'), day: { summary: 'From a calendar day', value: '2026-11-01' } },
   },
   endDate: {
     description: '`YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`.',
-    examples: { none: notSent('Not sent: the window is `range`'), day: { summary: 'Up to a calendar day, included', value: '2026-11-30' } },
+    examples: { none: notSent('Not sent: the window is range'), day: { summary: 'Up to a calendar day, included', value: '2026-11-30' } },
   },
   timezone: {
     description: "IANA time zone the window, days and buckets are computed in; the project's by default.",
@@ -178,7 +178,7 @@ const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = 
   },
   '/export/charts': {
     projectId: { description: "The project to read; a `read` client's own by default." },
-    project_id: { description: "OpenPanel's name for `projectId`; send one of the two.", examples: { none: notSent('Not sent: `projectId` names it') } },
+    project_id: { description: "OpenPanel's name for `projectId`; send one of the two.", examples: { none: notSent('Not sent: projectId names it') } },
     series: {
       description:
         'URL-encoded JSON: up to 10 items, lettered A, B, ...: event items `{ "name", "segment", "filters", "property", "displayName" }` and formula items `{ "type": "formula", "formula" }` over the letters.',
@@ -203,7 +203,7 @@ const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = 
   },
   '/export/events': {
     projectId: { description: "The project to read; a `read` client's own by default." },
-    project_id: { description: "OpenPanel's name for `projectId`; send one of the two.", examples: { none: notSent('Not sent: `projectId` names it') } },
+    project_id: { description: "OpenPanel's name for `projectId`; send one of the two.", examples: { none: notSent('Not sent: projectId names it') } },
     event: { description: 'Event names to keep (repeat for several); every name by default.', examples: { purchase: { summary: 'Purchases', value: 'purchase' } } },
     profileId: { description: "Keeps one profile's events.", examples: { none: notSent('Every profile') } },
     start: {

@@ -3,7 +3,7 @@
 import { errorBodySchema, type RouteResponse } from '../../queries/core/responses'
 import { TREE_FILTERS_PROPERTY, filterTreeSchema } from '../../queries/core/filter-tree'
 import { filtersSchema } from '../../queries/core/filters'
-import { FAMILIES, PROJECT_PLACEHOLDER, familyOf, parameterDocOf } from './openapi-examples'
+import { FAMILIES, PROJECT_PLACEHOLDER, familyOf, parameterDocOf, type ParameterExample } from './openapi-examples'
 import { introduction } from './openapi-introduction'
 import { schemaOf, type Route } from './routes'
 
@@ -86,28 +86,38 @@ const operationIdOf = (path: string): string =>
     .replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase())
 
 /**
- * A parameter with its description and examples (openapi-examples.ts) on the Parameter object, where the
- * renderers show them; `projectId`'s examples name the demo project when there is one.
+ * A parameter's examples: `projectId`'s name the demo project when there is one, and a schema default comes
+ * first (added when no example has it), since Swagger UI fills a parameter with its default before any example.
  */
-function parameterOf(route: Route, options: OpenApiOptions, base: { name: string; in: string; required: boolean; schema: object }) {
-  const doc = parameterDocOf(route.path, base.name)
-  const fallback = (base.schema as { description?: string }).description
-  const project = options.demoProjectId ?? PROJECT_PLACEHOLDER
-  const examples = Object.fromEntries(
-    Object.entries(doc?.examples ?? {}).map(([key, example]) => [key, base.name === 'projectId' ? { ...example, summary: options.demoProjectId ? 'The demo project' : example.summary, value: project } : example]),
+function examplesOf(route: Route, options: OpenApiOptions, name: string, schema: { default?: unknown }): Record<string, ParameterExample> {
+  const examples = Object.entries(parameterDocOf(route.path, name)?.examples ?? {}).map(([key, example]): [string, ParameterExample] =>
+    name === 'projectId' ? [key, options.demoProjectId ? { summary: 'The demo project', value: options.demoProjectId } : { ...example, value: PROJECT_PLACEHOLDER }] : [key, example],
   )
-  return { ...base, ...(doc?.description || fallback ? { description: doc?.description || fallback } : {}), ...(Object.keys(examples).length ? { examples } : {}) }
+  if (schema.default === undefined) return Object.fromEntries(examples)
+  const isDefault = ([, example]: [string, ParameterExample]) => example.value === schema.default
+  const first: [string, ParameterExample] = examples.find(isDefault) ?? ['default', { summary: `The default, ${String(schema.default)}`, value: schema.default }]
+  return Object.fromEntries([first, ...examples.filter((example) => !isDefault(example))])
+}
+
+/** A parameter with its description and examples (openapi-examples.ts) on the Parameter object, where the renderers show them. */
+function parameterOf(route: Route, options: OpenApiOptions, base: { name: string; in: string; required: boolean; schema: object }) {
+  const description = parameterDocOf(route.path, base.name)?.description || (base.schema as { description?: string }).description
+  const examples = examplesOf(route, options, base.name, base.schema)
+  return { ...base, ...(description ? { description } : {}), ...(Object.keys(examples).length ? { examples } : {}) }
 }
 
 function routeOperation(route: Route, options: OpenApiOptions) {
   const schema = schemaOf(route) as { properties?: Record<string, object>; required?: string[] }
   const pathParams = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }))
-  const queryParams = Object.entries(schema.properties ?? {}).map(([name, property]) => ({
-    name,
-    in: 'query',
-    required: (schema.required ?? []).includes(name),
-    schema: property === TREE_FILTERS_PROPERTY ? { ...property, contentMediaType: 'application/json', contentSchema: FILTERS_REF } : property,
-  }))
+  // Required ones first, so a route's own parameters (a funnel's steps) come before the shared window ones.
+  const queryParams = Object.entries(schema.properties ?? {})
+    .map(([name, property]) => ({
+      name,
+      in: 'query',
+      required: (schema.required ?? []).includes(name),
+      schema: property === TREE_FILTERS_PROPERTY ? { ...property, contentMediaType: 'application/json', contentSchema: FILTERS_REF } : property,
+    }))
+    .sort((a, b) => Number(b.required) - Number(a.required))
   const cacheParams = [{ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }]
   return {
     operationId: operationIdOf(route.path),
