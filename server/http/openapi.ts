@@ -85,13 +85,21 @@ const operationIdOf = (path: string): string =>
     .join('_')
     .replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase())
 
+/** A parameter of a route, as its schema declares it, and the gateway's demo project if any. */
+interface ParameterSource {
+  route: Route
+  demoProjectId?: string
+  name: string
+  schema: { default?: unknown; description?: string }
+}
+
 /**
  * A parameter's examples: `projectId`'s name the demo project when there is one, and a schema default comes
  * first (added when no example has it), since Swagger UI fills a parameter with its default before any example.
  */
-function examplesOf(route: Route, options: OpenApiOptions, name: string, schema: { default?: unknown }): Record<string, ParameterExample> {
+function examplesOf({ route, demoProjectId, name, schema }: ParameterSource): Record<string, ParameterExample> {
   const examples = Object.entries(parameterDocOf(route.path, name)?.examples ?? {}).map(([key, example]): [string, ParameterExample] =>
-    name === 'projectId' ? [key, options.demoProjectId ? { summary: 'The demo project', value: options.demoProjectId } : { ...example, value: PROJECT_PLACEHOLDER }] : [key, example],
+    name === 'projectId' ? [key, demoProjectId ? { summary: 'The demo project', value: demoProjectId } : { ...example, value: PROJECT_PLACEHOLDER }] : [key, example],
   )
   if (schema.default === undefined) return Object.fromEntries(examples)
   const isDefault = ([, example]: [string, ParameterExample]) => example.value === schema.default
@@ -100,9 +108,10 @@ function examplesOf(route: Route, options: OpenApiOptions, name: string, schema:
 }
 
 /** A parameter with its description and examples (openapi-examples.ts) on the Parameter object, where the renderers show them. */
-function parameterOf(route: Route, options: OpenApiOptions, base: { name: string; in: string; required: boolean; schema: object }) {
-  const description = parameterDocOf(route.path, base.name)?.description || (base.schema as { description?: string }).description
-  const examples = examplesOf(route, options, base.name, base.schema)
+function parameterOf(base: { name: string; in: string; required: boolean; schema: object }, { route, demoProjectId }: { route: Route; demoProjectId?: string }) {
+  const source: ParameterSource = { route, demoProjectId, name: base.name, schema: base.schema }
+  const description = parameterDocOf(route.path, base.name)?.description || source.schema.description
+  const examples = examplesOf(source)
   return { ...base, ...(description ? { description } : {}), ...(Object.keys(examples).length ? { examples } : {}) }
 }
 
@@ -124,7 +133,7 @@ function routeOperation(route: Route, options: OpenApiOptions) {
     summary: route.summary,
     tags: [familyOf(route)],
     security: [{ clientId: [], clientSecret: [] }, { basic: [] }],
-    parameters: [...pathParams, ...queryParams, ...cacheParams].map((parameter) => parameterOf(route, options, parameter)),
+    parameters: [...pathParams, ...queryParams, ...cacheParams].map((parameter) => parameterOf(parameter, { route, demoProjectId: options.demoProjectId })),
     responses: routeResponses(route.response),
   }
 }
