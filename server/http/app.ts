@@ -42,6 +42,8 @@ export interface AppOptions {
   drain?: Drain
   /** What `/ready` asks (one over `runner` by default). */
   readiness?: ReadinessProbe
+  /** The demo project, when the gateway has one: /openapi.json's `projectId` examples name it. */
+  demoProjectId?: string
 }
 
 /** The same request with the next `cursor`, as a path: built from the request path alone, never its Host header. */
@@ -117,7 +119,7 @@ export function createApp(options: AppOptions): express.Express {
     }
     res.set('Retry-After', '5').status(503).json(errorBody({ status: 503, message: state.reason, requestId: res.locals.requestId }))
   })
-  const openApi = buildOpenApi(ROUTES)
+  const openApi = buildOpenApi(ROUTES, { demoProjectId: options.demoProjectId })
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi)
   })
