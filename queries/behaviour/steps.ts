@@ -2,7 +2,8 @@
 // event name, parsed with every problem listed and compiled over each event's own columns.
 import { mergeParams, type Fragment } from '../core/compiled'
 import type { Issue } from '../core/errors'
-import { SESSION_ONLY_ATTRIBUTES, compileFilter, parseFilterList, type Filter } from '../core/filters'
+import { SESSION_ONLY_ATTRIBUTES, compileFilter, parseFilterList, regexPatterns, type Filter } from '../core/filters'
+import type { RegexPattern } from '../core/regex-budget'
 import { compileSchema, schemaIssues } from '../core/validate'
 
 export interface Step {
@@ -48,6 +49,10 @@ export function parseStepValue(value: unknown, path: (string | number)[], issues
   issues.push(...filterIssues.map((issue) => ({ ...issue, path: [...path, ...issue.path] })))
   return filterIssues.length ? undefined : { name: raw.name, filters: parsed.filters }
 }
+
+/** A step's regex patterns, each at its path under the step's `path` (`steps.0.filters.1.value.0`). */
+export const stepPatterns = (step: Step, path: (string | number)[]): RegexPattern[] =>
+  step.filters.flatMap((filter, index) => regexPatterns(filter, [...path, 'filters', index]))
 
 /** A step parameter's text: URL-encoded JSON (`{"name":...}`) or a plain event name. */
 export function parseStepText(text: string, path: (string | number)[], issues: Issue[]): Step | undefined {

@@ -4,7 +4,8 @@
 // runs, and compiling gives one condition over a session row (its `s_<column>` attributes and session_id).
 import { compileInner, mergeParams, sqlOnly, type Fragment, type Params } from './compiled'
 import { assertNever, type Issue } from './errors'
-import { compileFilter, filterItemSchema, parseFilterItem, parseFilterList, parseFilters, regexTotalIssues, type Filter, type SortedFilters } from './filters'
+import { compileFilter, filterItemSchema, parseFilterItem, parseFilterList, readFilters, regexPatterns, type Filter, type SortedFilters } from './filters'
+import { regexBudgetIssues, type RegexPattern } from './regex-budget'
 import type { SessionAttribute } from './registry'
 import { compileSchema, schemaIssues } from './validate'
 
@@ -155,32 +156,38 @@ function parseNode(value: unknown, path: (string | number)[], depth: number, wal
 const treeHasPerformed = (tree: FilterTree): boolean =>
   tree.kind === 'performed' || (tree.kind === 'not' ? treeHasPerformed(tree.child) : tree.kind === 'and' || tree.kind === 'or' ? tree.children.some(treeHasPerformed) : false)
 
-/** Every filter of a tree, session leaves and those inside `performed` leaves: the regex caps count them all. */
-export function treeFilters(tree: FilterTree): Filter[] {
+/**
+ * The regex patterns of a tree under its path `path`, session leaves and the filters inside `performed` leaves:
+ * the request's regex budget counts them all, each at the path of its node.
+ */
+export function treePatterns(tree: FilterTree, path: (string | number)[]): RegexPattern[] {
   switch (tree.kind) {
     case 'and':
     case 'or':
-      return tree.children.flatMap(treeFilters)
+      return tree.children.flatMap((child, index) => treePatterns(child, [...path, tree.kind, index]))
     case 'not':
-      return treeFilters(tree.child)
+      return treePatterns(tree.child, [...path, 'not'])
     case 'session':
-      return [tree.filter]
+      return regexPatterns(tree.filter, path)
     case 'performed':
-      return tree.performed.filters
+      return tree.performed.filters.flatMap((filter, index) => regexPatterns(filter, [...path, 'performed', 'filters', index]))
     default:
       return assertNever(tree)
   }
 }
 
-/** Parses a tree already read from JSON: every problem, each naming its node's path under `path`. */
-export function parseFilterTree(value: unknown, path: (string | number)[] = ['filters']): { tree?: FilterTree; issues: Issue[] } {
+/**
+ * Parses a tree already read from JSON: every problem, each naming its node's path under `path`, and its regex
+ * patterns for the request's budget.
+ */
+export function parseFilterTree(value: unknown, path: (string | number)[] = ['filters']): { tree?: FilterTree; issues: Issue[]; patterns: RegexPattern[] } {
   const walk: Walk = { issues: [], leaves: 0 }
   const tree = parseNode(value, path, 0, walk)
   if (walk.leaves > MAX_TREE_LEAVES) {
     walk.issues.push(...named([{ path, message: `a tree holds at most ${MAX_TREE_LEAVES} leaves (session filters, performed leaves and each filter inside one); this one holds ${walk.leaves}` }]))
   }
-  if (walk.issues.length || !tree) return { issues: walk.issues }
-  return { tree, issues: regexTotalIssues(treeFilters(tree), path) }
+  if (walk.issues.length || !tree) return { issues: walk.issues, patterns: [] }
+  return { tree, issues: [], patterns: treePatterns(tree, path) }
 }
 
 /** How a `performed` leaf is read where the tree is compiled. */
@@ -329,18 +336,25 @@ export function sortTree(tree: FilterTree): SortedFilters {
 }
 
 /**
- * The `filters` parameter of a question that takes trees (JSON text): an array keeps the flat filters'
- * meaning, an object is a tree. Every problem is listed.
+ * Reads the `filters` parameter of a question that takes trees (JSON text): an array keeps the flat filters'
+ * meaning, an object is a tree. Every problem is listed, and the regex patterns are given for the request's
+ * budget, which the caller applies over all of the request's patterns.
  */
-export function parseFiltersOrTree(text: string | undefined): { filters: Filter[]; tree?: FilterTree; issues: Issue[] } {
-  if (text === undefined) return { filters: [], issues: [] }
+export function readFiltersOrTree(text: string | undefined): { filters: Filter[]; tree?: FilterTree; issues: Issue[]; patterns: RegexPattern[] } {
+  if (text === undefined) return { filters: [], issues: [], patterns: [] }
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
   } catch {
-    return parseFilters(text)
+    return readFilters(text)
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return parseFilters(text)
-  const { tree, issues } = parseFilterTree(parsed)
-  return { filters: [], ...(tree ? { tree } : {}), issues }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return readFilters(text)
+  const { tree, issues, patterns } = parseFilterTree(parsed)
+  return { filters: [], ...(tree ? { tree } : {}), issues, patterns }
+}
+
+/** The `filters` parameter of a question whose only regex patterns they are, flat or a tree. */
+export function parseFiltersOrTree(text: string | undefined): { filters: Filter[]; tree?: FilterTree; issues: Issue[] } {
+  const { patterns, issues, ...read } = readFiltersOrTree(text)
+  return { ...read, issues: [...issues, ...regexBudgetIssues([{ patterns, runs: 1 }])] }
 }

@@ -1,0 +1,61 @@
+// One regex budget per request (docs/api/filters.md, "Regular expressions"): every pattern a request holds,
+// in `filters`, chart series, tree leaves, funnel steps, retention's start and return events or the paths
+// start, counted each time a statement runs it, and the 400 points at the pattern that passes the cap.
+import type { Issue } from './errors'
+
+/**
+ * A regex filter's cost grows with its patterns: each is matched against every row read, and a request's
+ * statements read its rows once per pattern they run. A hundred alternation-heavy patterns ran past any time
+ * limit; 20 patterns of 1,000 characters in all cover a hand-written path list. So these cap a whole request,
+ * however its patterns are split over its parameters.
+ */
+export const MAX_REQUEST_REGEX_PATTERNS = 20
+export const MAX_REQUEST_REGEX_CHARACTERS = 1000
+
+/** A regex pattern of a request and the path of the parameter value that holds it (`steps.0.filters.1.value.0`). */
+export interface RegexPattern {
+  text: string
+  path: (string | number)[]
+}
+
+/**
+ * Patterns and how many times the request's statement runs each: once, or once per step for a request's
+ * `filters` that are ANDed into every funnel step (and into both retention steps).
+ */
+export interface RegexUse {
+  patterns: readonly RegexPattern[]
+  runs: number
+}
+
+/** Patterns read under `prefix`: a step's filters under `steps.0`, a chart item's under `series.2`. */
+export const patternsUnder = (prefix: (string | number)[], patterns: readonly RegexPattern[]): RegexPattern[] =>
+  patterns.map((pattern) => ({ ...pattern, path: [...prefix, ...pattern.path] }))
+
+/**
+ * The request's issue when its uses, counted in order, pass the caps: at the pattern whose use passes them,
+ * with the request's totals. Every route's parse gives it all of its patterns at once.
+ */
+export function regexBudgetIssues(uses: readonly RegexUse[]): Issue[] {
+  let count = 0
+  let characters = 0
+  let past: RegexPattern | undefined
+  for (const { patterns, runs } of uses) {
+    for (let run = 0; run < runs; run += 1) {
+      for (const pattern of patterns) {
+        count += 1
+        characters += pattern.text.length
+        if (!past && (count > MAX_REQUEST_REGEX_PATTERNS || characters > MAX_REQUEST_REGEX_CHARACTERS)) past = pattern
+      }
+    }
+  }
+  if (!past) return []
+  return [
+    {
+      path: past.path,
+      message:
+        `a request may hold at most ${MAX_REQUEST_REGEX_PATTERNS} regex patterns of ${MAX_REQUEST_REGEX_CHARACTERS} characters in all, ` +
+        'over its filters, steps, series and tree leaves (its filters once per step they run in), and this pattern passes the cap; ' +
+        `this one holds ${count} patterns of ${characters} characters: combine them into fewer patterns or use another operator`,
+    },
+  ]
+}
