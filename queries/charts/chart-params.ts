@@ -4,7 +4,7 @@ import type { Fragment } from '../core/compiled'
 import { INTERVALS, RANGES, requestWindow, type Interval, type Range, type Window } from '../core/dates'
 import { invalid, type Issue } from '../core/errors'
 import { SESSION_ONLY_ATTRIBUTES, parseFilterList, type Filter } from '../core/filters'
-import { patternsUnder, regexBudgetIssues, type RegexPattern } from '../core/regex-budget'
+import { patternsUnder, regexIssues, type RegexPattern } from '../core/regex-budget'
 import { lettersOf, parseFormula, type Formula } from './formula'
 import type { Scope } from '../core/pipeline'
 import type { EventReads } from '../core/reads'
@@ -243,7 +243,7 @@ export function parseChart(raw: Record<string, unknown>, scope: Scope): ChartReq
       issues.push(...shape)
       const patterns: RegexPattern[] = []
       if (!shape.length) items = parseItems(parsed as RawItem[], issues, patterns)
-      issues.push(...regexBudgetIssues([{ patterns, runs: 1 }]))
+      issues.push(...regexIssues([{ patterns, runs: 1 }]))
     }
   }
   let breakdowns: Breakdown[] = []

@@ -4,8 +4,8 @@
 // runs, and compiling gives one condition over a session row (its `s_<column>` attributes and session_id).
 import { compileInner, mergeParams, sqlOnly, type Fragment, type Params } from './compiled'
 import { assertNever, type Issue } from './errors'
-import { compileFilter, filterItemSchema, parseFilterItem, parseFilterList, readFilters, regexPatterns, type Filter, type SortedFilters } from './filters'
-import { regexBudgetIssues, type RegexPattern } from './regex-budget'
+import { compileFilter, filterItemSchema, parseFilterItem, parseFilterList, readFilters, type Filter, type SortedFilters } from './filters'
+import { patternsUnder, regexIssues, type RegexPattern } from './regex-budget'
 import type { SessionAttribute } from './registry'
 import { compileSchema, schemaIssues } from './validate'
 
@@ -92,6 +92,8 @@ const named = (issues: Issue[]): Issue[] => issues.map((issue) => ({ ...issue, m
 interface Walk {
   issues: Issue[]
   leaves: number
+  /** The regex patterns of its leaves, for the request's regex check. */
+  patterns: RegexPattern[]
 }
 
 function kindOf(value: Record<string, unknown>): Combinator | 'session' {
@@ -108,13 +110,15 @@ function parsePerformed(raw: { name?: string; filters?: unknown[] }, path: (stri
     }
   })
   walk.leaves += 1 + (raw.filters?.length ?? 0)
+  walk.patterns.push(...patternsUnder([...path, 'performed'], parsed.patterns))
   walk.issues.push(...named(issues))
   return issues.length ? undefined : { kind: 'performed', performed: { ...(raw.name === undefined ? {} : { name: raw.name }), filters: parsed.filters } }
 }
 
 function parseSessionLeaf(value: unknown, path: (string | number)[], walk: Walk): FilterTree | undefined {
   walk.leaves += 1
-  const { filter, issues } = parseFilterItem(value, path)
+  const { filter, issues, patterns } = parseFilterItem(value, path)
+  walk.patterns.push(...patterns)
   if (filter && filter.target.kind !== 'session') {
     issues.push({ path: [...path, 'name'], message: `"${(value as { name: string }).name}" is an event field: a tree's event conditions go inside a "performed" leaf` })
   }
@@ -157,37 +161,17 @@ const treeHasPerformed = (tree: FilterTree): boolean =>
   tree.kind === 'performed' || (tree.kind === 'not' ? treeHasPerformed(tree.child) : tree.kind === 'and' || tree.kind === 'or' ? tree.children.some(treeHasPerformed) : false)
 
 /**
- * The regex patterns of a tree under its path `path`, session leaves and the filters inside `performed` leaves:
- * the request's regex budget counts them all, each at the path of its node.
- */
-export function treePatterns(tree: FilterTree, path: (string | number)[]): RegexPattern[] {
-  switch (tree.kind) {
-    case 'and':
-    case 'or':
-      return tree.children.flatMap((child, index) => treePatterns(child, [...path, tree.kind, index]))
-    case 'not':
-      return treePatterns(tree.child, [...path, 'not'])
-    case 'session':
-      return regexPatterns(tree.filter, path)
-    case 'performed':
-      return tree.performed.filters.flatMap((filter, index) => regexPatterns(filter, [...path, 'performed', 'filters', index]))
-    default:
-      return assertNever(tree)
-  }
-}
-
-/**
  * Parses a tree already read from JSON: every problem, each naming its node's path under `path`, and its regex
  * patterns for the request's budget.
  */
 export function parseFilterTree(value: unknown, path: (string | number)[] = ['filters']): { tree?: FilterTree; issues: Issue[]; patterns: RegexPattern[] } {
-  const walk: Walk = { issues: [], leaves: 0 }
+  const walk: Walk = { issues: [], leaves: 0, patterns: [] }
   const tree = parseNode(value, path, 0, walk)
   if (walk.leaves > MAX_TREE_LEAVES) {
     walk.issues.push(...named([{ path, message: `a tree holds at most ${MAX_TREE_LEAVES} leaves (session filters, performed leaves and each filter inside one); this one holds ${walk.leaves}` }]))
   }
-  if (walk.issues.length || !tree) return { issues: walk.issues, patterns: [] }
-  return { tree, issues: [], patterns: treePatterns(tree, path) }
+  if (walk.issues.length || !tree) return { issues: walk.issues, patterns: walk.patterns }
+  return { tree, issues: [], patterns: walk.patterns }
 }
 
 /** How a `performed` leaf is read where the tree is compiled. */
@@ -356,5 +340,5 @@ export function readFiltersOrTree(text: string | undefined): { filters: Filter[]
 /** The `filters` parameter of a question whose only regex patterns they are, flat or a tree. */
 export function parseFiltersOrTree(text: string | undefined): { filters: Filter[]; tree?: FilterTree; issues: Issue[] } {
   const { patterns, issues, ...read } = readFiltersOrTree(text)
-  return { ...read, issues: [...issues, ...regexBudgetIssues([{ patterns, runs: 1 }])] }
+  return { ...read, issues: [...issues, ...regexIssues([{ patterns, runs: 1 }])] }
 }

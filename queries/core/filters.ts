@@ -3,7 +3,7 @@
 // keys) are bound params prefixed per filter, so fragments never collide.
 import { mergeParams, type Fragment, type Params } from './compiled'
 import { assertNever, type Issue } from './errors'
-import { regexBudgetIssues, type RegexPattern } from './regex-budget'
+import { regexIssues, type RegexPattern } from './regex-budget'
 import { EVENT_FIELDS, SESSION_ATTRIBUTES, SESSION_ONLY_ATTRIBUTES, isEventField, isSessionAttribute, propertyKeyOf, sessionColumn, type EventField, type SessionAttribute } from './registry'
 import { compileSchema, schemaIssues } from './validate'
 
@@ -60,20 +60,11 @@ function targetOf(name: string): FilterTarget | undefined {
 
 const KNOWN_NAMES = [...Object.keys(SESSION_ATTRIBUTES), ...Object.keys(EVENT_FIELDS), 'properties.<key>'].join(', ')
 
-/** JavaScript syntax that RE2 (ClickHouse's `match`) rejects: look-arounds and back-references. */
-const NOT_RE2 = /\(\?<?[=!]|\\[1-9]|\\k</
-
-function checkRegex(pattern: string): string | undefined {
-  if (NOT_RE2.test(pattern)) return 'look-arounds and back-references are not RE2 syntax'
-  try {
-    new RegExp(pattern)
-    return undefined
-  } catch (error) {
-    return (error as Error).message
-  }
-}
-
-function parseOne(raw: { name: string; operator: Operator; value?: (string | number)[] }, path: (string | number)[]): { filter?: Filter; issues: Issue[] } {
+/**
+ * One filter, every problem listed, and its regex patterns (a regex filter's values, at their paths) for the
+ * request's regex check (regex-budget.ts), which counts and compiles every pattern of the request at once.
+ */
+function parseOne(raw: { name: string; operator: Operator; value?: (string | number)[] }, path: (string | number)[]): { filter?: Filter; issues: Issue[]; patterns: RegexPattern[] } {
   const issues: Issue[] = []
   const target = targetOf(raw.name)
   if (!target) issues.push({ path: [...path, 'name'], message: `unknown filter "${raw.name}"; known: ${KNOWN_NAMES}` })
@@ -92,19 +83,10 @@ function parseOne(raw: { name: string; operator: Operator; value?: (string | num
       else issues.push({ path: [...path, 'value', index], message: `"${value}" is not a number` })
     })
   }
-  if (raw.operator === 'regex') {
-    values.forEach((value, index) => {
-      const problem = checkRegex(value)
-      if (problem) issues.push({ path: [...path, 'value', index], message: `invalid regular expression: ${problem}` })
-    })
-  }
-  if (issues.length || !target) return { issues }
-  return { filter: { target, operator: raw.operator, values, numbers }, issues }
+  const patterns = raw.operator === 'regex' ? values.map((text, index) => ({ text, path: [...path, 'value', index] })) : []
+  if (issues.length || !target) return { issues, patterns }
+  return { filter: { target, operator: raw.operator, values, numbers }, issues, patterns }
 }
-
-/** A parsed filter's regex patterns, each with its path under `path` (the filter's own). */
-export const regexPatterns = (filter: Filter, path: (string | number)[]): RegexPattern[] =>
-  filter.operator === 'regex' ? filter.values.map((text, index) => ({ text, path: [...path, 'value', index] })) : []
 
 /**
  * Reads the `filters` parameter (JSON text), every problem listed, with its regex patterns for the request's
@@ -124,20 +106,17 @@ export function readFilters(text: string | undefined): { filters: Filter[]; issu
 /** Parses the `filters` parameter (JSON text) of a request whose only patterns they are; every problem is listed. */
 export function parseFilters(text: string | undefined): { filters: Filter[]; issues: Issue[] } {
   const { filters, issues, patterns } = readFilters(text)
-  return { filters, issues: [...issues, ...regexBudgetIssues([{ patterns, runs: 1 }])] }
+  return { filters, issues: [...issues, ...regexIssues([{ patterns, runs: 1 }])] }
 }
 
-/** One filter item already read from JSON, its issues reported under `path`. */
-export function parseFilterItem(value: unknown, path: (string | number)[]): { filter?: Filter; issues: Issue[] } {
+/** One filter item already read from JSON, its issues and regex patterns reported under `path`. */
+export function parseFilterItem(value: unknown, path: (string | number)[]): { filter?: Filter; issues: Issue[]; patterns: RegexPattern[] } {
   const shapeIssues = schemaIssues(validateFilterItem, value, path)
-  if (shapeIssues.length) return { issues: shapeIssues }
+  if (shapeIssues.length) return { issues: shapeIssues, patterns: [] }
   return parseOne(value as { name: string; operator: Operator; value?: (string | number)[] }, path)
 }
 
-/**
- * Parses filters already read from JSON (a chart item's `filters`); issue and pattern paths start at
- * `filters`, a pattern's at its filter's place in the list.
- */
+/** Parses filters already read from JSON (a chart item's `filters`); issue and pattern paths start at `filters`. */
 export function parseFilterList(value: unknown): { filters: Filter[]; issues: Issue[]; patterns: RegexPattern[] } {
   const shapeIssues = schemaIssues(validateFilters, value, ['filters'])
   if (shapeIssues.length) return { filters: [], issues: shapeIssues, patterns: [] }
@@ -146,11 +125,9 @@ export function parseFilterList(value: unknown): { filters: Filter[]; issues: Is
   const patterns: RegexPattern[] = []
   ;(value as { name: string; operator: Operator; value?: (string | number)[] }[]).forEach((raw, index) => {
     const result = parseOne(raw, ['filters', index])
-    if (result.filter) {
-      filters.push(result.filter)
-      patterns.push(...regexPatterns(result.filter, ['filters', index]))
-    }
+    if (result.filter) filters.push(result.filter)
     issues.push(...result.issues)
+    patterns.push(...result.patterns)
   })
   return { filters, issues, patterns }
 }

@@ -1,7 +1,9 @@
 // One regex budget per request (docs/api/filters.md, "Regular expressions"): every pattern a request holds,
 // in `filters`, chart series, tree leaves, funnel steps, retention's start and return events or the paths
-// start, counted each time a statement runs it, and the 400 points at the pattern that passes the cap.
+// start, counted each time a statement runs it, then compiled by RE2 as the engine would compile it. Every
+// issue points at the pattern it is about.
 import type { Issue } from './errors'
+import { regexProblem } from './regex-check'
 
 /**
  * A regex filter's cost grows with its patterns: each is matched against every row read, and a request's
@@ -32,10 +34,20 @@ export const patternsUnder = (prefix: (string | number)[], patterns: readonly Re
   patterns.map((pattern) => ({ ...pattern, path: [...prefix, ...pattern.path] }))
 
 /**
- * The request's issue when its uses, counted in order, pass the caps: at the pattern whose use passes them,
- * with the request's totals. Every route's parse gives it all of its patterns at once.
+ * The issues of a request's regex patterns, all given at once by its route's parse. Past the caps, counted in
+ * order, one issue at the pattern whose use passes them, with the request's totals, and nothing is compiled;
+ * within them, each pattern RE2 refuses, at its own path.
  */
-export function regexBudgetIssues(uses: readonly RegexUse[]): Issue[] {
+export function regexIssues(uses: readonly RegexUse[]): Issue[] {
+  return budgetIssues(uses) ?? uses.flatMap(({ patterns }) => patterns.flatMap(syntaxIssues))
+}
+
+function syntaxIssues(pattern: RegexPattern): Issue[] {
+  const problem = regexProblem(pattern.text)
+  return problem === undefined ? [] : [{ path: pattern.path, message: `invalid regular expression: ${problem}` }]
+}
+
+function budgetIssues(uses: readonly RegexUse[]): Issue[] | undefined {
   let count = 0
   let characters = 0
   let past: RegexPattern | undefined
@@ -48,7 +60,7 @@ export function regexBudgetIssues(uses: readonly RegexUse[]): Issue[] {
       }
     }
   }
-  if (!past) return []
+  if (!past) return undefined
   return [
     {
       path: past.path,

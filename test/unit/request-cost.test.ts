@@ -1,7 +1,7 @@
 // Cost is known before anything runs (issue 8 item 1): bucket counts are arithmetic and agree with the
 // listed buckets; metrics buckets, chart cells, a request's regex patterns and dates are capped with a 400 that says
 // how to narrow the request; metrics shaping is linear. Every regex of a request, wherever it sits, counts against one
-// budget (issue 40 item 1).
+// budget and is checked by RE2 before anything runs (issue 40 items 1 and 5).
 import assert from 'node:assert/strict'
 import { chart } from '../../queries/charts/chart'
 import { INTERVALS, bucketCount, bucketStarts, type Interval } from '../../queries/core/dates'
@@ -215,6 +215,58 @@ describe('request cost', () => {
       assert.match(flat[0], capMessage(21, 210))
       const tree = requestIssues(paths, { start: start(15), filters: JSON.stringify({ or: [regexFilter(patterns(6), 'country')] }) })
       assert.match(tree[0], /^start\.filters\.0\.value\.14: .*holds 21 patterns/)
+    })
+  })
+
+  describe('regex syntax: RE2, as the engine compiles it', () => {
+    const funnelWith = (pattern: string) => ({ steps: JSON.stringify([{ name: 'a', filters: [{ name: 'path', operator: 'is', value: ['/'] }, { name: 'path', operator: 'regex', value: [pattern] }] }, 'b']) })
+
+    it('accepts RE2 syntax that JavaScript lacks: inline flags and (?P<name>...) groups', () => {
+      for (const pattern of ['(?i)ABC', '(?P<n>a)', '(?<n>a)', '\\pL+', '[[:alpha:]]+', '\\Q.*\\E', '\\C', '(?U)a+', '\\z', 'a{1000}', '(a{10}){100}']) {
+        assert.doesNotThrow(() => prepare(pages, { filters: regex([pattern]) }, SHOP_SCOPE), pattern)
+        assert.doesNotThrow(() => prepare(funnel, funnelWith(pattern), SHOP_SCOPE), pattern)
+      }
+    })
+
+    it('refuses what RE2 refuses, at the parameter that holds the pattern', () => {
+      const refused: [string, RegExp][] = [
+        ['a{1001}', /invalid repetition size: \{1001\}/],
+        ['(a{100}){100}', /invalid repetition size/],
+        ['\\cA', /invalid escape sequence: \\c/],
+        ['\\p{Foo}', /invalid character class range: \\p\{Foo\}/],
+        ['[[:foo:]]', /invalid character class range: \[:foo:\]/],
+        ['^(?=a)b', /invalid perl operator: \(\?=/],
+        ['(a)\\1', /invalid escape sequence: \\1/],
+        ['(', /missing \)/],
+        ['x{2}{3}', /bad repetition operator/],
+      ]
+      for (const [pattern, message] of refused) {
+        const issues = requestIssues(funnel, funnelWith(pattern))
+        assert.equal(issues.length, 1, `${pattern}: ${issues.join('\n')}`)
+        assert.ok(issues[0].startsWith('steps.0.filters.1.value.0: invalid regular expression: '), issues[0])
+        assert.match(issues[0], message)
+        assert.match(requestIssues(pages, { filters: regex(['ok', pattern]) })[0], /^filters\.0\.value\.1: invalid regular expression: /)
+      }
+    })
+
+    it('compiles nothing past the budget: the 400 names the cap alone', () => {
+      const issues = requestIssues(funnel, { steps: JSON.stringify([{ name: 'a', filters: [{ name: 'path', operator: 'regex', value: Array(21).fill('(') }] }, 'b']) })
+      assert.deepEqual(issues.map((issue) => issue.split(': ')[0]), ['steps.0.filters.0.value.20'])
+    })
+
+    it('lists a refused pattern with the other problems of a tree', () => {
+      const tree = { and: [{ name: 'country', operator: 'regex', value: ['(?i)de', '\\cA'] }, { performed: { filters: [{ name: 'nope', operator: 'is', value: ['x'] }, { name: 'path', operator: 'regex', value: ['a{1001}'] }] } }] }
+      assert.deepEqual(requestIssues(pages, { filters: JSON.stringify(tree) }).map((issue) => issue.split(': ')[0]).sort(), [
+        'filters.and.0.value.1',
+        'filters.and.1.performed.filters.0.name',
+        'filters.and.1.performed.filters.1.value.0',
+      ])
+    })
+
+    it('refuses a pattern whose compiled program is past the cap, before the engine compiles it', () => {
+      const issues = requestIssues(retention, { startEvent: JSON.stringify({ name: 'a', filters: [{ name: 'path', operator: 'regex', value: ['\\pL{200}'] }] }) })
+      assert.deepEqual(issues.map((issue) => issue.split(': ')[0]), ['startEvent.filters.0.value.0'])
+      assert.match(issues[0], /too large/)
     })
   })
 
