@@ -13,6 +13,16 @@ import { regexProblem } from './regex-check'
  */
 export const MAX_REQUEST_REGEX_PATTERNS = 20
 export const MAX_REQUEST_REGEX_CHARACTERS = 1000
+/**
+ * Unicode classes (`\pL`, `\P{Greek}`) a request's patterns may name in all: RE2 builds each from its tables
+ * when it parses the pattern, hundreds of ranges for `\pL`, which the gateway's check pays on its event loop
+ * (docs/measurements.md, "Regex checks"); 250 of them fit in 1,000 characters.
+ */
+export const MAX_REQUEST_UNICODE_CLASSES = 10
+
+/** Escapes of a pattern, each a backslash and the character after it (`\\` is one, so `\\p` names no class). */
+const ESCAPE = /\\[\s\S]/g
+const unicodeClassesOf = (text: string): number => [...text.matchAll(ESCAPE)].filter(([escape]) => escape === '\\p' || escape === '\\P').length
 
 /** A regex pattern of a request and the path of the parameter value that holds it (`steps.0.filters.1.value.0`). */
 export interface RegexPattern {
@@ -50,13 +60,16 @@ function syntaxIssues(pattern: RegexPattern): Issue[] {
 function budgetIssues(uses: readonly RegexUse[]): Issue[] | undefined {
   let count = 0
   let characters = 0
+  let classes = 0
   let past: RegexPattern | undefined
   for (const { patterns, runs } of uses) {
     for (let run = 0; run < runs; run += 1) {
       for (const pattern of patterns) {
         count += 1
         characters += pattern.text.length
-        if (!past && (count > MAX_REQUEST_REGEX_PATTERNS || characters > MAX_REQUEST_REGEX_CHARACTERS)) past = pattern
+        classes += unicodeClassesOf(pattern.text)
+        const over = count > MAX_REQUEST_REGEX_PATTERNS || characters > MAX_REQUEST_REGEX_CHARACTERS || classes > MAX_REQUEST_UNICODE_CLASSES
+        if (!past && over) past = pattern
       }
     }
   }
@@ -66,8 +79,10 @@ function budgetIssues(uses: readonly RegexUse[]): Issue[] | undefined {
       path: past.path,
       message:
         `a request may hold at most ${MAX_REQUEST_REGEX_PATTERNS} regex patterns of ${MAX_REQUEST_REGEX_CHARACTERS} characters in all, ` +
-        'over its filters, steps, series and tree leaves (its filters once per step they run in), and this pattern passes the cap; ' +
-        `this one holds ${count} patterns of ${characters} characters: combine them into fewer patterns or use another operator`,
+        `naming at most ${MAX_REQUEST_UNICODE_CLASSES} Unicode classes (\\p, \\P), over its filters, steps, series and tree leaves ` +
+        '(its filters once per step they run in), and this pattern passes the cap; ' +
+        `this one holds ${count} patterns of ${characters} characters${classes ? ` naming ${classes} Unicode classes` : ''}: ` +
+        'combine them into fewer patterns or use another operator',
     },
   ]
 }

@@ -22,7 +22,7 @@ const MODULE = '@adguard/re2-wasm/build/wasm/re2'
  * A cost cap: a counted repetition of a Unicode class (`\pL{100}`) compiles to a program the engine runs on
  * every row it reads, and that the WebAssembly build compiles slowly (docs/measurements.md, "Regex checks").
  */
-export const MAX_REGEX_PROGRAM_BYTES = 256 * 1024
+export const MAX_REGEX_PROGRAM_BYTES = 64 * 1024
 
 /** The problem of a pattern RE2 gives up on, or that outgrows the module's heap. */
 const tooLarge = `the pattern is too large: it compiles to more than ${MAX_REGEX_PROGRAM_BYTES / 1024} KiB of RE2 program (a counted repetition of a large class, such as \\pL{100}?)`

@@ -249,6 +249,15 @@ describe('request cost', () => {
       }
     })
 
+    it('counts the Unicode classes the patterns name, at most 10 in all', () => {
+      const named = (n: number) => Array.from({ length: n }, (_, i) => `^/${i}/\\pL+`)
+      const shared = regex(['\\\\p', '[\\pL\\p{Greek}]'])
+      assert.doesNotThrow(() => prepare(retention, { startEvent: JSON.stringify({ name: 'a', filters: [{ name: 'path', operator: 'regex', value: named(5) }] }), filters: shared }, SHOP_SCOPE), '5 + 2 x 2 classes: \\\\p is a backslash and a p')
+      const over = requestIssues(retention, { startEvent: JSON.stringify({ name: 'a', filters: [{ name: 'path', operator: 'regex', value: named(7) }] }), filters: regex(['[\\pL\\P{Greek}]']) })
+      assert.equal(over.length, 1)
+      assert.match(over[0], /^startEvent\.filters\.0\.value\.6: .*naming at most 10 Unicode classes .* this one holds 9 patterns of \d+ characters naming 11 Unicode classes: /)
+    })
+
     it('compiles nothing past the budget: the 400 names the cap alone', () => {
       const issues = requestIssues(funnel, { steps: JSON.stringify([{ name: 'a', filters: [{ name: 'path', operator: 'regex', value: Array(21).fill('(') }] }, 'b']) })
       assert.deepEqual(issues.map((issue) => issue.split(': ')[0]), ['steps.0.filters.0.value.20'])
