@@ -8,10 +8,13 @@ import { INTERVALS, bucketCount, bucketStarts, type Interval } from '../../queri
 import { MAX_REQUEST_REGEX_CHARACTERS, MAX_REQUEST_REGEX_PATTERNS } from '../../queries/core/filters'
 import { metrics } from '../../queries/insights/metrics'
 import { pages } from '../../queries/insights/pages'
+import { entryExit } from '../../queries/insights/entry-exit'
+import { sessionsList } from '../../queries/insights/sessions-list'
+import { exportEvents } from '../../queries/export/export-resource'
 import { funnel } from '../../queries/behaviour/funnel'
 import { paths } from '../../queries/behaviour/paths'
 import { retention } from '../../queries/behaviour/retention'
-import { prepare } from '../../queries/core/pipeline'
+import { prepare, type Resource } from '../../queries/core/pipeline'
 import { Random } from '../support/random'
 import { SHOP_SCOPE, requestIssues } from '../support/request-issues'
 
@@ -158,6 +161,20 @@ describe('request cost', () => {
       assert.doesNotThrow(() => prepare(chart, { range: '7d', series: series(atTheCap) }, SHOP_SCOPE), 'exactly the caps, split over two series')
       const over = [...atTheCap, { name: 'screen_view', filters: [{ name: 'path', operator: 'regex', value: ['y'] }] }]
       assert.match(requestIssues(chart, { range: '7d', series: series(over) })[0], /^series\.2\.filters\.0\.value\.0: .*holds 21 patterns of 1001 characters/)
+    })
+
+    it('caps the export\'s filters and every insights question\'s the same way', () => {
+      for (const [resource, raw] of [
+        [exportEvents, { projectId: 'shop', filters: regex(patterns(21)) }],
+        [metrics, { filters: regex(patterns(21)) }],
+        [entryExit, { mode: 'entry', filters: regex(patterns(21)) }],
+        [sessionsList, { filters: regex(patterns(21)) }],
+      ] as const) {
+        const issues = requestIssues(resource as Resource<unknown>, raw)
+        assert.equal(issues.length, 1, `${resource.name}: ${issues.join('\n')}`)
+        assert.match(issues[0], /^filters\.0\.value\.20: /, resource.name)
+        assert.match(issues[0], capMessage(21, 210), resource.name)
+      }
     })
 
     it('counts the leaves of a filter tree, session leaves and performed leaves alike', () => {
