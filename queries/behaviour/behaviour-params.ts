@@ -2,8 +2,9 @@
 // before anything runs: every problem of a request is collected into one 400.
 import { DAY_MS, RANGES, requestWindow, type Range, type Window } from '../core/dates'
 import { invalid, type Issue } from '../core/errors'
-import { parseFilters, type Filter } from '../core/filters'
-import { parseFiltersOrTree, type FilterTree } from '../core/filter-tree'
+import { readFilters, type Filter } from '../core/filters'
+import { readFiltersOrTree, type FilterTree } from '../core/filter-tree'
+import type { RegexPattern } from '../core/regex-budget'
 import type { Scope } from '../core/pipeline'
 import { compileSchema, schemaIssues, type Validator } from '../core/validate'
 
@@ -36,7 +37,8 @@ export const behaviourValidator = (schema: object): Validator<unknown> => compil
 /**
  * Reads the shared parameters into `issues` (the schema's, the filters', the window's and its cap), and
  * the typed params for the route's own; the caller throws when `issues` is not empty. `trees`: the
- * question's filters select sessions, and may be a tree.
+ * question's filters select sessions, and may be a tree. `patterns`: the filters' regex patterns, which the
+ * route counts with its steps' against the request's one budget (core/regex-budget.ts).
  */
 export function parseBehaviourBase(
   raw: Record<string, unknown>,
@@ -44,19 +46,21 @@ export function parseBehaviourBase(
   validator: Validator<unknown>,
   issues: Issue[],
   options: { trees?: boolean } = {},
-): { base?: BehaviourBase; params: Record<string, unknown> } {
+): { base?: BehaviourBase; params: Record<string, unknown>; patterns: RegexPattern[] } {
   const params = { ...raw }
   issues.push(...schemaIssues(validator, params))
   const typed = params as { startDate?: string; endDate?: string; range: Range; timezone?: string; filters?: string }
   const text = typeof typed.filters === 'string' ? typed.filters : undefined
-  const { filters, tree, issues: filterIssues }: { filters: Filter[]; tree?: FilterTree; issues: Issue[] } = options.trees ? parseFiltersOrTree(text) : parseFilters(text)
+  const { filters, tree, issues: filterIssues, patterns }: { filters: Filter[]; tree?: FilterTree; issues: Issue[]; patterns: RegexPattern[] } = options.trees
+    ? readFiltersOrTree(text)
+    : readFilters(text)
   issues.push(...filterIssues)
   const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })
   if (window && window.end.getTime() - window.start.getTime() > MAX_WINDOW_DAYS * DAY_MS) {
     issues.push({ path: ['startDate'], message: `the window may span at most ${MAX_WINDOW_DAYS} days for this question` })
   }
-  if (!window) return { params }
-  return { base: { projectId: scope.project.id, timezone, window, filters, ...(tree ? { tree } : {}) }, params }
+  if (!window) return { params, patterns }
+  return { base: { projectId: scope.project.id, timezone, window, filters, ...(tree ? { tree } : {}) }, params, patterns }
 }
 
 /** Throws the 400 of every issue, or gives the base when there are none. */

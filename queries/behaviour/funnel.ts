@@ -9,6 +9,7 @@ import { percent } from '../core/rounding'
 import { windowParams } from '../core/window-params'
 import { fieldSource, type FieldSource } from '../charts/chart-params'
 import { baseOrThrow, behaviourValidator, dateProperties, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
+import { regexIssues, type RegexPattern } from '../core/regex-budget'
 import { compileSharedFilters, compileStep, eventColumnIssues, parseStepText, parseStepValue, type Step } from './steps'
 
 export const MIN_STEPS = 2
@@ -59,8 +60,8 @@ export interface FunnelQuery extends BehaviourBase {
   breakdownLimit: number
 }
 
-/** `steps`: one JSON array, or one value per step (a JSON step or a plain name). */
-function parseSteps(values: string[], issues: Issue[]): Step[] {
+/** `steps`: one JSON array, or one value per step (a JSON step or a plain name); their regex patterns into `patterns`. */
+function parseSteps(values: string[], issues: Issue[], patterns: RegexPattern[]): Step[] {
   let raw: { value: unknown; fromText: boolean }[] = values.map((value) => ({ value, fromText: true }))
   if (values.length === 1 && values[0].trimStart().startsWith('[')) {
     try {
@@ -73,15 +74,20 @@ function parseSteps(values: string[], issues: Issue[]): Step[] {
     }
   }
   if (raw.length < MIN_STEPS || raw.length > MAX_STEPS) issues.push({ path: ['steps'], message: `a funnel has ${MIN_STEPS} to ${MAX_STEPS} steps, got ${raw.length}` })
-  const steps = raw.map(({ value, fromText }, index) => (fromText ? parseStepText(value as string, ['steps', index], issues) : parseStepValue(value, ['steps', index], issues)))
+  const steps = raw.map(({ value, fromText }, index) =>
+    fromText ? parseStepText(value as string, ['steps', index], issues, patterns) : parseStepValue(value, ['steps', index], issues, patterns),
+  )
   return steps.filter((step): step is Step => step !== undefined)
 }
 
 function parseFunnel(raw: Record<string, unknown>, scope: Scope): FunnelQuery {
   const issues: Issue[] = []
-  const { base, params } = parseBehaviourBase(raw, scope, validateFunnel, issues)
+  const { base, params, patterns } = parseBehaviourBase(raw, scope, validateFunnel, issues)
   const typed = params as { steps?: string[]; windowHours: number; groupBy: FunnelGroup; breakdown?: string; breakdownLimit: number }
-  const steps = Array.isArray(typed.steps) ? parseSteps(typed.steps, issues) : []
+  const stepPatterns: RegexPattern[] = []
+  const steps = Array.isArray(typed.steps) ? parseSteps(typed.steps, issues, stepPatterns) : []
+  // The request's filters are ANDed into every step: each step's condition runs their patterns.
+  issues.push(...regexIssues([{ patterns, runs: steps.length }, { patterns: stepPatterns, runs: 1 }]))
   issues.push(...eventColumnIssues(base?.filters ?? [], ['filters']))
   let breakdown: FunnelQuery['breakdown']
   if (typeof typed.breakdown === 'string') {

@@ -10,6 +10,7 @@ import type { SessionAttribute } from '../core/registry'
 import { firstEventFields } from '../core/session-fields'
 import { windowParams } from '../core/window-params'
 import { baseOrThrow, behaviourValidator, dateProperties, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
+import { regexIssues, type RegexPattern } from '../core/regex-budget'
 import { compileStep, parseStepText, type Step } from './steps'
 
 export const NODES = ['page', 'event'] as const
@@ -45,9 +46,11 @@ export interface PlannedPaths extends PathsQuery {
 
 function parsePaths(raw: Record<string, unknown>, scope: Scope): PathsQuery {
   const issues: Issue[] = []
-  const { base, params } = parseBehaviourBase(raw, scope, validatePaths, issues, { trees: true })
+  const { base, params, patterns } = parseBehaviourBase(raw, scope, validatePaths, issues, { trees: true })
   const typed = params as { node: NodeKind; start?: string; steps: number; limit: number }
-  const start = typeof typed.start === 'string' ? parseStepText(typed.start, ['start'], issues) : undefined
+  const startPatterns: RegexPattern[] = []
+  const start = typeof typed.start === 'string' ? parseStepText(typed.start, ['start'], issues, startPatterns) : undefined
+  issues.push(...regexIssues([{ patterns, runs: 1 }, { patterns: startPatterns, runs: 1 }]))
   const checked = baseOrThrow(base, issues)
   if (typeof typed.start === 'string' && !start) throw invalid(issues)
   return { ...checked, node: typed.node, start, steps: typed.steps, limit: typed.limit, lookbackMs: scope.sessionLookbackMs }

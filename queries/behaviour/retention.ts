@@ -10,6 +10,7 @@ import { toClickHouseTime } from '../core/pipeline'
 import { percent } from '../core/rounding'
 import { windowParams } from '../core/window-params'
 import { baseOrThrow, behaviourValidator, dateProperties, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
+import { regexIssues, type RegexPattern } from '../core/regex-budget'
 import { compileSharedFilters, compileStep, eventColumnIssues, parseStepText, type Step } from './steps'
 
 export const PERIODS = ['day', 'week', 'month'] as const
@@ -45,10 +46,13 @@ export interface RetentionQuery extends BehaviourBase {
 
 function parseRetention(raw: Record<string, unknown>, scope: Scope): RetentionQuery {
   const issues: Issue[] = []
-  const { base, params } = parseBehaviourBase(raw, scope, validateRetention, issues)
+  const { base, params, patterns } = parseBehaviourBase(raw, scope, validateRetention, issues)
   const typed = params as { startEvent?: string; returnEvent?: string; period: Period; periods: number; criteria: Criteria }
-  const start = parseStepText(typeof typed.startEvent === 'string' ? typed.startEvent : '*', ['startEvent'], issues)
-  const back = parseStepText(typeof typed.returnEvent === 'string' ? typed.returnEvent : '*', ['returnEvent'], issues)
+  const stepPatterns: RegexPattern[] = []
+  const start = parseStepText(typeof typed.startEvent === 'string' ? typed.startEvent : '*', ['startEvent'], issues, stepPatterns)
+  const back = parseStepText(typeof typed.returnEvent === 'string' ? typed.returnEvent : '*', ['returnEvent'], issues, stepPatterns)
+  // The request's filters are ANDed into both steps: each step's condition runs their patterns.
+  issues.push(...regexIssues([{ patterns, runs: 2 }, { patterns: stepPatterns, runs: 1 }]))
   issues.push(...eventColumnIssues(base?.filters ?? [], ['filters']))
   if (base && PERIODS.includes(typed.period)) {
     const cohorts = bucketCount(base.window, typed.period, base.timezone)

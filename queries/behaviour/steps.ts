@@ -3,6 +3,7 @@
 import { mergeParams, type Fragment } from '../core/compiled'
 import type { Issue } from '../core/errors'
 import { SESSION_ONLY_ATTRIBUTES, compileFilter, parseFilterList, type Filter } from '../core/filters'
+import { patternsUnder, type RegexPattern } from '../core/regex-budget'
 import { compileSchema, schemaIssues } from '../core/validate'
 
 export interface Step {
@@ -28,8 +29,11 @@ export function eventColumnIssues(filters: Filter[], path: (string | number)[]):
   )
 }
 
-/** A step already read from JSON (an object, or a plain name); undefined with its issues when invalid. */
-export function parseStepValue(value: unknown, path: (string | number)[], issues: Issue[]): Step | undefined {
+/**
+ * A step already read from JSON (an object, or a plain name); undefined with its issues when invalid. Its regex
+ * patterns go to `patterns`, for the request's regex check (core/regex-budget.ts).
+ */
+export function parseStepValue(value: unknown, path: (string | number)[], issues: Issue[], patterns: RegexPattern[]): Step | undefined {
   if (typeof value === 'string') {
     if (value.length === 0 || value.length > 200) {
       issues.push({ path, message: 'a step name has 1 to 200 characters' })
@@ -44,16 +48,17 @@ export function parseStepValue(value: unknown, path: (string | number)[], issues
   }
   const raw = value as { name: string; filters?: unknown[] }
   const parsed = parseFilterList(raw.filters ?? [])
+  patterns.push(...patternsUnder(path, parsed.patterns))
   const filterIssues = [...parsed.issues, ...eventColumnIssues(parsed.filters, ['filters'])]
   issues.push(...filterIssues.map((issue) => ({ ...issue, path: [...path, ...issue.path] })))
   return filterIssues.length ? undefined : { name: raw.name, filters: parsed.filters }
 }
 
 /** A step parameter's text: URL-encoded JSON (`{"name":...}`) or a plain event name. */
-export function parseStepText(text: string, path: (string | number)[], issues: Issue[]): Step | undefined {
-  if (!text.trimStart().startsWith('{')) return parseStepValue(text, path, issues)
+export function parseStepText(text: string, path: (string | number)[], issues: Issue[], patterns: RegexPattern[]): Step | undefined {
+  if (!text.trimStart().startsWith('{')) return parseStepValue(text, path, issues, patterns)
   try {
-    return parseStepValue(JSON.parse(text), path, issues)
+    return parseStepValue(JSON.parse(text), path, issues, patterns)
   } catch (error) {
     issues.push({ path, message: `the step is not valid JSON: ${(error as Error).message}` })
     return undefined

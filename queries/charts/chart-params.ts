@@ -3,7 +3,8 @@
 import type { Fragment } from '../core/compiled'
 import { INTERVALS, RANGES, requestWindow, type Interval, type Range, type Window } from '../core/dates'
 import { invalid, type Issue } from '../core/errors'
-import { SESSION_ONLY_ATTRIBUTES, parseFilterList, regexTotalIssues, type Filter } from '../core/filters'
+import { SESSION_ONLY_ATTRIBUTES, parseFilterList, type Filter } from '../core/filters'
+import { patternsUnder, regexIssues, type RegexPattern } from '../core/regex-budget'
 import { lettersOf, parseFormula, type Formula } from './formula'
 import type { Scope } from '../core/pipeline'
 import type { EventReads } from '../core/reads'
@@ -187,7 +188,8 @@ function numericSource(property: string): NumericSource | undefined {
 
 type RawItem = { name?: string; filters?: unknown[]; segment?: Segment; property?: string; displayName?: string; type?: 'formula'; formula?: string }
 
-function parseItems(raw: RawItem[], issues: Issue[]): SeriesItem[] {
+/** The series items, every problem into `issues` and the items' regex patterns into `patterns`. */
+function parseItems(raw: RawItem[], issues: Issue[], patterns: RegexPattern[]): SeriesItem[] {
   const letters = raw.map((_, index) => String.fromCharCode(65 + index))
   const eventLetters = new Set(raw.flatMap((item, index) => (item.type === 'formula' ? [] : [letters[index]])))
   return raw.flatMap((item, index): SeriesItem[] => {
@@ -215,8 +217,9 @@ function parseItems(raw: RawItem[], issues: Issue[]): SeriesItem[] {
       property = numericSource(item.property)
       if (!property) issues.push({ path: [...path, 'property'], message: `"${item.property}" is not properties.<key> nor one of ${Object.keys(NUMERIC_COLUMNS).join(', ')}` })
     }
-    const { filters, issues: filterIssues } = parseFilterList(item.filters ?? [])
+    const { filters, issues: filterIssues, patterns: itemPatterns } = parseFilterList(item.filters ?? [])
     issues.push(...filterIssues.map((issue) => ({ ...issue, path: [...path, ...issue.path] })))
+    patterns.push(...patternsUnder(path, itemPatterns))
     filters.forEach((filter, filterIndex) => {
       if (filter.target.kind === 'session' && SESSION_ONLY_ATTRIBUTES.includes(filter.target.attribute)) {
         issues.push({ path: [...path, 'filters', filterIndex, 'name'], message: `"${filter.target.attribute}" describes sessions; chart series count events` })
@@ -238,8 +241,9 @@ export function parseChart(raw: Record<string, unknown>, scope: Scope): ChartReq
     if (parsed !== undefined) {
       const shape = schemaIssues(validateItems, parsed, ['series'])
       issues.push(...shape)
-      if (!shape.length) items = parseItems(parsed as RawItem[], issues)
-      issues.push(...regexTotalIssues(items.flatMap((item) => (item.kind === 'event' ? item.filters : [])), ['series']))
+      const patterns: RegexPattern[] = []
+      if (!shape.length) items = parseItems(parsed as RawItem[], issues, patterns)
+      issues.push(...regexIssues([{ patterns, runs: 1 }]))
     }
   }
   let breakdowns: Breakdown[] = []

@@ -4,7 +4,8 @@
 // runs, and compiling gives one condition over a session row (its `s_<column>` attributes and session_id).
 import { compileInner, mergeParams, sqlOnly, type Fragment, type Params } from './compiled'
 import { assertNever, type Issue } from './errors'
-import { compileFilter, filterItemSchema, parseFilterItem, parseFilterList, parseFilters, regexTotalIssues, type Filter, type SortedFilters } from './filters'
+import { compileFilter, filterItemSchema, parseFilterItem, parseFilterList, readFilters, type Filter, type SortedFilters } from './filters'
+import { patternsUnder, regexIssues, type RegexPattern } from './regex-budget'
 import type { SessionAttribute } from './registry'
 import { compileSchema, schemaIssues } from './validate'
 
@@ -91,6 +92,8 @@ const named = (issues: Issue[]): Issue[] => issues.map((issue) => ({ ...issue, m
 interface Walk {
   issues: Issue[]
   leaves: number
+  /** The regex patterns of its leaves, for the request's regex check. */
+  patterns: RegexPattern[]
 }
 
 function kindOf(value: Record<string, unknown>): Combinator | 'session' {
@@ -107,13 +110,15 @@ function parsePerformed(raw: { name?: string; filters?: unknown[] }, path: (stri
     }
   })
   walk.leaves += 1 + (raw.filters?.length ?? 0)
+  walk.patterns.push(...patternsUnder([...path, 'performed'], parsed.patterns))
   walk.issues.push(...named(issues))
   return issues.length ? undefined : { kind: 'performed', performed: { ...(raw.name === undefined ? {} : { name: raw.name }), filters: parsed.filters } }
 }
 
 function parseSessionLeaf(value: unknown, path: (string | number)[], walk: Walk): FilterTree | undefined {
   walk.leaves += 1
-  const { filter, issues } = parseFilterItem(value, path)
+  const { filter, issues, patterns } = parseFilterItem(value, path)
+  walk.patterns.push(...patterns)
   if (filter && filter.target.kind !== 'session') {
     issues.push({ path: [...path, 'name'], message: `"${(value as { name: string }).name}" is an event field: a tree's event conditions go inside a "performed" leaf` })
   }
@@ -155,32 +160,18 @@ function parseNode(value: unknown, path: (string | number)[], depth: number, wal
 const treeHasPerformed = (tree: FilterTree): boolean =>
   tree.kind === 'performed' || (tree.kind === 'not' ? treeHasPerformed(tree.child) : tree.kind === 'and' || tree.kind === 'or' ? tree.children.some(treeHasPerformed) : false)
 
-/** Every filter of a tree, session leaves and those inside `performed` leaves: the regex caps count them all. */
-export function treeFilters(tree: FilterTree): Filter[] {
-  switch (tree.kind) {
-    case 'and':
-    case 'or':
-      return tree.children.flatMap(treeFilters)
-    case 'not':
-      return treeFilters(tree.child)
-    case 'session':
-      return [tree.filter]
-    case 'performed':
-      return tree.performed.filters
-    default:
-      return assertNever(tree)
-  }
-}
-
-/** Parses a tree already read from JSON: every problem, each naming its node's path under `path`. */
-export function parseFilterTree(value: unknown, path: (string | number)[] = ['filters']): { tree?: FilterTree; issues: Issue[] } {
-  const walk: Walk = { issues: [], leaves: 0 }
+/**
+ * Parses a tree already read from JSON: every problem, each naming its node's path under `path`, and its regex
+ * patterns for the request's budget.
+ */
+export function parseFilterTree(value: unknown, path: (string | number)[] = ['filters']): { tree?: FilterTree; issues: Issue[]; patterns: RegexPattern[] } {
+  const walk: Walk = { issues: [], leaves: 0, patterns: [] }
   const tree = parseNode(value, path, 0, walk)
   if (walk.leaves > MAX_TREE_LEAVES) {
     walk.issues.push(...named([{ path, message: `a tree holds at most ${MAX_TREE_LEAVES} leaves (session filters, performed leaves and each filter inside one); this one holds ${walk.leaves}` }]))
   }
-  if (walk.issues.length || !tree) return { issues: walk.issues }
-  return { tree, issues: regexTotalIssues(treeFilters(tree), path) }
+  if (walk.issues.length || !tree) return { issues: walk.issues, patterns: walk.patterns }
+  return { tree, issues: [], patterns: walk.patterns }
 }
 
 /** How a `performed` leaf is read where the tree is compiled. */
@@ -329,18 +320,25 @@ export function sortTree(tree: FilterTree): SortedFilters {
 }
 
 /**
- * The `filters` parameter of a question that takes trees (JSON text): an array keeps the flat filters'
- * meaning, an object is a tree. Every problem is listed.
+ * Reads the `filters` parameter of a question that takes trees (JSON text): an array keeps the flat filters'
+ * meaning, an object is a tree. Every problem is listed, and the regex patterns are given for the request's
+ * budget, which the caller applies over all of the request's patterns.
  */
-export function parseFiltersOrTree(text: string | undefined): { filters: Filter[]; tree?: FilterTree; issues: Issue[] } {
-  if (text === undefined) return { filters: [], issues: [] }
+export function readFiltersOrTree(text: string | undefined): { filters: Filter[]; tree?: FilterTree; issues: Issue[]; patterns: RegexPattern[] } {
+  if (text === undefined) return { filters: [], issues: [], patterns: [] }
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
   } catch {
-    return parseFilters(text)
+    return readFilters(text)
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return parseFilters(text)
-  const { tree, issues } = parseFilterTree(parsed)
-  return { filters: [], ...(tree ? { tree } : {}), issues }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return readFilters(text)
+  const { tree, issues, patterns } = parseFilterTree(parsed)
+  return { filters: [], ...(tree ? { tree } : {}), issues, patterns }
+}
+
+/** The `filters` parameter of a question whose only regex patterns they are, flat or a tree. */
+export function parseFiltersOrTree(text: string | undefined): { filters: Filter[]; tree?: FilterTree; issues: Issue[] } {
+  const { patterns, issues, ...read } = readFiltersOrTree(text)
+  return { ...read, issues: [...issues, ...regexIssues([{ patterns, runs: 1 }])] }
 }

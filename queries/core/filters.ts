@@ -3,6 +3,7 @@
 // keys) are bound params prefixed per filter, so fragments never collide.
 import { mergeParams, type Fragment, type Params } from './compiled'
 import { assertNever, type Issue } from './errors'
+import { regexIssues, type RegexPattern } from './regex-budget'
 import { EVENT_FIELDS, SESSION_ATTRIBUTES, SESSION_ONLY_ATTRIBUTES, isEventField, isSessionAttribute, propertyKeyOf, sessionColumn, type EventField, type SessionAttribute } from './registry'
 import { compileSchema, schemaIssues } from './validate'
 
@@ -33,14 +34,7 @@ export const isNumberText = (expression: string): string => `match(${expression}
 
 /** Values a filter may list: a `contains` search takes at most 255 (multiSearchAny). */
 const MAX_VALUES = 100
-/**
- * A regex filter's cost grows with its patterns: each is matched against every row read, and a request's
- * statements read its rows once per pattern of every filter and series it holds. A hundred alternation-heavy
- * patterns ran past any time limit; 20 patterns of 1,000 characters in all cover a hand-written path list. So
- * these cap a whole request, however its patterns are split over filters and chart series.
- */
-export const MAX_REQUEST_REGEX_PATTERNS = 20
-export const MAX_REQUEST_REGEX_CHARACTERS = 1000
+export { MAX_REQUEST_REGEX_CHARACTERS, MAX_REQUEST_REGEX_PATTERNS } from './regex-budget'
 
 /** One filter item `{ name, operator, value }`: an entry of the flat array, or a session leaf of a tree. */
 export const filterItemSchema = {
@@ -66,20 +60,11 @@ function targetOf(name: string): FilterTarget | undefined {
 
 const KNOWN_NAMES = [...Object.keys(SESSION_ATTRIBUTES), ...Object.keys(EVENT_FIELDS), 'properties.<key>'].join(', ')
 
-/** JavaScript syntax that RE2 (ClickHouse's `match`) rejects: look-arounds and back-references. */
-const NOT_RE2 = /\(\?<?[=!]|\\[1-9]|\\k</
-
-function checkRegex(pattern: string): string | undefined {
-  if (NOT_RE2.test(pattern)) return 'look-arounds and back-references are not RE2 syntax'
-  try {
-    new RegExp(pattern)
-    return undefined
-  } catch (error) {
-    return (error as Error).message
-  }
-}
-
-function parseOne(raw: { name: string; operator: Operator; value?: (string | number)[] }, path: (string | number)[]): { filter?: Filter; issues: Issue[] } {
+/**
+ * One filter, every problem listed, and its regex patterns (a regex filter's values, at their paths) for the
+ * request's regex check (regex-budget.ts), which counts and compiles every pattern of the request at once.
+ */
+function parseOne(raw: { name: string; operator: Operator; value?: (string | number)[] }, path: (string | number)[]): { filter?: Filter; issues: Issue[]; patterns: RegexPattern[] } {
   const issues: Issue[] = []
   const target = targetOf(raw.name)
   if (!target) issues.push({ path: [...path, 'name'], message: `unknown filter "${raw.name}"; known: ${KNOWN_NAMES}` })
@@ -98,67 +83,53 @@ function parseOne(raw: { name: string; operator: Operator; value?: (string | num
       else issues.push({ path: [...path, 'value', index], message: `"${value}" is not a number` })
     })
   }
-  if (raw.operator === 'regex') {
-    values.forEach((value, index) => {
-      const problem = checkRegex(value)
-      if (problem) issues.push({ path: [...path, 'value', index], message: `invalid regular expression: ${problem}` })
-    })
-  }
-  if (issues.length || !target) return { issues }
-  return { filter: { target, operator: raw.operator, values, numbers }, issues }
+  const patterns = raw.operator === 'regex' ? values.map((text, index) => ({ text, path: [...path, 'value', index] })) : []
+  if (issues.length || !target) return { issues, patterns }
+  return { filter: { target, operator: raw.operator, values, numbers }, issues, patterns }
 }
 
 /**
- * The regex caps of a whole request: `filters` are every filter it holds (of every chart series), and the
- * issue, if any, is reported at `path` with the request's totals.
+ * Reads the `filters` parameter (JSON text), every problem listed, with its regex patterns for the request's
+ * budget (regex-budget.ts), which the caller applies over all of the request's patterns.
  */
-export function regexTotalIssues(filters: readonly Filter[], path: (string | number)[]): Issue[] {
-  const patterns = filters.filter((filter) => filter.operator === 'regex').flatMap((filter) => filter.values)
-  const characters = patterns.reduce((total, pattern) => total + pattern.length, 0)
-  if (patterns.length <= MAX_REQUEST_REGEX_PATTERNS && characters <= MAX_REQUEST_REGEX_CHARACTERS) return []
-  return [
-    {
-      path,
-      message:
-        `a request may hold at most ${MAX_REQUEST_REGEX_PATTERNS} regex patterns of ${MAX_REQUEST_REGEX_CHARACTERS} characters in all, ` +
-        `over every filter and series; this one holds ${patterns.length} patterns of ${characters} characters: ` +
-        'combine them into fewer patterns or use another operator',
-    },
-  ]
-}
-
-/** Parses the `filters` parameter (JSON text), the request's only filters; every problem is listed. */
-export function parseFilters(text: string | undefined): { filters: Filter[]; issues: Issue[] } {
-  if (text === undefined) return { filters: [], issues: [] }
+export function readFilters(text: string | undefined): { filters: Filter[]; issues: Issue[]; patterns: RegexPattern[] } {
+  if (text === undefined) return { filters: [], issues: [], patterns: [] }
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
   } catch (error) {
-    return { filters: [], issues: [{ path: ['filters'], message: `"filters" is not valid JSON: ${(error as Error).message}` }] }
+    return { filters: [], issues: [{ path: ['filters'], message: `"filters" is not valid JSON: ${(error as Error).message}` }], patterns: [] }
   }
-  const { filters, issues } = parseFilterList(parsed)
-  return { filters, issues: [...issues, ...regexTotalIssues(filters, ['filters'])] }
+  return parseFilterList(parsed)
 }
 
-/** One filter item already read from JSON, its issues reported under `path`. */
-export function parseFilterItem(value: unknown, path: (string | number)[]): { filter?: Filter; issues: Issue[] } {
+/** Parses the `filters` parameter (JSON text) of a request whose only patterns they are; every problem is listed. */
+export function parseFilters(text: string | undefined): { filters: Filter[]; issues: Issue[] } {
+  const { filters, issues, patterns } = readFilters(text)
+  return { filters, issues: [...issues, ...regexIssues([{ patterns, runs: 1 }])] }
+}
+
+/** One filter item already read from JSON, its issues and regex patterns reported under `path`. */
+export function parseFilterItem(value: unknown, path: (string | number)[]): { filter?: Filter; issues: Issue[]; patterns: RegexPattern[] } {
   const shapeIssues = schemaIssues(validateFilterItem, value, path)
-  if (shapeIssues.length) return { issues: shapeIssues }
+  if (shapeIssues.length) return { issues: shapeIssues, patterns: [] }
   return parseOne(value as { name: string; operator: Operator; value?: (string | number)[] }, path)
 }
 
-/** Parses filters already read from JSON (a chart item's `filters`); issue paths start at `filters`. */
-export function parseFilterList(value: unknown): { filters: Filter[]; issues: Issue[] } {
+/** Parses filters already read from JSON (a chart item's `filters`); issue and pattern paths start at `filters`. */
+export function parseFilterList(value: unknown): { filters: Filter[]; issues: Issue[]; patterns: RegexPattern[] } {
   const shapeIssues = schemaIssues(validateFilters, value, ['filters'])
-  if (shapeIssues.length) return { filters: [], issues: shapeIssues }
+  if (shapeIssues.length) return { filters: [], issues: shapeIssues, patterns: [] }
   const filters: Filter[] = []
   const issues: Issue[] = []
+  const patterns: RegexPattern[] = []
   ;(value as { name: string; operator: Operator; value?: (string | number)[] }[]).forEach((raw, index) => {
     const result = parseOne(raw, ['filters', index])
     if (result.filter) filters.push(result.filter)
     issues.push(...result.issues)
+    patterns.push(...result.patterns)
   })
-  return { filters, issues }
+  return { filters, issues, patterns }
 }
 
 /**

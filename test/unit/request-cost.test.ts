@@ -1,17 +1,26 @@
 // Cost is known before anything runs (issue 8 item 1): bucket counts are arithmetic and agree with the
 // listed buckets; metrics buckets, chart cells, a request's regex patterns and dates are capped with a 400 that says
-// how to narrow the request; metrics shaping is linear.
+// how to narrow the request; metrics shaping is linear. Every regex of a request, wherever it sits, counts against one
+// budget and is checked by RE2 before anything runs (issue 40 items 1 and 5).
 import assert from 'node:assert/strict'
 import { chart } from '../../queries/charts/chart'
 import { INTERVALS, bucketCount, bucketStarts, type Interval } from '../../queries/core/dates'
 import { MAX_REQUEST_REGEX_CHARACTERS, MAX_REQUEST_REGEX_PATTERNS } from '../../queries/core/filters'
 import { metrics } from '../../queries/insights/metrics'
 import { pages } from '../../queries/insights/pages'
-import { prepare } from '../../queries/core/pipeline'
+import { entryExit } from '../../queries/insights/entry-exit'
+import { sessionsList } from '../../queries/insights/sessions-list'
+import { exportEvents } from '../../queries/export/export-resource'
+import { funnel } from '../../queries/behaviour/funnel'
+import { paths } from '../../queries/behaviour/paths'
+import { retention } from '../../queries/behaviour/retention'
+import { prepare, type Resource } from '../../queries/core/pipeline'
 import { Random } from '../support/random'
 import { SHOP_SCOPE, requestIssues } from '../support/request-issues'
 
 const series = (items: object[]) => JSON.stringify(items)
+/** The `filters` parameter of one regex filter on `path`. */
+const regex = (values: string[]) => JSON.stringify([{ name: 'path', operator: 'regex', value: values }])
 
 describe('request cost', () => {
   describe('bucketCount', () => {
@@ -121,15 +130,20 @@ describe('request cost', () => {
   })
 
   describe('regex filters', () => {
-    const regex = (values: string[]) => JSON.stringify([{ name: 'path', operator: 'regex', value: values }])
+    const regexFilter = (values: string[], name = 'path') => ({ name, operator: 'regex', value: values })
+    /** `n` distinct patterns of 10 characters each, `^/p-0/xxxx` and so on. */
+    const patterns = (n: number, tag = 'p') => Array.from({ length: n }, (_, i) => `^/${tag}-${i}/`.padEnd(10, 'x'))
+    const step = (name: string, values: string[]) => ({ name, filters: [regexFilter(values)] })
+    const capMessage = (count: number, characters: number) =>
+      new RegExp(`: a request may hold at most 20 regex patterns of 1000 characters in all, .* this one holds ${count} patterns of ${characters} characters`)
 
     it('refuses more than 20 regex values, and patterns longer than 1000 characters in all', () => {
       const many = Array.from({ length: 100 }, (_, i) => `^/(a|b|c|d|e|f|g|h)+${i}(x|y)*$`)
       const tooMany = requestIssues(pages, { filters: regex(many) })
       assert.equal(tooMany.length, 1)
-      assert.match(tooMany[0], /^filters: a request may hold at most 20 regex patterns of 1000 characters in all, over every filter and series; this one holds 100 patterns of \d+ characters: /)
+      assert.match(tooMany[0], /^filters\.0\.value\.20: a request may hold at most 20 regex patterns of 1000 characters in all, .* this one holds 100 patterns of \d+ characters/)
       const long = ['a'.repeat(600), 'b'.repeat(600)]
-      assert.match(requestIssues(pages, { filters: regex(long) })[0], /this one holds 2 patterns of 1200 characters/)
+      assert.match(requestIssues(pages, { filters: regex(long) })[0], /^filters\.0\.value\.1: .*this one holds 2 patterns of 1200 characters/)
       assert.doesNotThrow(() => prepare(pages, { filters: regex(Array(20).fill('^/blog/(a|b)$')) }, SHOP_SCOPE))
       assert.doesNotThrow(() => prepare(pages, { filters: JSON.stringify([{ name: 'path', operator: 'is', value: Array(100).fill('/x') }]) }, SHOP_SCOPE))
     })
@@ -137,15 +151,148 @@ describe('request cost', () => {
     it('caps the patterns of the whole request, over every filter and every chart series', () => {
       const fifteen = { name: 'path', operator: 'regex', value: Array(15).fill('^/blog/(a|b)$') }
       const split = requestIssues(pages, { filters: JSON.stringify([fifteen, { ...fifteen, name: 'title' }]) })
-      assert.deepEqual(split.map((issue) => issue.replace(/:.*holds/, ': ... holds')), ['filters: ... holds 30 patterns of 390 characters: combine them into fewer patterns or use another operator'])
+      assert.equal(split.length, 1)
+      assert.match(split[0], /^filters\.1\.value\.5: .* this one holds 30 patterns of 390 characters: combine them into fewer patterns or use another operator$/)
       const seriesIssues = requestIssues(chart, { range: '7d', series: series(Array(10).fill({ name: 'screen_view', filters: [{ ...fifteen, value: fifteen.value.slice(0, 3) }] })) })
       assert.equal(seriesIssues.length, 1)
-      assert.match(seriesIssues[0], /^series: a request may hold at most 20 regex patterns .* this one holds 30 patterns of 390 characters/)
+      assert.match(seriesIssues[0], /^series\.6\.filters\.0\.value\.2: a request may hold at most 20 regex patterns .* this one holds 30 patterns of 390 characters/)
       const [half, rest] = [MAX_REQUEST_REGEX_CHARACTERS / 2, MAX_REQUEST_REGEX_PATTERNS / 2]
       const atTheCap = Array.from({ length: 2 }, () => ({ name: 'screen_view', filters: [{ name: 'path', operator: 'regex', value: Array(rest).fill('x'.repeat(half / rest)) }] }))
       assert.doesNotThrow(() => prepare(chart, { range: '7d', series: series(atTheCap) }, SHOP_SCOPE), 'exactly the caps, split over two series')
       const over = [...atTheCap, { name: 'screen_view', filters: [{ name: 'path', operator: 'regex', value: ['y'] }] }]
-      assert.match(requestIssues(chart, { range: '7d', series: series(over) })[0], /holds 21 patterns of 1001 characters/)
+      assert.match(requestIssues(chart, { range: '7d', series: series(over) })[0], /^series\.2\.filters\.0\.value\.0: .*holds 21 patterns of 1001 characters/)
+    })
+
+    it('caps the export\'s filters and every insights question\'s the same way', () => {
+      for (const [resource, raw] of [
+        [exportEvents, { projectId: 'shop', filters: regex(patterns(21)) }],
+        [metrics, { filters: regex(patterns(21)) }],
+        [entryExit, { mode: 'entry', filters: regex(patterns(21)) }],
+        [sessionsList, { filters: regex(patterns(21)) }],
+      ] as const) {
+        const issues = requestIssues(resource as Resource<unknown>, raw)
+        assert.equal(issues.length, 1, `${resource.name}: ${issues.join('\n')}`)
+        assert.match(issues[0], /^filters\.0\.value\.20: /, resource.name)
+        assert.match(issues[0], capMessage(21, 210), resource.name)
+      }
+    })
+
+    it('counts the leaves of a filter tree, session leaves and performed leaves alike', () => {
+      const tree = (performed: number) => JSON.stringify({ and: [regexFilter(patterns(12), 'country'), { performed: { filters: [regexFilter(patterns(performed, 'q'))] } }] })
+      assert.doesNotThrow(() => prepare(pages, { filters: tree(8) }, SHOP_SCOPE), '12 + 8 patterns')
+      assert.deepEqual(
+        requestIssues(pages, { filters: tree(9) }).map((issue) => issue.split(':')[0]),
+        ['filters.and.1.performed.filters.0.value.8'],
+      )
+      assert.match(requestIssues(pages, { filters: tree(9) })[0], capMessage(21, 210))
+    })
+
+    it('counts every funnel step\'s filters, and the request\'s filters once per step they run in', () => {
+      const steps = (n: number, each: number) => JSON.stringify(Array.from({ length: n }, (_, i) => step(`e${i}`, patterns(each, `s${i}`))))
+      assert.doesNotThrow(() => prepare(funnel, { steps: steps(10, 2) }, SHOP_SCOPE), '10 steps of 2 patterns')
+      const overSteps = requestIssues(funnel, { steps: steps(10, 3) })
+      assert.equal(overSteps.length, 1)
+      assert.match(overSteps[0], /^steps\.6\.filters\.0\.value\.2: /)
+      assert.match(overSteps[0], capMessage(30, 300))
+      // 178 patterns of 50 characters in one step fit the request head; they are refused before anything runs.
+      const wide = requestIssues(funnel, { steps: JSON.stringify([step('a', Array.from({ length: 100 }, (_, i) => `^/${String(i).padStart(3, '0')}${'x'.repeat(44)}$`)), 'b']) })
+      assert.match(wide[0], /^steps\.0\.filters\.0\.value\.20: .* this one holds 100 patterns of 5000 characters/)
+      const shared = (n: number) => ({ steps: JSON.stringify(Array.from({ length: n }, (_, i) => `e${i}`)), filters: regex(patterns(5)) })
+      assert.doesNotThrow(() => prepare(funnel, shared(4), SHOP_SCOPE), '5 shared patterns run in 4 steps: 20')
+      const sharedOver = requestIssues(funnel, shared(5))
+      assert.equal(sharedOver.length, 1)
+      assert.match(sharedOver[0], /^filters\.0\.value\.0: /, 'the 21st use is the first shared pattern in the fifth step')
+      assert.match(sharedOver[0], capMessage(25, 250))
+      // Repeated step parameters, each a JSON step, count the same way.
+      const repeated = requestIssues(funnel, { steps: [JSON.stringify(step('a', patterns(11))), JSON.stringify(step('b', patterns(10)))] })
+      assert.match(repeated[0], /^steps\.1\.filters\.0\.value\.9: /)
+    })
+
+    it('counts retention\'s start and return events, and its filters once for each', () => {
+      const params = (start: number, back: number, shared: number) => ({
+        startEvent: JSON.stringify(step('signup', patterns(start, 's'))),
+        returnEvent: JSON.stringify(step('visit', patterns(back, 'r'))),
+        ...(shared ? { filters: regex(patterns(shared, 'f')) } : {}),
+      })
+      assert.doesNotThrow(() => prepare(retention, params(12, 8, 0), SHOP_SCOPE))
+      const over = requestIssues(retention, params(12, 9, 0))
+      assert.equal(over.length, 1)
+      assert.match(over[0], /^returnEvent\.filters\.0\.value\.8: /)
+      assert.match(over[0], capMessage(21, 210))
+      assert.doesNotThrow(() => prepare(retention, params(4, 4, 6), SHOP_SCOPE), '6 x 2 + 4 + 4')
+      assert.match(requestIssues(retention, params(5, 4, 6))[0], capMessage(21, 210))
+    })
+
+    it('counts the paths start step with the filters, flat or a tree', () => {
+      const start = (n: number) => JSON.stringify(step('screen_view', patterns(n, 's')))
+      assert.doesNotThrow(() => prepare(paths, { start: start(10), filters: regex(patterns(10)) }, SHOP_SCOPE))
+      const flat = requestIssues(paths, { start: start(11), filters: regex(patterns(10)) })
+      assert.equal(flat.length, 1)
+      assert.match(flat[0], /^start\.filters\.0\.value\.10: /)
+      assert.match(flat[0], capMessage(21, 210))
+      const tree = requestIssues(paths, { start: start(15), filters: JSON.stringify({ or: [regexFilter(patterns(6), 'country')] }) })
+      assert.match(tree[0], /^start\.filters\.0\.value\.14: .*holds 21 patterns/)
+    })
+  })
+
+  describe('regex syntax: RE2, as the engine compiles it', () => {
+    const funnelWith = (pattern: string) => ({ steps: JSON.stringify([{ name: 'a', filters: [{ name: 'path', operator: 'is', value: ['/'] }, { name: 'path', operator: 'regex', value: [pattern] }] }, 'b']) })
+
+    it('accepts RE2 syntax that JavaScript lacks: inline flags and (?P<name>...) groups', () => {
+      for (const pattern of ['(?i)ABC', '(?P<n>a)', '(?<n>a)', '\\pL+', '[[:alpha:]]+', '\\Q.*\\E', '\\C', '(?U)a+', '\\z', 'a{1000}', '(a{10}){100}']) {
+        assert.doesNotThrow(() => prepare(pages, { filters: regex([pattern]) }, SHOP_SCOPE), pattern)
+        assert.doesNotThrow(() => prepare(funnel, funnelWith(pattern), SHOP_SCOPE), pattern)
+      }
+    })
+
+    it('refuses what RE2 refuses, at the parameter that holds the pattern', () => {
+      const refused: [string, RegExp][] = [
+        ['a{1001}', /invalid repetition size: \{1001\}/],
+        ['(a{100}){100}', /invalid repetition size/],
+        ['\\cA', /invalid escape sequence: \\c/],
+        ['\\p{Foo}', /invalid character class range: \\p\{Foo\}/],
+        ['[[:foo:]]', /invalid character class range: \[:foo:\]/],
+        ['^(?=a)b', /invalid perl operator: \(\?=/],
+        ['(a)\\1', /invalid escape sequence: \\1/],
+        ['(', /missing \)/],
+        ['x{2}{3}', /bad repetition operator/],
+      ]
+      for (const [pattern, message] of refused) {
+        const issues = requestIssues(funnel, funnelWith(pattern))
+        assert.equal(issues.length, 1, `${pattern}: ${issues.join('\n')}`)
+        assert.ok(issues[0].startsWith('steps.0.filters.1.value.0: invalid regular expression: '), issues[0])
+        assert.match(issues[0], message)
+        assert.match(requestIssues(pages, { filters: regex(['ok', pattern]) })[0], /^filters\.0\.value\.1: invalid regular expression: /)
+      }
+    })
+
+    it('counts the Unicode classes the patterns name, at most 10 in all', () => {
+      const named = (n: number) => Array.from({ length: n }, (_, i) => `^/${i}/\\pL+`)
+      const shared = regex(['\\\\p', '[\\pL\\p{Greek}]'])
+      assert.doesNotThrow(() => prepare(retention, { startEvent: JSON.stringify({ name: 'a', filters: [{ name: 'path', operator: 'regex', value: named(5) }] }), filters: shared }, SHOP_SCOPE), '5 + 2 x 2 classes: \\\\p is a backslash and a p')
+      const over = requestIssues(retention, { startEvent: JSON.stringify({ name: 'a', filters: [{ name: 'path', operator: 'regex', value: named(7) }] }), filters: regex(['[\\pL\\P{Greek}]']) })
+      assert.equal(over.length, 1)
+      assert.match(over[0], /^startEvent\.filters\.0\.value\.6: .*naming at most 10 Unicode classes .* this one holds 9 patterns of \d+ characters naming 11 Unicode classes: /)
+    })
+
+    it('compiles nothing past the budget: the 400 names the cap alone', () => {
+      const issues = requestIssues(funnel, { steps: JSON.stringify([{ name: 'a', filters: [{ name: 'path', operator: 'regex', value: Array(21).fill('(') }] }, 'b']) })
+      assert.deepEqual(issues.map((issue) => issue.split(': ')[0]), ['steps.0.filters.0.value.20'])
+    })
+
+    it('lists a refused pattern with the other problems of a tree', () => {
+      const tree = { and: [{ name: 'country', operator: 'regex', value: ['(?i)de', '\\cA'] }, { performed: { filters: [{ name: 'nope', operator: 'is', value: ['x'] }, { name: 'path', operator: 'regex', value: ['a{1001}'] }] } }] }
+      assert.deepEqual(requestIssues(pages, { filters: JSON.stringify(tree) }).map((issue) => issue.split(': ')[0]).sort(), [
+        'filters.and.0.value.1',
+        'filters.and.1.performed.filters.0.name',
+        'filters.and.1.performed.filters.1.value.0',
+      ])
+    })
+
+    it('refuses a pattern whose compiled program is past the cap, before the engine compiles it', () => {
+      const issues = requestIssues(retention, { startEvent: JSON.stringify({ name: 'a', filters: [{ name: 'path', operator: 'regex', value: ['\\pL{200}'] }] }) })
+      assert.deepEqual(issues.map((issue) => issue.split(': ')[0]), ['startEvent.filters.0.value.0'])
+      assert.match(issues[0], /too large/)
     })
   })
 
