@@ -3,7 +3,7 @@
 // start, counted each time a statement runs it, then compiled by RE2 as the engine would compile it. Every
 // issue points at the pattern it is about.
 import type { Issue } from './errors'
-import { regexProblem } from './regex-check'
+import { regexVerdict, SMALL_REGEX_PROGRAM_BYTES } from './regex-check'
 
 /**
  * A regex filter's cost grows with its patterns: each is matched against every row read, and a request's
@@ -19,6 +19,12 @@ export const MAX_REQUEST_REGEX_CHARACTERS = 1000
  * (docs/measurements.md, "Regex checks"); 250 of them fit in 1,000 characters.
  */
 export const MAX_REQUEST_UNICODE_CLASSES = 10
+/**
+ * Patterns a request may hold that compile to more than SMALL_REGEX_PROGRAM_BYTES of RE2 program (a counted
+ * repetition of a class, `.{200}`): each costs the check up to tens of milliseconds on the event loop, which
+ * 20 of them made a third of a second (docs/measurements.md, "Regex checks").
+ */
+export const MAX_REQUEST_LARGE_PATTERNS = 2
 
 /** Escapes of a pattern, each a backslash and the character after it (`\\` is one, so `\\p` names no class). */
 const ESCAPE = /\\[\s\S]/g
@@ -49,12 +55,21 @@ export const patternsUnder = (prefix: (string | number)[], patterns: readonly Re
  * within them, each pattern RE2 refuses, at its own path.
  */
 export function regexIssues(uses: readonly RegexUse[]): Issue[] {
-  return budgetIssues(uses) ?? uses.flatMap(({ patterns }) => patterns.flatMap(syntaxIssues))
+  return budgetIssues(uses) ?? syntaxIssues(uses.flatMap(({ patterns }) => patterns))
 }
 
-function syntaxIssues(pattern: RegexPattern): Issue[] {
-  const problem = regexProblem(pattern.text)
-  return problem === undefined ? [] : [{ path: pattern.path, message: `invalid regular expression: ${problem}` }]
+const OVER_LARGE =
+  `the request already holds ${MAX_REQUEST_LARGE_PATTERNS} patterns that compile to more than ${SMALL_REGEX_PROGRAM_BYTES / 1024} KiB ` +
+  'of RE2 program (counted repetitions of a class, such as .{200}), the most a request may hold: shorten the repetitions'
+
+/** Each pattern RE2 refuses, at its own path, and the large ones past the request's allowance (each compiled in full counts, refused or not). */
+function syntaxIssues(patterns: readonly RegexPattern[]): Issue[] {
+  let large = 0
+  return patterns.flatMap((pattern) => {
+    const { problem, large: isLarge } = regexVerdict(pattern.text, large < MAX_REQUEST_LARGE_PATTERNS, OVER_LARGE)
+    if (isLarge && problem !== OVER_LARGE) large += 1
+    return problem === undefined ? [] : [{ path: pattern.path, message: problem === OVER_LARGE ? problem : `invalid regular expression: ${problem}` }]
+  })
 }
 
 function budgetIssues(uses: readonly RegexUse[]): Issue[] | undefined {

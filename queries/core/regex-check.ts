@@ -24,6 +24,13 @@ const MODULE = '@adguard/re2-wasm/build/wasm/re2'
  */
 export const MAX_REGEX_PROGRAM_BYTES = 64 * 1024
 
+/**
+ * The program a pattern compiles to first. Hand-written patterns (a path, a list of alternatives) fit it and
+ * compile in a millisecond or two; a larger program costs the check up to tens of milliseconds on the event
+ * loop, so a request may hold only MAX_REQUEST_LARGE_PATTERNS of them (docs/measurements.md, "Regex checks").
+ */
+export const SMALL_REGEX_PROGRAM_BYTES = 8 * 1024
+
 /** The problem of a pattern RE2 gives up on, or that outgrows the module's heap. */
 const tooLarge = `the pattern is too large: it compiles to more than ${MAX_REGEX_PROGRAM_BYTES / 1024} KiB of RE2 program (a counted repetition of a large class, such as \\pL{100}?)`
 
@@ -58,34 +65,59 @@ const withPythonGroupNames = (pattern: string): string => pattern.replace(/\(\?<
 /** RE2's messages for JavaScript's look-arounds (`(?=`, `(?<!`) and back-references (`\1`, `\k<name>`). */
 const LOOK_AROUND_OR_BACK_REFERENCE = /invalid perl operator: \(\?<?[=!]|invalid escape sequence: \\[1-9k]/
 
-/** The problem RE2 finds in a pattern, compiled as the engine's `match` compiles it; undefined when none. */
-function compileProblem(pattern: string): string | undefined {
+/** What RE2 says of a pattern compiled within `maxBytes` of program: nothing, too large, or its problem. */
+type Compiled = { ok: true } | { ok: false; tooLarge: true } | { ok: false; tooLarge: false; problem: string }
+
+/** Compiles a pattern as the engine's `match` compiles it, its program capped at `maxBytes`. */
+function compile(pattern: string, maxBytes: number): Compiled {
   let compiled: WrappedRE2 | undefined
   try {
     // As ClickHouse's match: case-sensitive, `.` matching newlines too (dot_nl: match('a\nb', 'a.b') is 1),
     // UTF-8, RE2's Perl syntax.
-    compiled = new Re2(withPythonGroupNames(pattern), false, false, true, MAX_REGEX_PROGRAM_BYTES)
-    if (compiled.ok()) return undefined
+    compiled = new Re2(withPythonGroupNames(pattern), false, false, true, maxBytes)
+    if (compiled.ok()) return { ok: true }
     const error = compiled.error()
-    if (/pattern too large/.test(error)) return tooLarge
-    return LOOK_AROUND_OR_BACK_REFERENCE.test(error) ? `${error} (look-arounds and back-references are not RE2 syntax)` : error
+    if (/pattern too large/.test(error)) return { ok: false, tooLarge: true }
+    const problem = LOOK_AROUND_OR_BACK_REFERENCE.test(error) ? `${error} (look-arounds and back-references are not RE2 syntax)` : error
+    return { ok: false, tooLarge: false, problem }
   } catch (error) {
     if (!(error instanceof WebAssembly.RuntimeError)) throw error
     reloadRe2()
-    return tooLarge
+    return { ok: false, tooLarge: true }
   } finally {
     compiled?.delete()
   }
 }
 
+/** A pattern's verdict: why the engine would refuse it (undefined when it compiles), and whether it is large. */
+export interface RegexVerdict {
+  problem?: string
+  /** It compiles to more than SMALL_REGEX_PROGRAM_BYTES of program. */
+  large: boolean
+}
+
 /** Verdicts by pattern: a dashboard repeats its patterns, each compiled once. */
-const verdicts = new LRUCache<string, { problem?: string }>({ max: 1000 })
+const verdicts = new LRUCache<string, RegexVerdict>({ max: 1000 })
+
+/**
+ * The verdict on a pattern, compiled within the small program first; a large one is compiled in full only
+ * when `mayBeLarge` (the request has room for one more), and otherwise refused with `overLarge`.
+ */
+export function regexVerdict(pattern: string, mayBeLarge: boolean, overLarge: string): RegexVerdict {
+  const known = verdicts.get(pattern)
+  if (known) return known.large && !mayBeLarge ? { large: true, problem: overLarge } : known
+  const small = compile(pattern, SMALL_REGEX_PROGRAM_BYTES)
+  if (!small.ok && !small.tooLarge) return remembered(pattern, { problem: small.problem, large: false })
+  if (small.ok) return remembered(pattern, { large: false })
+  if (!mayBeLarge) return { large: true, problem: overLarge }
+  const full = compile(pattern, MAX_REGEX_PROGRAM_BYTES)
+  return remembered(pattern, full.ok ? { large: true } : { problem: full.tooLarge ? tooLarge : full.problem, large: true })
+}
+
+function remembered(pattern: string, verdict: RegexVerdict): RegexVerdict {
+  verdicts.set(pattern, verdict)
+  return verdict
+}
 
 /** Why the engine would refuse a regex pattern (RE2's own message), or undefined when it compiles. */
-export function regexProblem(pattern: string): string | undefined {
-  const known = verdicts.get(pattern)
-  if (known) return known.problem
-  const problem = compileProblem(pattern)
-  verdicts.set(pattern, problem === undefined ? {} : { problem })
-  return problem
-}
+export const regexProblem = (pattern: string): string | undefined => regexVerdict(pattern, true, '').problem

@@ -267,12 +267,22 @@ describe('request cost', () => {
     })
 
     it('counts the Unicode classes the patterns name, at most 10 in all', () => {
-      const named = (n: number) => Array.from({ length: n }, (_, i) => `^/${i}/\\pL+`)
+      const named = (n: number) => Array.from({ length: n }, (_, i) => `^/${i}/\\p{Greek}+`)
       const shared = regex(['\\\\p', '[\\pL\\p{Greek}]'])
       assert.doesNotThrow(() => prepare(retention, { startEvent: JSON.stringify({ name: 'a', filters: [{ name: 'path', operator: 'regex', value: named(5) }] }), filters: shared }, SHOP_SCOPE), '5 + 2 x 2 classes: \\\\p is a backslash and a p')
       const over = requestIssues(retention, { startEvent: JSON.stringify({ name: 'a', filters: [{ name: 'path', operator: 'regex', value: named(7) }] }), filters: regex(['[\\pL\\P{Greek}]']) })
       assert.equal(over.length, 1)
       assert.match(over[0], /^startEvent\.filters\.0\.value\.6: .*naming at most 10 Unicode classes .* this one holds 9 patterns of \d+ characters naming 11 Unicode classes: /)
+    })
+
+    it('compiles in full at most 2 patterns a request that outgrow the small program, refused or not', () => {
+      const issues = requestIssues(pages, { filters: regex(['^/blog/', '.{200}', '(?i)[a-z]{150}', '[0-9a-f]{300}', '^/docs/[0-9]{4}/']) })
+      assert.deepEqual(issues.map((issue) => issue.split(': ')[0]), ['filters.0.value.3'], 'the third large pattern; a short repetition fits the small program')
+      assert.match(issues[0], /already holds 2 patterns that compile to more than 8 KiB of RE2 program/)
+      const refusedCounts = requestIssues(pages, { filters: regex(['\\pL{100}', '.{200}', '(?i)[a-z]{150}']) })
+      assert.deepEqual(refusedCounts.map((issue) => issue.split(': ')[0]), ['filters.0.value.0', 'filters.0.value.2'])
+      assert.match(refusedCounts[0], /the pattern is too large: it compiles to more than 64 KiB/)
+      assert.match(refusedCounts[1], /already holds 2 patterns/, 'a large pattern compiled in full and refused counts too')
     })
 
     it('compiles nothing past the budget: the 400 names the cap alone', () => {
