@@ -2808,6 +2808,12 @@ export interface operations {
                              * @description ISO 8601 with the offset of the request timezone
                              */
                             importedAt?: string | null;
+                            origin?: string;
+                            title?: string;
+                            /** @description includes=revenue: in minor units */
+                            revenue?: number;
+                            /** @description includes=groups */
+                            groups?: string[];
                             /** @description includes=profile: the visitor's latest profile, null when anonymous or unknown */
                             profile?: null | {
                                 id: string;
@@ -2877,6 +2883,12 @@ export interface operations {
                          * @description ISO 8601 with the offset of the request timezone
                          */
                         importedAt?: string | null;
+                        origin?: string;
+                        title?: string;
+                        /** @description includes=revenue: in minor units */
+                        revenue?: number;
+                        /** @description includes=groups */
+                        groups?: string[];
                         /** @description includes=profile: the visitor's latest profile, null when anonymous or unknown */
                         profile?: null | {
                             id: string;
