@@ -3,8 +3,15 @@
 // pretty; one JSON object per line when they are JSON, so output a container merges stays JSON. Written
 // whatever LOG_LEVEL says: a new demo secret is shown only here.
 import os from 'node:os'
-import type { Demo } from '../admin/demo'
 import type { LogFormat } from '../logger'
+
+/** The demo a start made or found (server/admin/demo.ts's Demo; the HTTP code imports nothing of the admin code). */
+interface Demo {
+  credentials: { projectId: string; clientId: string; clientSecret: string }
+  /** Whether this start created it: only then is the secret shown. */
+  created: boolean
+  file: string
+}
 
 type Interfaces = ReturnType<typeof os.networkInterfaces>
 
