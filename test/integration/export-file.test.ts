@@ -16,22 +16,27 @@ describe('CLI export', function () {
   this.timeout(600_000)
   let h: Harness
   let auth: Record<string, string>
+  const filters = JSON.stringify([{ name: 'path', operator: 'startsWith', value: ['/p'] }])
+  // Each CLI option is the API parameter of the same name.
   const cases = [
     { format: 'ndjson', args: [] as string[] },
     { format: 'csv', args: [] as string[] },
     { format: 'csv', args: ['--start', '2024-05-02', '--end', '2024-05-04'] },
+    { format: 'ndjson', args: ['--event', 'purchase,signup', '--filters', filters, '--includes', 'geo,revenue'] },
   ]
   const bodies: string[] = []
 
   before(async () => {
     ;({ h, auth } = await startWithEvents(PROJECT, randomEvents(5, PROJECT)))
     for (const { format, args } of cases) {
-      const query = new URLSearchParams({ projectId: PROJECT.id, format, ...(args.length ? { start: args[1], end: args[3] } : {}) })
+      const named = Object.fromEntries(args.flatMap((arg, at) => (arg.startsWith('--') ? [[arg.slice(2), args[at + 1]]] : [])))
+      const query = new URLSearchParams({ projectId: PROJECT.id, format, ...named })
       const res = await request(h.app).get(`/export/events?${query}`).set(auth)
       assert.equal(res.status, 200)
       bodies.push(res.text)
     }
     assert.ok(bodies[0].split('\n').length > 20_001, 'several blocks')
+    assert.ok(bodies[3].split('\n').length > 100 && bodies[3].length < bodies[0].length / 4, 'the options narrow the export to some rows')
     // One process holds a data directory at a time: the CLI opens it once the gateway's engine is closed.
     await h.engine.close()
   })
