@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { latencyChart } from '../../loadtest/chart'
 import { EXIT, main } from '../../loadtest/cli'
 import { compareReports, parsePercent } from '../../loadtest/compare'
-import { parseRateLimitPolicy, rateLimitProblem } from '../../loadtest/preflight'
+import { mostlyRefused, parseRateLimitPolicy, rateLimitProblem } from '../../loadtest/preflight'
 import { gatewayView, parseMetrics } from '../../loadtest/prometheus'
 import { seededRandom } from '../../loadtest/random'
 import { noticeLines } from '../../loadtest/report'
@@ -136,6 +136,12 @@ describe('load-test kit: a run that tells the truth', () => {
     assert.equal(rateLimitProblem({ limit: 100_000, windowSeconds: 10 }, { connections: 8 }), undefined)
     assert.equal(rateLimitProblem(policy, { connections: 8, rate: 10 }), undefined, '10 a second fits 100 per 10 s')
     assert.match(rateLimitProblem(policy, { connections: 8, rate: 11 }) ?? '', /up to 110 /)
+  })
+
+  it('calls a finished run whose answers were mostly 429 no measure of the gateway', () => {
+    assert.equal(mostlyRefused(stats()), undefined)
+    assert.equal(mostlyRefused(stats({ statuses: { 200: 50, 429: 50 }, errors: 50 })), undefined, 'half is not most')
+    assert.match(mostlyRefused(stats({ statuses: { 200: 40, 429: 60 }, errors: 60 })) ?? '', /^60% of the answers were 429 .*QUARRY_RATE_LIMIT/)
   })
 
   it('takes credentials from QUARRY_CLIENT_ID / QUARRY_CLIENT_SECRET, never from the command line', async () => {
