@@ -788,10 +788,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -831,18 +832,25 @@ export interface operations {
     insightsMetrics: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description Bucket of the series; by default `hour` up to 2 days, `day` up to 92 days, `week` up to 366 days, else `month`. */
                 interval?: "minute" | "hour" | "day" | "week" | "month";
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -908,22 +916,33 @@ export interface operations {
     insightsPages: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
+                /** @description The measure rows are ordered by; ties by origin, then path. */
                 sortBy?: "sessions" | "pageviews" | "bounce_rate" | "avg_duration";
+                /** @description Direction of `sortBy`; rows without a value (null) come last either way. */
                 sortOrder?: "desc" | "asc";
+                /** @description Keeps the pages whose path or title contains this text, ignoring case. */
                 search?: string;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -973,19 +992,27 @@ export interface operations {
     insightsSessions: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description Rows per page. */
                 limit?: number;
+                /** @description The previous page's `meta.nextCursor` (opaque); the first page without it. */
                 cursor?: string;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -1070,20 +1097,29 @@ export interface operations {
     insightsPagesEntryExit: {
         parameters: {
             query: {
-                startDate?: string;
-                endDate?: string;
-                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
-                timezone?: string;
-                filters?: string;
-                cursor?: number;
-                limit?: number;
+                /** @description `entry`: sessions by the page they entered on; `exit`: by the page of their last page view. */
                 mode: "entry" | "exit";
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
+                endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
+                filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
+                cursor?: number;
+                /** @description Rows per page. */
+                limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -1133,19 +1169,27 @@ export interface operations {
     insightsReferrer: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -1192,19 +1236,27 @@ export interface operations {
     insightsReferrerName: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -1251,19 +1303,27 @@ export interface operations {
     insightsReferrerType: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -1310,19 +1370,27 @@ export interface operations {
     insightsUtmSource: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -1369,19 +1437,27 @@ export interface operations {
     insightsUtmMedium: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -1428,19 +1504,27 @@ export interface operations {
     insightsUtmCampaign: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -1487,19 +1571,27 @@ export interface operations {
     insightsUtmTerm: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -1546,19 +1638,27 @@ export interface operations {
     insightsUtmContent: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -1605,19 +1705,27 @@ export interface operations {
     insightsCountry: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -1664,19 +1772,27 @@ export interface operations {
     insightsRegion: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -1725,19 +1841,27 @@ export interface operations {
     insightsCity: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -1786,19 +1910,27 @@ export interface operations {
     insightsDevice: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -1845,19 +1977,27 @@ export interface operations {
     insightsBrand: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -1904,19 +2044,27 @@ export interface operations {
     insightsModel: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -1963,19 +2111,27 @@ export interface operations {
     insightsBrowser: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -2022,19 +2178,27 @@ export interface operations {
     insightsBrowserVersion: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -2083,19 +2247,27 @@ export interface operations {
     insightsOs: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -2142,19 +2314,27 @@ export interface operations {
     insightsOsVersion: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -2203,19 +2383,27 @@ export interface operations {
     insightsEventsNames: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description Keeps the rows whose text contains this, ignoring case. */
                 search?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -2263,20 +2451,29 @@ export interface operations {
     insightsEventsProperties: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description Keeps the rows whose text contains this, ignoring case. */
                 search?: string;
+                /** @description Counts only events of this name (every name when absent). */
                 event?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -2319,21 +2516,31 @@ export interface operations {
     insightsEventsPropertyValues: {
         parameters: {
             query: {
-                startDate?: string;
-                endDate?: string;
-                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
-                timezone?: string;
-                search?: string;
+                /** @description The property key whose values are counted. */
                 key: string;
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
+                endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description Keeps the rows whose text contains this, ignoring case. */
+                search?: string;
+                /** @description Counts only events of this name (every name when absent). */
                 event?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
+                /** @description Rows per page. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -2376,22 +2583,33 @@ export interface operations {
     insightsFunnel: {
         parameters: {
             query: {
-                startDate?: string;
-                endDate?: string;
-                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
-                timezone?: string;
-                filters?: string;
+                /** @description 2 to 10 steps, in order: each an event name, or a JSON step `{ "name", "filters" }` whose filters read that event (flat filters on event fields). Repeat the parameter per step, or send one JSON array of steps. */
                 steps: string[];
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
+                endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of filters, ANDed with every step (event fields and session attributes as each event carries them). */
+                filters?: string;
+                /** @description Hours from the first step within which the last must happen. */
                 windowHours?: number;
+                /** @description Count sessions (`session_id`) or visitors (`profile_id`) through the steps. */
                 groupBy?: "session_id" | "profile_id";
+                /** @description One event field, session attribute (as the event carries it) or `properties.<key>`: a funnel per value. */
                 breakdown?: string;
+                /** @description Breakdown values kept, by the sessions or visitors entering the funnel. */
                 breakdownLimit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -2463,22 +2681,33 @@ export interface operations {
     insightsRetention: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of filters, ANDed, read on both the cohort and the return events. */
                 filters?: string;
+                /** @description The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default. */
                 startEvent?: string;
+                /** @description The step that counts as coming back (a name or a JSON step); any event by default. */
                 returnEvent?: string;
+                /** @description The length of a cohort and of each period after it. */
                 period?: "day" | "week" | "month";
+                /** @description Periods counted after each cohort. */
                 periods?: number;
+                /** @description `on`: back in that very period; `on_or_after`: back in it or any later one. */
                 criteria?: "on" | "on_or_after";
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -2533,21 +2762,31 @@ export interface operations {
     insightsPaths: {
         parameters: {
             query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
+                /** @description `page`: the path of each page view; `event`: each event's name. */
                 node?: "page" | "event";
+                /** @description The step (an event name or a JSON step) a sequence begins at; each session from its first event otherwise. */
                 start?: string;
+                /** @description Steps of each sequence. */
                 steps?: number;
+                /** @description Nodes and links kept per step. */
                 limit?: number;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @description The project to read; a `read` client may read only its own. */
                 projectId: string;
             };
             cookie?: never;
@@ -2602,20 +2841,31 @@ export interface operations {
     exportCharts: {
         parameters: {
             query: {
-                projectId?: string;
-                project_id?: string;
+                /** @description URL-encoded JSON: up to 10 items, lettered A, B, ...: event items `{ "name", "segment", "filters", "property", "displayName" }` and formula items `{ "type": "formula", "formula" }` over the letters. */
                 series: string;
+                /** @description The project to read; a `read` client's own by default. */
+                projectId?: string;
+                /** @description OpenPanel's name for `projectId`; send one of the two. */
+                project_id?: string;
+                /** @description URL-encoded JSON: up to 3 `{ "name" }`, each an event field or `properties.<key>`; a series per value. */
                 breakdowns?: string;
+                /** @description Breakdown values kept, by their total. */
                 breakdownLimit?: number;
+                /** @description Bucket of the series; by default `hour` up to 2 days, `day` up to 92 days, `week` up to 366 days, else `month`. */
                 interval?: "minute" | "hour" | "day" | "week" | "month";
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
+                /** @description `true`: the same series over the window before this one too. */
                 previous?: "true" | "false";
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -2716,22 +2966,35 @@ export interface operations {
     exportEvents: {
         parameters: {
             query?: {
+                /** @description The project to read; a `read` client's own by default. */
                 projectId?: string;
+                /** @description OpenPanel's name for `projectId`; send one of the two. */
                 project_id?: string;
+                /** @description Event names to keep (repeat for several); every name by default. */
                 event?: string | string[];
+                /** @description Keeps one profile's events. */
                 profileId?: string;
+                /** @description First instant (ISO date or date-time, in `timezone`); 30 days before `end` by default. */
                 start?: string;
+                /** @description End of the window, excluded (ISO date or date-time); now by default. */
                 end?: string;
+                /** @description URL-encoded JSON: a flat array of filters on the fields of each event, ANDed. */
                 filters?: string;
+                /** @description Extra fields of each event (repeat for several). */
                 includes?: string | string[];
+                /** @description Events per page (JSON) or per chunk. */
                 limit?: number;
+                /** @description The previous page's `meta.nextCursor` (opaque keyset cursor); the first page without it. */
                 cursor?: string;
+                /** @description A 1-based page number, for clients that page by number (slower than `cursor` deep down). */
                 page?: number;
+                /** @description `json`: pages with `meta`; `ndjson` or `csv`: one stream of every matching event. */
                 format?: "json" | "ndjson" | "csv";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
             };
             header?: {
-                /** @description The ETag of an earlier answer: 304 while it still holds */
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
                 "If-None-Match"?: string;
             };
             path?: never;

@@ -72,8 +72,9 @@ type Env = Record<string, string | undefined>
 function readInteger(env: Env, name: string, { fallback, min, max }: { fallback: number; min: number; max: number }): number {
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `expected a whole number, got "${raw}"`)
-  const value = Number(raw.trim())
+  // Decimal digits exactly as written: no blanks, signs, exponents or hex (Number() would read all of those).
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`)
+  const value = Number(raw)
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`)
   return value
 }
@@ -110,7 +111,9 @@ function readHost(env: Env, name: string, fallback: string): string {
 
 /** `false` (the default), `true`, a hop count, or addresses, subnets and Express's names (`loopback`, ...). */
 function readTrustProxy(env: Env, name: string): boolean | number | string {
-  const raw = (env[name] ?? '').trim()
+  const raw = env[name] ?? ''
+  // TRICKY: Express trims each entry, so " 2" would silently be an address (0.0.0.2), not a hop count.
+  if (raw !== raw.trim()) throw new ConfigError(name, `expected true, false, a hop count or addresses/subnets without blanks around them, got "${raw}"`)
   if (raw === '' || raw === 'false') return false
   if (raw === 'true') return true
   if (/^\d+$/.test(raw)) return Number(raw)

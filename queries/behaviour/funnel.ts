@@ -212,7 +212,7 @@ export const funnel: Resource<FunnelQuery, PlannedFunnel> = {
     const total = rows[0]?.total ?? []
     const body = shapeSteps(query, total)
     if (!query.breakdown) return { body }
-    const breakdowns = rows.map((row) => ({ value: row.value, ...shapeSteps(query, row.reached) }))
+    const breakdowns = rows.map((row) => ({ value: row.value === '' ? null : row.value, ...shapeSteps(query, row.reached) }))
     return { body: { ...body, breakdowns } }
   },
 }

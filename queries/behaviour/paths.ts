@@ -137,6 +137,18 @@ export const paths: Resource<PathsQuery, PlannedPaths> = {
       nodes: rows.filter((row) => row.kind === 'node' && Number(row.step) === index + 1).map((row) => ({ label: row.source, sessions: Number(row.sessions), exits: Number(row.exits) })),
     })).filter((step) => step.nodes.length > 0)
     const links = rows.filter((row) => row.kind === 'link').map((row) => ({ step: Number(row.step), source: row.source, target: row.target, sessions: Number(row.sessions) }))
-    return { body: { sessions: Number(rows[0]?.total ?? 0), steps, links } }
+    const sessions = Number(rows[0]?.total ?? 0)
+    const warnings = sessions === 0 && query.start ? [startWarning(query.start, query.node)] : []
+    return { body: { sessions, steps, links, ...(warnings.length ? { meta: { warnings } } : {}) } }
   },
+}
+
+/** Why no sequence began at `start`: a page view is the only node of `node=page`, so an event there never starts one. */
+function startWarning(start: Step, node: NodeKind): string {
+  if (node === 'page' && start.name !== 'screen_view' && start.name !== '*') {
+    const page = start.name.startsWith('/') ? start.name : '/pricing'
+    const step = JSON.stringify({ name: 'screen_view', filters: [{ name: 'path', operator: 'is', value: [page] }] })
+    return `"start" names the event "${start.name}", but with node=page a sequence holds page views only; to begin at a page, send start=${step}`
+  }
+  return '"start" matches no event of the window\'s sessions, so no sequence begins'
 }

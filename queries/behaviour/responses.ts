@@ -2,7 +2,7 @@
 import { instant, nullable, type RouteResponse } from '../core/responses'
 
 const json = (schema: object): RouteResponse['content'] => ({ 'application/json': { schema } })
-const object = (properties: Record<string, object>) => ({ type: 'object', additionalProperties: false, required: Object.keys(properties), properties })
+const object = (properties: Record<string, object>, required = Object.keys(properties)) => ({ type: 'object', additionalProperties: false, required, properties })
 const count = { type: 'integer', minimum: 0 }
 const rate = { type: 'number', minimum: 0, maximum: 100, description: 'Percent, two decimals' }
 
@@ -30,7 +30,7 @@ export const funnelResponse: RouteResponse = {
     required: Object.keys(funnelTotals),
     properties: {
       ...funnelTotals,
-      breakdowns: { type: 'array', items: object({ value: { type: 'string' }, ...funnelTotals }) },
+      breakdowns: { type: 'array', items: object({ value: nullable({ type: 'string', description: 'null where the entry event has no value' }), ...funnelTotals }) },
     },
   }),
 }
@@ -45,7 +45,7 @@ export const retentionResponse: RouteResponse = {
     object({
       period: { type: 'string', enum: ['day', 'week', 'month'] },
       cohorts: { type: 'array', items: object({ date: { ...instant, description: 'Start of the cohort period' }, size: count, values: periodValues, percentages: periodPercentages }) },
-      average: object({ percentages: { type: 'array', items: { type: 'number', minimum: 0, maximum: 100 } } }),
+      average: object({ percentages: { ...periodPercentages, description: 'null for a period no cohort has reached yet' } }),
     }),
   ),
 }
@@ -58,6 +58,7 @@ export const pathsResponse: RouteResponse = {
       sessions: { ...count, description: 'Sequences (sessions with at least one node)' },
       steps: { type: 'array', items: object({ step: { type: 'integer', minimum: 1 }, nodes: { type: 'array', items: object({ label: { type: 'string' }, sessions: count, exits: count }) } }) },
       links: { type: 'array', items: object({ step: { type: 'integer', minimum: 1 }, source: { type: 'string' }, target: { type: 'string' }, sessions: count }) },
-    }),
+      meta: { ...object({ warnings: { type: 'array', items: { type: 'string' } } }), description: 'Present when `start` began no sequence: why' },
+    }, ['sessions', 'steps', 'links']),
   ),
 }

@@ -174,6 +174,7 @@ export const retention: Resource<RetentionQuery> = {
     })
     const average = Array.from({ length: query.periods + 1 }, (_, k) => {
       const counted = cohorts.filter((cohort) => cohort.values[k] !== null)
+      if (!counted.length) return null
       return percent(
         counted.reduce((sum, cohort) => sum + (cohort.values[k] as number), 0),
         counted.reduce((sum, cohort) => sum + cohort.size, 0),

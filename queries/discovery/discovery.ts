@@ -26,7 +26,14 @@ const pagingProperties = {
 }
 const search = { type: 'string', maxLength: TEXT_MAX_LENGTH, default: '', description: 'Keeps the rows whose text contains this, ignoring case' }
 const event = { type: 'string', minLength: 1, maxLength: TEXT_MAX_LENGTH, description: 'Counts only events of this name (every name when absent)' }
-const key = { type: 'string', minLength: 1, maxLength: TEXT_MAX_LENGTH, description: 'The property key whose values are counted' }
+const key = {
+  type: 'string',
+  minLength: 1,
+  maxLength: TEXT_MAX_LENGTH,
+  description: 'The property key whose values are counted, bare (`price`) or as filters name it (`properties.price`)',
+}
+/** The prefix filters and charts put before a property key; /events/properties names keys with it. */
+const PROPERTY_PREFIX = 'properties.'
 
 const schemaOf = (own: Record<string, object>, required: string[] = []) => ({
   type: 'object',
@@ -68,6 +75,8 @@ function parseDiscovery(validate: ReturnType<typeof compileSchema>, raw: Record<
   const issues = schemaIssues(validate, params)
   const typed = params as unknown as RawParams
   const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })
+  const key = typed.key?.startsWith(PROPERTY_PREFIX) ? typed.key.slice(PROPERTY_PREFIX.length) : (typed.key ?? '')
+  if (typed.key === PROPERTY_PREFIX) issues.push({ path: ['key'], message: `"key" names no property: give it bare ("price") or as filters do ("properties.price")` })
   if (issues.length || !window) throw invalid(issues)
   return {
     projectId: scope.project.id,
@@ -75,7 +84,7 @@ function parseDiscovery(validate: ReturnType<typeof compileSchema>, raw: Record<
     window,
     search: typed.search,
     event: typed.event ?? '',
-    key: typed.key ?? '',
+    key,
     limit: typed.limit,
     cursor: typed.cursor,
   }
@@ -148,7 +157,7 @@ export const eventProperties = discoveryResource({
   name: 'events/properties',
   schema: schemaOf({ event }),
   compile: (query) => discoveryStatement('events-properties', query, { event: query.event }),
-  row: (row) => ({ key: String(row.key), count: Number(row.event_count) }),
+  row: (row) => ({ key: `${PROPERTY_PREFIX}${String(row.key)}`, count: Number(row.event_count) }),
 })
 
 export const eventPropertyValues = discoveryResource({

@@ -31,6 +31,9 @@ export function guardrailSettings(guardrails: Guardrails): Record<string, string
     max_temporary_data_on_disk_size_for_query: guardrails.maxMemoryBytes,
     // TRICKY: the embedded engine prints 64-bit integers as numbers, a server as strings; pin it.
     output_format_json_quote_64bit_integers: 0,
+    // JSON text as JSON.stringify writes it: the engine escapes '/' as '\/' by default, which NDJSON exports
+    // pass through untouched while JSON pages and CSV do not.
+    output_format_json_escape_forward_slashes: 0,
     // The sets of IN subqueries (session ids) are built once, as the statement runs, not a second time for
     // index analysis: no primary key holds their columns (docs/measurements.md, "Filters").
     use_index_for_in_with_subqueries: 0,

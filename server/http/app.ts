@@ -18,7 +18,7 @@ import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
 import { FailedAttempts } from './failed-attempts'
 import { PerClientSlots, clientRateLimit, concurrencyCap } from './limits'
 import type { Logger } from '../logger'
-import type { Metrics } from './metrics'
+import { endedStatus, type CutReason, type Metrics } from './metrics'
 import { buildOpenApi } from './openapi'
 import { ReadinessProbe } from './readiness'
 import { ROUTES, type Route } from './routes'
@@ -42,6 +42,8 @@ export interface AppOptions {
   drain?: Drain
   /** What `/ready` asks (one over `runner` by default). */
   readiness?: ReadinessProbe
+  /** The demo project, when the gateway has one: /openapi.json's `projectId` examples name it. */
+  demoProjectId?: string
 }
 
 /** The same request with the next `cursor`, as a path: built from the request path alone, never its Host header. */
@@ -75,12 +77,19 @@ export function createApp(options: AppOptions): express.Express {
     res.once('close', () => {
       if (!res.writableFinished) abort.abort()
     })
-    res.on('finish', () => {
+    // One line per request, on whichever comes first: `finish` (the answer is complete) or `close` (the
+    // connection ended before it was: 499, as Prometheus counts it, with why).
+    let logged = false
+    const log = () => {
+      if (logged) return
+      logged = true
+      const cut: CutReason | undefined = res.writableFinished ? undefined : (res.locals.cut ?? 'client_closed')
       logger.info('request', {
         requestId,
         method: req.method,
         path: req.path,
-        status: res.statusCode,
+        status: endedStatus(res),
+        cut,
         clientId: res.locals.client?.id,
         project: res.locals.projectId,
         template: res.locals.template,
@@ -89,7 +98,9 @@ export function createApp(options: AppOptions): express.Express {
         readRows: res.locals.readRows,
         readBytes: res.locals.readBytes,
       })
-    })
+    }
+    res.once('finish', log)
+    res.once('close', log)
     next()
   })
 
@@ -108,7 +119,7 @@ export function createApp(options: AppOptions): express.Express {
     }
     res.set('Retry-After', '5').status(503).json(errorBody({ status: 503, message: state.reason, requestId: res.locals.requestId }))
   })
-  const openApi = buildOpenApi(ROUTES)
+  const openApi = buildOpenApi(ROUTES, { demoProjectId: options.demoProjectId })
   app.get('/openapi.json', (_req, res) => {
     res.json(openApi)
   })
@@ -180,7 +191,9 @@ export function createApp(options: AppOptions): express.Express {
       if (res.write(piece)) return
       const idle = AbortSignal.timeout(config.streamIdleSeconds * 1000)
       await once(res, 'drain', { signal: AbortSignal.any([signal, idle]) }).catch(() => {
-        if (idle.aborted) res.destroy()
+        if (!idle.aborted) return
+        res.locals.cut = 'stream_idle' satisfies CutReason
+        res.destroy()
       })
     }
     let counted = 0

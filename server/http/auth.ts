@@ -31,7 +31,8 @@ export interface AuthenticateOptions {
 
 /**
  * Verifies the credentials before anything else. A pair (address, id) past its failure limit still gets
- * its secret checked (after everyone else's): a secret that verifies passes, a wrong one answers 429.
+ * its secret checked (on the suspect tier's turns): a secret that verifies passes, a wrong one answers 429.
+ * A wrong secret refused before is answered from memory and not counted again.
  */
 export function authenticate({ directory, failures, onFailure = () => undefined }: AuthenticateOptions): RequestHandler {
   return async (req, res, next) => {
@@ -42,15 +43,15 @@ export function authenticate({ directory, failures, onFailure = () => undefined 
     const credentials = credentialsOf(req)
     if (!credentials) throw refuse('missing_credentials', new QueryError('unauthorized', 'Send openpanel-client-id and openpanel-client-secret headers, or HTTP Basic credentials'))
     const address = ipKeyGenerator(req.ip ?? '')
-    const client = await directory.authenticate(credentials.id, credentials.secret, { caller: address, suspect: failures.exceeded(address, credentials.id) })
-    if (!client) {
-      const retryAfter = failures.record(address, credentials.id)
+    const verdict = await directory.judge(credentials.id, credentials.secret, { caller: address, suspect: failures.exceeded(address, credentials.id) })
+    if (verdict.client === null) {
+      const retryAfter = verdict.remembered ? failures.retryAfter(address, credentials.id) : failures.record(address, credentials.id)
       if (retryAfter === undefined) throw refuse('bad_credentials', new QueryError('unauthorized', 'Unknown client or wrong secret'))
       res.set('Retry-After', String(retryAfter))
       throw refuse('bad_credentials', new QueryError('rate_limited', 'Too many failed authentication attempts for this client id from this address'))
     }
-    if (client.type === 'write') throw refuse('write_client', new QueryError('forbidden', 'Write clients cannot read data'))
-    res.locals.client = client
+    if (verdict.client.type === 'write') throw refuse('write_client', new QueryError('forbidden', 'Write clients cannot read data'))
+    res.locals.client = verdict.client
     next()
   }
 }

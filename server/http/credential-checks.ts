@@ -1,10 +1,12 @@
 // Admission for the scrypt checks the verified-secrets cache cannot answer: a global budget of checks per
-// second, a few at once, and two tiers, so a flood of guesses never stands in front of a real client's check.
+// second, a few at once, and two tiers, so a flood of guesses never stands in front of a real client's check,
+// and no check waits unanswered: every tier gets turns, and a wait has a deadline.
 import { QueryError } from '../../queries/core/errors'
 
 /**
  * `known`: a live client id whose (address, id) pair is under its failure limit. `suspect`: an unknown or
- * revoked id (checked against the dummy hash), or a pair past its failure limit. Known checks always go first.
+ * revoked id (checked against the dummy hash), or a pair past its failure limit. Known checks go first,
+ * except that while both tiers wait, one start in `suspectEvery` is a suspect check.
  */
 export type CheckTier = 'known' | 'suspect'
 
@@ -20,12 +22,21 @@ export interface CredentialCheckOptions {
   queued: number
   /** Suspect checks one caller (address) may have running or waiting. */
   suspectPerCaller: number
+  /**
+   * While checks of both tiers wait, every `suspectEvery`-th start is a suspect one: a flood that keeps the
+   * known tier full cannot starve a cold client whose pair someone pushed past its failure limit.
+   */
+  suspectEvery: number
+  /** The longest a check waits for its turn; past it, it is refused with a 429 instead of waiting on. */
+  maxWaitMs: number
   now?: () => number
 }
 
 interface Waiter {
   start: () => void
   refuse: (error: QueryError) => void
+  /** Refuses the check at its deadline; cleared when it starts or is pushed out. */
+  deadline: NodeJS.Timeout
 }
 
 const TIERS: readonly CheckTier[] = ['known', 'suspect']
@@ -44,6 +55,8 @@ export class CredentialChecks {
   private queued = 0
   /** Suspect checks running or waiting, per caller. */
   private readonly suspects = new Map<string, number>()
+  /** Known checks started in a row while a suspect one waited. */
+  private knownInARow = 0
 
   constructor(private readonly options: CredentialCheckOptions) {
     this.now = options.now ?? Date.now
@@ -83,13 +96,35 @@ export class CredentialChecks {
         reject(new QueryError('too_many_queries', `${this.options.queued} credential checks are waiting; retry shortly`))
         return
       }
-      const waiter: Waiter = { start: resolve, refuse: reject }
+      const waiter: Waiter = {
+        start: () => {
+          clearTimeout(waiter.deadline)
+          resolve()
+        },
+        refuse: (error) => {
+          clearTimeout(waiter.deadline)
+          reject(error)
+        },
+        deadline: setTimeout(() => this.expire(tier, caller, waiter), this.options.maxWaitMs),
+      }
+      waiter.deadline.unref()
       const queue = this.waiting[tier].get(caller)
       if (queue) queue.push(waiter)
       else this.waiting[tier].set(caller, [waiter])
       this.queued += 1
       this.startNext()
     })
+  }
+
+  /** Takes a check still waiting at its deadline out of the queue and refuses it. */
+  private expire(tier: CheckTier, caller: string, waiter: Waiter): void {
+    const queue = this.waiting[tier].get(caller)
+    const at = queue?.indexOf(waiter) ?? -1
+    if (!queue || at < 0) return
+    queue.splice(at, 1)
+    if (!queue.length) this.waiting[tier].delete(caller)
+    this.queued -= 1
+    waiter.refuse(new QueryError('too_many_queries', `No credential check turn within ${Math.ceil(this.options.maxWaitMs / 1000)} s; retry shortly`))
   }
 
   /**
@@ -115,11 +150,11 @@ export class CredentialChecks {
     return false
   }
 
-  /** Starts waiting checks while a slot and a token are free: known ones first, callers in turn. */
+  /** Starts waiting checks while a slot and a token are free: the tier whose turn it is, callers in turn. */
   private startNext(): void {
     while (this.running < this.options.inFlight && this.queued > 0) {
       if (!this.takeToken()) return
-      const tier = TIERS.find((name) => this.waiting[name].size > 0) as CheckTier
+      const tier = this.nextTier()
       const [caller, queue] = this.waiting[tier].entries().next().value as [string, Waiter[]]
       const waiter = queue.shift() as Waiter
       this.waiting[tier].delete(caller)
@@ -128,6 +163,17 @@ export class CredentialChecks {
       this.running += 1
       waiter.start()
     }
+  }
+
+  /** Known, unless none waits or `suspectEvery - 1` known checks started in a row while a suspect one waited. */
+  private nextTier(): CheckTier {
+    if (!this.waiting.suspect.size) return 'known'
+    if (!this.waiting.known.size || this.knownInARow >= this.options.suspectEvery - 1) {
+      this.knownInARow = 0
+      return 'suspect'
+    }
+    this.knownInARow += 1
+    return 'known'
   }
 
   /** Takes a token of the per-second budget, or arranges to try again when the next one is due. */

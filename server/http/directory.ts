@@ -39,6 +39,8 @@ export interface DirectoryOptions {
   maxVerified?: number
   /** scrypt checks started per second over the whole process. */
   checksPerSecond?: number
+  /** The longest a check waits for its turn before it is refused with a 429. */
+  checkWaitMs?: number
   now?: () => number
   verify?: (secret: string, stored: string) => Promise<boolean>
 }
@@ -50,12 +52,22 @@ export interface Asker {
 }
 
 /**
+ * What credentials come to: the client, or a refusal. `remembered`: this very id and secret were refused
+ * before and were answered from memory, without a check, so they are no new attempt at guessing.
+ */
+export type Verdict = { client: ApiClient } | { client: null; remembered: boolean }
+
+/**
  * scrypt checks run at once (one takes tens of ms of a core) and waiting, and the suspect checks one
  * caller (an address) may have running or waiting.
  */
 const CHECKS_IN_FLIGHT = 2
 const CHECKS_QUEUED = 1_000
 const SUSPECT_CHECKS_PER_CALLER = 4
+/** While both tiers wait, one check in this many is a suspect one. */
+const SUSPECT_CHECK_EVERY = 4
+/** A check still waiting this long answers 429 (with Retry-After) rather than leaving its request unanswered. */
+export const CHECK_WAIT_MS = 5_000
 
 /** Wrong secrets of live clients and unknown ids remembered, apart from the verified ones so they never push those out. */
 const MAX_REFUSED = 10_000
@@ -99,6 +111,8 @@ export class Directory {
       inFlight: CHECKS_IN_FLIGHT,
       queued: CHECKS_QUEUED,
       suspectPerCaller: SUSPECT_CHECKS_PER_CALLER,
+      suspectEvery: SUSPECT_CHECK_EVERY,
+      maxWaitMs: options.checkWaitMs ?? CHECK_WAIT_MS,
       now: this.now,
     })
   }
@@ -106,32 +120,39 @@ export class Directory {
   /**
    * The client for these credentials, or null when they are wrong, unknown or revoked. A secret verified
    * before passes at once, whatever else is waiting. Otherwise the check waits for its turn: a live id's
-   * before an unknown one's and before those of a pair past its failure limit (`asker.suspect`).
+   * before an unknown one's and before those of a pair past its failure limit (`asker.suspect`), except
+   * every 4th turn while both wait; a check still waiting after `CHECK_WAIT_MS` rejects with a 429 error.
    */
   async authenticate(id: string, secret: string, asker: Asker = { caller: '', suspect: false }): Promise<ApiClient | null> {
-    if (!UUID_PATTERN.test(id) || !secret) return null
+    return (await this.judge(id, secret, asker)).client
+  }
+
+  /** As `authenticate`, saying also whether a refusal came from memory (the same id and secret refused before). */
+  async judge(id: string, secret: string, asker: Asker = { caller: '', suspect: false }): Promise<Verdict> {
+    if (!UUID_PATTERN.test(id) || !secret) return { client: null, remembered: false }
     const key = id.toLowerCase()
     const row = (await this.current()).clients.get(key)
     if (row === undefined || row.revoked !== 0) {
       // The first try of an unknown or revoked id costs what a live one's does (against a hash nobody's
       // secret matches), so a first answer's time does not tell which ids exist; later tries cost nothing.
-      if (this.unknownIds.has(key)) return null
+      // Each secret is still a new guess (no secret of such an id is remembered), so none is `remembered`.
+      if (this.unknownIds.has(key)) return { client: null, remembered: false }
       this.unknownIds.set(key, true)
       const dummy = await this.dummy
       await this.checks.run('suspect', asker.caller, () => this.verify(secret, dummy))
-      return null
+      return { client: null, remembered: false }
     }
     const outcome = outcomeKey(key, row.secret_hash, secret)
     const client = { id: row.id, name: row.name, type: row.type, projectId: row.project_id }
-    if (this.verified.get(outcome)) return client
-    if (this.refused.has(outcome)) return null
+    if (this.verified.get(outcome)) return { client }
+    if (this.refused.has(outcome)) return { client: null, remembered: true }
     const valid = await this.checks.run(asker.suspect ? 'suspect' : 'known', asker.caller, () => this.verify(secret, row.secret_hash))
     if (!valid) {
       this.refused.set(outcome, true)
-      return null
+      return { client: null, remembered: false }
     }
     this.verified.set(outcome, true)
-    return client
+    return { client }
   }
 
   async project(id: string): Promise<Project | null> {

@@ -4,13 +4,37 @@ import crypto from 'node:crypto'
 import path from 'node:path'
 import express, { type RequestHandler } from 'express'
 import swaggerUi from 'swagger-ui-express'
+import { FAMILIES } from './openapi-examples'
+
+/** The operation open on arrival, so a worked example of a JSON parameter is the first thing seen. */
+const OPEN_OPERATION = ['operations', 'Behaviour', 'insightsFunnel']
+
+/** Swagger UI layout keys and whether each is shown on arrival: the collapsed families folded, the funnel open. */
+const SHOWN_ON_ARRIVAL: [string[], boolean][] = [
+  ...FAMILIES.filter((family) => 'collapsed' in family && family.collapsed).map(({ name }): [string[], boolean] => [['operations-tag', name], false]),
+  [OPEN_OPERATION, true],
+]
+
+/**
+ * Runs in the browser once the document is loaded: swagger-ui-express writes it into swagger-ui-init.js (a
+ * file, so the policy needs no inline script). Swagger UI keys its layout state by lists, which its
+ * `initialState` option cannot express as JSON, hence the layout actions.
+ */
+function showOnArrival() {
+  const { ui } = window as unknown as { ui: { getConfigs(): { shownOnArrival: [string[], boolean][] }; layoutActions: { show(key: string[], shown: boolean): void } } }
+  for (const [key, shown] of ui.getConfigs().shownOnArrival) ui.layoutActions.show(key, shown)
+}
 
 /**
  * "Try it out" sends real calls with the credentials given under "Authorize"; no validator is asked. The
  * base layout leaves out the standalone top bar, whose logo carries a <style> of its own and whose
- * "Explore" box would load any document from anywhere.
+ * "Explore" box would load any document from anywhere. Families are listed in the document's order.
  */
-const OPTIONS = { customSiteTitle: 'Quarry API', customCss: '', swaggerOptions: { url: '../openapi.json', validatorUrl: null, layout: 'BaseLayout' } }
+const OPTIONS = {
+  customSiteTitle: 'Quarry API',
+  customCss: '',
+  swaggerOptions: { url: '../openapi.json', validatorUrl: null, layout: 'BaseLayout', docExpansion: 'list', shownOnArrival: SHOWN_ON_ARRIVAL, onComplete: showOnArrival },
+}
 
 /**
  * The files of swagger-ui-dist the page loads. Its own index.html and swagger-initializer.js are left out

@@ -5,6 +5,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express'
 import { QueryError, assertNever, type Issue, type QueryErrorCode } from '../../queries/core/errors'
 import { toQueryError } from '../../queries/core/engine-errors'
 import type { Logger } from '../logger'
+import type { CutReason } from './metrics'
 
 function statusOf(code: QueryErrorCode): number {
   switch (code) {
@@ -59,6 +60,7 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       // sees an incomplete answer, never a complete-looking one.
       const code = error instanceof QueryError ? error.code : 'internal'
       logger.error('request failed', { requestId, path: req.path, code, cutOff: true, cause: String(rawError?.stack ?? rawError) })
+      res.locals.cut = 'stream_failed' satisfies CutReason
       res.destroy()
       return
     }

@@ -1,6 +1,7 @@
-// Failed authentications per (address, client id) in a fixed window, counted only once a secret failed to
-// verify: a pair past its limit has its checks wait behind everyone else's and its failures answer 429,
-// while credentials that verify still pass, so nobody can lock a client out by failing on its behalf.
+// Failed authentications per (address, client id) in a fixed window, counted only once a new secret failed
+// to verify (one refused before, answered from memory, is no new guess): a pair past its limit has its checks
+// take the suspect tier's turns and its failures answer 429, while credentials that verify still pass, so
+// nobody can lock a client out by failing on its behalf.
 import { LRUCache } from 'lru-cache'
 import { UUID_PATTERN } from '../../queries/core/validate'
 
@@ -24,6 +25,11 @@ export class FailedAttempts {
     return (this.counts.get(keyOf(address, id)) ?? 0) >= this.options.limit
   }
 
+  /** Past the limit, the seconds until the pair's window ends (without counting anything), else undefined. */
+  retryAfter(address: string, id: string): number | undefined {
+    return this.exceeded(address, id) ? secondsLeft(this.counts.getRemainingTTL(keyOf(address, id))) : undefined
+  }
+
   /** Counts one failure; past the limit, the seconds until the pair's window ends, else undefined. */
   record(address: string, id: string): number | undefined {
     const key = keyOf(address, id)
@@ -31,9 +37,11 @@ export class FailedAttempts {
     // The window starts at the pair's first failure; later failures do not extend it.
     this.counts.set(key, count, { noUpdateTTL: true })
     if (count <= this.options.limit) return undefined
-    return Math.max(1, Math.ceil(this.counts.getRemainingTTL(key) / 1000))
+    return secondsLeft(this.counts.getRemainingTTL(key))
   }
 }
+
+const secondsLeft = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
 
 /** Ids that are not UUIDs can never be valid, so they share one key per address. */
 function keyOf(address: string, id: string): string {

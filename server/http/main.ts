@@ -51,7 +51,7 @@ async function main() {
   })
   metrics.trackQueue(() => runner.queueDepth(), () => runner.inFlight())
   const drain = new Drain()
-  const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs, { checksPerSecond: config.authChecksPerSecond }), logger, metrics, drain })
+  const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs, { checksPerSecond: config.authChecksPerSecond }), logger, metrics, drain, demoProjectId: demo?.credentials.projectId })
   const server: Server = app.listen(config.port, config.host, () => banner.listening({ host: config.host, port: config.port, demo }))
 
   // SIGTERM: /ready and new requests answer 503 at once (the listener stays open so probes see it), the

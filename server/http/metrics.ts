@@ -1,6 +1,6 @@
 // Every Prometheus metric of the gateway, in one registry per app instance, behind a small typed API
 // the app, auth, export and the statement runner report to. The listener that serves it is metrics-server.ts.
-import type { RequestHandler } from 'express'
+import type { RequestHandler, Response } from 'express'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { RunObserver } from '../../queries/run/runner'
 
@@ -22,8 +22,19 @@ export interface Metrics {
 /** Seconds; requests and statements run from milliseconds up to the 15 s default time limit. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30, 60]
 
-/** The status label of a request whose client went away before the answer was complete (as nginx logs it). */
-const CLIENT_CLOSED = '499'
+/** The status of a request that ended before its answer was complete (as nginx logs a client's going away). */
+const CLIENT_CLOSED = 499
+
+/**
+ * Why a request ended before its answer was complete: its client went away, the gateway cut an export
+ * stream its client took nothing from for the idle time, or the gateway cut a stream that failed midway.
+ */
+export type CutReason = 'client_closed' | 'stream_idle' | 'stream_failed'
+
+/** The status a request ended with once its response closed: its own, or 499 when the answer was incomplete. */
+export function endedStatus(res: Response): number {
+  return res.writableFinished ? res.statusCode : CLIENT_CLOSED
+}
 /** The route label of a request no route matched: raw URLs never become label values. */
 const UNMATCHED = 'unmatched'
 
@@ -102,7 +113,7 @@ export function createMetrics(): Metrics {
       // TRICKY: Express sets req.route only when a route matched; its `path` is the pattern
       // (`/insights/:projectId/metrics`), so project ids and query strings never become labels.
       const route = typeof req.route?.path === 'string' ? req.route.path : UNMATCHED
-      const labels = { method: req.method, route, status: res.writableFinished ? String(res.statusCode) : CLIENT_CLOSED }
+      const labels = { method: req.method, route, status: String(endedStatus(res)) }
       requests.inc(labels)
       requestSeconds.observe(labels, (performance.now() - started) / 1000)
     })

@@ -3,7 +3,14 @@
 import { errorBodySchema, type RouteResponse } from '../../queries/core/responses'
 import { TREE_FILTERS_PROPERTY, filterTreeSchema } from '../../queries/core/filter-tree'
 import { filtersSchema } from '../../queries/core/filters'
+import { FAMILIES, PROJECT_PLACEHOLDER, familyOf, parameterDocOf, type ParameterExample } from './openapi-examples'
+import { introduction } from './openapi-introduction'
 import { schemaOf, type Route } from './routes'
+
+export interface OpenApiOptions {
+  /** The project the gateway's demo client reads, when it has one: every `projectId` example names it. */
+  demoProjectId?: string
+}
 
 type Header = { description: string; required?: boolean; schema: object }
 
@@ -78,22 +85,55 @@ const operationIdOf = (path: string): string =>
     .join('_')
     .replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase())
 
-function routeOperation(route: Route) {
+/** A parameter of a route, as its schema declares it, and the gateway's demo project if any. */
+interface ParameterSource {
+  route: Route
+  demoProjectId?: string
+  name: string
+  schema: { default?: unknown; description?: string }
+}
+
+/**
+ * A parameter's examples: `projectId`'s name the demo project when there is one, and a schema default comes
+ * first (added when no example has it), since Swagger UI fills a parameter with its default before any example.
+ */
+function examplesOf({ route, demoProjectId, name, schema }: ParameterSource): Record<string, ParameterExample> {
+  const examples = Object.entries(parameterDocOf(route.path, name)?.examples ?? {}).map(([key, example]): [string, ParameterExample] =>
+    name === 'projectId' ? [key, demoProjectId ? { summary: 'The demo project', value: demoProjectId } : { ...example, value: PROJECT_PLACEHOLDER }] : [key, example],
+  )
+  if (schema.default === undefined) return Object.fromEntries(examples)
+  const isDefault = ([, example]: [string, ParameterExample]) => example.value === schema.default
+  const first: [string, ParameterExample] = examples.find(isDefault) ?? ['default', { summary: `The default, ${String(schema.default)}`, value: schema.default }]
+  return Object.fromEntries([first, ...examples.filter((example) => !isDefault(example))])
+}
+
+/** A parameter with its description and examples (openapi-examples.ts) on the Parameter object, where the renderers show them. */
+function parameterOf(base: { name: string; in: string; required: boolean; schema: object }, { route, demoProjectId }: { route: Route; demoProjectId?: string }) {
+  const source: ParameterSource = { route, demoProjectId, name: base.name, schema: base.schema }
+  const description = parameterDocOf(route.path, base.name)?.description || source.schema.description
+  const examples = examplesOf(source)
+  return { ...base, ...(description ? { description } : {}), ...(Object.keys(examples).length ? { examples } : {}) }
+}
+
+function routeOperation(route: Route, options: OpenApiOptions) {
   const schema = schemaOf(route) as { properties?: Record<string, object>; required?: string[] }
   const pathParams = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }))
-  const queryParams = Object.entries(schema.properties ?? {}).map(([name, property]) => ({
-    name,
-    in: 'query',
-    required: (schema.required ?? []).includes(name),
-    schema: property === TREE_FILTERS_PROPERTY ? { ...property, contentMediaType: 'application/json', contentSchema: FILTERS_REF } : property,
-  }))
-  const cacheParams = [{ name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of an earlier answer: 304 while it still holds', schema: { type: 'string' } }]
+  // Required ones first, so a route's own parameters (a funnel's steps) come before the shared window ones.
+  const queryParams = Object.entries(schema.properties ?? {})
+    .map(([name, property]) => ({
+      name,
+      in: 'query',
+      required: (schema.required ?? []).includes(name),
+      schema: property === TREE_FILTERS_PROPERTY ? { ...property, contentMediaType: 'application/json', contentSchema: FILTERS_REF } : property,
+    }))
+    .sort((a, b) => Number(b.required) - Number(a.required))
+  const cacheParams = [{ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }]
   return {
     operationId: operationIdOf(route.path),
     summary: route.summary,
-    tags: [route.path.split('/')[1]],
+    tags: [familyOf(route)],
     security: [{ clientId: [], clientSecret: [] }, { basic: [] }],
-    parameters: [...pathParams, ...queryParams, ...cacheParams],
+    parameters: [...pathParams, ...queryParams, ...cacheParams].map((parameter) => parameterOf(parameter, { route, demoProjectId: options.demoProjectId })),
     responses: routeResponses(route.response),
   }
 }
@@ -103,7 +143,7 @@ const OPS_PATHS = {
     get: {
       operationId: 'health',
       summary: 'The process is up',
-      tags: ['ops'],
+      tags: ['Health'],
       security: [],
       responses: {
         200: {
@@ -118,7 +158,7 @@ const OPS_PATHS = {
     get: {
       operationId: 'ready',
       summary: 'ClickHouse answers',
-      tags: ['ops'],
+      tags: ['Health'],
       security: [],
       responses: {
         200: {
@@ -134,23 +174,19 @@ const OPS_PATHS = {
     get: {
       operationId: 'openapi',
       summary: 'This document',
-      tags: ['ops'],
+      tags: ['Health'],
       security: [],
       responses: { 200: { description: 'OpenAPI 3.1', headers: OPS_HEADERS, content: { 'application/json': { schema: { type: 'object' } } } } },
     },
   },
 }
 
-export function buildOpenApi(routes: Route[]) {
-  const paths = Object.fromEntries(routes.map((route) => [toOpenApiPath(route.path), { get: routeOperation(route) }]))
+export function buildOpenApi(routes: Route[], options: OpenApiOptions = {}) {
+  const paths = Object.fromEntries(routes.map((route) => [toOpenApiPath(route.path), { get: routeOperation(route, options) }]))
   return {
     openapi: '3.1.0',
-    info: { title: 'Quarry', version: '0.1.0', description: 'Read-only analytics query gateway for ClickHouse' },
-    tags: [
-      { name: 'insights', description: 'Session metrics, pages and breakdowns of one project' },
-      { name: 'export', description: 'Raw events and time-series charts' },
-      { name: 'ops', description: 'Health, readiness and this document (no credentials)' },
-    ],
+    info: { title: 'Quarry', version: '0.1.0', description: introduction(options.demoProjectId) },
+    tags: FAMILIES.map(({ name, description }) => ({ name, description })),
     components: {
       securitySchemes: {
         clientId: { type: 'apiKey', in: 'header', name: 'openpanel-client-id' },

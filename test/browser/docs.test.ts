@@ -1,7 +1,9 @@
-// /docs in headless Chromium: every operation of /openapi.json is listed, a real call to
-// /insights/{projectId}/metrics sent from the page with Basic credentials renders a 200, nothing is
-// loaded from anywhere but the gateway (from /docs/ or /docs/index.html), and the page runs under its
-// Content-Security-Policy without a violation. Saves a screenshot under test/artifacts/.
+// /docs in headless Chromium, served by a gateway with a demo project: the introduction and the funnel's
+// worked example are on the page on arrival, the breakdowns folded; every operation of /openapi.json is
+// listed; "Try it out" on the funnel example, with the demo credentials, answers 200; a real call to
+// /insights/{projectId}/metrics sent with Basic credentials renders a hand-worked 200; nothing is loaded
+// from anywhere but the gateway (from /docs/ or /docs/index.html), and the page runs under its
+// Content-Security-Policy without a violation. Saves screenshots under test/artifacts/.
 import assert from 'node:assert/strict'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -11,8 +13,11 @@ import path from 'node:path'
 import type { Server } from 'node:http'
 import puppeteer, { type Browser, type HTTPResponse, type Page } from 'puppeteer-core'
 import { createApiClient, createProject } from '../../server/admin/control'
+import { ensureDemo, type DemoCredentials } from '../../server/admin/demo'
+import { createApp } from '../../server/http/app'
 import { buildOpenApi } from '../../server/http/openapi'
 import { ROUTES } from '../../server/http/routes'
+import { createLogger } from '../../server/logger'
 import { insertRawEvents, startHarness, type Harness } from '../support/harness'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -33,7 +38,31 @@ describe('/docs in a browser', function () {
   let userDataDir: string
   const requested: string[] = []
   let credentials: { id: string; secret: string }
+  let demo: DemoCredentials
   let response: HTTPResponse | null
+  const documented = () => Object.keys(buildOpenApi(ROUTES).paths).map((route) => `GET ${route}`)
+  const listedOperations = () =>
+    page.$$eval('.opblock', (blocks) => blocks.map((block) => `${block.querySelector('.opblock-summary-method')?.textContent} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`))
+
+  /** Authorizes the page with Basic credentials, replacing any given before. */
+  async function authorize(id: string, secret: string) {
+    await page.click('.btn.authorize')
+    await page.waitForSelector('.modal-ux')
+    const logout = await page.$$('.modal-ux button.button')
+    for (const button of logout) if ((await button.evaluate((element) => element.textContent)) === 'Logout') await button.click()
+    await page.waitForSelector('#auth-basic-username')
+    await page.type('#auth-basic-username', id)
+    await page.type('#auth-basic-password', secret)
+    await page.$eval('#auth-basic-username', (input) => (input.closest('form')?.querySelector('button[type=submit]') as HTMLButtonElement).click())
+    await page.click('.btn-done')
+  }
+
+  /** Replaces the text of an input (Swagger UI fills inputs with the examples). */
+  async function typeOver(selector: string, text: string) {
+    await page.click(selector, { clickCount: 3 })
+    await page.keyboard.press('Backspace')
+    await page.type(selector, text)
+  }
 
   /** Records the page's Content-Security-Policy violations in `window.violations`. */
   const recordViolations = (target: Page) =>
@@ -46,6 +75,9 @@ describe('/docs in a browser', function () {
 
   before(async () => {
     h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
+    // What a first start does: the demo project, seeded, and its read client's credentials in a file.
+    demo = (await ensureDemo(h.engine, 20_000, () => undefined))!.credentials
+    h.app = createApp({ config: h.config, runner: h.runner, directory: h.directory, logger: createLogger('error', true), demoProjectId: demo.projectId })
     await createProject(h.engine, { id: 'docs-shop', timezone: 'Europe/Berlin' })
     const now = Date.now()
     await insertRawEvents(
@@ -57,6 +89,7 @@ describe('/docs in a browser', function () {
     server = h.app.listen(0, '127.0.0.1')
     await new Promise((resolve) => server.once('listening', resolve))
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    fs.mkdirSync(ARTIFACTS, { recursive: true })
     userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-chromium-'))
     browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, userDataDir })
     page = await browser.newPage()
@@ -67,6 +100,41 @@ describe('/docs in a browser', function () {
     await page.waitForSelector('.opblock')
   })
 
+  const funnel = '#operations-Behaviour-insightsFunnel'
+
+  it('opens with the introduction and the funnel worked example, the breakdowns folded', async () => {
+    const intro = await page.$eval('.information-container .info', (element) => element.textContent ?? '')
+    assert.match(intro, /Authentication/)
+    assert.match(intro, /demo-credentials\.json/)
+    assert.match(intro, /curl -s -u "\$CLIENT_ID:\$CLIENT_SECRET" 'http:\/\/localhost:3000\/insights\/demo\/metrics\?range=30d&interval=day'/)
+    await page.waitForSelector(`${funnel} tr[data-param-name="steps"]`)
+    const steps = await page.$$eval(`${funnel} tr[data-param-name="steps"] input`, (inputs) => inputs.map((input) => (input as HTMLInputElement).value).join(' '))
+    assert.match(steps, /"name":"screen_view","filters":\[\{"name":"path","operator":"startsWith","value":\["\/products\/"\]\}\]/)
+    assert.match(steps, /add_to_cart/)
+    const folded = (await listedOperations()).filter((operation) => /\/insights\/\{projectId\}\/(country|referrer|os_version)$/.test(operation))
+    assert.deepEqual(folded, [], 'the breakdowns start folded')
+    await page.setViewport({ width: 1280, height: 2200 })
+    await page.screenshot({ path: path.join(ARTIFACTS, 'docs.png') })
+    await page.setViewport({ width: 1280, height: 1000 })
+  })
+
+  it('answers 200 to "Try it out" on the funnel example with the demo credentials', async () => {
+    await authorize(demo.clientId, demo.clientSecret)
+    await page.click(`${funnel} .try-out__btn`)
+    const sent = page.waitForRequest((request) => request.url().startsWith(`${origin}/insights/demo/funnel?`))
+    await page.click(`${funnel} .btn.execute`)
+    const request = new URL((await sent).url())
+    assert.deepEqual(request.searchParams.getAll('steps'), [JSON.stringify({ name: 'screen_view', filters: [{ name: 'path', operator: 'startsWith', value: ['/products/'] }] }), 'add_to_cart', 'purchase'])
+    const statusCell = `${funnel} .live-responses-table .response .response-col_status`
+    await page.waitForSelector(statusCell)
+    assert.equal((await page.$eval(statusCell, (cell) => cell.textContent ?? '')).trim(), '200')
+    const body = JSON.parse(await page.$eval(`${funnel} .live-responses-table .response .response-col_description pre`, (cell) => cell.textContent ?? ''))
+    assert.deepEqual(body.steps.map((step: { eventName: string }) => step.eventName), ['screen_view', 'add_to_cart', 'purchase'])
+    assert.ok(body.steps[0].users > 0, JSON.stringify(body.steps))
+    await page.$eval(`${funnel} .live-responses-table`, (element) => element.scrollIntoView({ block: 'center' }))
+    await page.screenshot({ path: path.join(ARTIFACTS, 'docs-funnel.png') })
+  })
+
   after(async () => {
     await browser?.close()
     if (server) await new Promise((resolve) => server.close(resolve))
@@ -74,39 +142,33 @@ describe('/docs in a browser', function () {
     if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true })
   })
 
-  it('lists every operation of /openapi.json', async () => {
-    const listed = await page.$$eval('.opblock', (blocks) =>
-      blocks.map((block) => `${block.querySelector('.opblock-summary-method')?.textContent} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
-    )
-    const documented = Object.keys(buildOpenApi(ROUTES).paths).map((route) => `GET ${route}`)
-    assert.deepEqual([...listed].sort(), [...documented].sort())
+  it('lists every operation of /openapi.json once the breakdowns are unfolded', async () => {
+    await page.click('#operations-tag-Breakdowns')
+    await page.waitForSelector('#operations-Breakdowns-insightsCountry')
+    assert.deepEqual([...(await listedOperations())].sort(), [...documented()].sort())
   })
 
   it('sends /insights/{projectId}/metrics with Basic credentials from the page and renders the 200', async () => {
-    await page.click('.btn.authorize')
-    await page.waitForSelector('#auth-basic-username')
-    await page.type('#auth-basic-username', credentials.id)
-    await page.type('#auth-basic-password', credentials.secret)
-    await page.$eval('#auth-basic-username', (input) => (input.closest('form')?.querySelector('button[type=submit]') as HTMLButtonElement).click())
-    await page.click('.btn-done')
+    await authorize(credentials.id, credentials.secret)
 
-    const operation = '#operations-insights-insightsMetrics'
+    const operation = '#operations-Overview-insightsMetrics'
     await page.click(`${operation} .opblock-summary-control`)
     await page.waitForSelector(`${operation} .try-out__btn`)
     await page.click(`${operation} .try-out__btn`)
-    await page.type(`${operation} tr[data-param-name="projectId"] input`, 'docs-shop')
+    await typeOver(`${operation} tr[data-param-name="projectId"] input`, 'docs-shop')
+    await page.select(`${operation} tr[data-param-name="filters"] select`, 'none')
     const sent = page.waitForRequest((request) => request.url().startsWith(`${origin}/insights/docs-shop/metrics`))
     await page.click(`${operation} .btn.execute`)
     const request = await sent
+    assert.equal(new URL(request.url()).searchParams.get('timezone'), 'UTC', 'the examples are sent')
     assert.equal(request.headers().authorization, `Basic ${Buffer.from(`${credentials.id}:${credentials.secret}`).toString('base64')}`)
 
     const statusCell = `${operation} .live-responses-table .response .response-col_status`
     await page.waitForSelector(statusCell)
     assert.equal((await page.$eval(statusCell, (cell) => cell.textContent ?? '')).trim(), '200')
     const body = await page.$eval(`${operation} .live-responses-table .response .response-col_description`, (cell) => cell.textContent ?? '')
-    assert.match(body, /"total_sessions": 1/)
+    assert.match(body, /"total_sessions": 1/, request.url())
 
-    fs.mkdirSync(ARTIFACTS, { recursive: true })
     await page.$eval(`${operation} .live-responses-table`, (element) => element.scrollIntoView({ block: 'center' }))
     await page.screenshot({ path: path.join(ARTIFACTS, 'docs-metrics.png') })
   })

@@ -31,3 +31,41 @@ describe('bad input (randomized)', function () {
     assert.equal(sent, ROUTES.length * ROUNDS)
   })
 })
+
+describe('strict numbers and named values over HTTP', function () {
+  this.timeout(120_000)
+  let h: Harness
+  let auth: Record<string, string>
+
+  before(async () => {
+    h = await startHarness({ now: new Date('2024-04-01T12:00:00Z') })
+    const root = await loadGolden(h.engine)
+    auth = { 'openpanel-client-id': root.id, 'openpanel-client-secret': root.secret }
+  })
+  after(() => h.close())
+
+  const issuesOf = async (url: string) => {
+    const res = await request(h.app).get(url).set(auth).expect(400)
+    return (res.body.details.issues as { path: (string | number)[]; message: string }[]).map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+  }
+
+  it('400s numbers written in hex or with blanks, encoded or not, on every kind of route', async () => {
+    const funnel = '/insights/shop/funnel?steps=signup&steps=purchase'
+    for (const text of ['0x10', '%205', '5%20', '%2B5', '1e1']) {
+      assert.deepEqual(await issuesOf(`${funnel}&windowHours=${text}`), ['windowHours: "windowHours" must be a decimal integer (digits only)'], text)
+    }
+    assert.deepEqual((await issuesOf('/insights/shop/pages?limit=0x10&cursor=%202')).sort(), [
+      'cursor: "cursor" must be a decimal integer (digits only)',
+      'limit: "limit" must be a decimal integer (digits only)',
+    ])
+    assert.deepEqual(await issuesOf('/export/events?projectId=shop&limit=0o7'), ['limit: "limit" must be a decimal integer (digits only)'])
+    await request(h.app).get(`${funnel}&windowHours=16`).set(auth).expect(200)
+  })
+
+  it('names the allowed values of a wrong or missing enum parameter', async () => {
+    assert.deepEqual(await issuesOf('/insights/shop/metrics?range=90d'), [
+      'range: "range" must be one of: 30min, lastHour, last24h, today, yesterday, 7d, 30d, 3m, 6m, 12m, monthToDate, lastMonth, yearToDate, lastYear, custom',
+    ])
+    assert.deepEqual(await issuesOf('/insights/shop/pages/entry_exit'), ['mode: "mode" is required, one of: entry, exit'])
+  })
+})

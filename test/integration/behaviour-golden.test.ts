@@ -68,6 +68,21 @@ describe('behaviour questions on the golden flow fixture', function () {
     assert.deepEqual(after.body, model.body)
   })
 
+  it('averages retention as null for a period no cohort has reached, not as 0%', async () => {
+    const url = '/insights/flow/retention?startDate=2024-04-01&endDate=2024-04-10&periods=2'
+    h.now = new Date('2024-04-12T12:00:00.000Z')
+    const res = await request(h.app).get(url).set(auth).set('Cache-Control', 'no-cache').expect(200)
+    assert.deepEqual(
+      res.body.cohorts.map((cohort: { values: (number | null)[] }) => cohort.values[2]),
+      [null, null],
+      'neither cohort has reached its third week on 12 April',
+    )
+    assert.equal(res.body.average.percentages[2], null)
+    assert.equal(typeof res.body.average.percentages[1], 'number', 'the first cohort has reached its second week')
+    const model = answerBehaviour({ events: goldenEvents('flow'), projectTimezone: PROJECT.timezone, resource: 'retention', query: queryOf(url).query, now: h.now })
+    assert.deepEqual(res.body, model.body)
+  })
+
   it('answers every golden funnel without a breakdown on `entries`, with the rows `window` gives', async () => {
     const funnels = cases.filter((golden) => golden.status === 200 && queryOf(golden.path).resource === 'funnel' && !golden.path.includes('breakdown='))
     const answered: number[][] = []

@@ -1,6 +1,7 @@
 // The published document's by-products: the committed TypeScript types are what the running
-// /openapi.json generates, the typed example client compiles against them and reads real answers, and
-// /docs serves its page from the gateway itself.
+// /openapi.json generates, the typed example client compiles against them and reads real answers, every
+// route's worked examples answer 200 on a first start's demo project, and /docs serves its page from the
+// gateway itself.
 import assert from 'node:assert/strict'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -11,7 +12,12 @@ import supertest from 'supertest'
 import ts from 'typescript'
 import { createQuarryClient, fetchDailyMetrics } from '../../examples/metrics-client'
 import { createApiClient, createProject } from '../../server/admin/control'
+import { ensureDemo, type DemoCredentials } from '../../server/admin/demo'
 import { TYPES_FILE, generateTypes } from '../../server/admin/openapi-types'
+import { createApp } from '../../server/http/app'
+import { ROUTES } from '../../server/http/routes'
+import { createLogger } from '../../server/logger'
+import { exampleRequestsOf } from '../support/example-requests'
 import { insertRawEvents, startHarness, type Harness } from '../support/harness'
 import { request } from '../support/openapi-request'
 
@@ -31,9 +37,12 @@ describe('OpenAPI types, the typed client and /docs', function () {
   this.timeout(120_000)
   let h: Harness
   let typesText: string
+  let demo: DemoCredentials
 
   before(async () => {
     h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
+    // What a first start does on an empty database: the demo project, seeded, and its read client.
+    demo = (await ensureDemo(h.engine, 20_000, () => undefined))!.credentials
     const res = await request(h.app).get('/openapi.json').expect(200)
     typesText = await generateTypes(res.body)
   })
@@ -77,6 +86,27 @@ describe('OpenAPI types, the typed client and /docs', function () {
     } finally {
       await new Promise((resolve) => server.close(resolve))
     }
+  })
+
+  it("answers 200 to every route's worked examples on the demo project, as /docs fills them in", async () => {
+    const app = createApp({ config: h.config, runner: h.runner, directory: h.directory, logger: createLogger('error', true), demoProjectId: demo.projectId })
+    const document = (await request(app).get('/openapi.json').expect(200)).body
+    const auth = { 'openpanel-client-id': demo.clientId, 'openpanel-client-secret': demo.clientSecret }
+    const failed: string[] = []
+    const sent: string[] = []
+    for (const route of ROUTES) {
+      for (const example of exampleRequestsOf(document, route.path.replace(/:(\w+)/g, '{$1}'))) {
+        const res = await request(app).get(example.url).set(auth)
+        sent.push(example.url)
+        if (res.status !== 200) failed.push(`${example.url}: ${res.status} ${res.text}`)
+      }
+    }
+    assert.deepEqual(failed, [])
+    assert.ok(sent.every((url) => url.startsWith('/insights/demo/') || /[?&]projectId=demo(&|$)/.test(url)), 'every example names the demo project')
+    const [funnel] = sent.filter((url) => url.startsWith('/insights/demo/funnel?'))
+    assert.deepEqual(new URL(funnel, 'http://localhost').searchParams.getAll('steps').slice(1), ['add_to_cart', 'purchase'])
+    const answer = (await request(app).get(funnel).set(auth).expect(200)).body
+    assert.ok(answer.steps[0].users > answer.steps[2].users, JSON.stringify(answer.steps))
   })
 
   // /docs is a page, not part of the API the document describes: plain supertest.

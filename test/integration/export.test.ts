@@ -123,6 +123,8 @@ describe('export events', function () {
     assert.match(String(ndjson.headers['content-type']), /application\/x-ndjson/)
     const lines = ndjson.text.trim().split('\n').map((line) => JSON.parse(line))
     assert.deepEqual(lines, all)
+    assert.ok(all.some((event) => String(event.path).includes('/')), 'the fixture has paths with slashes')
+    assert.equal(ndjson.text, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`, 'NDJSON text is written as JSON.stringify writes it: no escaped slashes')
     const csv = await get({ format: 'csv', includes: 'properties' })
     assert.match(String(csv.headers['content-type']), /text\/csv/)
     const [header, ...records] = csv.text.trimEnd().split('\r\n')

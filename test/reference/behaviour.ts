@@ -257,7 +257,7 @@ function funnel(req: BehaviourRequest): unknown {
   if (breakdown === undefined) return body;
   const values = [...new Set(rows.map((r) => r.value))].map((value) => ({ value, reached: rows.filter((r) => r.value === value).map((r) => r.deepest) }));
   values.sort((a, b) => b.reached.length - a.reached.length || compareBytes(a.value, b.value));
-  body.breakdowns = values.slice(0, breakdownLimit).map((v) => ({ value: v.value, ...funnelFigures(steps, v.reached) }));
+  body.breakdowns = values.slice(0, breakdownLimit).map((v) => ({ value: v.value === '' ? null : v.value, ...funnelFigures(steps, v.reached) }));
   return body;
 }
 
@@ -323,6 +323,7 @@ function retention(req: BehaviourRequest): unknown {
   });
   const average = Array.from({ length: periods + 1 }, (_, k) => {
     const counted = table.filter((row) => row.values[k] !== null);
+    if (counted.length === 0) return null;
     const sizes = counted.reduce((sum, row) => sum + row.size, 0);
     const returned = counted.reduce((sum, row) => sum + (row.values[k] as number), 0);
     return sizes === 0 ? 0 : percent2(returned, sizes);
@@ -397,7 +398,20 @@ function paths(req: BehaviourRequest): unknown {
     }
     links.push(...rank([...pairs.values()], (l) => [l.source, l.target]));
   }
-  return { sessions: sequences.length, steps: stepRows, links };
+  const body: Record<string, unknown> = { sessions: sequences.length, steps: stepRows, links };
+  if (start && sequences.length === 0) {
+    const pageOnly = node === 'page' && start.name !== 'screen_view' && start.name !== '*';
+    const page = start.name.startsWith('/') ? start.name : '/pricing';
+    const hint = JSON.stringify({ name: 'screen_view', filters: [{ name: 'path', operator: 'is', value: [page] }] });
+    body.meta = {
+      warnings: [
+        pageOnly
+          ? `"start" names the event "${start.name}", but with node=page a sequence holds page views only; to begin at a page, send start=${hint}`
+          : '"start" matches no event of the window\'s sessions, so no sequence begins',
+      ],
+    };
+  }
+  return body;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -59,12 +59,13 @@ export function answerDiscovery(req: DiscoveryRequest): ModelAnswer {
   const cursor = query.cursor === undefined ? 1 : parseIntegerParam(query.cursor);
   const search = query.search ?? '';
   const event = query.event;
-  const key = query.key;
+  // A key is named bare (`price`) or as filters name it (`properties.price`); `properties.` alone names none.
+  const key = query.key?.startsWith('properties.') ? query.key.slice('properties.'.length) : query.key;
   if (window === null || limit === null || cursor === null) return BAD_REQUEST;
   if (limit < 1 || limit > 1000 || cursor < 1 || cursor > 1_000_000) return BAD_REQUEST;
   if (length(search) > 200) return BAD_REQUEST;
   if (event !== undefined && (length(event) < 1 || length(event) > 200)) return BAD_REQUEST;
-  if (resource === 'property_values' && (key === undefined || length(key) < 1 || length(key) > 200)) return BAD_REQUEST;
+  if (resource === 'property_values' && (query.key === undefined || length(query.key) > 200 || key === undefined || length(key) < 1)) return BAD_REQUEST;
 
   // The window's events (start inclusive, end exclusive), of the asked name if any.
   const inWindow = req.events.map(normalize).filter((e) => e.t >= window.start && e.t < window.end && (event === undefined || e.name === event));
@@ -81,7 +82,7 @@ export function answerDiscovery(req: DiscoveryRequest): ModelAnswer {
   const from = (cursor - 1) * limit;
   const body = ranked.slice(from, from + limit).map((row) => {
     if (resource === 'names') return { name: row.text, count: row.count, lastSeen: formatInstant(tz, row.last) };
-    if (resource === 'properties') return { key: row.text, count: row.count };
+    if (resource === 'properties') return { key: `properties.${row.text}`, count: row.count };
     return { value: row.text, count: row.count };
   });
   return { status: 200, body, next: ranked.length > from + limit };

@@ -16,7 +16,7 @@ describe('behaviour parameters', () => {
       'breakdown: unknown breakdown "entry_path": an event field, a session attribute other than the entry page, or properties.<key>',
       'breakdownLimit: "breakdownLimit" must be >= 1',
       'filters.0.name: "entry_origin" describes sessions; steps and their filters read each event\'s own columns',
-      'groupBy: "groupBy" must be equal to one of the allowed values',
+      'groupBy: "groupBy" must be one of: session_id, profile_id',
       'steps: a funnel has 2 to 10 steps, got 1',
       'windowHours: "windowHours" must be <= 720',
     ])
@@ -42,7 +42,7 @@ describe('behaviour parameters', () => {
     ])
     assert.deepEqual(requestIssues(paths, { steps: '11', limit: '101', node: 'screen' }).sort(), [
       'limit: "limit" must be <= 100',
-      'node: "node" must be equal to one of the allowed values',
+      'node: "node" must be one of: page, event',
       'steps: "steps" must be <= 10',
     ])
   })

@@ -152,7 +152,7 @@ FROM
     ['a formula naming a formula', { series: '[{"name":"a"},{"type":"formula","formula":"A*2"},{"type":"formula","formula":"B+1"}]' }, /refers to B/],
     ['JavaScript in a formula', { series: '[{"name":"a"},{"type":"formula","formula":"A; process.exit(1)"}]' }, /invalid formula/],
     ['an unclosed parenthesis', { series: '[{"name":"a"},{"type":"formula","formula":"(A+1"}]' }, /a "\(" is not closed/],
-    ['a bad previous flag', { series: '[{"name":"a"}]', previous: 'yes' }, /"previous" must be equal to one of the allowed values/],
+    ['a bad previous flag', { series: '[{"name":"a"}]', previous: 'yes' }, /"previous" must be one of: true, false/],
     ['too many cells', { series: '[{"name":"a"},{"name":"b"}]', range: '30d', interval: 'minute' }, /more than 20000/],
     ['breakdownLimit 0', { series: '[{"name":"a"}]', breakdownLimit: '0' }, /"breakdownLimit" must be >= 1/],
   ]

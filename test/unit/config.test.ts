@@ -66,6 +66,10 @@ describe('config', () => {
   const bad: [string, string, RegExp][] = [
     ['PORT', 'eighty', /PORT: expected a whole number/],
     ['PORT', '70000', /PORT: must be between 0 and 65535/],
+    ['PORT', ' 8080', /PORT: expected a whole number/],
+    ['QUARRY_RATE_LIMIT', '100 ', /QUARRY_RATE_LIMIT: expected a whole number/],
+    ['QUARRY_AUTH_CHECKS_PER_SECOND', '0x10', /QUARRY_AUTH_CHECKS_PER_SECOND: expected a whole number/],
+    ['QUARRY_TRUST_PROXY', ' 2', /QUARRY_TRUST_PROXY: expected true, false, a hop count or addresses/],
     ['CLICKHOUSE_URL', 'not a url', /CLICKHOUSE_URL: not a URL/],
     ['CLICKHOUSE_URL', 'ftp://x', /CLICKHOUSE_URL: must be an http/],
     ['CLICKHOUSE_DATABASE', 'db; DROP', /CLICKHOUSE_DATABASE: must be a plain identifier/],

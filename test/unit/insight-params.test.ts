@@ -12,11 +12,11 @@ describe('insights parameters', () => {
   it('lists every problem of a request at once', () => {
     const issues = issuesOf({ limit: '0', cursor: 'x', range: 'fortnight', foo: '1', filters: '[{"name":"colour","operator":"is","value":["x"]}]' })
     assert.deepEqual(issues.sort(), [
-      'cursor: "cursor" must be integer',
+      'cursor: "cursor" must be a decimal integer (digits only)',
       `filters.0.name: unknown filter "colour"; known: ${[...Object.keys(SESSION_ATTRIBUTES), ...Object.keys(EVENT_FIELDS), 'properties.<key>'].join(', ')}`,
       'foo: unknown parameter "foo"',
       'limit: "limit" must be >= 1',
-      'range: "range" must be equal to one of the allowed values',
+      'range: "range" must be one of: 30min, lastHour, last24h, today, yesterday, 7d, 30d, 3m, 6m, 12m, monthToDate, lastMonth, yearToDate, lastYear, custom',
     ])
   })
 
@@ -26,8 +26,8 @@ describe('insights parameters', () => {
       'foo: unknown parameter "foo"',
       'limit: "limit" must be >= 1',
       'search: "search" must NOT have more than 200 characters',
-      'sortBy: "sortBy" must be equal to one of the allowed values',
-      'sortOrder: "sortOrder" must be equal to one of the allowed values',
+      'sortBy: "sortBy" must be one of: sessions, pageviews, bounce_rate, avg_duration',
+      'sortOrder: "sortOrder" must be one of: desc, asc',
     ])
   })
 
@@ -35,7 +35,7 @@ describe('insights parameters', () => {
     ['malformed filters JSON', { filters: '[{' }, /"filters" is not valid JSON/],
     ['filters neither an array nor a tree', { filters: '"country"' }, /"filters" must be array/],
     ['a tree of one session leaf without its operator', { filters: '{"name":"country"}' }, /^filters\.operator: filters\.operator: .*required/],
-    ['an unknown operator', { filters: '[{"name":"country","operator":"like","value":["x"]}]' }, /filters\.0\.operator: "filters\.0\.operator" must be equal to one of the allowed values/],
+    ['an unknown operator', { filters: '[{"name":"country","operator":"like","value":["x"]}]' }, /filters\.0\.operator: "filters\.0\.operator" must be one of: is, isNot, contains, doesNotContain, startsWith, endsWith, regex, isNull, isNotNull, gt, lt, gte, lte$/],
     ['a value of the wrong type', { filters: '[{"name":"country","operator":"is","value":[true]}]' }, /filters\.0\.value\.0: .* must be string,number/],
     ['a bare value instead of a list', { filters: '[{"name":"country","operator":"is","value":"DE"}]' }, /filters\.0\.value: .* must be array/],
     ['an unknown key in a filter', { filters: '[{"name":"country","operator":"is","value":["DE"],"mode":"x"}]' }, /unknown key "mode"/],

@@ -4,8 +4,11 @@ import assert from 'node:assert/strict'
 import crypto from 'node:crypto'
 import { compileErrors, validate } from '@readme/openapi-parser'
 import express from 'express'
+import { QueryError } from '../../queries/core/errors'
+import { prepare, type Scope } from '../../queries/core/pipeline'
 import { buildOpenApi } from '../../server/http/openapi'
 import { ROUTES } from '../../server/http/routes'
+import { exampleRequestsOf, type DocumentParameter } from '../support/example-requests'
 import { request } from '../support/openapi-request'
 
 type Operation = { security: object[]; responses: Record<string, { $ref?: string; content?: Record<string, { schema: object }> }> }
@@ -38,6 +41,87 @@ describe('/openapi.json', () => {
     })
     for (const route of ROUTES) assert.deepEqual(operationOf(route.path.replace(/:(\w+)/g, '{$1}')).security, [{ clientId: [], clientSecret: [] }, { basic: [] }])
     assert.deepEqual(operationOf('/health').security, [])
+  })
+})
+
+describe('/openapi.json for a newcomer', () => {
+  const withDemo = buildOpenApi(ROUTES, { demoProjectId: 'demo' })
+  const openApiPathOf = (path: string) => path.replace(/:(\w+)/g, '{$1}')
+  const parametersOf = (path: string) => ((withDemo.paths as Record<string, { get: { parameters?: DocumentParameter[] } }>)[openApiPathOf(path)].get.parameters ?? [])
+  const examplesOf = (path: string, name: string) => Object.values(parametersOf(path).find((parameter) => parameter.name === name)?.examples ?? {}).map((example) => example.value)
+  const scope: Scope = { project: { id: 'demo', name: 'Demo', timezone: 'UTC' }, now: new Date('2026-12-02T12:00:00Z'), sessionLookbackMs: 86_400_000 }
+
+  it('gives every parameter of every route a description and an example on the Parameter object', () => {
+    const missing: string[] = []
+    let parameters = 0
+    for (const route of ROUTES) {
+      for (const parameter of parametersOf(route.path)) {
+        parameters++
+        if (!parameter.description) missing.push(`${route.path} ${parameter.name}: no description`)
+        if (!Object.keys(parameter.examples ?? {}).length) missing.push(`${route.path} ${parameter.name}: no example`)
+      }
+    }
+    assert.equal(parameters, 294)
+    assert.deepEqual(missing, [])
+  })
+
+  it("fills projectId with the demo project when the gateway has one, with a placeholder otherwise", () => {
+    for (const route of ROUTES) assert.deepEqual(examplesOf(route.path, 'projectId'), ['demo'], route.path)
+    const withoutDemo = buildOpenApi(ROUTES)
+    const parameters = (withoutDemo.paths as unknown as Record<string, { get: { parameters: DocumentParameter[] } }>)['/insights/{projectId}/funnel'].get.parameters
+    assert.deepEqual(Object.values(parameters.find((parameter) => parameter.name === 'projectId')?.examples ?? {}).map((example) => example.value), ['your-project-id'])
+  })
+
+  it('parses, plans and compiles every example request of every route with the route\'s own parser', () => {
+    const problems: string[] = []
+    let requests = 0
+    for (const route of ROUTES) {
+      for (const example of exampleRequestsOf(withDemo as never, openApiPathOf(route.path))) {
+        requests++
+        try {
+          prepare(route.resource, example.query, scope)
+        } catch (error) {
+          problems.push(`${example.url}: ${error instanceof QueryError ? JSON.stringify(error.issues) : String(error)}`)
+        }
+      }
+    }
+    assert.deepEqual(problems, [])
+    assert.ok(requests >= ROUTES.length * 2, `${requests} example requests`)
+    // The same check refuses a tree where a route takes a flat list only.
+    const funnel = ROUTES.find((route) => route.path === '/insights/:projectId/funnel')!
+    assert.throws(() => prepare(funnel.resource, { steps: ['screen_view', 'purchase'], filters: '{"performed":{"name":"signup"}}' }, scope), QueryError)
+  })
+
+  it('works the JSON parameters: funnel steps as JSON steps with filters, filters flat and as a tree with a performed leaf, a chart formula', () => {
+    const parsed = (values: unknown[]) => values.flatMap((value) => (Array.isArray(value) ? value : [value])).filter((value) => typeof value === 'string' && /^[[{]/.test(value)).map((value) => JSON.parse(value as string))
+    const funnelSteps = parsed(examplesOf('/insights/:projectId/funnel', 'steps')).flat()
+    assert.ok(funnelSteps.some((step) => step.name && step.filters?.length), JSON.stringify(funnelSteps))
+    for (const path of ['/insights/:projectId/metrics', '/insights/:projectId/pages', '/insights/:projectId/country', '/insights/:projectId/paths']) {
+      const filters = parsed(examplesOf(path, 'filters'))
+      assert.ok(filters.some((value) => Array.isArray(value)), `${path}: a flat list`)
+      assert.match(JSON.stringify(filters.find((value) => !Array.isArray(value))), /"performed":\{"name"/, `${path}: a tree with a performed leaf`)
+    }
+    const series = parsed(examplesOf('/export/charts', 'series'))
+    assert.ok(series[0].some((item: { type?: string }) => item.type === 'formula'), JSON.stringify(series))
+  })
+
+  it('groups the routes by family, breakdowns in a family of their own after Overview and Pages', () => {
+    const tagOf = (path: string) => ((withDemo.paths as Record<string, { get: { tags: string[] } }>)[openApiPathOf(path)].get.tags)
+    assert.deepEqual(withDemo.tags.map((tag) => tag.name), ['Overview', 'Pages', 'Breakdowns', 'Behaviour', 'Discovery', 'Sessions', 'Export', 'Charts', 'Health'])
+    assert.deepEqual(tagOf('/insights/:projectId/funnel'), ['Behaviour'])
+    assert.deepEqual(tagOf('/export/charts'), ['Charts'])
+    assert.deepEqual(tagOf('/health'), ['Health'])
+    assert.equal(ROUTES.filter((route) => tagOf(route.path)[0] === 'Breakdowns').length, 18)
+  })
+
+  it('opens with an introduction: authentication, where the demo credentials are, a first call and a funnel', () => {
+    const intro = withDemo.info.description
+    assert.match(intro, /## Authentication/)
+    assert.match(intro, /openpanel-client-id/)
+    assert.match(intro, /demo-credentials\.json/)
+    assert.match(intro, /curl -s -u "\$CLIENT_ID:\$CLIENT_SECRET" 'http:\/\/localhost:3000\/insights\/demo\/metrics\?range=30d&interval=day'/)
+    assert.match(intro, /insights\/demo\/funnel/)
+    assert.match(buildOpenApi(ROUTES).info.description, /your-project-id/)
   })
 })
 
