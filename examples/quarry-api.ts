@@ -2646,7 +2646,8 @@ export interface operations {
                         /** @description Percent, two decimals */
                         overallConversionRate: number;
                         breakdowns?: {
-                            value: string;
+                            /** @description null where the entry event has no value */
+                            value: string | null;
                             steps: {
                                 step: number;
                                 eventName: string;
@@ -2742,7 +2743,8 @@ export interface operations {
                             percentages: (number | null)[];
                         }[];
                         average: {
-                            percentages: number[];
+                            /** @description null for a period no cohort has reached yet */
+                            percentages: (number | null)[];
                         };
                     };
                 };
@@ -2823,6 +2825,10 @@ export interface operations {
                             target: string;
                             sessions: number;
                         }[];
+                        /** @description Present when `start` began no sequence: why */
+                        meta?: {
+                            warnings: string[];
+                        };
                     };
                 };
             };
