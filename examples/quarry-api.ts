@@ -2646,7 +2646,8 @@ export interface operations {
                         /** @description Percent, two decimals */
                         overallConversionRate: number;
                         breakdowns?: {
-                            value: string;
+                            /** @description null where the entry event has no value */
+                            value: string | null;
                             steps: {
                                 step: number;
                                 eventName: string;
@@ -2742,7 +2743,8 @@ export interface operations {
                             percentages: (number | null)[];
                         }[];
                         average: {
-                            percentages: number[];
+                            /** @description null for a period no cohort has reached yet */
+                            percentages: (number | null)[];
                         };
                     };
                 };
@@ -2823,6 +2825,10 @@ export interface operations {
                             target: string;
                             sessions: number;
                         }[];
+                        /** @description Present when `start` began no sequence: why */
+                        meta?: {
+                            warnings: string[];
+                        };
                     };
                 };
             };
@@ -3071,6 +3077,12 @@ export interface operations {
                              * @description ISO 8601 with the offset of the request timezone
                              */
                             importedAt?: string | null;
+                            origin?: string;
+                            title?: string;
+                            /** @description includes=revenue: in minor units */
+                            revenue?: number;
+                            /** @description includes=groups */
+                            groups?: string[];
                             /** @description includes=profile: the visitor's latest profile, null when anonymous or unknown */
                             profile?: null | {
                                 id: string;
@@ -3140,6 +3152,12 @@ export interface operations {
                          * @description ISO 8601 with the offset of the request timezone
                          */
                         importedAt?: string | null;
+                        origin?: string;
+                        title?: string;
+                        /** @description includes=revenue: in minor units */
+                        revenue?: number;
+                        /** @description includes=groups */
+                        groups?: string[];
                         /** @description includes=profile: the visitor's latest profile, null when anonymous or unknown */
                         profile?: null | {
                             id: string;

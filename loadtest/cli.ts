@@ -15,6 +15,7 @@ import { connectionOf } from './scenarios/scenario'
 import { checkSlo, parseSlo, type Objective } from './slo'
 import { createLiveView, renderTable } from './table'
 import { isLoopback, resolveCredentials } from './target'
+import { mostlyRefused, rateLimitProblem, readRateLimit } from './preflight'
 
 /** Exit codes: every objective met; an objective missed or a route regressed; the run was refused or failed. */
 export const EXIT = { ok: 0, missed: 1, refused: 2 } as const
@@ -24,8 +25,9 @@ const USAGE = `npm run loadtest -- [options]
 Sends real queries to a running gateway (it never starts one) and reports what it saw.
 
   --url <url>              the gateway (default http://127.0.0.1:$PORT, PORT defaulting to 3000)
-  --client-id <id>         read or root client (or QUARRY_CLIENT_ID; without --url, the local demo's file)
-  --client-secret <secret> (or QUARRY_CLIENT_SECRET)
+Credentials come from QUARRY_CLIENT_ID and QUARRY_CLIENT_SECRET (a read or root client), never from the
+command line (npm echoes it); without them and without --url, from the local demo's credentials file.
+
   --project <id>           the project to load (default: a read client's own project)
   --scenario <name>        ${Object.keys(SCENARIOS).join(', ')} (default dashboard)
   --connections <n>        concurrent connections (default 8)
@@ -76,6 +78,7 @@ function parseCli(argv: string[]) {
     allowPositionals: true,
     options: {
       url: { type: 'string' },
+      // Refused with a message that says where credentials go instead.
       'client-id': { type: 'string' },
       'client-secret': { type: 'string' },
       project: { type: 'string' },
@@ -98,6 +101,9 @@ function parseCli(argv: string[]) {
   const scenario = SCENARIOS[values.scenario]
   if (!scenario) throw new UsageError(`unknown scenario "${values.scenario}": ${Object.keys(SCENARIOS).join(', ')}`)
   if (positionals.length > 1 || (positionals.length && !values.compare)) throw new UsageError(`unexpected argument(s): ${positionals.join(' ')}`)
+  if (values['client-id'] !== undefined || values['client-secret'] !== undefined) {
+    throw new UsageError('--client-secret puts the secret on the command line, which npm echoes and shells keep: set QUARRY_CLIENT_ID and QUARRY_CLIENT_SECRET instead')
+  }
   return {
     values,
     scenario,
@@ -156,8 +162,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (!isLoopback(url) && !values['i-own-this-target']) {
     return fail(`refusing to load ${url}: it is not on this machine. This kit sends real queries that cost the target real work; pass --i-own-this-target if it is yours to load.`)
   }
-  const credentials = resolveCredentials({ clientId: values['client-id'], clientSecret: values['client-secret'], urlGiven: values.url !== undefined, env: io.env })
-  if (!credentials) return fail('no credentials: pass --client-id and --client-secret, or set QUARRY_CLIENT_ID and QUARRY_CLIENT_SECRET (without --url, the local demo gateway\'s .data/demo-credentials.json is read)')
+  const credentials = resolveCredentials({ urlGiven: values.url !== undefined, env: io.env })
+  if (!credentials) return fail('no credentials: set QUARRY_CLIENT_ID and QUARRY_CLIENT_SECRET (without --url, the local demo gateway\'s .data/demo-credentials.json is read)')
   const headers = { 'openpanel-client-id': credentials.clientId, 'openpanel-client-secret': credentials.clientSecret }
 
   let target
@@ -167,6 +173,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof DiscoveryError || error instanceof TypeError) return fail(`cannot reach the gateway at ${url} or find what to load: ${(error as Error).message}`)
     throw error
   }
+  const policy = await readRateLimit(url, headers, target.projectId)
+  const limited = policy && rateLimitProblem(policy, { connections: cli.connections, rate: cli.rate })
+  if (limited) return fail(`not starting: ${limited}`)
   const metricsUrl = values['metrics-url'] ?? `http://${new URL(url).hostname}:${io.env.QUARRY_METRICS_PORT || 9464}/metrics`
   const before = await scrape(metricsUrl)
 
@@ -207,7 +216,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   say(`\nWrote ${files.join(', ')}`)
   const missed = report.slo.filter((slo) => !slo.met)
   if (missed.length) say(`\nObjective(s) missed: ${missed.map((slo) => slo.objective).join(', ')}`)
-  return missed.length || comparison?.regressed.length ? EXIT.missed : EXIT.ok
+  const limitedRun = mostlyRefused(result.overall)
+  if (limitedRun) say(`\nNot a measure of the gateway: ${limitedRun}`)
+  return missed.length || comparison?.regressed.length || limitedRun ? EXIT.missed : EXIT.ok
 }
 
 if (require.main === module) {

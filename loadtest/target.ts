@@ -1,5 +1,5 @@
 // Who the kit may load and as whom: loopback targets only unless the operator says the target is theirs,
-// and credentials from the flags, the environment or the demo gateway's credentials file.
+// and credentials from the environment or the demo gateway's credentials file.
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
@@ -24,11 +24,11 @@ export interface Credentials {
 }
 
 /**
- * Flags first, then QUARRY_CLIENT_ID / QUARRY_CLIENT_SECRET, then (only when no `--url` was given: the
- * local demo gateway) the demo credentials file `npm start` writes into its data directory.
+ * QUARRY_CLIENT_ID / QUARRY_CLIENT_SECRET, then (only when no `--url` was given: the local demo gateway)
+ * the demo credentials file `npm start` writes into its data directory. Never the command line, which
+ * npm echoes.
  */
-export function resolveCredentials(options: { clientId?: string; clientSecret?: string; urlGiven: boolean; env: NodeJS.ProcessEnv }): Credentials | undefined {
-  if (options.clientId && options.clientSecret) return { clientId: options.clientId, clientSecret: options.clientSecret, source: 'flags' }
+export function resolveCredentials(options: { urlGiven: boolean; env: NodeJS.ProcessEnv }): Credentials | undefined {
   const { QUARRY_CLIENT_ID: id, QUARRY_CLIENT_SECRET: secret } = options.env
   if (id && secret) return { clientId: id, clientSecret: secret, source: 'QUARRY_CLIENT_ID / QUARRY_CLIENT_SECRET' }
   if (options.urlGiven) return undefined

@@ -18,7 +18,9 @@ const CELL_KINDS: Record<string, CellKind> = {
   duration: 'number',
   latitude: 'nullableNumber',
   longitude: 'nullableNumber',
+  revenue: 'number',
   properties: 'json',
+  groups: 'json',
   profile: 'profile',
 }
 

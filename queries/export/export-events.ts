@@ -23,6 +23,10 @@ export const INCLUDES = {
     "if(isNull(imported_at), NULL, concat(substring(formatDateTime(assumeNotNull(imported_at), '%Y-%m-%dT%H:%i:%S.%f', 'UTC'), 1, 23), '+00:00')) AS importedAt",
   ],
   profile: [],
+  // The remaining event fields, so an export read back by `import` loses nothing.
+  page: ['origin', 'title'],
+  revenue: ['revenue'],
+  groups: ['groups'],
 } as const satisfies Record<string, readonly string[]>
 export type Include = keyof typeof INCLUDES
 const BASE_COLUMNS = ['id', 'name', 'deviceId', 'profileId', 'sessionId', 'projectId', 'createdAt', 'path', 'duration', 'city', 'country', 'os', 'browser']

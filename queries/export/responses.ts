@@ -40,6 +40,10 @@ const includedFields = {
   sdkName: text,
   sdkVersion: text,
   importedAt: nullable({ ...instant, type: 'string' }),
+  origin: text,
+  title: text,
+  revenue: { type: 'integer', description: 'includes=revenue: in minor units' },
+  groups: { type: 'array', items: text, description: 'includes=groups' },
   profile: {
     description: "includes=profile: the visitor's latest profile, null when anonymous or unknown",
     anyOf: [

@@ -3,7 +3,8 @@ import fs from 'node:fs'
 import { parseArgs } from 'node:util'
 import { QueryError } from '../../queries/core/errors'
 import { ConfigError, loadConfig, type Config } from '../config'
-import { ControlError, createApiClient, createProject, findProject, listApiClients, listProjects, revokeApiClient } from './control'
+import { ControlError, createApiClient, createProject, findProject, listApiClients, listProjects, revokeApiClient, type ClientListing, type ProjectRow } from './control'
+import { otherOwnerOf } from './data-dir-owner'
 import { EngineBusyError, createRunner, openEngine, type Engine } from '../engine'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import type { SettledRow } from '../../queries/core/pipeline'
@@ -16,19 +17,27 @@ import { compactionOptions, compactSessions } from './compact'
 import { createProgress } from './progress'
 import { seedProject } from './seed'
 
-const USAGE = `Usage: npm run cli -- <command>
+const USAGE = `Usage: npm run cli -- <command>   (details: docs/cli.md)
+  help   (this list)
   project create <id> [--name NAME] [--timezone IANA]   (default timezone UTC)
   project list
-  client create --type read|write|root [--project ID] [--name NAME]
+  client create --type read|write|root [--project ID] [--name NAME]   (prints the secret once)
   client list [--project ID]
   client revoke <client-id>
-  import --project ID --file events.ndjson [--skip-bad]
+  import --project ID --file events.ndjson [--from-project ID] [--skip-bad]
+      (NDJSON with snake_case keys, or what export writes; --from-project: the project a file exported elsewhere names)
+  export --project ID --out FILE [--format ndjson|csv] [--start DATE] [--end DATE]
+         [--includes LIST] [--event NAMES] [--filters JSON]
+      (as GET /export/events; default ndjson. Every event field, for import:
+       --includes properties,geo,device,referrer,meta,page,revenue,groups)
   seed --project ID [--events N] [--days D] [--seed S] [--end ISO-DATETIME]
-  export --project ID [--format ndjson|csv] [--start DATE] [--end DATE] --out FILE   (default ndjson)
-  explain '<path?query>' [--timezone IANA] [--now ISO-DATETIME]   (prints SQL + params; runs only a session question's settled check)
+  explain '<path?query>' [--timezone IANA] [--now ISO-DATETIME]
+      (prints SQL + params; runs only a session question's settled check. With --timezone it runs
+       without the engine, e.g. while a gateway holds the data directory)
   explain --catalogue [--out DIR]   (writes every route's SQL for fixed example requests to docs/sql/)
   compact   (combines the sessions of settled days; seed and import run it too)
-  migrate`
+  migrate
+JSON output uses camelCase keys, as the API's export does.`
 
 class UsageError extends Error {}
 
@@ -49,6 +58,18 @@ function wholeNumber(options: Options, name: string, fallback: number): number {
 
 const print = (value: unknown) => console.log(typeof value === 'string' ? value : JSON.stringify(value, null, 2))
 
+/** A project as the CLI prints it (camelCase, as every JSON it prints). */
+const projectOut = (row: ProjectRow) => ({ id: row.id, name: row.name, timezone: row.timezone, createdAt: row.created_at })
+/** A client as the CLI prints it: the keys `client create` answers with, never the secret's hash. */
+const clientOut = (row: ClientListing) => ({ id: row.id, name: row.name, type: row.type, projectId: row.project_id, createdAt: row.created_at, revoked: Boolean(Number(row.revoked)) })
+
+/** The engine of the CLI; an embedded directory another process holds is refused before the engine tries it. */
+async function openCliEngine(config: Config): Promise<Engine> {
+  const { engine: settings } = config
+  if (settings.mode === 'embedded' && otherOwnerOf(settings.dataDir) !== undefined) throw new EngineBusyError(settings.dataDir)
+  return openEngine(settings)
+}
+
 type Command = (engine: Engine, positionals: string[], options: Options) => Promise<void>
 
 /** Compacts the settled days that changed, and says what it did. */
@@ -61,14 +82,14 @@ async function compactNow(engine: Engine): Promise<string> {
 const COMMANDS: Record<string, Command> = {
   'project create': async (engine, [id], options) => {
     if (!id) throw new UsageError('project create needs an id')
-    print(await createProject(engine, { id, name: options.name as string | undefined, timezone: options.timezone as string | undefined }))
+    print(projectOut(await createProject(engine, { id, name: options.name as string | undefined, timezone: options.timezone as string | undefined })))
   },
-  'project list': async (engine) => print(await listProjects(engine)),
+  'project list': async (engine) => print((await listProjects(engine)).map(projectOut)),
   'client create': async (engine, _, options) => {
     const client = await createApiClient(engine, { type: need(options, 'type'), projectId: options.project as string | undefined, name: options.name as string | undefined })
     print({ ...client, note: 'The secret is shown once; only its scrypt hash is stored.' })
   },
-  'client list': async (engine, _, options) => print(await listApiClients(engine, options.project as string | undefined)),
+  'client list': async (engine, _, options) => print((await listApiClients(engine, options.project as string | undefined)).map(clientOut)),
   'client revoke': async (engine, [id]) => {
     if (!id) throw new UsageError('client revoke needs a client id')
     await revokeApiClient(engine, id)
@@ -78,7 +99,12 @@ const COMMANDS: Record<string, Command> = {
     const file = need(options, 'file')
     const skipBad = options['skip-bad'] === true
     const progress = createProgress({ label: 'import', total: fs.existsSync(file) ? await countLines(file) : undefined })
-    const report = await importEvents(engine, { projectId: need(options, 'project'), file, skipBad, onProgress: progress.update }).finally(progress.done)
+    const fromProject = options['from-project'] as string | undefined
+    const report = await importEvents(engine, { projectId: need(options, 'project'), file, skipBad, fromProject, onProgress: progress.update }).catch((error: unknown) => {
+      progress.done('failed')
+      throw error
+    })
+    progress.done(report.badLines === 0 ? undefined : skipBad ? `done, ${report.badLines} bad line(s) skipped` : `refused: ${report.badLines} bad line(s), nothing imported`)
     for (const bad of report.bad) console.error(`line ${bad.line}: ${bad.problems.join('; ')}`)
     const unlisted = report.badLines - report.bad.length
     if (unlisted > 0) console.error(`and ${unlisted} more bad line(s), not listed`)
@@ -111,6 +137,9 @@ const COMMANDS: Record<string, Command> = {
       format: typeof options.format === 'string' ? options.format : 'ndjson',
       start: options.start as string | undefined,
       end: options.end as string | undefined,
+      includes: options.includes as string | undefined,
+      event: options.event as string | undefined,
+      filters: options.filters as string | undefined,
       out,
       onTotal,
       onProgress: (written) => progress?.update(written),
@@ -128,6 +157,10 @@ const OPTIONS = {
   type: { type: 'string' },
   project: { type: 'string' },
   file: { type: 'string' },
+  'from-project': { type: 'string' },
+  includes: { type: 'string' },
+  event: { type: 'string' },
+  filters: { type: 'string' },
   'skip-bad': { type: 'boolean' },
   events: { type: 'string' },
   days: { type: 'string' },
@@ -159,9 +192,10 @@ async function explainEngine(config: Config, timezone: string | undefined): Prom
   const { engine: settings } = config
   if (timezone && settings.mode === 'embedded' && !fs.existsSync(settings.dataDir)) return { without: `there is no data directory ${settings.dataDir}` }
   try {
-    return { engine: await openEngine(settings) }
+    return { engine: await openCliEngine(config) }
   } catch (error) {
-    if (!(error instanceof EngineBusyError) || !timezone) throw error
+    if (!(error instanceof EngineBusyError)) throw error
+    if (!timezone) throw new ControlError(`${error.message} Or pass --timezone IANA (the project's): explain then runs without the engine.`)
     return { without: error.message }
   }
 }
@@ -214,9 +248,9 @@ export async function runCli(argv: string[]): Promise<number> {
   let engine: Engine | undefined
   try {
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
-    if (values.help || positionals.length === 0) {
+    if (values.help || positionals.length === 0 || positionals[0] === 'help') {
       print(USAGE)
-      return values.help ? 0 : 2
+      return values.help || positionals[0] === 'help' ? 0 : 2
     }
     const twoWords = positionals.slice(0, 2).join(' ')
     const [key, rest] = COMMANDS[twoWords] ? [twoWords, positionals.slice(2)] : [positionals[0], positionals.slice(1)]
@@ -224,7 +258,7 @@ export async function runCli(argv: string[]): Promise<number> {
     if (!command) throw new UsageError(`unknown command "${positionals.join(' ')}"`)
     const config = loadConfig()
     if (key === 'explain') return await explain(rest, values, config)
-    engine = await openEngine(config.engine)
+    engine = await openCliEngine(config)
     if (key !== 'migrate') await prepareSchema(engine)
     await command(engine, rest, values)
     return 0

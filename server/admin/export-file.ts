@@ -15,6 +15,10 @@ export interface ExportFileOptions {
   format: string
   start?: string
   end?: string
+  /** As `/export/events` takes them: include groups and event names comma-separated, filters as JSON. */
+  includes?: string
+  event?: string
+  filters?: string
   out: string
   /** Called once before the first rows with the number of rows the export will write. */
   onTotal?(rows: number): void
@@ -27,7 +31,8 @@ export async function exportToFile(engine: Engine, config: Config, options: Expo
   const project = await findProject(engine, options.projectId)
   if (!project) throw new ControlError(`no project "${options.projectId}"`)
   if (options.format !== 'ndjson' && options.format !== 'csv') throw new ControlError(`--format must be ndjson or csv, got "${options.format}"`)
-  const raw = { projectId: project.id, format: options.format, ...(options.start ? { start: options.start } : {}), ...(options.end ? { end: options.end } : {}) }
+  const given = { start: options.start, end: options.end, includes: options.includes, event: options.event, filters: options.filters }
+  const raw = { projectId: project.id, format: options.format, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) }
   let query
   try {
     query = exportEvents.plan(exportEvents.parse(raw, { project, now: new Date(), sessionLookbackMs: 0 }))

@@ -10,6 +10,7 @@ import { partialRowColumns, partialRowSelect } from '../../queries/core/session-
 import { compileSchema, schemaIssues } from '../../queries/core/validate'
 import type { Engine } from '../engine'
 import { ControlError, findProject } from './control'
+import { toSnakeKeys } from './event-keys'
 import { readLines } from './line-reader'
 
 const TEXT_COLUMNS = [
@@ -67,6 +68,8 @@ export interface ImportOptions {
   projectId: string
   file: string
   skipBad: boolean
+  /** The project the file's `project_id`s name when it is another's export: its lines go into `projectId`. */
+  fromProject?: string
   /** Lines per staging insert. */
   batchRows?: number
   /** Called with the number of lines read so far, after each staged batch and at the end. */
@@ -91,18 +94,22 @@ function listProblems(problems: string[]): string[] {
 /** Whether an instant's UTC date is one the API can ask for (queries/core/dates.ts), so the event can be read. */
 const withinApiYears = (instant: Date) => instant.getUTCFullYear() >= FIRST_YEAR && instant.getUTCFullYear() <= LAST_YEAR
 
-/** One line's problems, or the row to insert. */
-export function parseEventLine(text: string, projectId: string): { row?: Record<string, unknown>; problems: string[] } {
+/** One line's problems, or the row to insert; `fromProject` is the project id the line may name instead of `projectId`. */
+export function parseEventLine(text: string, projectId: string, fromProject?: string): { row?: Record<string, unknown>; problems: string[] } {
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch (error) {
     return { problems: listProblems([`not JSON: ${(error as Error).message}`]) }
   }
-  const problems = schemaIssues(validateEvent, value).map((issue) => issue.message)
-  const event = value as Record<string, unknown>
-  if (problems.length === 0 && event.project_id !== undefined && event.project_id !== projectId) {
-    problems.push(`project_id "${String(event.project_id)}" differs from --project "${projectId}"`)
+  const keyed = value !== null && typeof value === 'object' && !Array.isArray(value) ? toSnakeKeys(value as Record<string, unknown>, Object.keys(eventSchema.properties)) : { event: value, problems: [] }
+  if (keyed.problems.length) return { problems: listProblems(keyed.problems) }
+  const problems = schemaIssues(validateEvent, keyed.event).map((issue) => issue.message)
+  const event = keyed.event as Record<string, unknown>
+  const expected = fromProject ?? projectId
+  if (problems.length === 0 && event.project_id !== undefined && event.project_id !== expected) {
+    const hint = fromProject ? '' : ` (a file exported from project "${String(event.project_id)}" goes into --project with --from-project ${String(event.project_id)})`
+    problems.push(`project_id "${String(event.project_id)}" differs from --${fromProject ? 'from-project' : 'project'} "${expected}"${hint}`)
   }
   if (problems.length === 0 && !withinApiYears(new Date(String(event.created_at)))) {
     problems.push(`"created_at" ${String(event.created_at)} is outside ${FIRST_YEAR}-01-01 to ${LAST_YEAR}-12-31 (UTC), the dates the API can ask for`)
@@ -174,7 +181,7 @@ async function stageLines(engine: Engine, stage: string, options: ImportOptions)
       continue
     }
     if (!line.text.trim()) continue
-    const { row, problems } = parseEventLine(line.text, options.projectId)
+    const { row, problems } = parseEventLine(line.text, options.projectId, options.fromProject)
     if (row) {
       batch.push({ line: number, ...row })
       batchBytes += Buffer.byteLength(line.text)

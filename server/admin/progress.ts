@@ -14,7 +14,8 @@ export interface ProgressOptions {
 
 export interface Progress {
   update(rows: number): void
-  done(): void
+  /** Ends the display; `outcome` replaces "done in ..." when the job did not do what it read (an import that refused its lines). */
+  done(outcome?: string): void
 }
 
 const count = new Intl.NumberFormat('en-US')
@@ -29,8 +30,8 @@ function formatSeconds(seconds: number): string {
 }
 
 /** One progress line: `label [bar] 42% | 4,200,000/10,000,000 rows | 350,000 rows/s | ETA 17s`. */
-export function formatProgress(input: { label: string; rows: number; total?: number; elapsedMs: number; bar?: string }): string {
-  const { label, rows, total, elapsedMs, bar } = input
+export function formatProgress(input: { label: string; rows: number; total?: number; elapsedMs: number; bar?: string; outcome?: string }): string {
+  const { label, rows, total, elapsedMs, bar, outcome } = input
   const rate = elapsedMs > 0 ? (rows * 1000) / elapsedMs : 0
   const parts = [label]
   if (total !== undefined) {
@@ -41,7 +42,8 @@ export function formatProgress(input: { label: string; rows: number; total?: num
     parts.push(`${count.format(rows)} rows`)
   }
   parts.push(`${count.format(Math.round(rate))} rows/s`)
-  if (total !== undefined) parts.push(rows >= total ? `done in ${formatSeconds(elapsedMs / 1000)}` : `ETA ${rate > 0 ? formatSeconds((total - rows) / rate) : '?'}`)
+  if (outcome !== undefined) parts.push(outcome)
+  else if (total !== undefined) parts.push(rows >= total ? `done in ${formatSeconds(elapsedMs / 1000)}` : `ETA ${rate > 0 ? formatSeconds((total - rows) / rate) : '?'}`)
   return parts.join(' | ')
 }
 
@@ -50,6 +52,7 @@ export function createProgress(options: ProgressOptions): Progress {
   const tty = Boolean(stream.isTTY)
   let since = 0
   let rows = 0
+  let outcome: string | undefined
   const line: GenericFormatter = (barOptions, params) =>
     formatProgress({
       label: options.label,
@@ -57,6 +60,7 @@ export function createProgress(options: ProgressOptions): Progress {
       total: options.total,
       elapsedMs: (params.stopTime ?? Date.now()) - since,
       bar: tty && options.total !== undefined ? Format.BarFormat(Math.min(params.progress, 1), barOptions) : undefined,
+      outcome,
     })
   const bar = new SingleBar(
     {
@@ -85,7 +89,8 @@ export function createProgress(options: ProgressOptions): Progress {
       }
       bar.update(options.total === undefined ? 0 : Math.min(value, options.total))
     },
-    done() {
+    done(ended?: string) {
+      outcome = ended
       bar.stop()
     },
   }

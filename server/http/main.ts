@@ -3,7 +3,8 @@
 import type { Server } from 'node:http'
 import { createApp } from './app'
 import { ConfigError, loadConfig, type Config } from '../config'
-import { ensureDemo, type Demo } from '../admin/demo'
+import { ensureDemo } from '../admin/demo'
+import { createBanner } from './banner'
 import { Directory } from './directory'
 import { Drain } from './drain'
 import { EngineBusyError, createRunner, openEngine } from '../engine'
@@ -13,24 +14,6 @@ import { startMetricsServer } from './metrics-server'
 import { SchemaBehindError, prepareSchema } from '../admin/migrate'
 import { compactionOptions, scheduleCompaction } from '../admin/compact'
 import { checkQueries } from './startup-check'
-
-function printWelcome(port: number, demo: Demo | undefined) {
-  const url = `http://localhost:${port}`
-  const lines = [`Quarry listening on ${url}`]
-  if (demo?.created) {
-    const { projectId, clientId, clientSecret } = demo.credentials
-    lines.push(
-      `Demo project:  ${projectId}`,
-      `Client id:     ${clientId}`,
-      `Client secret: ${clientSecret}  (shown once; also saved to ${demo.file})`,
-      'Try:',
-      `  curl -s -H 'openpanel-client-id: ${clientId}' -H 'openpanel-client-secret: ${clientSecret}' ${url}/insights/${projectId}/live`,
-    )
-  } else if (demo) {
-    lines.push(`Demo project ${demo.credentials.projectId}, client id ${demo.credentials.clientId}: the secret is in ${demo.file}`)
-  }
-  console.log(lines.join('\n'))
-}
 
 async function startMetrics(metrics: Metrics, listen: Config['metrics']) {
   try {
@@ -47,7 +30,8 @@ async function main() {
   const engine = await openEngine(config.engine)
   const applied = await prepareSchema(engine)
   if (applied.length) logger.info('migrations applied', { applied })
-  const demo = config.engine.mode === 'embedded' ? await ensureDemo(engine, config.demoEvents, (line) => console.log(line)) : undefined
+  const banner = createBanner({ format: config.logFormat })
+  const demo = config.engine.mode === 'embedded' ? await ensureDemo(engine, config.demoEvents, banner.note) : undefined
   const compaction = scheduleCompaction(engine, {
     ...compactionOptions(config),
     everyMs: config.compactSeconds * 1000,
@@ -68,7 +52,7 @@ async function main() {
   metrics.trackQueue(() => runner.queueDepth(), () => runner.inFlight())
   const drain = new Drain()
   const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs, { checksPerSecond: config.authChecksPerSecond }), logger, metrics, drain, demoProjectId: demo?.credentials.projectId })
-  const server: Server = app.listen(config.port, config.host, () => printWelcome(config.port, demo))
+  const server: Server = app.listen(config.port, config.host, () => banner.listening({ host: config.host, port: config.port, demo }))
 
   // SIGTERM: /ready and new requests answer 503 at once (the listener stays open so probes see it), the
   // requests in flight get QUARRY_SHUTDOWN_GRACE_MS to finish, then every connection still open is cut.

@@ -33,6 +33,7 @@ describe('CLI', function () {
   it('creates and lists projects, validating the id and the IANA timezone', async () => {
     const created = await cli(dir, 'project', 'create', 'shop', '--name', 'Shop', '--timezone', 'Europe/Berlin')
     assert.equal(created.code, 0, created.err)
+    assert.deepEqual(Object.keys(JSON.parse(created.out)), ['id', 'name', 'timezone', 'createdAt'])
     assert.equal(JSON.parse(created.out).timezone, 'Europe/Berlin')
     const badZone = await cli(dir, 'project', 'create', 'blog', '--timezone', 'Europe/Atlantis')
     assert.equal(badZone.code, 1)
@@ -55,13 +56,16 @@ describe('CLI', function () {
     const client = JSON.parse(created.out)
     assert.match(client.secret, /^sec_/)
     const listed = await cli(dir, 'client', 'list')
+    const [shown] = JSON.parse(listed.out) as Record<string, unknown>[]
+    assert.deepEqual(Object.keys(shown), ['id', 'name', 'type', 'projectId', 'createdAt', 'revoked'], 'the keys client create answers with')
+    assert.deepEqual([shown.id, shown.projectId, shown.revoked], [client.id, 'shop', false])
     assert.ok(!listed.out.includes(client.secret), 'list never shows a secret')
     assert.ok(!listed.out.includes('secret_hash'), 'list never shows the hash')
     const files = spawnSync('grep', ['-rl', client.secret, dir]).stdout.toString()
     assert.equal(files, '', 'the secret is not stored in the data directory')
     const revoked = await cli(dir, 'client', 'revoke', client.id)
     assert.equal(revoked.code, 0, revoked.err)
-    assert.equal(JSON.parse((await cli(dir, 'client', 'list')).out)[0].revoked, 1)
+    assert.equal(JSON.parse((await cli(dir, 'client', 'list')).out)[0].revoked, true)
     assert.match((await cli(dir, 'client', 'revoke', client.id)).err, /already revoked/)
   })
 
@@ -72,6 +76,14 @@ describe('CLI', function () {
     assert.match((await cli(dir, 'client', 'create', '--type', 'root', '--project', 'shop')).err, /root client reads every project/)
     assert.match((await cli(dir, 'client', 'revoke', 'xyz')).err, /not a client id/)
     assert.match((await cli(dir, 'client', 'create')).err, /--type is required/)
+  })
+
+  it('lists its commands on `help`, with exit code 0', async () => {
+    const help = await cli(dir, 'help')
+    assert.equal(help.code, 0, help.err)
+    assert.match(help.out, /^Usage: npm run cli -- <command>/)
+    assert.match(help.out, /--includes properties,geo,device,referrer,meta,page,revenue,groups/)
+    assert.match(help.out, /With --timezone it runs\s+without the engine/)
   })
 
   it('reports usage errors with exit code 2', async () => {
@@ -106,6 +118,12 @@ describe('CLI', function () {
     assert.match(refused.err, /line 5: .*unknown field "colour"/)
     assert.match(refused.err, /line 5: .*properties\.price" must be string/)
     assert.match(refused.err, /4 bad line\(s\); nothing was imported/)
+    const shown = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'admin', 'cli.ts'), 'import', '--project', 'shop', '--file', file], {
+      cwd: ROOT, env: { ...process.env, QUARRY_DATA_DIR: dir }, encoding: 'utf8', timeout: 120_000,
+    })
+    assert.equal(shown.status, 1, shown.stderr)
+    assert.match(shown.stderr, /^import 100% \| 7\/7 rows \| [\d,]+ rows\/s \| refused: 4 bad line\(s\), nothing imported$/m, 'the progress line says it refused')
+    assert.doesNotMatch(shown.stderr, /done in/)
     const count = async () => {
       const engine = await openEngine(loadConfig({ QUARRY_DATA_DIR: dir }).engine)
       try {
@@ -188,6 +206,16 @@ describe('CLI', function () {
       assert.equal(child.status, 1)
       assert.match(child.stderr, /in use by another Quarry process/)
       assert.doesNotMatch(child.stderr, /at .*\.ts:\d+/, 'no stack trace')
+      assert.doesNotMatch(child.stderr, /DB::Exception|Code: 76/, "no engine line before Quarry's")
+      const explained = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'server', 'admin', 'cli.ts'), 'explain', '/insights/shop/metrics'], {
+        env: { ...process.env, QUARRY_DATA_DIR: h.dir },
+        encoding: 'utf8',
+        timeout: 60_000,
+      })
+      assert.equal(explained.status, 1)
+      const lines = explained.stderr.split('\n').filter(Boolean)
+      assert.equal(lines.length, 1, explained.stderr)
+      assert.match(lines[0], /^quarry: The data directory .* is in use by another Quarry process.*--timezone/)
     } finally {
       await h.close()
     }

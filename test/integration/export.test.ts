@@ -20,7 +20,7 @@ const raw = (sql: string): CompiledQuery => ({ template: 'test.raw', sql, params
 const SEED = Number(process.env.QUARRY_DIFF_SEED ?? 77)
 const WALKS = Number(process.env.QUARRY_EXPORT_WALKS ?? 50)
 const PROJECT = { id: 'exp', timezone: 'Europe/Berlin', from: new Date('2024-03-24T00:00:00Z'), days: 10, sessions: 300 }
-const INCLUDES = ['properties', 'geo', 'device', 'referrer', 'meta', 'profile']
+const INCLUDES = ['properties', 'geo', 'device', 'referrer', 'meta', 'profile', 'page', 'revenue', 'groups']
 
 function randomExportQuery(random: Random): Record<string, string> {
   const query: Record<string, string> = {}

@@ -38,7 +38,7 @@ describe('load-test kit (npm run loadtest)', function () {
   let server: Server
   let metricsServer: MetricsServer
   let url: string
-  let credentials: string[]
+  let credentials: NodeJS.ProcessEnv
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-loadtest-'))
 
   before(async () => {
@@ -48,7 +48,7 @@ describe('load-test kit (npm run loadtest)', function () {
     await createProject(h.engine, { id: 'shop', timezone: 'Europe/Berlin' })
     await seedProject(h.engine, { projectId: 'shop', events: 5_000, days: 10, seed: 7, end: new Date() })
     const client = await createApiClient(h.engine, { type: 'read', projectId: 'shop' })
-    credentials = ['--client-id', client.id, '--client-secret', client.secret]
+    credentials = { QUARRY_CLIENT_ID: client.id, QUARRY_CLIENT_SECRET: client.secret }
     const metrics = createMetrics()
     metricsServer = await startMetricsServer(metrics, { host: '127.0.0.1', port: 0 })
     const app = createApp({ config: h.config, runner: h.runner, directory: h.directory, logger: createLogger('error', true), metrics })
@@ -69,7 +69,7 @@ describe('load-test kit (npm run loadtest)', function () {
   const run = async (args: string[]) => {
     const stdout = collector()
     const stderr = collector()
-    const code = await main([...args, '--url', url, ...credentials, '--metrics-url', `http://127.0.0.1:${metricsServer.port}/metrics`], { env: {}, out: stdout.stream, err: stderr.stream })
+    const code = await main([...args, '--url', url, '--metrics-url', `http://127.0.0.1:${metricsServer.port}/metrics`], { env: credentials, out: stdout.stream, err: stderr.stream })
     return { code, out: stdout.text(), err: stderr.text() }
   }
   const readReport = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8')) as LoadReport
@@ -167,6 +167,28 @@ describe('load-test kit (npm run loadtest)', function () {
     assert.equal(readReport(byCount).overall.requests, 3)
   })
 
+  it("refuses, before any figure, a run the gateway's default rate limit would answer mostly with 429", async () => {
+    const config = { ...h.config, rateLimit: { requests: 100, windowMs: 10_000 } }
+    const limited = createApp({ config, runner: h.runner, directory: h.directory, logger: createLogger('error', true) })
+    const listening = await new Promise<Server>((resolve) => {
+      const started = limited.listen(0, '127.0.0.1', () => resolve(started))
+    })
+    try {
+      const dir = path.join(out, 'limited')
+      const stdout = collector()
+      const stderr = collector()
+      const limitedUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`
+      const code = await main(['--url', limitedUrl, '--scenario', 'dashboard', '--duration', '30', '--out', dir, '--slo', 'p99<60s'], { env: credentials, out: stdout.stream, err: stderr.stream })
+      assert.equal(code, EXIT.refused)
+      assert.match(stderr.text(), /^loadtest: not starting: the gateway allows this client 100 requests per 10 s .*QUARRY_RATE_LIMIT=8000 or more/)
+      assert.equal(stdout.text(), '', 'no figure')
+      assert.equal(fs.existsSync(dir), false)
+    } finally {
+      listening.closeAllConnections()
+      await new Promise((resolve) => listening.close(resolve))
+    }
+  })
+
   it('refuses a --compare report it cannot read before sending anything', async () => {
     const missing = path.join(out, 'no-such-report.json')
     const refused = await run(['--scenario', 'dashboard', '--compare', missing, '--out', path.join(out, 'never')])
@@ -177,21 +199,21 @@ describe('load-test kit (npm run loadtest)', function () {
 
   it('refuses a target that is not on this machine before sending anything', async () => {
     const stderr = collector()
-    const code = await main(['--url', 'http://gateway.example.com:3000', '--client-id', 'x', '--client-secret', 'y'], { env: {}, out: collector().stream, err: stderr.stream })
+    const code = await main(['--url', 'http://gateway.example.com:3000'], { env: { QUARRY_CLIENT_ID: 'x', QUARRY_CLIENT_SECRET: 'y' }, out: collector().stream, err: stderr.stream })
     assert.equal(code, EXIT.refused)
     assert.match(stderr.text(), /refusing to load http:\/\/gateway\.example\.com:3000: it is not on this machine.*--i-own-this-target/)
     // The process itself exits with the same code.
-    const child = spawnSync(process.execPath, ['--import', 'tsx', 'loadtest/cli.ts', '--url', 'http://gateway.example.com:3000', '--client-id', 'x', '--client-secret', 'y'], { cwd: ROOT, encoding: 'utf8' })
+    const child = spawnSync(process.execPath, ['--import', 'tsx', 'loadtest/cli.ts', '--url', 'http://gateway.example.com:3000'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, QUARRY_CLIENT_ID: 'x', QUARRY_CLIENT_SECRET: 'y' } })
     assert.equal(child.status, EXIT.refused, child.stderr)
     assert.match(child.stderr, /refusing to load/)
   })
 
   it('refuses bad options with the usage, and exits 2', async () => {
     const stderr = collector()
-    assert.equal(await main(['--scenario', 'nope', ...credentials], { env: {}, out: collector().stream, err: stderr.stream }), EXIT.refused)
+    assert.equal(await main(['--scenario', 'nope'], { env: credentials, out: collector().stream, err: stderr.stream }), EXIT.refused)
     assert.match(stderr.text(), /unknown scenario "nope": dashboard, breakdowns, export, dashboard-cold, breakdowns-cold, export-cold/)
     const slo = collector()
-    assert.equal(await main(['--slo', 'p42<1ms', ...credentials], { env: {}, out: collector().stream, err: slo.stream }), EXIT.refused)
+    assert.equal(await main(['--slo', 'p42<1ms'], { env: credentials, out: collector().stream, err: slo.stream }), EXIT.refused)
     assert.match(slo.text(), /cannot read objective "p42<1ms"/)
   })
 })

@@ -30,7 +30,7 @@ export interface ExportModelRequest {
   now: Date;
 }
 
-export const EXPORT_INCLUDES = ['geo', 'device', 'referrer', 'meta', 'properties', 'profile'] as const;
+export const EXPORT_INCLUDES = ['geo', 'device', 'referrer', 'meta', 'properties', 'profile', 'page', 'revenue', 'groups'] as const;
 export type ExportInclude = (typeof EXPORT_INCLUDES)[number];
 
 /** Parameters this model reads. */
@@ -203,6 +203,12 @@ export function exportRows(req: ExportModelRequest): { status: number; rows: Rec
       row.importedAt = raw.imported_at === undefined || raw.imported_at === null ? null : isoUtc(parseEventTime(raw.imported_at));
     }
     if (includes.has('properties')) row.properties = { ...e.properties };
+    if (includes.has('page')) {
+      row.origin = e.cols.origin;
+      row.title = e.cols.title;
+    }
+    if (includes.has('revenue')) row.revenue = raw.revenue ?? 0;
+    if (includes.has('groups')) row.groups = [...(raw.groups ?? [])];
     if (includes.has('profile')) {
       if (!profileCache.has(e.profile_id)) profileCache.set(e.profile_id, profileFor(req.profiles, req.projectId, e.profile_id));
       row.profile = profileCache.get(e.profile_id) ?? null;

@@ -1,7 +1,10 @@
 // The load-test kit's pure parts: objectives, comparisons, the Prometheus view, loopback targets, seeded
 // draws and windows inside the target's days.
 import assert from 'node:assert/strict'
+import { latencyChart } from '../../loadtest/chart'
+import { EXIT, main } from '../../loadtest/cli'
 import { compareReports, parsePercent } from '../../loadtest/compare'
+import { mostlyRefused, parseRateLimitPolicy, rateLimitProblem } from '../../loadtest/preflight'
 import { gatewayView, parseMetrics } from '../../loadtest/prometheus'
 import { seededRandom } from '../../loadtest/random'
 import { noticeLines } from '../../loadtest/report'
@@ -9,7 +12,7 @@ import type { LoadReport } from '../../loadtest/report-shape'
 import type { RouteStats } from '../../loadtest/runner'
 import { drawWindow } from '../../loadtest/scenarios/scenario'
 import { checkSlo, parseSlo } from '../../loadtest/slo'
-import { isLoopback } from '../../loadtest/target'
+import { isLoopback, resolveCredentials } from '../../loadtest/target'
 
 function stats(overrides: Partial<RouteStats> & { p50?: number; p99?: number } = {}): RouteStats {
   const { p50 = 10, p99 = 100, ...rest } = overrides
@@ -116,5 +119,48 @@ describe('load-test kit: targets and draws', () => {
   it('warns when the gateway\'s limits answered most requests', () => {
     assert.deepEqual(noticeLines(stats()), [])
     assert.match(noticeLines(stats({ statuses: { 200: 40, 429: 60 }, errors: 60 }))[0], /^60% of the answers were 429: .*QUARRY_RATE_LIMIT/)
+  })
+})
+
+describe('load-test kit: a run that tells the truth', () => {
+  it("reads the gateway's advertised rate limit (RateLimit-Policy)", () => {
+    assert.deepEqual(parseRateLimitPolicy('100;w=10'), { limit: 100, windowSeconds: 10 })
+    assert.equal(parseRateLimitPolicy(null), undefined)
+    assert.equal(parseRateLimitPolicy('soon'), undefined)
+  })
+
+  it('refuses, before the run, a run the rate limit would answer mostly with 429', () => {
+    const policy = { limit: 100, windowSeconds: 10 }
+    // Closed loop: 8 connections may each send 100 a second (a 429 or a cached answer takes a few ms).
+    assert.match(rateLimitProblem(policy, { connections: 8 }) ?? '', /allows this client 100 requests per 10 s .* up to 8000 .*QUARRY_RATE_LIMIT=8000 .*--rate 10/)
+    assert.equal(rateLimitProblem({ limit: 100_000, windowSeconds: 10 }, { connections: 8 }), undefined)
+    assert.equal(rateLimitProblem(policy, { connections: 8, rate: 10 }), undefined, '10 a second fits 100 per 10 s')
+    assert.match(rateLimitProblem(policy, { connections: 8, rate: 11 }) ?? '', /up to 110 /)
+  })
+
+  it('calls a finished run whose answers were mostly 429 no measure of the gateway', () => {
+    assert.equal(mostlyRefused(stats()), undefined)
+    assert.equal(mostlyRefused(stats({ statuses: { 200: 50, 429: 50 }, errors: 50 })), undefined, 'half is not most')
+    assert.match(mostlyRefused(stats({ statuses: { 200: 40, 429: 60 }, errors: 60 })) ?? '', /^60% of the answers were 429 .*QUARRY_RATE_LIMIT/)
+  })
+
+  it('takes credentials from QUARRY_CLIENT_ID / QUARRY_CLIENT_SECRET, never from the command line', async () => {
+    assert.deepEqual(resolveCredentials({ urlGiven: true, env: { QUARRY_CLIENT_ID: 'a', QUARRY_CLIENT_SECRET: 'b' } }), { clientId: 'a', clientSecret: 'b', source: 'QUARRY_CLIENT_ID / QUARRY_CLIENT_SECRET' })
+    let err = ''
+    const sink = { write: (text: string) => void (err += text) } as unknown as NodeJS.WritableStream
+    const code = await main(['--client-id', 'a', '--client-secret', 'b'], { env: {}, out: sink, err: sink })
+    assert.equal(code, EXIT.refused)
+    assert.match(err, /--client-secret puts the secret on the command line.*QUARRY_CLIENT_SECRET/)
+  })
+
+  it('draws each latency objective as a line and marks the routes whose answers were mostly errors', () => {
+    const limited = stats({ requests: 100, statuses: { 200: 10, 429: 90 }, errors: 90 })
+    const drawn = report({ metrics: stats(), pages: limited })
+    drawn.slo = [{ objective: 'p99<300ms', actual: 100, limit: 300, unit: 'ms', met: true }, { objective: 'errors<1%', actual: 0, limit: 1, unit: '%', met: true }]
+    const svg = latencyChart(drawn)
+    assert.match(svg, /p99&lt;300ms|p99<300ms/)
+    assert.match(svg, /pages \(90% errors: 429\)/)
+    assert.doesNotMatch(svg, /metrics \(/)
+    assert.doesNotMatch(svg, /errors&lt;1%|errors<1%/, 'only latency objectives are lines')
   })
 })

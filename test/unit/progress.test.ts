@@ -36,6 +36,17 @@ describe('progress', () => {
     assert.doesNotMatch(out.text(), /\x1b\[/, 'no terminal escape codes')
   })
 
+  it('ends with what happened instead of "done" when the job refused what it read', () => {
+    const out = pipe()
+    const progress = createProgress({ label: 'import', total: 3, stream: out.stream })
+    progress.update(0)
+    progress.update(3)
+    progress.done('refused: 3 bad line(s), nothing imported')
+    const last = out.text().split('\n').filter(Boolean).at(-1)
+    assert.match(last ?? '', /^import 100% \| 3\/3 rows \| [\d,]+ rows\/s \| refused: 3 bad line\(s\), nothing imported$/)
+    assert.doesNotMatch(out.text(), /done/)
+  })
+
   it('writes nothing when no update came (a job that failed its checks)', () => {
     const out = pipe()
     createProgress({ label: 'seed', total: 10, stream: out.stream }).done()
