@@ -16,7 +16,8 @@ const stepSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['name'],
-  properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, filters: { type: 'array' } },
+  // `filters` is checked by parseFilterList, which names a filter tree given there in one line.
+  properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, filters: {} },
 }
 const validateStep = compileSchema(stepSchema, { coerce: false, keyNoun: 'key' })
 

@@ -3,7 +3,7 @@
 import type { Fragment } from '../core/compiled'
 import { INTERVALS, RANGES, requestWindow, type Interval, type Range, type Window } from '../core/dates'
 import { invalid, type Issue } from '../core/errors'
-import { SESSION_ONLY_ATTRIBUTES, parseFilterList, type Filter } from '../core/filters'
+import { SESSION_ONLY_ATTRIBUTES, parseFilterList, treeRefusal, type Filter } from '../core/filters'
 import { patternsUnder, regexIssues, type RegexPattern } from '../core/regex-budget'
 import { lettersOf, parseFormula, type Formula } from './formula'
 import type { Scope } from '../core/pipeline'
@@ -239,7 +239,10 @@ export function parseChart(raw: Record<string, unknown>, scope: Scope): ChartReq
   if (typeof typed.series === 'string') {
     const parsed = parseJson(typed.series, 'series', issues)
     if (parsed !== undefined) {
-      const shape = schemaIssues(validateItems, parsed, ['series'])
+      // A tree in an item's filters is one issue; the item is checked for its other problems without it.
+      const trees = Array.isArray(parsed) ? parsed.map((item, index) => treeRefusal((item as { filters?: unknown } | null)?.filters, ['series', index, 'filters'])) : []
+      const untreed = trees.some(Boolean) ? (parsed as object[]).map((item, index) => (trees[index] ? { ...item, filters: [] } : item)) : parsed
+      const shape = [...trees.flatMap((tree) => tree ?? []), ...schemaIssues(validateItems, untreed, ['series'])]
       issues.push(...shape)
       const patterns: RegexPattern[] = []
       if (!shape.length) items = parseItems(parsed as RawItem[], issues, patterns)

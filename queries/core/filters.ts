@@ -109,6 +109,21 @@ export function parseFilters(text: string | undefined): { filters: Filter[]; iss
   return { filters, issues: [...issues, ...regexIssues([{ patterns, runs: 1 }])] }
 }
 
+/**
+ * The one issue of a filter tree (a JSON object) given where only a flat list is taken (a funnel's or
+ * retention's filters, a step's, a chart series'), instead of the schema's lines about arrays; undefined for
+ * anything else, which the schema then checks.
+ */
+export function treeRefusal(value: unknown, path: (string | number)[]): Issue | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+  return {
+    path,
+    message:
+      `"${path.join('.')}" is a filter tree, which is not accepted here: give a flat array of filters ([{ "name", "operator", "value" }], all of which must hold); ` +
+      'trees are taken by the filters of /metrics, /pages, /pages/entry_exit, /sessions, /paths and the breakdowns (docs/api/filters.md)',
+  }
+}
+
 /** One filter item already read from JSON, its issues and regex patterns reported under `path`. */
 export function parseFilterItem(value: unknown, path: (string | number)[]): { filter?: Filter; issues: Issue[]; patterns: RegexPattern[] } {
   const shapeIssues = schemaIssues(validateFilterItem, value, path)
@@ -118,6 +133,8 @@ export function parseFilterItem(value: unknown, path: (string | number)[]): { fi
 
 /** Parses filters already read from JSON (a chart item's `filters`); issue and pattern paths start at `filters`. */
 export function parseFilterList(value: unknown): { filters: Filter[]; issues: Issue[]; patterns: RegexPattern[] } {
+  const tree = treeRefusal(value, ['filters'])
+  if (tree) return { filters: [], issues: [tree], patterns: [] }
   const shapeIssues = schemaIssues(validateFilters, value, ['filters'])
   if (shapeIssues.length) return { filters: [], issues: shapeIssues, patterns: [] }
   const filters: Filter[] = []

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict'
 import { funnel, pickFunnelEngine, type FunnelQuery } from '../../queries/behaviour/funnel'
 import { paths } from '../../queries/behaviour/paths'
+import { chart } from '../../queries/charts/chart'
 import { retention } from '../../queries/behaviour/retention'
 import { prepare } from '../../queries/core/pipeline'
 import { SHOP_SCOPE, requestIssues } from '../support/request-issues'
@@ -98,5 +99,21 @@ describe('behaviour parameters', () => {
     const { compiled } = prepare(retention, { startDate: '2024-03-04', endDate: '2024-03-17', periods: '2' }, SHOP_SCOPE)
     assert.equal(compiled.params.readTo, '2024-03-31 22:00:00.000', 'the week of 11 March and two more: to Monday 1 April, Berlin midnight')
     assert.equal(compiled.params.returnsUntil, '2024-03-31 22:00:00.000', 'now (31 March) is in the week ending then')
+  })
+  it('refuses a filter tree where a flat list is taken, in one line naming where trees go', () => {
+    const tree = json({ and: [{ name: 'path', operator: 'is', value: ['/'] }, { or: [{ name: 'name', operator: 'is', value: ['a'] }] }] })
+    const treeLine = /^(filters|steps\.1\.filters|series\.0\.filters): "[\w.]+" is a filter tree, which is not accepted here: give a flat array of filters .* trees are taken by the filters of \/metrics, /
+    const cases = [
+      requestIssues(funnel, { steps: ['a', 'b'], filters: tree }),
+      requestIssues(funnel, { steps: json(['a', { name: 'b', filters: JSON.parse(tree) }]) }),
+      requestIssues(retention, { startEvent: 'a', returnEvent: 'b', filters: tree }),
+      requestIssues(chart, { series: json([{ name: 'screen_view', segment: 'user', filters: JSON.parse(tree) }]) }),
+    ]
+    for (const issues of cases) {
+      assert.equal(issues.length, 1, issues.join('\n'))
+      assert.match(issues[0], treeLine)
+    }
+    const withOthers = requestIssues(chart, { series: json([{ name: 'screen_view', segment: 'nope', filters: JSON.parse(tree) }]) })
+    assert.ok(withOthers.some((issue) => issue.startsWith('series.0.segment')), `the item's other problems are listed too: ${withOthers.join('; ')}`)
   })
 })
