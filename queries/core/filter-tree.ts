@@ -185,7 +185,10 @@ export function parseFilterTree(value: unknown, path: (string | number)[] = ['fi
 
 /** How a `performed` leaf is read where the tree is compiled. */
 export type PerformedReading =
-  /** `session_id IN` the sessions of insights/performed-sessions.sql: the statement binds projectId, readFrom and readTo. */
+  /**
+   * `session_id IN` the sessions of insights/performed-sessions.sql, which the statement names once in its WITH
+   * (`performedSessions`) and binds projectId, readFrom and readTo for.
+   */
   | 'set'
   /** `countIf(...) > 0` over the rows of a statement that groups each session's events. */
   | 'grouped'
@@ -195,7 +198,17 @@ export interface CompiledTree {
   condition: Fragment
   /** The session attributes the condition reads. */
   sessionAttributes: SessionAttribute[]
+  /**
+   * With performed leaves read as a set: the one scan of them all (insights/performed-sessions.sql), which
+   * the statement names PERFORMED_SESSIONS once, in its WITH, and every leaf of the condition reads by that
+   * name; else null.
+   */
+  performedSessions: string | null
 }
+
+/** The name a statement gives a tree's performed sessions in its WITH, which the tree's leaves read. */
+export const PERFORMED_SESSIONS = 'performed_sessions'
+
 
 /** A performed leaf's condition over an event row (its own columns), its values bound under `prefix`. */
 function performedCondition(performed: Performed, prefix: string): Fragment {
@@ -214,25 +227,25 @@ const SET_CONTEXT: Params = { projectId: '', readFrom: '', readTo: '' }
 
 /**
  * How each distinct performed leaf reads, by its key: as a set, one scan for all of them (`(session_id, n)`
- * pairs when there are several, so that every leaf reads the same subquery, which the engine builds once),
- * or as a count over grouped events.
+ * pairs when there are several), named once by the statement, so that each leaf adds its test and its
+ * condition to the SQL once, however many leaves and places the tree has; or as a count over grouped events.
  */
-function performedReaders(leaves: Map<string, Performed>, reading: PerformedReading): { read: Map<string, string>; params: Params } {
+function performedReaders(leaves: Map<string, Performed>, reading: PerformedReading): { read: Map<string, string>; params: Params; scan: string | null } {
   const conditions = [...leaves.entries()].map(([key, performed], index) => ({ key, index, ...performedCondition(performed, `p${index}`) }))
   const params = mergeParams(conditions.map((condition) => condition.params), 'the performed leaves')
   switch (reading) {
     case 'grouped':
-      return { read: new Map(conditions.map(({ key, sql }) => [key, `countIf(${sql}) > 0`])), params }
+      return { read: new Map(conditions.map(({ key, sql }) => [key, `countIf(${sql}) > 0`])), params, scan: null }
     case 'set': {
-      if (conditions.length === 0) return { read: new Map(), params }
+      if (conditions.length === 0) return { read: new Map(), params, scan: null }
       const several = conditions.length > 1
       const leafNumber = several ? `, arrayJoin(arrayFilter(leaf -> leaf > 0, [${conditions.map(({ sql, index }) => `if(${sql}, ${index + 1}, 0)`).join(', ')}])) AS leaf` : ''
       const scan = compileInner('insights/performed-sessions.sql', { ...SET_CONTEXT, ...params }, {
         leaf_number: sqlOnly(leafNumber),
         performed: sqlOnly(several ? `(${conditions.map(({ sql }) => sql).join(' OR ')})` : conditions[0].sql),
       })
-      const subquery = `(\n${scan.sql}\n)`
-      return { read: new Map(conditions.map(({ key, index }) => [key, several ? `(session_id, ${index + 1}) IN ${subquery}` : `session_id IN ${subquery}`])), params }
+      const read = (index: number) => (several ? `(session_id, ${index + 1}) IN ${PERFORMED_SESSIONS}` : `session_id IN ${PERFORMED_SESSIONS}`)
+      return { read: new Map(conditions.map(({ key, index }) => [key, read(index)])), params, scan: scan.sql }
     }
     default:
       return assertNever(reading)
@@ -307,6 +320,7 @@ export function compileTree(tree: FilterTree, reading: PerformedReading): Compil
   return {
     condition: { sql, params: mergeParams([...sessionLeaves.map((leaf) => leaf.params), readers.params], 'the filter tree') },
     sessionAttributes: [...new Set(attributes)],
+    performedSessions: readers.scan,
   }
 }
 
@@ -315,8 +329,9 @@ export function compileTree(tree: FilterTree, reading: PerformedReading): Compil
  * performed leaves as sets), and every page view of a kept session counts.
  */
 export function sortTree(tree: FilterTree): SortedFilters {
-  const { condition, sessionAttributes } = compileTree(tree, 'set')
+  const { condition, sessionAttributes, performedSessions } = compileTree(tree, 'set')
   return {
+    performedSessions,
     restrictionReadsEvents: treeHasPerformed(tree),
     sessionRestriction: condition.sql,
     eventSelection: null,

@@ -46,6 +46,8 @@ export const MARKERS = {
   name: 'the breakdown column (or, breakdowns asked together, each one\'s)',
   new_events: 'the staged events an import moves (ids the project does not hold yet)',
   performed: 'the condition of a filter tree\'s performed leaves on an event (performed sessions)',
+  performed_cte: 'a filter tree\'s performed sessions named `performed_sessions` first in the statement\'s WITH, or nothing',
+  performed_with: 'a WITH naming a filter tree\'s performed sessions `performed_sessions` for the whole statement, or nothing',
   period_bucket: 'the start of the retention period holding an event',
   first_period: 'the start of the retention period holding the window\'s start, which periods are numbered from',
   return_words: 'a visitor\'s return periods as bits, 255 to a word, numbered from the window\'s first period (retention)',

@@ -16,31 +16,35 @@ function treeOf(value: unknown): FilterTree {
 }
 
 describe('filter trees', () => {
-  it('compile a session leaf over the session row and one performed leaf as a set of its sessions', () => {
-    const { condition, sessionAttributes } = compileTree(treeOf({ or: [country, { not: signedUp }] }), 'set')
+  it('compile a session leaf over the session row and one performed leaf as the named set of its sessions', () => {
+    const { condition, sessionAttributes, performedSessions } = compileTree(treeOf({ or: [country, { not: signedUp }] }), 'set')
+    assert.equal(condition.sql, '((s_country IN {t0_v:Array(String)}) OR (NOT (session_id IN performed_sessions)))')
     assert.equal(
-      condition.sql,
-      `((s_country IN {t0_v:Array(String)}) OR (NOT (session_id IN (
-SELECT session_id
+      performedSessions,
+      `SELECT session_id
 FROM events
 WHERE project_id = {projectId:String}
   AND created_at >= {readFrom:DateTime64(3, 'UTC')}
   AND created_at < {readTo:DateTime64(3, 'UTC')}
-  AND (name = {p0_name:String})
-))))`,
+  AND (name = {p0_name:String})`,
     )
     assert.deepEqual(condition.params, { t0_v: ['DE'], p0_name: 'signup' })
     assert.deepEqual(sessionAttributes, ['country'])
   })
 
-  it('bind a repeated performed leaf once, and read several distinct ones from one scan of (session, leaf) pairs', () => {
+  it('bind a repeated performed leaf once, and read several distinct ones as (session, leaf) pairs of one named scan', () => {
     const purchased = { performed: { name: 'purchase', filters: [{ name: 'properties.price', operator: 'gt', value: [10] }] } }
-    const { condition } = compileTree(treeOf({ and: [signedUp, { or: [purchased, signedUp] }] }), 'set')
-    const scans = [...condition.sql.matchAll(/\(\nSELECT session_id, arrayJoin[^]*?\n\)/g)].map(([scan]) => scan)
-    assert.equal(scans.length, 3)
-    assert.equal(new Set(scans).size, 1, 'every leaf reads the same subquery')
-    assert.match(condition.sql, /^\(\(\(session_id, 1\) IN \(\n[^]*\)\) AND \(\(\(session_id, 2\) IN [^]*\) OR \(\(session_id, 1\) IN /)
+    const { condition, performedSessions } = compileTree(treeOf({ and: [signedUp, { or: [purchased, signedUp] }] }), 'set')
+    assert.equal(
+      condition.sql,
+      '(((session_id, 1) IN performed_sessions) AND (((session_id, 2) IN performed_sessions) OR ((session_id, 1) IN performed_sessions)))',
+    )
+    assert.match(performedSessions ?? '', /^SELECT session_id, arrayJoin\(arrayFilter\(leaf -> leaf > 0, \[if\(\(name = \{p0_name:String\}\), 1, 0\), if\(\(name = \{p1_name:String\} AND [^]*\), 2, 0\)\]\)\) AS leaf\nFROM events\n/)
     assert.deepEqual(Object.keys(condition.params), ['p0_name', 'p1_name', 'p1_f0_key', 'p1_f0_v'])
+  })
+
+  it('name no scan where a statement groups each session and counts a performed leaf', () => {
+    assert.equal(compileTree(treeOf(signedUp), 'grouped').performedSessions, null)
   })
 
   it('merge the "is" session leaves of one attribute under an "or" into one set lookup', () => {
