@@ -47,8 +47,9 @@ const EMPTY: Fragment = sqlOnly('')
 
 /**
  * A filter tree's performed sessions named once for the whole statement, which every place of the tree reads
- * by name (queries/core/filter-tree.ts); nothing for other filters. A name of the outermost WITH is seen by
- * every SELECT of the statement, those of a UNION ALL and every subquery.
+ * by name (queries/core/filter-tree.ts); nothing for other filters. TRICKY: a name of the outermost WITH is
+ * seen by every SELECT of the statement, both of a UNION ALL and every subquery, by the engine's
+ * `enable_global_with_statement` (on by default); with it off, the other SELECTs would not know the name.
  */
 const namedPerformed = (query: PlannedInsight, name: (scan: string) => string): Fragment =>
   query.sorted.performedSessions === null ? EMPTY : sqlOnly(name(query.sorted.performedSessions))
