@@ -37,7 +37,7 @@ export const MARKERS = {
   item: 'a chart item\'s number, bound as its own param',
   kept_sessions: 'the WHERE keeping the window\'s sessions of both sources by a filter tree that reads events, or nothing',
   labels: 'the breakdown labels of a chart group',
-  leaf_number: 'the number of each performed leaf an event matches, when a filter tree has several (performed sessions)',
+  leaf_bits: 'an event\'s bit mask of the performed leaves of a filter tree it matches, bit n for leaf n (performed sessions)',
   member: 'which of the breakdowns asked together a grouped row answers (in a session rollup read, its column, or none)',
   mutations: 'the mutations table the data version or a compaction reads: system.mutations, or every replica\'s on a cluster',
   members: 'each breakdown asked together as (index, prefix, value) over a regrouped session',

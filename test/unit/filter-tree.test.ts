@@ -16,31 +16,33 @@ function treeOf(value: unknown): FilterTree {
 }
 
 describe('filter trees', () => {
-  it('compile a session leaf over the session row and one performed leaf as the named set of its sessions', () => {
+  it('compile a session leaf over the session row and a performed leaf as a lookup in the named scan of the performed sessions', () => {
     const { condition, sessionAttributes, performedSessions } = compileTree(treeOf({ or: [country, { not: signedUp }] }), 'set')
-    assert.equal(condition.sql, '((s_country IN {t0_v:Array(String)}) OR (NOT (session_id IN performed_sessions)))')
+    // A session without a signup event is not in the scan at all, and "not signed up" holds for it.
+    assert.equal(condition.sql, '((s_country IN {t0_v:Array(String)}) OR (NOT (session_id IN (SELECT session_id FROM performed_sessions WHERE NOT (NOT bitTest(mask, 0))))))')
     assert.equal(
       performedSessions,
-      `SELECT session_id
+      `SELECT session_id, groupBitOr(bitShiftLeft(toUInt64((name = {p0_name:String})), 0)) AS mask
 FROM events
 WHERE project_id = {projectId:String}
   AND created_at >= {readFrom:DateTime64(3, 'UTC')}
   AND created_at < {readTo:DateTime64(3, 'UTC')}
-  AND (name = {p0_name:String})`,
+  AND (name = {p0_name:String})
+GROUP BY session_id`,
     )
     assert.deepEqual(condition.params, { t0_v: ['DE'], p0_name: 'signup' })
     assert.deepEqual(sessionAttributes, ['country'])
   })
 
-  it('bind a repeated performed leaf once, and read several distinct ones as (session, leaf) pairs of one named scan', () => {
+  it('bind a repeated performed leaf once, and gather the performed children of an "and" or "or" into one lookup of their mask bits', () => {
     const purchased = { performed: { name: 'purchase', filters: [{ name: 'properties.price', operator: 'gt', value: [10] }] } }
-    const { condition, performedSessions } = compileTree(treeOf({ and: [signedUp, { or: [purchased, signedUp] }] }), 'set')
+    const { condition, performedSessions } = compileTree(treeOf({ and: [signedUp, country, { or: [purchased, { not: signedUp }] }] }), 'set')
     assert.equal(
       condition.sql,
-      '(((session_id, 1) IN performed_sessions) AND (((session_id, 2) IN performed_sessions) OR ((session_id, 1) IN performed_sessions)))',
+      '((s_country IN {t0_v:Array(String)}) AND (session_id IN (SELECT session_id FROM performed_sessions WHERE (bitTest(mask, 0) AND (bitTest(mask, 1) OR (NOT bitTest(mask, 0)))))))',
     )
-    assert.match(performedSessions ?? '', /^SELECT session_id, arrayJoin\(arrayFilter\(leaf -> leaf > 0, \[if\(\(name = \{p0_name:String\}\), 1, 0\), if\(\(name = \{p1_name:String\} AND [^]*\), 2, 0\)\]\)\) AS leaf\nFROM events\n/)
-    assert.deepEqual(Object.keys(condition.params), ['p0_name', 'p1_name', 'p1_f0_key', 'p1_f0_v'])
+    assert.match(performedSessions ?? '', /^SELECT session_id, groupBitOr\(bitShiftLeft\(toUInt64\(\(name = \{p0_name:String\}\)\), 0\) \+ bitShiftLeft\(toUInt64\(\(name = \{p1_name:String\} AND [^]*\)\), 1\)\) AS mask\n/)
+    assert.deepEqual(Object.keys(condition.params), ['t0_v', 'p0_name', 'p1_name', 'p1_f0_key', 'p1_f0_v'])
   })
 
   it('name no scan where a statement groups each session and counts a performed leaf', () => {
