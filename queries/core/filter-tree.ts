@@ -353,6 +353,7 @@ export function compileTree(tree: FilterTree, reading: PerformedReading): Compil
         return fragment.sql
       }
       case 'performed':
+        // Only counted ('grouped') here: read as a set, a performed leaf is a performed-only part (above).
         return `(countIf(${leafOf(node).sql}) > 0)`
       default:
         return assertNever(node)
