@@ -4,7 +4,11 @@
 import assert from 'node:assert/strict'
 import { createProject } from '../../server/admin/control'
 import { compactionOptions, compactSessions } from '../../server/admin/compact'
+import type { CompiledQuery } from '../../queries/core/compiled'
 import { MAX_TREE_LEAVES } from '../../queries/core/filter-tree'
+import { createApp } from '../../server/http/app'
+import { createLogger } from '../../server/logger'
+import { recording } from '../support/recording-runner'
 import { DIMENSIONS } from '../../queries/core/registry'
 import { request } from '../support/openapi-request'
 import { answerBehaviour } from '../reference/behaviour'
@@ -68,6 +72,21 @@ describe('a filter tree at the leaf cap, every leaf performed with a filter', fu
     const all = answerInsights({ events, projectTimezone: PROJECT.timezone, resource: 'metrics', query: QUERY, now: NOW })
     const sessions = (answer: typeof kept) => (answer.body as { metrics: { total_sessions: number } }).metrics.total_sessions
     assert.ok(sessions(kept) > 0 && sessions(kept) < sessions(all), `${sessions(kept)} of ${sessions(all)} sessions kept`)
+  })
+
+  it('answers every breakdown asked at once, in joined statements, with the model\'s numbers', async () => {
+    const ran: CompiledQuery[] = []
+    const config = { ...h.config, maxConcurrentQueries: 64 }
+    const app = createApp({ config, runner: recording(h.runner, ran), directory: h.directory, logger: createLogger('error', true), clock: () => h.now })
+    const query = { ...QUERY, filters: JSON.stringify(CAP_TREE) }
+    const breakdowns = Object.keys(DIMENSIONS)
+    const answers = await Promise.all(breakdowns.map((resource) => request(app).get(`/insights/${PROJECT.id}/${resource}?${new URLSearchParams(query)}`).set(auth)))
+    for (const [index, resource] of breakdowns.entries()) {
+      assert.equal(answers[index].status, 200, `${resource}: ${JSON.stringify(answers[index].body)}`)
+      assert.deepEqual(answers[index].body, answerInsights({ events, projectTimezone: PROJECT.timezone, resource, query, now: NOW }).body, resource)
+    }
+    const joined = ran.filter((statement) => statement.template === 'insights.dimension_sets')
+    assert.ok(joined.length > 0, `${ran.length} statements for ${breakdowns.length} breakdowns, none joined`)
   })
 
   for (const { resource, more } of ROUTES) {
