@@ -11,6 +11,8 @@ const MEMORY_LIMIT_EXCEEDED = 241
 /** The engine itself is short of room: CANNOT_ALLOCATE_MEMORY (173), TOO_MANY_SIMULTANEOUS_QUERIES (202). */
 const ENGINE_BUSY = new Set([173, 202])
 const QUERY_WAS_CANCELLED = 394
+const SYNTAX_ERROR = 62
+const TOO_BIG_AST = 168
 const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|socket hang up|Timeout error/i
 
 /** The ClickHouse error code of an engine failure, if it carries one. */
@@ -22,12 +24,21 @@ export function engineCodeOf(error: unknown): number | undefined {
 }
 
 const narrow = (message: string) => [{ path: [], message }]
+/**
+ * The statement is longer than the engine takes (max_query_size, max_ast_elements): the request's size. Of
+ * what a request sizes, only a filter tree's leaves grow a statement by much (each adds its test and its
+ * condition once, queries/core/filter-tree.ts), so that is what it names.
+ */
+const tooBig = () => new QueryError('too_costly', 'The query is larger than the engine accepts', [{ path: ['filters'], message: 'narrow the filter tree: fewer leaves, or fewer filters inside its performed leaves' }])
 const tooMuchMemory = () => new QueryError('too_costly', 'The query needs more memory than one statement may use', narrow('narrow the date range, the filters or the breakdowns'))
 
 export function toQueryError(error: unknown): unknown {
   if (error instanceof QueryError) return error
   const code = engineCodeOf(error)
   const message = String((error as Error)?.message ?? '')
+  // TRICKY: 62 is every syntax error; only the size limit's message is the request's fault, any other is the
+  // gateway's own SQL (a 500).
+  if (code === TOO_BIG_AST || (code === SYNTAX_ERROR && /Max query size exceeded/i.test(message))) return tooBig()
   if (code !== undefined && TIMEOUT.has(code)) return new QueryError('timeout', 'The query took longer than the time limit')
   // JavaScript accepts some patterns RE2 does not (look-arounds, back-references).
   if (code === CANNOT_COMPILE_REGEXP) {

@@ -176,7 +176,10 @@ export function parseFilterTree(value: unknown, path: (string | number)[] = ['fi
 
 /** How a `performed` leaf is read where the tree is compiled. */
 export type PerformedReading =
-  /** `session_id IN` the sessions of insights/performed-sessions.sql: the statement binds projectId, readFrom and readTo. */
+  /**
+   * `session_id IN` those of the sessions of insights/performed-sessions.sql whose leaf mask passes, which
+   * the statement names once in its WITH (`performedSessions`) and binds projectId, readFrom and readTo for.
+   */
   | 'set'
   /** `countIf(...) > 0` over the rows of a statement that groups each session's events. */
   | 'grouped'
@@ -186,7 +189,15 @@ export interface CompiledTree {
   condition: Fragment
   /** The session attributes the condition reads. */
   sessionAttributes: SessionAttribute[]
+  /**
+   * With performed leaves read as a set: the one scan of them all (insights/performed-sessions.sql), which
+   * the statement names PERFORMED_SESSIONS once, in its WITH, and the condition reads by that name; else null.
+   */
+  performedSessions: string | null
 }
+
+/** The name a statement gives a tree's performed sessions in its WITH, which the tree's leaves read. */
+export const PERFORMED_SESSIONS = 'performed_sessions'
 
 /** A performed leaf's condition over an event row (its own columns), its values bound under `prefix`. */
 function performedCondition(performed: Performed, prefix: string): Fragment {
@@ -204,30 +215,14 @@ function performedCondition(performed: Performed, prefix: string): Fragment {
 const SET_CONTEXT: Params = { projectId: '', readFrom: '', readTo: '' }
 
 /**
- * How each distinct performed leaf reads, by its key: as a set, one scan for all of them (`(session_id, n)`
- * pairs when there are several, so that every leaf reads the same subquery, which the engine builds once),
- * or as a count over grouped events.
+ * The distinct performed leaves read as a set: one scan of them all, each session with an event matching one
+ * as a bit mask of the leaves it matches (bit n for `p<n>`; a tree holds at most 50 leaves, so they fit 64
+ * bits), which the statement names once in its WITH.
  */
-function performedReaders(leaves: Map<string, Performed>, reading: PerformedReading): { read: Map<string, string>; params: Params } {
-  const conditions = [...leaves.entries()].map(([key, performed], index) => ({ key, index, ...performedCondition(performed, `p${index}`) }))
-  const params = mergeParams(conditions.map((condition) => condition.params), 'the performed leaves')
-  switch (reading) {
-    case 'grouped':
-      return { read: new Map(conditions.map(({ key, sql }) => [key, `countIf(${sql}) > 0`])), params }
-    case 'set': {
-      if (conditions.length === 0) return { read: new Map(), params }
-      const several = conditions.length > 1
-      const leafNumber = several ? `, arrayJoin(arrayFilter(leaf -> leaf > 0, [${conditions.map(({ sql, index }) => `if(${sql}, ${index + 1}, 0)`).join(', ')}])) AS leaf` : ''
-      const scan = compileInner('insights/performed-sessions.sql', { ...SET_CONTEXT, ...params }, {
-        leaf_number: sqlOnly(leafNumber),
-        performed: sqlOnly(several ? `(${conditions.map(({ sql }) => sql).join(' OR ')})` : conditions[0].sql),
-      })
-      const subquery = `(\n${scan.sql}\n)`
-      return { read: new Map(conditions.map(({ key, index }) => [key, several ? `(session_id, ${index + 1}) IN ${subquery}` : `session_id IN ${subquery}`])), params }
-    }
-    default:
-      return assertNever(reading)
-  }
+function performedScan(conditions: (Fragment & { index: number })[], params: Params): string {
+  const bits = conditions.map(({ sql, index }) => `bitShiftLeft(toUInt64(${sql}), ${index})`).join(' + ')
+  const anyLeaf = conditions.length > 1 ? `(${conditions.map(({ sql }) => sql).join(' OR ')})` : conditions[0].sql
+  return compileInner('insights/performed-sessions.sql', { ...SET_CONTEXT, ...params }, { leaf_bits: sqlOnly(bits), performed: sqlOnly(anyLeaf) }).sql
 }
 
 const performedKey = (performed: Performed): string => JSON.stringify(performed)
@@ -257,9 +252,45 @@ function mergeIsLeaves(children: FilterTree[]): FilterTree[] {
   return out
 }
 
+/** Whether a node holds performed leaves only, under any `and`, `or` and `not`. */
+const performedOnly = (node: FilterTree): boolean =>
+  node.kind === 'performed' || (node.kind === 'not' ? performedOnly(node.child) : (node.kind === 'and' || node.kind === 'or') && node.children.every(performedOnly))
+
+/** A performed-only node's value for a session without a matching event: every leaf false. */
+function valueWithoutEvents(node: FilterTree): boolean {
+  switch (node.kind) {
+    case 'and':
+      return node.children.every(valueWithoutEvents)
+    case 'or':
+      return node.children.some(valueWithoutEvents)
+    case 'not':
+      return !valueWithoutEvents(node.child)
+    case 'performed':
+      return false
+    case 'session':
+      throw new Error('a performed-only node holds no session leaf')
+    default:
+      return assertNever(node)
+  }
+}
+
+/**
+ * An `and` or `or` with its performed-only children gathered into one node (the same condition): under a
+ * set reading, one lookup in the performed sessions for all of them.
+ */
+function gatherPerformed(kind: 'and' | 'or', children: FilterTree[]): FilterTree[] {
+  const performed = children.filter(performedOnly)
+  if (performed.length < 2) return children
+  return [...children.filter((child) => !performedOnly(child)), { kind, children: performed }]
+}
+
 /**
  * A tree as one condition over a session row. Session leaves are bound as `t<n>` in tree order; each
- * distinct `performed` leaf once, as `p<n>`, however often the tree repeats it.
+ * distinct `performed` leaf once, as `p<n>`, however often the tree repeats it. Read as a set, every
+ * performed-only part of the tree is one lookup of `session_id` in the sessions of PERFORMED_SESSIONS whose
+ * mask passes it (each leaf `bitTest(mask, n)`), or, when a session without a matching event passes it, not
+ * in those whose mask fails it: each leaf adds its condition once and its test once per place of the tree,
+ * and each place looks a session up once per performed-only part, not once per leaf.
  */
 export function compileTree(tree: FilterTree, reading: PerformedReading): CompiledTree {
   const sessionLeaves: Fragment[] = []
@@ -271,12 +302,36 @@ export function compileTree(tree: FilterTree, reading: PerformedReading): Compil
     else if (node.kind === 'performed') performed.set(performedKey(node.performed), node.performed)
   }
   collect(tree)
-  const readers = performedReaders(performed, reading)
+  const conditions = [...performed.entries()].map(([key, leaf], index) => ({ key, index, ...performedCondition(leaf, `p${index}`) }))
+  const byKey = new Map(conditions.map((condition) => [condition.key, condition]))
+  const performedParams = mergeParams(conditions.map((condition) => condition.params), 'the performed leaves')
+  const leafOf = (node: { performed: Performed }) => byKey.get(performedKey(node.performed)) as (typeof conditions)[number]
+  const renderMask = (node: FilterTree): string => {
+    switch (node.kind) {
+      case 'and':
+      case 'or':
+        return node.children.length === 1 ? renderMask(node.children[0]) : `(${node.children.map(renderMask).join(node.kind === 'and' ? ' AND ' : ' OR ')})`
+      case 'not':
+        return `(NOT ${renderMask(node.child)})`
+      case 'performed':
+        return `bitTest(mask, ${leafOf(node).index})`
+      case 'session':
+        throw new Error('a performed-only node holds no session leaf')
+      default:
+        return assertNever(node)
+    }
+  }
+  const lookup = (node: FilterTree): string =>
+    valueWithoutEvents(node)
+      ? `(NOT (session_id IN (SELECT session_id FROM ${PERFORMED_SESSIONS} WHERE NOT ${renderMask(node)})))`
+      : `(session_id IN (SELECT session_id FROM ${PERFORMED_SESSIONS} WHERE ${renderMask(node)}))`
   const render = (node: FilterTree): string => {
+    if (reading === 'set' && performedOnly(node)) return lookup(node)
     switch (node.kind) {
       case 'and':
       case 'or': {
-        const children = node.kind === 'or' ? mergeIsLeaves(node.children) : node.children
+        const merged = node.kind === 'or' ? mergeIsLeaves(node.children) : node.children
+        const children = reading === 'set' ? gatherPerformed(node.kind, merged) : merged
         return children.length === 1 ? render(children[0]) : `(${children.map(render).join(node.kind === 'and' ? ' AND ' : ' OR ')})`
       }
       case 'not':
@@ -289,15 +344,17 @@ export function compileTree(tree: FilterTree, reading: PerformedReading): Compil
         return fragment.sql
       }
       case 'performed':
-        return `(${readers.read.get(performedKey(node.performed))})`
+        // Only counted ('grouped') here: read as a set, a performed leaf is a performed-only part (above).
+        return `(countIf(${leafOf(node).sql}) > 0)`
       default:
         return assertNever(node)
     }
   }
   const sql = render(tree)
   return {
-    condition: { sql, params: mergeParams([...sessionLeaves.map((leaf) => leaf.params), readers.params], 'the filter tree') },
+    condition: { sql, params: mergeParams([...sessionLeaves.map((leaf) => leaf.params), performedParams], 'the filter tree') },
     sessionAttributes: [...new Set(attributes)],
+    performedSessions: reading === 'set' && conditions.length > 0 ? performedScan(conditions, performedParams) : null,
   }
 }
 
@@ -306,8 +363,9 @@ export function compileTree(tree: FilterTree, reading: PerformedReading): Compil
  * performed leaves as sets), and every page view of a kept session counts.
  */
 export function sortTree(tree: FilterTree): SortedFilters {
-  const { condition, sessionAttributes } = compileTree(tree, 'set')
+  const { condition, sessionAttributes, performedSessions } = compileTree(tree, 'set')
   return {
+    performedSessions,
     restrictionReadsEvents: treeHasPerformed(tree),
     sessionRestriction: condition.sql,
     eventSelection: null,

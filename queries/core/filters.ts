@@ -299,6 +299,11 @@ export interface SortedFilters {
    * once over all the window's sessions rather than in each of their sources, where each would build them.
    */
   restrictionReadsEvents: boolean
+  /**
+   * The scan of a tree's performed leaves that the restriction reads as `performed_sessions`: the statement
+   * names it once in its WITH (queries/core/filter-tree.ts); null for other filters.
+   */
+  performedSessions: string | null
   /** Every filter's values (and property keys). */
   params: Params
 }
@@ -318,6 +323,7 @@ export function sortFilters(filters: Filter[]): SortedFilters {
     nameFiltered: filters.some(isNameFilter),
     sessionAttributes: filters.flatMap((filter) => (filter.target.kind === 'session' ? [filter.target.attribute] : [])),
     restrictionReadsEvents: false,
+    performedSessions: null,
     params: mergeParams(compiled.map((entry) => entry.fragment.params), 'the filters'),
   }
 }

@@ -6,7 +6,7 @@ import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Joins, type Resource } from '../core/pipeline'
 import { DIMENSIONS, breakdownSql, sessionColumn, type Dimension, type DimensionSpec, type SessionAttribute } from '../core/registry'
 import { percent, ratio } from '../core/rounding'
-import { eventJoin, regroupedSessions, sessionParams, settledCheck, windowSessions } from './session-sql'
+import { eventJoin, performedWith, regroupedSessions, sessionParams, settledCheck, windowSessions } from './session-sql'
 import { decideSessionReads, type SessionReads } from '../core/reads'
 
 interface DimensionRow {
@@ -65,7 +65,7 @@ function compileDimensions(names: Dimension[], query: PlannedBreakdown): Compile
   const { views, join } = eventJoin(query)
   const params = { ...sessionParams(query), ...pageParams(query) }
   const attributes = [...new Set(names.flatMap(attributesOf))]
-  const shared = { window_sessions: windowSessions(query, attributes), views, views_join: join }
+  const shared = { performed_with: performedWith(query), window_sessions: windowSessions(query, attributes), views, views_join: join }
   if (names.length === 1) {
     const { prefix, value } = breakdownSql(names[0])
     return compileTemplate('insights/dimension.sql', params, { prefix: sqlOnly(prefix), name: sqlOnly(value), ...shared })

@@ -10,7 +10,7 @@ import { DAY_MS } from '../core/dates'
 import { percent, ratio } from '../core/rounding'
 import { compileSchema, schemaIssues } from '../core/validate'
 import { decideFilters, pagedSchema, parseInsightParams, widenForSessions, withSettled, type InsightQuery, type PlannedInsight } from './insight-params'
-import { eventJoin, regroupedPagesJoin, regroupedSessions, sessionParams, sessionsWithPages, settledCheck, windowSessions } from './session-sql'
+import { eventJoin, performedWith, regroupedPagesJoin, regroupedSessions, sessionParams, sessionsWithPages, settledCheck, windowSessions } from './session-sql'
 
 export const ENTRY_EXIT_MODES = ['entry', 'exit'] as const
 export type EntryExitMode = (typeof ENTRY_EXIT_MODES)[number]
@@ -85,7 +85,13 @@ function compileEntries(query: PlannedEntryExit): CompiledQuery {
     })
   }
   const { views, join } = eventJoin(query)
-  return compileTemplate('insights/dimension.sql', params, { window_sessions: windowSessions(query, ['entry_origin', 'entry_path']), views, views_join: join, ...page })
+  return compileTemplate('insights/dimension.sql', params, {
+    performed_with: performedWith(query),
+    window_sessions: windowSessions(query, ['entry_origin', 'entry_path']),
+    views,
+    views_join: join,
+    ...page,
+  })
 }
 
 /** Exit pages with the views of each page in the same sessions (insights/exit-pages.sql, exit-pages-rollup.sql). */
@@ -100,7 +106,7 @@ function compileExits(query: PlannedEntryExit): CompiledQuery {
     })
   }
   const { sessions, join } = sessionsWithPages(query, ['exit_origin', 'exit_path'])
-  return compileTemplate('insights/exit-pages.sql', params, { window_sessions: sessions, views_join: join })
+  return compileTemplate('insights/exit-pages.sql', params, { performed_with: performedWith(query), window_sessions: sessions, views_join: join })
 }
 
 interface EntryRow {

@@ -6,7 +6,7 @@ import { decideRevenueReads, type EventReads } from '../core/reads'
 import { capSeriesBuckets, decideFilters, parseInsightParams, seriesSchema, widenForSessions, withSettled, type InsightQuery, type PlannedSeries } from './insight-params'
 import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratio } from '../core/rounding'
-import { eventConditions, eventJoin, sessionParams, sessionsMatchingAttributes, settledCheck, windowSessions } from './session-sql'
+import { eventConditions, eventJoin, performedWith, sessionParams, sessionsMatchingAttributes, settledCheck, windowSessions } from './session-sql'
 
 /** A metrics request after its plan: where its revenue is read from decided (core/reads.ts). */
 type PlannedMetrics = PlannedSeries & { reads: EventReads }
@@ -78,6 +78,7 @@ export const metrics: Resource<InsightQuery, PlannedMetrics> = {
       'insights/metrics.sql',
       { ...sessionParams(query), tz: query.timezone },
       {
+        performed_with: performedWith(query),
         session_bucket: sqlOnly(bucketExpression(query.interval, 'session_start')),
         event_bucket: sqlOnly(bucketExpression(query.interval, 'at')),
         window_sessions: windowSessions(query, []),

@@ -7,7 +7,7 @@ import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Resource } from '../core/pipeline'
 import { decidePageReads, type PageReads } from '../core/reads'
 import { percent, ratioOrNull } from '../core/rounding'
-import { entrySessions, sessionParams, sessionsMatchingAttributes, sessionsWithEvent, settledCheck, viewConditions } from './session-sql'
+import { entrySessions, performedInWith, sessionParams, sessionsMatchingAttributes, sessionsWithEvent, settledCheck, viewConditions } from './session-sql'
 
 /** A pages request after its plan: what its settled page views are read from decided (core/reads.ts). */
 type PlannedPages = PagesQuery & PlannedInsight & { reads: PageReads }
@@ -96,6 +96,7 @@ export const pages: Resource<PagesQuery, PlannedPages> = {
       'insights/pages.sql',
       { ...sessionParams(query), ...pageParams(query) },
       {
+        performed_cte: performedInWith(query),
         settled_views: stored.days,
         settled_pages: stored.pages,
         window_sessions: entries.sessions,

@@ -11,6 +11,7 @@ import { combinedFields } from '../core/session-fields'
 import { windowParams } from '../core/window-params'
 import { DAY_MS } from '../core/dates'
 import { COMPACTION_DEFINITION } from '../core/compaction-definition'
+import { PERFORMED_SESSIONS } from '../core/filter-tree'
 
 const utcDay = (time: number) => Math.floor(time / DAY_MS) * DAY_MS
 const dateText = (time: number) => new Date(time).toISOString().slice(0, 10)
@@ -43,6 +44,21 @@ export function sessionParams(query: PlannedInsight): Params {
 }
 
 const EMPTY: Fragment = sqlOnly('')
+
+/**
+ * A filter tree's performed sessions named once for the whole statement, which every place of the tree reads
+ * by name (queries/core/filter-tree.ts); nothing for other filters. TRICKY: a name of the outermost WITH is
+ * seen by every SELECT of the statement, both of a UNION ALL and every subquery, by the engine's
+ * `enable_global_with_statement` (on by default); with it off, the other SELECTs would not know the name.
+ */
+const namedPerformed = (query: PlannedInsight, name: (scan: string) => string): Fragment =>
+  query.sorted.performedSessions === null ? EMPTY : sqlOnly(name(query.sorted.performedSessions))
+
+/** The performed sessions as a WITH before a statement's first SELECT (the `performed_with` marker). */
+export const performedWith = (query: PlannedInsight): Fragment => namedPerformed(query, (scan) => `WITH ${PERFORMED_SESSIONS} AS\n(\n${scan}\n)\n`)
+
+/** The performed sessions as the first item of the WITH a statement opens with (the `performed_cte` marker). */
+export const performedInWith = (query: PlannedInsight): Fragment => namedPerformed(query, (scan) => `\n  ${PERFORMED_SESSIONS} AS\n  (\n${scan}\n  ),`)
 
 /**
  * The settled check of a session question (insights/settled-days.sql): the window's UTC days read

@@ -8,7 +8,7 @@ import { DAY_MS } from '../core/dates'
 import type { SessionField } from '../core/registry'
 import { compileSchema, schemaIssues } from '../core/validate'
 import { decideFilters, pagedSchema, parseInsightParams, widenForSessions, withSettled, type InsightQuery, type PlannedInsight } from './insight-params'
-import { attributeColumns, sessionParams, sessionsWithEvent, settledCheck, settledRestriction, storedColumns } from './session-sql'
+import { attributeColumns, performedInWith, sessionParams, sessionsWithEvent, settledCheck, settledRestriction, storedColumns } from './session-sql'
 
 /** Where a page ends: the start (epoch ms) and id of its last session. */
 export interface SessionKeyset {
@@ -176,6 +176,7 @@ export const sessionsList: Resource<SessionsQuery, PlannedSessions> = {
         'insights/sessions-list.sql',
         { ...settledOnly(params, withEvent !== null || query.sorted.restrictionReadsEvents), ...page },
         {
+          performed_cte: performedInWith(query),
           newest_sessions: sqlOnly(''),
           settled_attributes: storedColumns(columns),
           session_filters: settledRestriction(query, conditions),
@@ -189,6 +190,7 @@ export const sessionsList: Resource<SessionsQuery, PlannedSessions> = {
       'insights/sessions-list.sql',
       { ...params, ...page },
       {
+        performed_cte: performedInWith(query),
         newest_sessions: regrouped.newest,
         settled_attributes: storedColumns(columns),
         session_filters: settledRestriction(query, settledConditions),

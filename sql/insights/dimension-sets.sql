@@ -5,7 +5,7 @@
 -- would read the same sessions again (docs/measurements.md, "Scheduling").
 -- TRICKY: a grouping set leaves the key columns outside it at their default (''), so `member` is told by
 -- the GROUPING bit mask of every set's columns (0 = in the set), and each member reads only its own.
-SELECT
+/* @performed_with */SELECT
   /* @member */ AS member,
   /* @prefix */ AS prefix_value,
   /* @name */ AS name_value,

@@ -2,7 +2,7 @@
 -- @returns one row per (prefix, name) of the session attribute, in answer order, one page plus one row:
 --   prefix_value, name_value, session_count, view_count, bounced, duration_total_ms
 -- Shared by every breakdown resource; the attribute (and its prefix) come from queries/core/registry.ts.
-SELECT
+/* @performed_with */SELECT
   /* @prefix */ AS prefix_value,
   /* @name */ AS name_value,
   count() AS session_count,

@@ -5,7 +5,7 @@
 -- Each kept session (with every page it viewed and its views of each, see queries/insights/session-sql.ts,
 -- sessionsWithPages) gives one item for its exit page, when it has a page view, and one per page it viewed.
 -- A session exits at a page it viewed, so every exit page's view_count holds its exits.
-SELECT
+/* @performed_with */SELECT
   item.1 AS page_origin,
   item.2 AS page_path,
   countIf(item.3 = 'exit') AS session_count,

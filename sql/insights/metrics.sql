@@ -3,7 +3,7 @@
 --   part 'sessions': session_count, bounced, duration_total_ms, view_count, visitor_count
 --   part 'revenue': revenue_total
 -- Session figures fall in the bucket of the session's start, revenue in the bucket of each event.
-SELECT
+/* @performed_with */SELECT
   'sessions' AS part,
   grouping(bucket) AS is_total,
   toUnixTimestamp(/* @session_bucket */) AS bucket,

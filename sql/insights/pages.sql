@@ -14,7 +14,7 @@
 -- from a closed table (queries/insights/page-order.ts), nulls last, then origin and path.
 -- The other days' views are ordered here, read from `order_from` to `order_to`: the lookback before the
 -- first such day (a view's previous one of the page) to the lookback after the last (its next view).
-WITH
+WITH/* @performed_cte */
   /* @settled_views */,
   entries AS
   (

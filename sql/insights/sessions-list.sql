@@ -14,7 +14,7 @@
 -- When the regrouped days all come after the settled ones (the open edge) and the regrouped page is
 -- full, every settled session starts after the page's last one in the list's order: the settled part is
 -- then not read (its condition on `newest` is a constant, false, once `newest` is computed).
-WITH
+WITH/* @performed_cte */
   CAST({settledCompactions:Array(String)}, 'Array(UInt64)') AS settled_compactions,
   fromUnixTimestamp64Milli({afterMs:Int64}, 'UTC') AS after_start,
   {afterId:String} AS after_id/* @newest_sessions */

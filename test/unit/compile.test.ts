@@ -232,6 +232,7 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,
         nameFiltered: true,
         sessionAttributes: ['country'],
         restrictionReadsEvents: false,
+        performedSessions: null,
         params: { f0_v: ['DE'], f1_v: ['purchase'], f2_v: ['/blog'] },
       })
     })

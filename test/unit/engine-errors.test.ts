@@ -34,6 +34,26 @@ describe('engine failures as typed errors', () => {
     assert.match(error.message, /memory/)
   })
 
+  it('maps a statement past the engine\'s size limits to a 400 that says to narrow the filter tree', () => {
+    for (const text of [
+      "Code: 62. DB::Exception: Max query size exceeded (can be increased with the `max_query_size` setting): Syntax error: failed at position 262145 (p19_name) (line 360, col 2954): p19_name. . (SYNTAX_ERROR)",
+      'Code: 168. DB::Exception: AST is too big. Maximum: 50000. (TOO_BIG_AST)',
+    ]) {
+      const error = toQueryError(engineError(text)) as QueryError
+      assert.equal(error.code, 'too_costly', text)
+      assert.deepEqual(error.issues.map((issue) => issue.path), [['filters']])
+      assert.match(error.issues[0].message, /narrow the filter tree/)
+      assert.doesNotMatch(JSON.stringify({ message: error.message, issues: error.issues }), /DB::|Code:/)
+    }
+    const server = toQueryError(Object.assign(new Error('AST is too big. Maximum: 50000'), { code: '168' })) as QueryError
+    assert.equal(server.code, 'too_costly')
+  })
+
+  it('leaves a syntax error that is not the statement\'s size as it was: a fault of the gateway\'s SQL', () => {
+    const error = engineError("Code: 62. DB::Exception: Syntax error: failed at position 8 ('FORM'): FORM events. Expected one of: ... (SYNTAX_ERROR)")
+    assert.equal(toQueryError(error), error)
+  })
+
   it('leaves an unknown failure as it was', () => {
     const error = new Error('Code: 1000. DB::Exception: something else')
     assert.equal(toQueryError(error), error)

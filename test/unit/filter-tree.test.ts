@@ -16,31 +16,37 @@ function treeOf(value: unknown): FilterTree {
 }
 
 describe('filter trees', () => {
-  it('compile a session leaf over the session row and one performed leaf as a set of its sessions', () => {
-    const { condition, sessionAttributes } = compileTree(treeOf({ or: [country, { not: signedUp }] }), 'set')
+  it('compile a session leaf over the session row and a performed leaf as a lookup in the named scan of the performed sessions', () => {
+    const { condition, sessionAttributes, performedSessions } = compileTree(treeOf({ or: [country, { not: signedUp }] }), 'set')
+    // A session without a signup event is not in the scan at all, and "not signed up" holds for it.
+    assert.equal(condition.sql, '((s_country IN {t0_v:Array(String)}) OR (NOT (session_id IN (SELECT session_id FROM performed_sessions WHERE NOT (NOT bitTest(mask, 0))))))')
     assert.equal(
-      condition.sql,
-      `((s_country IN {t0_v:Array(String)}) OR (NOT (session_id IN (
-SELECT session_id
+      performedSessions,
+      `SELECT session_id, groupBitOr(bitShiftLeft(toUInt64((name = {p0_name:String})), 0)) AS mask
 FROM events
 WHERE project_id = {projectId:String}
   AND created_at >= {readFrom:DateTime64(3, 'UTC')}
   AND created_at < {readTo:DateTime64(3, 'UTC')}
   AND (name = {p0_name:String})
-))))`,
+GROUP BY session_id`,
     )
     assert.deepEqual(condition.params, { t0_v: ['DE'], p0_name: 'signup' })
     assert.deepEqual(sessionAttributes, ['country'])
   })
 
-  it('bind a repeated performed leaf once, and read several distinct ones from one scan of (session, leaf) pairs', () => {
+  it('bind a repeated performed leaf once, and gather the performed children of an "and" or "or" into one lookup of their mask bits', () => {
     const purchased = { performed: { name: 'purchase', filters: [{ name: 'properties.price', operator: 'gt', value: [10] }] } }
-    const { condition } = compileTree(treeOf({ and: [signedUp, { or: [purchased, signedUp] }] }), 'set')
-    const scans = [...condition.sql.matchAll(/\(\nSELECT session_id, arrayJoin[^]*?\n\)/g)].map(([scan]) => scan)
-    assert.equal(scans.length, 3)
-    assert.equal(new Set(scans).size, 1, 'every leaf reads the same subquery')
-    assert.match(condition.sql, /^\(\(\(session_id, 1\) IN \(\n[^]*\)\) AND \(\(\(session_id, 2\) IN [^]*\) OR \(\(session_id, 1\) IN /)
-    assert.deepEqual(Object.keys(condition.params), ['p0_name', 'p1_name', 'p1_f0_key', 'p1_f0_v'])
+    const { condition, performedSessions } = compileTree(treeOf({ and: [signedUp, country, { or: [purchased, { not: signedUp }] }] }), 'set')
+    assert.equal(
+      condition.sql,
+      '((s_country IN {t0_v:Array(String)}) AND (session_id IN (SELECT session_id FROM performed_sessions WHERE (bitTest(mask, 0) AND (bitTest(mask, 1) OR (NOT bitTest(mask, 0)))))))',
+    )
+    assert.match(performedSessions ?? '', /^SELECT session_id, groupBitOr\(bitShiftLeft\(toUInt64\(\(name = \{p0_name:String\}\)\), 0\) \+ bitShiftLeft\(toUInt64\(\(name = \{p1_name:String\} AND [^]*\)\), 1\)\) AS mask\n/)
+    assert.deepEqual(Object.keys(condition.params), ['t0_v', 'p0_name', 'p1_name', 'p1_f0_key', 'p1_f0_v'])
+  })
+
+  it('name no scan where a statement groups each session and counts a performed leaf', () => {
+    assert.equal(compileTree(treeOf(signedUp), 'grouped').performedSessions, null)
   })
 
   it('merge the "is" session leaves of one attribute under an "or" into one set lookup', () => {
