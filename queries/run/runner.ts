@@ -4,6 +4,7 @@ import crypto from 'node:crypto'
 import { parseLines, type CompiledQuery, type OutputFormat, type Settings } from '../core/compiled'
 import { toQueryError } from '../core/engine-errors'
 import { QueryError } from '../core/errors'
+import { inlineParams } from '../core/literals'
 import type { Lane } from '../core/pipeline'
 import { FairScheduler, type KeptTurn } from './scheduler'
 
@@ -89,6 +90,13 @@ export interface EngineLanes {
    * data statements, so it never waits behind a heavy one; stopped when `signal` aborts.
    */
   bounded(statement: Statement): Promise<StatementOutput>
+  /** Heavy statements the lanes run at once, beside the data statements. */
+  readonly heavyInFlight: number
+  /**
+   * Runs a heavy statement, its values written as typed literals (it binds nothing), beside the data
+   * statements at HEAVY_PRIORITY, so that it pauses while they run; stopped when `signal` aborts.
+   */
+  heavy(statement: Statement): Promise<StatementOutput>
   /** Runs a statement without parameters beside the data statements, never queued behind them. */
   control(sql: string, signal: AbortSignal): Promise<string>
   /**
@@ -255,7 +263,11 @@ export class Runner {
     this.dataVersion = options.dataVersion
     this.deadlineMs = options.guardrails.maxExecutionSeconds * 1000
     const queue = { maxInFlight: options.lanes.maxInFlight, maxQueued: options.maxQueued, clock: options.clock }
-    this.schedulers = { data: new FairScheduler(queue), bounded: new FairScheduler(queue) }
+    this.schedulers = {
+      data: new FairScheduler(queue),
+      bounded: new FairScheduler(queue),
+      heavy: new FairScheduler({ ...queue, maxInFlight: options.lanes.heavyInFlight }),
+    }
     const open = options.lanes.openStream?.bind(options.lanes)
     if (open) {
       this.stream = (query, runOptions = {}) => {
@@ -316,15 +328,17 @@ export class Runner {
     const { output, durationMs } = await this.inTurn(options, () => template, (signal) => {
       const statement = compiledNow(query)
       template = statement.template
-      return this.lanes[lane](statementOf(statement, signal))
+      // A heavy statement binds nothing, so that it runs beside the bound ones (embedded, those share one chain).
+      return this.lanes[lane](statementOf(lane === 'heavy' ? inlineParams(statement) : statement, signal))
     })
     return { text: output.text, durationMs, readRows: output.readRows, readBytes: output.readBytes }
   }
 
   /**
-   * A statement's output a block at a time, from a stream the lanes opened. Each block is read in a data
-   * turn of its own under its own deadline, so a whole export takes turns with every other client's
-   * statements as keyset chunks would. The end, a failed read or `return()` (even before the first read)
+   * A statement's output a block at a time, from a stream the lanes opened. Each block is read in a turn of
+   * the heavy lane under its own deadline, so a whole export takes turns with the other heavy statements as
+   * keyset chunks would, and leaves the data lane to light questions (a stream binds its parameters outside
+   * the chain of bound statements, so it runs beside them). The end, a failed read or `return()` (even before the first read)
    * closes the stream.
    */
   private readBlocks(stream: StatementStream, template: string, options: RunOptions): AsyncIterableIterator<StreamBlock> {
@@ -335,7 +349,7 @@ export class Runner {
     const blocks: AsyncIterableIterator<StreamBlock> = {
       next: async () => {
         try {
-          const { output } = await this.inTurn({ ...options, lane: 'data' }, () => template, (signal) => stream.next(signal))
+          const { output } = await this.inTurn({ ...options, lane: 'heavy' }, () => template, (signal) => stream.next(signal))
           if (output) return { done: false, value: output }
         } catch (error) {
           stream.close()
