@@ -2,11 +2,12 @@
 // runs beside the bound data statements at a low priority. Its rows must be the bound statement's rows, for
 // every statement the routes compile, and a deadline must still stop it in the engine.
 import assert from 'node:assert/strict'
-import type { CompiledQuery } from '../../queries/core/compiled'
+import { withSettings, type CompiledQuery } from '../../queries/core/compiled'
 import { QueryError } from '../../queries/core/errors'
 import { joinedStatementsOf, statementsOf } from '../../queries/run/statements'
 import { Runner } from '../../queries/run/runner'
 import { ROUTES, resourceOf } from '../../server/http/routes'
+import { HEAVY_PRIORITY } from '../../server/priorities'
 import { EXAMPLE_QUERIES, examplesFor } from '../../server/http/startup-check'
 import { goldenEvents, startWithEvents, type Harness } from '../support/harness'
 
@@ -58,6 +59,18 @@ describe('heavy lane', function () {
     const query: CompiledQuery = { template: 'test.echo', sql: 'SELECT {v:String} AS v, {vs:Array(String)} AS vs', params: { v: values.join(''), vs: values } }
     const literal = await h.runner.run(query, { lane: 'heavy' })
     assert.deepEqual(literal.rows, [{ v: values.join(''), vs: values }])
+  })
+
+  it("runs read-only within the guardrails at HEAVY_PRIORITY, and a statement's own settings last for it alone", async () => {
+    const settings: CompiledQuery = {
+      template: 'test.settings',
+      sql: "SELECT {x:UInt8} AS x, toUInt32(getSetting('priority')) AS priority, toString(getSetting('readonly')) AS readonly, toUInt64(getSetting('max_execution_time')) AS limit",
+      params: { x: 1 },
+    }
+    assert.deepEqual((await h.runner.run(settings, { lane: 'heavy' })).rows, [{ x: 1, priority: HEAVY_PRIORITY, readonly: '2', limit: h.config.maxExecutionSeconds }])
+    assert.deepEqual((await h.runner.run<{ priority: number }>(withSettings(settings, { priority: 7 }), { lane: 'heavy' })).rows[0].priority, 7)
+    assert.deepEqual((await h.runner.run<{ priority: number }>(settings, { lane: 'heavy' })).rows[0].priority, HEAVY_PRIORITY, "the next statement runs at the lane's priority")
+    await assert.rejects(h.runner.run({ template: 'test.write', sql: 'CREATE TABLE through_heavy (x UInt8) ENGINE = Memory', params: {} }, { lane: 'heavy' }), /readonly/i)
   })
 
   it('is stopped in the engine by its deadline, and runs beside a bound statement meanwhile', async () => {
