@@ -283,14 +283,14 @@ export class Runner {
     return AbortSignal.timeout(this.deadlineMs)
   }
 
-  /** Data statements waiting for a turn. */
+  /** Data and heavy statements waiting for a turn. */
   queueDepth(): number {
-    return this.schedulers.data.queueDepth()
+    return this.schedulers.data.queueDepth() + this.schedulers.heavy.queueDepth()
   }
 
-  /** Data statements running. */
+  /** Data and heavy statements running. */
   inFlight(): number {
-    return this.schedulers.data.inFlight()
+    return this.schedulers.data.inFlight() + this.schedulers.heavy.inFlight()
   }
 
   /**
