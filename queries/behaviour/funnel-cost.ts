@@ -4,15 +4,21 @@
 // the abuse bench's 2M events over a year a 12-month fold of ten `*` steps outlasted the 15 s limit every
 // time (docs/measurements.md, "Heavy questions beside light ones"), so it is refused up front, as a chart
 // with too many cells is.
-import { DAY_MS } from '../core/dates'
+import { DAY_MS, type Window } from '../core/dates'
 import { invalid } from '../core/errors'
-import type { PlannedFunnel } from './funnel'
+
+/** What the cap reads of a planned funnel (funnel.ts, PlannedFunnel), named here so that neither file imports the other's. */
+interface FunnelCost {
+  engine: string
+  steps: readonly unknown[]
+  window: Window
+}
 
 /** Steps times window days a folded funnel may cost: a year of five steps, or a month of all ten. */
 export const FOLD_STEP_DAYS_CAP = 1_850
 
 /** Plan step, after the engine is picked: a folded funnel past FOLD_STEP_DAYS_CAP is a 400 that states its cost. */
-export function capFoldCost(query: PlannedFunnel): PlannedFunnel {
+export function capFoldCost<Q extends FunnelCost>(query: Q): Q {
   if (query.engine !== 'fold') return query
   const days = Math.round((query.window.end.getTime() - query.window.start.getTime()) / DAY_MS)
   const cost = query.steps.length * days
