@@ -16,6 +16,8 @@ const EVENT_FILTERS = [
   { name: 'properties.price', operator: 'gt', value: [10] },
   { name: 'country', operator: 'is', value: ['DE', 'FR'] },
 ]
+/** A `performed` leaf's filters read the event's own columns: no session attribute such as `country`. */
+const PERFORMED_FILTERS = EVENT_FILTERS.filter((filter) => filter.name !== 'country')
 const SESSION_LEAVES = [
   { name: 'device', operator: 'is', value: ['mobile'] },
   { name: 'country', operator: 'isNot', value: ['DE'] },
@@ -38,7 +40,7 @@ function tree(random: Random, leaves: { left: number }, depth: number): object {
   if (depth === 0 || leaves.left <= 2 || random.chance(0.25)) {
     leaves.left -= 1
     if (random.chance(0.5)) return random.pick(SESSION_LEAVES)
-    const filters = random.chance(0.5) && leaves.left > 0 ? [random.pick(EVENT_FILTERS)] : []
+    const filters = random.chance(0.5) && leaves.left > 0 ? [random.pick(PERFORMED_FILTERS)] : []
     leaves.left -= filters.length
     return { performed: { name: random.pick(EVENT_NAMES.slice(1)), filters } }
   }
