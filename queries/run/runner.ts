@@ -295,14 +295,17 @@ export class Runner {
 
   /**
    * Why the data lane cannot be counted on to answer, or undefined while it can: a cancelled statement the
-   * lanes gave up stopping still runs, or statements have run for longer than the time limit and
-   * STUCK_GRACE_MS without any of them ending (each is stopped at the time limit, so none should).
+   * lanes gave up stopping still runs, or statements of the data or the heavy lane have run for longer than
+   * the time limit and STUCK_GRACE_MS without any of them ending (each is stopped at the time limit, so none
+   * should).
    */
   dataLaneTrouble(): string | undefined {
     const unstoppable = this.lanes.unstoppable?.() ?? 0
     if (unstoppable) return `${unstoppable} cancelled statement(s) could not be stopped and still run`
     const stalledMs = this.schedulers.data.stalledForMs()
     if (stalledMs > this.deadlineMs + STUCK_GRACE_MS) return `no statement has ended for ${Math.round(stalledMs / 1000)} s while statements run`
+    const heavyStalledMs = this.schedulers.heavy.stalledForMs()
+    if (heavyStalledMs > this.deadlineMs + STUCK_GRACE_MS) return `no heavy statement has ended for ${Math.round(heavyStalledMs / 1000)} s while heavy statements run`
     return undefined
   }
 
