@@ -1,4 +1,4 @@
-// Issue 31's three attacks, each on its own gateway, each watched from a second client that asks /live and
+// Issue 31's attacks (and issue 40's, abuse-cost-attacks.ts), each on its own gateway, each watched from a second client that asks /live and
 // a no-cache 30-day /metrics: first on the quiet gateway (its baseline), then under the attack. Printed:
 // the second client's p95 under the attack beside the baseline, what the attack itself got, and (but for
 // the flood) each kind of the attack's requests alone on the quiet gateway: the /metrics p95 under the
@@ -14,27 +14,14 @@
 //            retention and 10-step paths, Cache-Control: no-cache.
 import crypto from 'node:crypto'
 import { MAX_REQUEST_REGEX_CHARACTERS, MAX_REQUEST_REGEX_PATTERNS } from '../queries/core/filters'
-import { scrape, type Scrape } from '../loadtest/prometheus'
-import { startLoad, type LoadResult, type RequestSpec, type RunningLoad } from '../loadtest/runner'
-import { HEAVY_CLIENTS, PORT, PROJECT, SECONDS, SECOND_PROBES, countText, ms, probe, query, type Clients, type Headers } from './abuse-common'
-import type { ChildGateway, FinishedStatement } from './gateway'
-import { percentile } from './percentile'
+import { scrape } from '../loadtest/prometheus'
+import { startLoad, type LoadResult, type RequestSpec } from '../loadtest/runner'
+import { ATTACK_TIMEOUT_SECONDS, HEAVY_CLIENTS, IN_FLIGHT, PORT, PROJECT, SECONDS, SECOND_PROBES, countText, hostileNoCache, ms, probe, query, type Attack, type Clients, type Headers } from './abuse-common'
+import { COST_ATTACKS } from './abuse-cost-attacks'
+import { printOvertaking, printWaitedBehind, statementTimes } from './abuse-records'
+import type { ChildGateway } from './gateway'
 
-const IN_FLIGHT = 8
 const FLOOD_ADDRESSES = Array.from({ length: 8 }, (_, i) => `127.0.0.${i + 2}`)
-/** Requests are not cut by the runner: the gateway's own limits end them. */
-const TIMEOUT_SECONDS = 300
-
-interface Attack {
-  describe: string
-  /** Starts the attack's load (it stops by itself after SECONDS). */
-  start(gateway: ChildGateway, clients: Clients): Promise<RunningLoad>
-  /**
-   * The attack's kinds of statement, each as the requests sent at once that one statement answers, for their
-   * time alone on the quiet gateway (none for a flood).
-   */
-  kinds?(gateway: ChildGateway, clients: Clients): Promise<RequestSpec[][]>
-}
 
 /** The second client's /live and /metrics, both at once, until `seconds` pass or `count` answers each. */
 async function secondClient(gateway: ChildGateway, clients: Clients, bound: { seconds?: number; count?: number }): Promise<{ live: LoadResult; metrics: LoadResult }> {
@@ -53,7 +40,7 @@ const flood: Attack = {
       url: gateway.url,
       connections: IN_FLIGHT,
       durationSeconds: SECONDS,
-      timeoutSeconds: TIMEOUT_SECONDS,
+      timeoutSeconds: ATTACK_TIMEOUT_SECONDS,
       connection: () => {
         const address = FLOOD_ADDRESSES[connection++ % FLOOD_ADDRESSES.length]
         let n = 0
@@ -68,18 +55,6 @@ const flood: Attack = {
       },
     })
   },
-}
-
-/** The hostile client's IN_FLIGHT connections with Cache-Control: no-cache, each sending `next()` in turn, for SECONDS. */
-function hostileNoCache(gateway: ChildGateway, clients: Clients, next: () => RequestSpec): RunningLoad {
-  return startLoad({
-    url: gateway.url,
-    headers: { ...clients.hostile, 'cache-control': 'no-cache' },
-    connections: IN_FLIGHT,
-    durationSeconds: SECONDS,
-    timeoutSeconds: TIMEOUT_SECONDS,
-    connection: () => next,
-  })
 }
 
 let tags = 0
@@ -148,7 +123,7 @@ const nocache: Attack = {
       url: gateway.url,
       connections: HEAVY_CLIENTS * IN_FLIGHT,
       durationSeconds: SECONDS,
-      timeoutSeconds: TIMEOUT_SECONDS,
+      timeoutSeconds: ATTACK_TIMEOUT_SECONDS,
       connection: () => {
         const index = connection++
         const headers = { ...clients.heavy[index % HEAVY_CLIENTS], 'cache-control': 'no-cache' }
@@ -206,71 +181,6 @@ async function alone(gateway: ChildGateway, kinds: RequestSpec[][]): Promise<{ r
 /** The gateway's Prometheus listener in the attack phases, for the statements' own time under the attack. */
 const METRICS_PORT = PORT + 1
 
-/**
- * Statements per template and outcome between two scrapes, and their mean time in the engine, longest first
- * (a statement stopped at its deadline while it ran counts its time until then).
- */
-function statementTimes(before: Scrape, after: Scrape): { template: string; count: number; meanMs: number }[] {
-  const byTemplate = new Map<string, { count: number; seconds: number }>()
-  for (const [series, value] of after) {
-    const match = /^quarry_statement_duration_seconds_(sum|count)\{(?=.*outcome="([a-z]+)").*template="([^"]+)"/.exec(series)
-    if (!match) continue
-    const key = match[2] === 'ok' ? match[3] : `${match[3]} (${match[2]})`
-    const entry = byTemplate.get(key) ?? { count: 0, seconds: 0 }
-    const change = value - (before.get(series) ?? 0)
-    if (match[1] === 'sum') entry.seconds += change
-    else entry.count += change
-    byTemplate.set(key, entry)
-  }
-  return [...byTemplate]
-    .filter(([, entry]) => entry.count > 0 && entry.seconds > 0)
-    .map(([template, entry]) => ({ template, count: entry.count, meanMs: (entry.seconds / entry.count) * 1000 }))
-    .sort((a, b) => b.meanMs - a.meanMs)
-}
-
-/**
- * "Waits at most one statement already running", counted from the gateway's own record of its statements:
- * for each data statement of the second client, the other clients' data statements that got a turn while it
- * waited (0 when it went next), and the time left of the one running when it asked.
- */
-function overtaking(statements: FinishedStatement[], clientId: string) {
-  // Others' turns: those that ended well, and those given up while they ran until the engine stopped them
-  // (a statement that left the queue without a turn ran nothing).
-  const data = statements.filter((statement) => statement.lane === 'data')
-  const ran = data.filter((statement) => statement.clientId !== clientId && (statement.outcome === 'ok' || statement.outcome === 'stopped'))
-  const end = (statement: FinishedStatement) => statement.stoppedAt ?? statement.endedAt
-  return data
-    .filter((statement) => statement.clientId === clientId && statement.outcome !== 'stopped')
-    .map((statement) => ({
-      template: statement.template,
-      outcome: statement.outcome,
-      waitMs: statement.admittedAt - statement.queuedAt,
-      overtaken: ran.filter((other) => other.admittedAt > statement.queuedAt && other.admittedAt < statement.admittedAt).length,
-      runningLeftMs: Math.max(0, ...ran.filter((other) => other.admittedAt <= statement.queuedAt && end(other) > statement.queuedAt).map((other) => end(other) - statement.queuedAt)),
-    }))
-}
-
-function printOvertaking(statements: FinishedStatement[], clientId: string): void {
-  const overruns = statements.filter((statement) => statement.stoppedAt !== undefined).map((statement) => (statement.stoppedAt as number) - statement.endedAt)
-  if (overruns.length) {
-    console.log(`statements given up while they ran: ${overruns.length}; the engine stopped them after p50 ${ms(percentile(overruns, 50))} ms, max ${ms(Math.max(...overruns))} ms`)
-  }
-  const rows = overtaking(statements, clientId)
-  if (!rows.length) return
-  const waits = rows.map((row) => row.waitMs).sort((a, b) => a - b)
-  const counts = new Map<number, number>()
-  for (const row of rows) counts.set(row.overtaken, (counts.get(row.overtaken) ?? 0) + 1)
-  const beyondRunning = rows.map((row) => row.waitMs - row.runningLeftMs).sort((a, b) => a - b)
-  const outcomes = new Map<string, number>()
-  for (const row of rows) outcomes.set(`${row.template} ${row.outcome}`, (outcomes.get(`${row.template} ${row.outcome}`) ?? 0) + 1)
-  console.log(
-    `the second client's ${rows.length} data statements (${[...outcomes].map(([key, count]) => `${key} ${count}`).join(', ')}): others' statements started while one waited: ${[...counts]
-      .sort(([a], [b]) => a - b)
-      .map(([count, times]) => `${count} for ${times}`)
-      .join(', ')}; wait p50 ${ms(percentile(waits, 50))} ms, p95 ${ms(percentile(waits, 95))} ms, max ${ms(waits.at(-1) ?? 0)} ms; wait beyond what was left of the statement running when it asked: p95 ${ms(percentile(beyondRunning, 95))} ms, max ${ms(beyondRunning.at(-1) ?? 0)} ms`,
-  )
-}
-
 /** Baseline, attack, and the second client during it; prints one table for the phase. */
 async function underAttack(name: string, attack: Attack, gateway: ChildGateway, clients: Clients): Promise<void> {
   const quiet = await secondClient(gateway, clients, { count: 20 })
@@ -305,6 +215,7 @@ async function underAttack(name: string, attack: Attack, gateway: ChildGateway, 
     console.log(`/metrics p95 under the attack less its quiet p95 = ${(extra / longest.meanMs).toFixed(2)} × the longest statement's mean time under the attack (${longest.template})`)
   }
   printOvertaking(finished, clients.second['openpanel-client-id'])
+  printWaitedBehind(finished, clients.second['openpanel-client-id'])
   console.log(`\nthe attack: ${attacked.overall.requests} requests, ${attacked.overall.rps.toFixed(1)}/s, p50 ${ms(attacked.overall.latency.p50)} ms, p95 ${ms(attacked.overall.latency.p95)} ms; ${countText(attacked.overall.statuses)}`)
   for (const [route, stats] of Object.entries(attacked.routes)) console.log(`  ${route}: ${stats.requests} requests, ${countText(stats.statuses)}`)
 }
@@ -319,4 +230,8 @@ export const ATTACKS = {
   regex: phase('regex', regex),
   nocache: phase('nocache', nocache),
   behaviour: phase('behaviour', behaviour),
+  mix: phase('mix', COST_ATTACKS.mix),
+  'step-regex': phase('step-regex', COST_ATTACKS.stepRegex),
+  'performed-tree': phase('performed-tree', COST_ATTACKS.performedTree),
+  lockout: phase('lockout', COST_ATTACKS.lockout, { QUARRY_TRUST_PROXY: 'loopback' }),
 }

@@ -9,7 +9,8 @@ import { createApiClient, createProject, findProject } from '../server/admin/con
 import { openEngine } from '../server/engine'
 import { migrate } from '../server/admin/migrate'
 import { seedProject } from '../server/admin/seed'
-import { startLoad, type RouteStats, type RunningLoad } from '../loadtest/runner'
+import { startLoad, type RequestSpec, type RouteStats, type RunningLoad } from '../loadtest/runner'
+import type { ChildGateway } from './gateway'
 
 export const DATA_DIR = path.resolve(process.env.QUARRY_BENCH_ABUSE_DIR ?? path.join(os.tmpdir(), 'quarry-bench-abuse'))
 const EVENTS = Number(process.env.QUARRY_BENCH_EVENTS ?? 1_500_000)
@@ -26,6 +27,8 @@ export interface Clients {
   hostile: Headers
   second: Headers
   heavy: Headers[]
+  /** A client that asks only in the lock-out attack, so that the gateway has not seen it before. */
+  cold: Headers
 }
 
 /** Seeds the project once; creates whichever of the clients an earlier run did not. */
@@ -49,6 +52,7 @@ export async function prepareData(): Promise<Clients> {
       hostile: saved.hostile ?? (await headersOf('hostile')),
       second: saved.second ?? (await headersOf('second')),
       heavy: saved.heavy ?? (await Promise.all(Array.from({ length: HEAVY_CLIENTS }, (_, i) => headersOf(`heavy ${i + 1}`)))),
+      cold: saved.cold ?? (await headersOf('cold')),
     }
     fs.writeFileSync(CREDENTIALS, JSON.stringify(clients))
     return clients
@@ -104,4 +108,33 @@ export function mergeStatuses(...all: Record<string, number>[]): Record<string, 
   const merged: Record<string, number> = {}
   for (const statuses of all) for (const [status, count] of Object.entries(statuses)) merged[status] = (merged[status] ?? 0) + count
   return merged
+}
+
+/** Connections an attack keeps busy. */
+export const IN_FLIGHT = 8
+/** Attack requests are not cut by the runner: the gateway's own limits end them. */
+export const ATTACK_TIMEOUT_SECONDS = 300
+
+/** An attack of abuse-attacks.ts, run on a fresh gateway beside the second client. */
+export interface Attack {
+  describe: string
+  /** Starts the attack's load (it stops by itself after SECONDS). */
+  start(gateway: ChildGateway, clients: Clients): Promise<RunningLoad>
+  /**
+   * The attack's kinds of statement, each as the requests sent at once that one statement answers, for their
+   * time alone on the quiet gateway (none for a flood).
+   */
+  kinds?(gateway: ChildGateway, clients: Clients): Promise<RequestSpec[][]>
+}
+
+/** The hostile client's IN_FLIGHT connections with Cache-Control: no-cache, each sending `next()` in turn, for SECONDS. */
+export function hostileNoCache(gateway: ChildGateway, clients: Clients, next: () => RequestSpec): RunningLoad {
+  return startLoad({
+    url: gateway.url,
+    headers: { ...clients.hostile, 'cache-control': 'no-cache' },
+    connections: IN_FLIGHT,
+    durationSeconds: SECONDS,
+    timeoutSeconds: ATTACK_TIMEOUT_SECONDS,
+    connection: () => next,
+  })
 }

@@ -2,8 +2,9 @@
 // client whose latency is watched, all driven by the load-test kit's autocannon runner. Phases:
 //   attack  (issue 8) one read client keeps 8 hostile requests in flight while the second asks /live and /ready;
 //   heavy   8 heavy valid requests at once while the second asks /live;
-//   flood, regex, nocache, behaviour  see abuse-attacks.ts: each prints the second client's /live and
-//           /metrics p95 under the attack beside its quiet baseline.
+//   flood, regex, nocache, behaviour, mix, step-regex, performed-tree, lockout  see abuse-attacks.ts and
+//           abuse-cost-attacks.ts: each prints the second client's /live and /metrics p95 under the attack
+//           beside its quiet baseline, and the statements its /metrics waited behind.
 // All phases run when none is named.
 import { startGateway, type ChildGateway, type LoopDelay } from './gateway'
 import { percentile } from './percentile'

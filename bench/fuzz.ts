@@ -1,8 +1,9 @@
 // `npm run bench -- fuzz`: 10,000 seeded requests against the gateway in a child process over the golden
 // data: junk for every parameter of every route (the bad-input test's generator), and one in five a valid
 // chart that differs from others only in what its shaping reads (formulas, names), asked as it comes and
-// then fresh (`Cache-Control: no-cache`). Prints the count of each status; passes with no 5xx but 503/504,
-// no crash, and no cached answer that differs from the same request's fresh one.
+// then fresh (`Cache-Control: no-cache`), and one in five a valid funnel, retention, paths or tree question
+// drawn up to its caps (fuzz-caps.ts). Prints the count of each status; passes with no 5xx but 503/504, no
+// crash, and no cached answer that differs from the same request's fresh one.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -12,13 +13,14 @@ import { migrate } from '../server/admin/migrate'
 import { ROUTES } from '../server/http/routes'
 import { cacheProbes, junkRequests } from '../test/support/fuzz'
 import { loadGolden } from '../test/support/harness'
+import { cappedRequests } from './fuzz-caps'
 import { startGateway } from './gateway'
 
 const REQUESTS = Number(process.env.QUARRY_FUZZ_REQUESTS ?? 10_000)
 const WORKERS = 4
 const PORT = Number(process.env.QUARRY_BENCH_PORT ?? 3998)
 const REQUEST_TIMEOUT_MS = 60_000
-/** One request in this many is a cache probe. */
+/** One request in this many is a cache probe, and one in as many a question up to its caps. */
 const PROBE_EVERY = 5
 /** Windows of the golden shop's data, so that probes share statements and their answers hold numbers. */
 const PROBE_WINDOWS = [
@@ -46,6 +48,8 @@ export async function main(args: string[]): Promise<void> {
     const gateway = await startGateway({ dataDir, port: PORT, env: { QUARRY_RATE_LIMIT: '1000000' } })
     const urls = junkRequests({ seed: 99, rounds: Math.ceil(requests / ROUTES.length), projectId: 'shop' })
     const probes = cacheProbes({ seed: 7, count: Math.ceil(requests / PROBE_EVERY), projectId: 'shop', windows: PROBE_WINDOWS })
+    const capped = cappedRequests({ seed: 11, projectId: 'shop' })
+    const cappedStatuses = new Map<string, number>()
     const statuses = new Map<string, number>()
     const serverErrors: string[] = []
     const mismatches: string[] = []
@@ -74,11 +78,15 @@ export async function main(args: string[]): Promise<void> {
     const worker = async () => {
       while (sent < requests) {
         const number = ++sent
-        const next = number % PROBE_EVERY === 0 ? probes.next() : urls.next()
+        const next = number % PROBE_EVERY === 0 ? probes.next() : number % PROBE_EVERY === 1 ? capped.next() : urls.next()
         if (next.done) break
         if (number % PROBE_EVERY === 0) {
           probesSent += 1
           await probe(next.value)
+        } else if (number % PROBE_EVERY === 1) {
+          const answer = await ask(next.value)
+          const key = `${new URL(next.value, 'http://fuzz').pathname.split('/').pop()} ${answer?.status ?? 'failed'}`
+          cappedStatuses.set(key, (cappedStatuses.get(key) ?? 0) + 1)
         } else await ask(next.value)
         if (number % 1000 === 0) console.log(`${number} sent`)
       }
@@ -91,6 +99,7 @@ export async function main(args: string[]): Promise<void> {
     console.log(`\n${sent} requests (${probesSent} of them cache probes, each asked twice) over ${ROUTES.length} routes in ${seconds.toFixed(0)} s, ${WORKERS} at a time`)
     console.log('| status | requests |\n|---|---|')
     for (const [status, count] of [...statuses].sort()) console.log(`| ${status} | ${count} |`)
+    console.log(`questions up to their caps, by route and status: ${[...cappedStatuses].sort().map(([key, count]) => `${key}: ${count}`).join(', ')}`)
     console.log(`5xx other than 503/504: ${serverErrors.length}; gateway crashed: ${crash ? JSON.stringify(crash) : 'no'}; /health after: ${health}`)
     console.log(`cached answers that differ from the same request asked fresh: ${mismatches.length} of ${probesSent}`)
     for (const line of [...serverErrors.slice(0, 20), ...mismatches.slice(0, 10)]) console.log(`  ${line}`)

@@ -1,8 +1,9 @@
-// The embedded engine's serving lanes: three read-only chDB sessions on the data directory, one for data
-// statements (stopped by KILL QUERY), one for bounded-cost statements and one for control statements
-// without parameters, both of which run beside the data statements; and a session per streamed statement.
+// The embedded engine's serving lanes: four read-only chDB sessions on the data directory, one for data
+// statements (stopped by KILL QUERY), one for bounded-cost statements, one for heavy statements (their values
+// as typed literals, stopped by KILL QUERY) and one for control statements without parameters, the last three
+// of which run beside the data statements; and a session per streamed statement.
 import type { Session } from 'chdb'
-import { QUESTION_PRIORITY } from './priorities'
+import { HEAVY_PRIORITY, QUESTION_PRIORITY } from './priorities'
 import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput, type StatementStream, type StreamBlock, type UnstoppableStatement } from '../queries/run/runner'
 
 const STATEMENT_ID = /^[0-9a-f-]{36}$/
@@ -65,7 +66,10 @@ export class EmbeddedLanes implements EngineLanes {
    * ones clobber each other inside libchdb), so one data statement at a time is what it can really run.
    */
   readonly maxInFlight = 1
+  /** Heavy statements run one at a time on their session, beside the data statement. */
+  readonly heavyInFlight = 1
   private readonly serving: Session
+  private readonly heavySession: Session
   private readonly boundedSession: Session
   private readonly controlSession: Session
   private readonly ready: Promise<void>
@@ -76,15 +80,19 @@ export class EmbeddedLanes implements EngineLanes {
   private readonly streamSessions = new Set<Session>()
   /** What the data and bounded sessions are set to, to which a statement's own settings return. */
   private readonly questionSettings: Record<string, string | number>
+  /** What the heavy session is set to: the questions' settings at HEAVY_PRIORITY. */
+  private readonly heavySettings: Record<string, string | number>
   /** Ids of the statements the kill loop gave up on that have not ended yet. */
   private readonly givenUp = new Set<string>()
 
   constructor(options: EmbeddedLanesOptions) {
     this.options = options
     const serving = new options.Session(options.dataDir)
+    const heavy = new options.Session(options.dataDir)
     const bounded = new options.Session(options.dataDir)
     const control = new options.Session(options.dataDir)
     this.serving = serving
+    this.heavySession = heavy
     this.boundedSession = bounded
     this.controlSession = control
     // TRICKY: a SET lasts for the session's connection (other sessions on the directory keep their own),
@@ -101,39 +109,54 @@ export class EmbeddedLanes implements EngineLanes {
     }
     const questions = { ...guardrails, priority: QUESTION_PRIORITY }
     this.questionSettings = questions
-    this.ready = Promise.all([lockDown(serving, questions), lockDown(bounded, questions), lockDown(control, {})]).then(() => undefined)
+    this.heavySettings = { ...guardrails, priority: HEAVY_PRIORITY }
+    this.ready = Promise.all([lockDown(serving, questions), lockDown(heavy, this.heavySettings), lockDown(bounded, questions), lockDown(control, {})]).then(() => undefined)
     // Failures surface on the first statement; this only keeps them from being unhandled meanwhile.
     this.ready.catch(() => undefined)
   }
 
   async data(statement: Statement): Promise<StatementOutput> {
     await this.ready
-    return this.withOwnSettings(this.serving, statement, () => this.runData(statement))
+    return this.withOwnSettings(this.serving, statement, this.questionSettings, () =>
+      this.runOn(this.serving, statement, () => this.serving.queryBindAsync(taggedSql(statement), statement.params, { format: statement.format })),
+    )
   }
 
-  private async runData(statement: Statement): Promise<StatementOutput> {
-    const sql = taggedSql(statement)
+  /**
+   * TRICKY: a statement without parameters does not join chDB's process-wide chain of bound statements, so on
+   * its own session a heavy statement runs beside the data statement; at HEAVY_PRIORITY it pauses at each
+   * block while a question runs. Its values are typed literals (queries/core/literals.ts), never request text.
+   */
+  async heavy(statement: Statement): Promise<StatementOutput> {
+    if (Object.keys(statement.params).length) throw new Error('A heavy statement carries its values as typed literals and binds nothing')
+    await this.ready
+    return this.withOwnSettings(this.heavySession, statement, this.heavySettings, () =>
+      this.runOn(this.heavySession, statement, () => this.heavySession.queryAsync(taggedSql(statement), { format: statement.format })),
+    )
+  }
+
+  /** Runs a statement `start`s on `session`, stopped by KILL QUERY when its signal aborts. */
+  private async runOn(session: Session, statement: Statement, start: () => ReturnType<Session['queryAsync']>): Promise<StatementOutput> {
     statement.signal.throwIfAborted()
-    const work = this.serving.queryBindAsync(sql, statement.params, { format: statement.format })
     try {
-      const result = await this.untilStopped(statement.id, work, statement.signal)
+      const result = await this.untilStopped(statement.id, start(), statement.signal)
       return { text: result.text(), readRows: result.rowsRead, readBytes: result.bytesRead }
     } catch (error) {
       // TRICKY: libchdb can keep the partial output of a statement that failed mid-result and prepend it
       // to the session's next answer; a throwaway statement takes it before the next turn begins.
-      await this.serving.queryAsync("SELECT 'flush' AS leftover", { format: 'JSONEachRow' }).catch(() => undefined)
+      await session.queryAsync("SELECT 'flush' AS leftover", { format: 'JSONEachRow' }).catch(() => undefined)
       throw error
     }
   }
 
   /**
    * Runs `work` (which checks the statement's signal before it starts, so an abort is never missed) with
-   * the statement's own settings set on `session`, then sets them back to the session's (questionSettings,
-   * or the defaults). TRICKY: a SET lasts for the session, so without the way back a statement's settings
+   * the statement's own settings set on `session`, then sets them back to the session's (`base`, or the
+   * defaults). TRICKY: a SET lasts for the session, so without the way back a statement's settings
    * would apply to every statement after it on that session. All of it runs within the statement's turn,
    * so no other statement runs on the session meanwhile. A statement without settings starts at once.
    */
-  private async withOwnSettings<T>(session: Session, statement: Statement, work: () => Promise<T>): Promise<T> {
+  private async withOwnSettings<T>(session: Session, statement: Statement, base: Record<string, string | number>, work: () => Promise<T>): Promise<T> {
     const own = statement.settings ?? {}
     const names = Object.keys(own)
     if (!names.length) return work()
@@ -141,7 +164,7 @@ export class EmbeddedLanes implements EngineLanes {
     try {
       return await work()
     } finally {
-      const back = Object.fromEntries(names.map((name) => [name, this.questionSettings[name] ?? DEFAULT]))
+      const back = Object.fromEntries(names.map((name) => [name, base[name] ?? DEFAULT]))
       await session.queryAsync(`SET ${setClause(back)}`)
     }
   }
@@ -153,7 +176,7 @@ export class EmbeddedLanes implements EngineLanes {
    */
   async bounded(statement: Statement): Promise<StatementOutput> {
     await this.ready
-    return this.withOwnSettings(this.boundedSession, statement, async () => {
+    return this.withOwnSettings(this.boundedSession, statement, this.questionSettings, async () => {
       statement.signal.throwIfAborted()
       const stream = this.boundedSession.queryStreamBind(statement.sql, statement.params, { format: statement.format, signal: statement.signal })
       let text = ''
@@ -249,6 +272,7 @@ export class EmbeddedLanes implements EngineLanes {
 
   close(): void {
     this.serving.close()
+    this.heavySession.close()
     this.boundedSession.close()
     this.controlSession.close()
     // chDB's close waits for a read under way before it lets the stream's connection go.

@@ -9,5 +9,9 @@
 // above 1 pause for the questions too.
 // Embedded exports stay at 0: an open stream is a running statement for as long as its client reads, and
 // would hold a compaction back for all that time (a server's exports are keyset chunks, questions each).
+// Heavy questions (queries/run/heavy.ts: long windows, many series) run at HEAVY_PRIORITY beside the light ones,
+// so they pause at each block while a light question runs, and a compaction pauses while they run (a server's
+// export chunks too, which take turns on the heavy lane).
 export const QUESTION_PRIORITY = 1
+export const HEAVY_PRIORITY = 5
 export const BACKGROUND_PRIORITY = 10

@@ -2,7 +2,7 @@
 // cancelled by the server when the request's connection closes, and done with only once the server says
 // the statement ended; control statements and the looks for cancelled statements on a control client.
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client'
-import { QUESTION_PRIORITY } from './priorities'
+import { HEAVY_PRIORITY, QUESTION_PRIORITY } from './priorities'
 import { STUCK_GRACE_MS, guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput, type UnstoppableStatement } from '../queries/run/runner'
 
 const STATEMENT_ID = /^[0-9a-f-]{36}$/
@@ -50,6 +50,8 @@ export interface ServerLanesOptions {
 
 export class ServerLanes implements EngineLanes {
   readonly maxInFlight: number
+  /** A server runs heavy statements beside the data statements, as many at once as those. */
+  readonly heavyInFlight: number
   private readonly client: ClickHouseClient
   private readonly controlClient: ClickHouseClient
   private readonly settings: ClickHouseSettings
@@ -63,6 +65,7 @@ export class ServerLanes implements EngineLanes {
     this.controlClient = options.controlClient ?? options.client
     this.options = options
     this.maxInFlight = options.maxInFlight
+    this.heavyInFlight = options.maxInFlight
     this.maxEndChecks = options.maxEndChecks ?? Math.ceil((options.guardrails.maxExecutionSeconds * 1000 + STUCK_GRACE_MS) / END_CHECK_MS)
     // Request settings apply to the whole statement. `readonly = 2` repeats the serving user's profile
     // for a deployment that serves with a writable user; closing the connection (the abort signal)
@@ -159,6 +162,11 @@ export class ServerLanes implements EngineLanes {
   /** A server runs statements side by side: a bounded one only needs its own queue (the runner's). */
   bounded(statement: Statement): Promise<StatementOutput> {
     return this.data(statement)
+  }
+
+  /** A heavy statement as a data statement at HEAVY_PRIORITY: it pauses at each block while questions run. */
+  heavy(statement: Statement): Promise<StatementOutput> {
+    return this.data({ ...statement, settings: { ...statement.settings, priority: HEAVY_PRIORITY } })
   }
 
   async control(sql: string, signal: AbortSignal): Promise<string> {

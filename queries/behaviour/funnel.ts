@@ -3,11 +3,12 @@
 import { compileTemplate, mergeParams, sqlOnly, type Fragment, type Params } from '../core/compiled'
 import { HOUR_MS } from '../core/dates'
 import { assertNever, type Issue } from '../core/errors'
-import type { Resource, Scope } from '../core/pipeline'
+import { planSteps, type Resource, type Scope } from '../core/pipeline'
 import { toClickHouseTime } from '../core/pipeline'
 import { percent } from '../core/rounding'
 import { windowParams } from '../core/window-params'
 import { fieldSource, type FieldSource } from '../charts/chart-params'
+import { capFoldCost } from './funnel-cost'
 import { baseOrThrow, behaviourValidator, dateProperties, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
 import { regexIssues, type RegexPattern } from '../core/regex-budget'
 import { compileSharedFilters, compileStep, eventColumnIssues, parseStepText, parseStepValue, type Step } from './steps'
@@ -197,7 +198,7 @@ export const funnel: Resource<FunnelQuery, PlannedFunnel> = {
   name: 'funnel',
   schema: funnelSchema,
   parse: parseFunnel,
-  plan: pickFunnelEngine,
+  plan: planSteps(pickFunnelEngine, capFoldCost),
   compile(query) {
     const windowMs = query.windowHours * HOUR_MS
     const engine = engineTemplate(query)

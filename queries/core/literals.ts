@@ -11,6 +11,7 @@ type Value = Params[string]
 const INTEGER = /^U?Int(8|16|32|64|128|256)$/
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,9})?$/
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const DATETIME_TYPE = /^DateTime(64\(\d(, ?'[\w/+-]+')?\)|\('[\w/+-]+'\))?$/
 
 /** A string as a single-quoted SQL literal: backslashes and quotes escaped. */
@@ -36,6 +37,7 @@ function bare(value: Value, type: string, where: string): { text: string; cast: 
   }
   if (type === 'Float32' || type === 'Float64') return { text: typeof value === 'number' && Number.isFinite(value) ? String(value) : fail(), cast: true }
   if (type === 'Date' || type === 'Date32') return { text: typeof value === 'string' && DATE.test(value) ? stringLiteral(value) : fail(), cast: true }
+  if (type === 'UUID') return { text: typeof value === 'string' && UUID.test(value) ? stringLiteral(value) : fail(), cast: true }
   if (DATETIME_TYPE.test(type)) return { text: typeof value === 'string' && DATETIME.test(value) ? stringLiteral(value) : fail(), cast: true }
   throw new Error(`${where}: no typed literal for ${type}`)
 }

@@ -25,8 +25,11 @@ export interface SettledRow {
   compaction: string
 }
 
-/** Where a statement runs: with the data statements, or on the lane for bounded-cost ones. */
-export type Lane = 'data' | 'bounded'
+/**
+ * Where a statement runs: with the data statements, on the lane for bounded-cost ones, or on the lane for
+ * heavy ones, beside the data statements at a low priority (queries/run/heavy.ts).
+ */
+export type Lane = 'data' | 'bounded' | 'heavy'
 
 /** A plan step: a pure function that completes a query; its result's type may be narrower than its input's. */
 export type PlanStep<In, Out = In> = (query: In) => Out

@@ -7,6 +7,7 @@
 import type { CompiledQuery } from '../core/compiled'
 import type { Resource, Scope, StreamHead } from '../core/pipeline'
 import { DataVersion } from './data-version'
+import { laneOf } from './heavy'
 import { JoinedRuns } from './joined-runs'
 import { ResultCache, type CacheSettings } from './result-cache'
 import type { Runner } from './runner'
@@ -154,7 +155,8 @@ export class Answers {
       const check = resource.settledCheck?.(query)
       const settled = check && (await this.settledChecks.rows(check, { signal, clientId, askedAt, deadline, kept }))
       const statement = check ? resource.compile(query, settled) : asked
-      const options = { signal, clientId, lane: resource.lane, deadline, kept }
+      // A heavy question's statement runs on the heavy lane, beside the light ones (heavy.ts); its check stays light.
+      const options = { signal, clientId, lane: laneOf(resource, query), deadline, kept }
       const { rows, ...run } = resource.joins
         ? await this.joinedRuns.run(resource.joins, { resource: resource.name, query, settled, statement }, options)
         : await this.runner.run<Record<string, unknown>>(statement, options)

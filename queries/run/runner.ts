@@ -4,6 +4,7 @@ import crypto from 'node:crypto'
 import { parseLines, type CompiledQuery, type OutputFormat, type Settings } from '../core/compiled'
 import { toQueryError } from '../core/engine-errors'
 import { QueryError } from '../core/errors'
+import { inlineParams } from '../core/literals'
 import type { Lane } from '../core/pipeline'
 import { FairScheduler, type KeptTurn } from './scheduler'
 
@@ -92,6 +93,13 @@ export interface EngineLanes {
    * data statements, so it never waits behind a heavy one; stopped when `signal` aborts.
    */
   bounded(statement: Statement): Promise<StatementOutput>
+  /** Heavy statements the lanes run at once, beside the data statements. */
+  readonly heavyInFlight: number
+  /**
+   * Runs a heavy statement, its values written as typed literals (it binds nothing), beside the data
+   * statements at HEAVY_PRIORITY, so that it pauses while they run; stopped when `signal` aborts.
+   */
+  heavy(statement: Statement): Promise<StatementOutput>
   /** Runs a statement without parameters beside the data statements, never queued behind them. */
   control(sql: string, signal: AbortSignal): Promise<string>
   /**
@@ -258,7 +266,11 @@ export class Runner {
     this.dataVersion = options.dataVersion
     this.deadlineMs = options.guardrails.maxExecutionSeconds * 1000
     const queue = { maxInFlight: options.lanes.maxInFlight, maxQueued: options.maxQueued, clock: options.clock }
-    this.schedulers = { data: new FairScheduler(queue), bounded: new FairScheduler(queue) }
+    this.schedulers = {
+      data: new FairScheduler(queue),
+      bounded: new FairScheduler(queue),
+      heavy: new FairScheduler({ ...queue, maxInFlight: options.lanes.heavyInFlight }),
+    }
     const open = options.lanes.openStream?.bind(options.lanes)
     if (open) {
       this.stream = (query, runOptions = {}) => {
@@ -274,26 +286,29 @@ export class Runner {
     return AbortSignal.timeout(this.deadlineMs)
   }
 
-  /** Data statements waiting for a turn. */
+  /** Data and heavy statements waiting for a turn. */
   queueDepth(): number {
-    return this.schedulers.data.queueDepth()
+    return this.schedulers.data.queueDepth() + this.schedulers.heavy.queueDepth()
   }
 
-  /** Data statements running. */
+  /** Data and heavy statements running. */
   inFlight(): number {
-    return this.schedulers.data.inFlight()
+    return this.schedulers.data.inFlight() + this.schedulers.heavy.inFlight()
   }
 
   /**
    * Why the data lane cannot be counted on to answer, or undefined while it can: a cancelled statement the
-   * lanes gave up stopping still runs, or statements have run for longer than the time limit and
-   * STUCK_GRACE_MS without any of them ending (each is stopped at the time limit, so none should).
+   * lanes gave up stopping still runs, or statements of the data or the heavy lane have run for longer than
+   * the time limit and STUCK_GRACE_MS without any of them ending (each is stopped at the time limit, so none
+   * should).
    */
   dataLaneTrouble(): string | undefined {
     const unstoppable = this.lanes.unstoppable?.() ?? 0
     if (unstoppable) return `${unstoppable} cancelled statement(s) could not be stopped and still run`
     const stalledMs = this.schedulers.data.stalledForMs()
     if (stalledMs > this.deadlineMs + STUCK_GRACE_MS) return `no statement has ended for ${Math.round(stalledMs / 1000)} s while statements run`
+    const heavyStalledMs = this.schedulers.heavy.stalledForMs()
+    if (heavyStalledMs > this.deadlineMs + STUCK_GRACE_MS) return `no heavy statement has ended for ${Math.round(heavyStalledMs / 1000)} s while heavy statements run`
     return undefined
   }
 
@@ -319,15 +334,17 @@ export class Runner {
     const { output, durationMs } = await this.inTurn(options, () => template, (signal) => {
       const statement = compiledNow(query)
       template = statement.template
-      return this.lanes[lane](statementOf(statement, signal))
+      // A heavy statement binds nothing, so that it runs beside the bound ones (embedded, those share one chain).
+      return this.lanes[lane](statementOf(lane === 'heavy' ? inlineParams(statement) : statement, signal))
     })
     return { text: output.text, durationMs, readRows: output.readRows, readBytes: output.readBytes }
   }
 
   /**
-   * A statement's output a block at a time, from a stream the lanes opened. Each block is read in a data
-   * turn of its own under its own deadline, so a whole export takes turns with every other client's
-   * statements as keyset chunks would. The end, a failed read or `return()` (even before the first read)
+   * A statement's output a block at a time, from a stream the lanes opened. Each block is read in a turn of
+   * the heavy lane under its own deadline, so a whole export takes turns with the other heavy statements as
+   * keyset chunks would, and leaves the data lane to light questions (a stream binds its parameters outside
+   * the chain of bound statements, so it runs beside them). The end, a failed read or `return()` (even before the first read)
    * closes the stream.
    */
   private readBlocks(stream: StatementStream, template: string, options: RunOptions): AsyncIterableIterator<StreamBlock> {
@@ -338,7 +355,7 @@ export class Runner {
     const blocks: AsyncIterableIterator<StreamBlock> = {
       next: async () => {
         try {
-          const { output } = await this.inTurn({ ...options, lane: 'data' }, () => template, (signal) => stream.next(signal))
+          const { output } = await this.inTurn({ ...options, lane: 'heavy' }, () => template, (signal) => stream.next(signal))
           if (output) return { done: false, value: output }
         } catch (error) {
           stream.close()

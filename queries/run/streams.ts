@@ -68,7 +68,8 @@ async function writeBlocks({ signal, write, onProgress }: StreamRun, blocks: Asy
 async function* chunksOf({ runner, plan, query, signal }: StreamRun): AsyncGenerator<StreamBlock> {
   let after: unknown
   for (;;) {
-    const { text } = await runner.runText(plan.compileChunk(query, after), { signal })
+    // A chunk reads as many rows as an export page may hold: heavy, it takes its turns beside the light questions.
+    const { text } = await runner.runText(plan.compileChunk(query, after), { signal, lane: 'heavy' })
     const follow = await runStatements(runner, plan.followChunk(query, text), signal)
     const chunk = plan.shapeChunk(text, follow, query)
     yield { bytes: Buffer.from(chunk.text), rows: chunk.count }

@@ -203,7 +203,10 @@ describe('a hostile client beside a second client (issue 8)', function () {
       await Promise.all(answers)
       const order = ended.map(({ who, status }) => `${who}: ${status}`).join(', ')
       assert.equal(ended.filter(({ who }) => who.startsWith('hostile ') && who !== 'hostile gone').length, 0, `no hostile request ended first: ${order}`)
-      assert.deepEqual(finished.slice(finishedBefore), ['insights.live ok'], 'the second client\'s /live ran beside the hostile statement already running, not after it')
+      // Hostile statements run on two lanes (a 12-month question on the heavy one, an export page on the data one),
+      // so besides /live at most the two already running may end meanwhile; none that got a turn after it asked.
+      const during = finished.slice(finishedBefore)
+      assert.ok(during.includes('insights.live ok') && during.length <= 3, `the second client's /live ran beside the hostile statements already running, not after them: ${during.join(', ')}`)
       await Promise.all(attack)
       const status = (who: string) => ended.find((item) => item.who === who)?.status
       assert.equal(status('second /ready'), 200)

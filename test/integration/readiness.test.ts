@@ -74,6 +74,27 @@ describe('/ready', function () {
     await request(app).get('/ready').expect(200)
   })
 
+  it('fails while heavy statements have run for longer than the time limit + 5 s without one ending', async () => {
+    const runner = new Runner({ lanes: h.engine.openLanes(h.config), guardrails: h.config, maxQueued: 8, clock })
+    const app = appOver(runner)
+    const abort = new AbortController()
+    const endless = runner.run(ENDLESS, { signal: abort.signal, lane: 'heavy' })
+    try {
+      await until(() => runner.inFlight() === 1)
+      now += h.config.maxExecutionSeconds * 1000 + STUCK_GRACE_MS
+      await request(app).get('/ready').expect(200)
+      now += 1
+      const stuck = await request(app).get('/ready')
+      assert.equal(stuck.status, 503)
+      assert.match(stuck.body.message, /no heavy statement has ended for 20 s while heavy statements run/)
+    } finally {
+      abort.abort()
+      await endless.catch(() => undefined)
+    }
+    await until(() => runner.inFlight() === 0)
+    await request(app).get('/ready').expect(200)
+  })
+
   it('fails while a cancelled statement the kill loop gave up on still runs, and counts it in Prometheus', async () => {
     const metrics = createMetrics()
     const lanes = new EmbeddedLanes({ Session, dataDir: h.dir, guardrails: h.config, maxKillTries: 3, onUnstoppable: (statement) => metrics.statementObserver.statementUnstoppable?.(statement) })

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import crypto from 'node:crypto'
 import { createClient, type ClickHouseClient } from '@clickhouse/client'
 import { createChdbConnection } from 'chdb/connection'
-import { QUESTION_PRIORITY } from '../../server/priorities'
+import { HEAVY_PRIORITY, QUESTION_PRIORITY } from '../../server/priorities'
 import { ServerLanes } from '../../server/server-lanes'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import { QueryError } from '../../queries/core/errors'
@@ -63,6 +63,12 @@ describe('the serving lanes of a ClickHouse server', function () {
       use_index_for_in_with_subqueries: 'false',
       optimize_or_like_chain: 'false',
     })
+  })
+
+  it('runs a heavy statement as a data statement at HEAVY_PRIORITY, read-only', async () => {
+    const sql = "SELECT {x:String} AS x, toString(getSetting('priority')) AS priority, toString(getSetting('readonly')) AS readonly"
+    const [row] = parseLines<Record<string, unknown>>((await lanes.heavy(statement(sql, { x: 'y' }))).text)
+    assert.deepEqual(row, { x: 'y', priority: String(HEAVY_PRIORITY), readonly: '2' })
   })
 
   it('cannot write through a data statement or a control statement', async () => {
