@@ -44,7 +44,8 @@ async function main() {
   const config = loadConfig()
   const logger = createLogger(config.logLevel, false, config.logFormat)
   checkQueries()
-  const engine = await openEngine(config.engine)
+  // At debug, each admin statement's template as it is sent: a crash at start names what was running.
+  const engine = await openEngine(config.engine, { adminStatement: (name) => logger.debug('admin statement', { template: name }) })
   const applied = await prepareSchema(engine)
   if (applied.length) logger.info('migrations applied', { applied })
   const demo = config.engine.mode === 'embedded' ? await ensureDemo(engine, config.demoEvents, (line) => console.log(line)) : undefined
