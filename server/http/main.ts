@@ -1,5 +1,5 @@
 // Entry point: config -> engine -> migrations (embedded) or the schema check (server) -> demo bootstrap ->
-// listen; SIGTERM drains and closes.
+// serving lanes, set -> compaction timer -> listen; SIGTERM drains and closes.
 import type { Server } from 'node:http'
 import { createApp } from './app'
 import { ConfigError, loadConfig, type Config } from '../config'
@@ -49,12 +49,6 @@ async function main() {
   const applied = await prepareSchema(engine)
   if (applied.length) logger.info('migrations applied', { applied })
   const demo = config.engine.mode === 'embedded' ? await ensureDemo(engine, config.demoEvents, (line) => console.log(line)) : undefined
-  const compaction = scheduleCompaction(engine, {
-    ...compactionOptions(config),
-    everyMs: config.compactSeconds * 1000,
-    onRun: (report) => (report.days || report.dropped || report.deferred || report.leaseHeldBy) && logger.info('sessions compacted', { ...report }),
-    onError: (error) => logger.error('session compaction failed', { error: String((error as Error)?.stack ?? error) }),
-  })
   const metrics = createMetrics()
   const metricsServer = config.metrics.port ? await startMetrics(metrics, config.metrics) : undefined
   if (metricsServer) logger.info('metrics listening', { url: `http://${config.metrics.host}:${metricsServer.port}/metrics` })
@@ -67,6 +61,19 @@ async function main() {
     },
   })
   metrics.trackQueue(() => runner.queueDepth(), () => runner.inFlight())
+  // TRICKY: the serving lanes open three chDB connections on the data directory and set each one (guardrails,
+  // readonly) in parallel; the first probe waits for those. Only then does the compaction start writing on
+  // the admin connection, so the lanes open with nothing else running on the engine, as they do everywhere
+  // else (tests, CLI, bench). Their overlap was the one start-only overlap of engine calls, found while
+  // chasing a crash at start (docs/design/cluster.md, "Embedded").
+  logger.debug('start: serving lanes opened', { answers: await runner.ping() })
+  const compaction = scheduleCompaction(engine, {
+    ...compactionOptions(config),
+    everyMs: config.compactSeconds * 1000,
+    onRun: (report) => (report.days || report.dropped || report.deferred || report.leaseHeldBy) && logger.info('sessions compacted', { ...report }),
+    onError: (error) => logger.error('session compaction failed', { error: String((error as Error)?.stack ?? error) }),
+  })
+  logger.debug('start: compaction scheduled')
   const drain = new Drain()
   const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs, { checksPerSecond: config.authChecksPerSecond }), logger, metrics, drain })
   const server: Server = app.listen(config.port, config.host, () => printWelcome(config.port, demo))
