@@ -13,6 +13,7 @@ import { startMetricsServer } from './metrics-server'
 import { SchemaBehindError, prepareSchema } from '../admin/migrate'
 import { compactionOptions, scheduleCompaction } from '../admin/compact'
 import { checkQueries } from './startup-check'
+import type { Runner } from '../../queries/run/runner'
 
 function printWelcome(port: number, demo: Demo | undefined) {
   const url = `http://localhost:${port}`
@@ -40,6 +41,19 @@ async function startMetrics(metrics: Metrics, listen: Config['metrics']) {
   }
 }
 
+/**
+ * Waits until the serving lanes answer a probe (which waits for their SETs), for at most `ms`: a probe gives
+ * up after its own 2 s, which a loaded machine can outlast while the lanes are still being set.
+ */
+async function lanesAnswer(runner: Pick<Runner, 'ping'>, ms: number): Promise<boolean> {
+  const deadline = performance.now() + ms
+  for (;;) {
+    if (await runner.ping()) return true
+    if (performance.now() >= deadline) return false
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
 async function main() {
   const config = loadConfig()
   const logger = createLogger(config.logLevel, false, config.logFormat)
@@ -62,11 +76,13 @@ async function main() {
   })
   metrics.trackQueue(() => runner.queueDepth(), () => runner.inFlight())
   // TRICKY: the serving lanes open three chDB connections on the data directory and set each one (guardrails,
-  // readonly) in parallel; the first probe waits for those. Only then does the compaction start writing on
+  // readonly) in parallel; a probe waits for those. Only then does the compaction start writing on
   // the admin connection, so the lanes open with nothing else running on the engine, as they do everywhere
   // else (tests, CLI, bench). Their overlap was the one start-only overlap of engine calls, found while
   // chasing a crash at start (docs/design/cluster.md, "Embedded").
-  logger.debug('start: serving lanes opened', { answers: await runner.ping() })
+  const answers = await lanesAnswer(runner, config.maxExecutionSeconds * 1000)
+  if (answers) logger.debug('start: serving lanes opened')
+  else logger.warn('the serving lanes did not answer within the time limit; the compaction starts anyway, /ready says why')
   const compaction = scheduleCompaction(engine, {
     ...compactionOptions(config),
     everyMs: config.compactSeconds * 1000,
