@@ -1,9 +1,9 @@
 // The start loop: builds a fresh data directory with the CLI (projects, imports in parts, each followed by
 // a compaction), starts the gateway on it at once under a varied load (busy loops on the machine's cores),
-// waits for `/ready`, reads `/metrics` and stops it; records every start that did not reach `/ready` or
-// ended by a signal, with the last lines the gateway logged (at debug). Bounded: `--runs` starts, each
-// with a deadline. Run it as `npm run start-loop -- [--runs N] [--projects P] [--parts K] [--sessions S] [--days D]`,
-// under `ulimit -c unlimited` to keep a core of a crash in its directory (bench/README.md, "start-loop").
+// waits for `/ready`, reads `/metrics` and stops it; keeps every start that was not clean (never ready, no
+// metrics, a signal, a non-zero exit, a crash printed) with the last lines the gateway logged (at debug).
+// Bounded: `--runs` starts, each with a deadline. Options and use: bench/README.md, "start-loop"; run it
+// under `ulimit -c unlimited` to keep a core of a crash in the run's directory.
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
