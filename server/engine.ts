@@ -168,7 +168,12 @@ export function keepFreedMemory(settings: Pick<EngineSettings, 'memoryDecaySecon
   env.JE_MALLOC_CONF ??= `dirty_decay_ms:${settings.memoryDecaySeconds * 1000},background_thread:true`
 }
 
-async function openEmbedded(settings: EngineSettings): Promise<Engine> {
+/** What the engine tells its opener: each admin statement's name as it is sent (the gateway logs them at debug). */
+export interface EngineObserver {
+  adminStatement?(name: string): void
+}
+
+async function openEmbedded(settings: EngineSettings, observer: EngineObserver): Promise<Engine> {
   keepFreedMemory(settings)
   // Loaded lazily: server mode never touches the 500 MB native engine.
   const { createChdbConnection } = await import('chdb/connection')
@@ -191,7 +196,7 @@ async function openEmbedded(settings: EngineSettings): Promise<Engine> {
   const lanes: EmbeddedLanes[] = []
   return {
     client: opened,
-    admin: new AdminRunner(opened),
+    admin: new AdminRunner(opened, observer.adminStatement),
     settings,
     dataVersion: () => embeddedDataVersion(writes),
     openLanes(guardrails, observer) {
@@ -212,12 +217,12 @@ function connect(settings: EngineSettings, user: string, password = ''): ClickHo
 }
 
 /** Serving as `CLICKHOUSE_USER` (a `readonly = 2` profile); migrations as `CLICKHOUSE_ADMIN_USER` when set. */
-function openServer(settings: EngineSettings): Engine {
+function openServer(settings: EngineSettings, observer: EngineObserver): Engine {
   const serving = connect(settings, settings.user, settings.password)
   const admin = settings.adminUser ? connect(settings, settings.adminUser, settings.adminPassword) : serving
   return {
     client: admin,
-    admin: new AdminRunner(admin),
+    admin: new AdminRunner(admin, observer.adminStatement),
     settings,
     openLanes: (guardrails, observer) =>
       new ServerLanes({
@@ -233,8 +238,8 @@ function openServer(settings: EngineSettings): Engine {
   }
 }
 
-export async function openEngine(settings: EngineSettings): Promise<Engine> {
-  return settings.mode === 'embedded' ? openEmbedded(settings) : openServer(settings)
+export async function openEngine(settings: EngineSettings, observer: EngineObserver = {}): Promise<Engine> {
+  return settings.mode === 'embedded' ? openEmbedded(settings, observer) : openServer(settings, observer)
 }
 
 /** The gateway's runner over this engine's serving lanes. */

@@ -9,14 +9,20 @@ import type { CompiledQuery } from '../core/compiled'
 const TABLE_NAME = /^[a-z_][a-z0-9_]*$/
 
 export class AdminRunner {
-  constructor(private readonly client: ClickHouseClient) {}
+  /** @param onStatement told each statement's template (or insert's table) as it is sent: the gateway logs it at debug. */
+  constructor(
+    private readonly client: ClickHouseClient,
+    private readonly onStatement?: (name: string) => void,
+  ) {}
 
   /** A statement without rows to read (DDL, INSERT ... SELECT). */
   async command(query: CompiledQuery): Promise<void> {
+    this.onStatement?.(query.template)
     await this.client.command({ query: query.sql, query_params: { ...query.params }, clickhouse_settings: { ...query.settings } })
   }
 
   async rows<T>(query: CompiledQuery): Promise<T[]> {
+    this.onStatement?.(query.template)
     const result = await this.client.query({ query: query.sql, query_params: { ...query.params }, format: 'JSONEachRow', clickhouse_settings: { ...query.settings } })
     return result.json<T>()
   }
@@ -24,6 +30,7 @@ export class AdminRunner {
   /** Rows sent as JSONEachRow data, never as SQL text (an import's staged lines). */
   async insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
     if (!TABLE_NAME.test(table)) throw new Error(`Not a table an admin insert may name: ${table}`)
+    this.onStatement?.(`insert into ${table}`)
     await this.client.insert({ table, values: [...rows], format: 'JSONEachRow' })
   }
 }

@@ -1,6 +1,8 @@
 // The Docker deployment, read as files (no Docker engine runs here): compose refuses to start without
 // passwords, neither ClickHouse user can manage access, the serving profile's limits are pinned by
-// constraints that admit the gateway's defaults, and the image runs a supported Node LTS that engines admits.
+// constraints that admit the gateway's defaults, the image runs a supported Node LTS that engines admits,
+// and every service is hardened (loopback publishing, the reader held to the backend network, read-only
+// root, no capabilities, no privilege gain, limits, restart policies).
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -41,6 +43,30 @@ function renderCompose(env: Env): unknown {
 
 interface Service {
   environment: Record<string, string>
+  user?: string
+  ports?: string[]
+  expose?: string[]
+  read_only?: boolean
+  tmpfs?: string[]
+  cap_drop?: string[]
+  security_opt?: string[]
+  deploy?: { resources?: { limits?: { cpus?: string; memory?: string } } }
+  restart?: string
+  networks?: string[]
+}
+
+interface Compose {
+  services: Record<string, Service>
+  networks: Record<string, { internal?: boolean; ipam?: { config: { subnet: string }[] } }>
+}
+
+const readerXml = () => new XMLParser({ ignoreAttributes: false, parseTagValue: false }).parse(read('docker/clickhouse/users.d/quarry-reader.xml'))
+
+/** Compose's size suffixes (b, k, m, g), in bytes. */
+function bytesOf(size: string): number {
+  const [, amount, unit] = /^(\d+(?:\.\d+)?)([bkmg]?)$/i.exec(size) ?? []
+  assert.ok(amount, `not a size: ${size}`)
+  return Number(amount) * 1024 ** 'bkmg'.indexOf((unit || 'b').toLowerCase())
 }
 
 /** When each Node LTS line reaches its end of life (nodejs.org/en/about/previous-releases). */
@@ -81,7 +107,7 @@ describe('the Docker deployment', () => {
   })
 
   it("pins the reader's readonly, time and memory limits with constraints that admit the gateway's defaults", () => {
-    const xml = new XMLParser({ ignoreAttributes: false, parseTagValue: false }).parse(read('docker/clickhouse/users.d/quarry-reader.xml'))
+    const xml = readerXml()
     const reader = xml.clickhouse.users.quarry_reader
     assert.equal(reader.access_management, '0')
     assert.deepEqual(reader.grants, { query: 'GRANT SELECT ON quarry.*' })
@@ -106,5 +132,67 @@ describe('the Docker deployment', () => {
     const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node
     const minimum = Number(/^>=(\d+)$/.exec(engines)?.[1])
     assert.ok(majors[0] >= minimum, `Node ${majors[0]} is outside engines ${engines}`)
+  })
+
+  describe('hardening', () => {
+    const compose = () => renderCompose(passwords) as Compose
+
+    it('publishes the gateway on 127.0.0.1 unless QUARRY_PUBLISH_ADDRESS widens it, and nothing else', () => {
+      assert.deepEqual(compose().services.gateway.ports, ['127.0.0.1:3000:3000'])
+      const widened = renderCompose({ ...passwords, QUARRY_PUBLISH_ADDRESS: '0.0.0.0', QUARRY_PUBLISH_PORT: '8080' }) as Compose
+      assert.deepEqual(widened.services.gateway.ports, ['0.0.0.0:8080:3000'])
+      for (const [name, service] of Object.entries(compose().services)) if (name !== 'gateway') assert.equal(service.ports, undefined, `${name} publishes no port`)
+    })
+
+    it('lets quarry_reader connect only from the backend network, the only one ClickHouse is on, which has no way out', () => {
+      const reader = readerXml().clickhouse.users.quarry_reader
+      assert.deepEqual(reader.networks, { ip: { '@_from_env': 'QUARRY_READER_NETWORK' } }, 'one <ip>, from the environment, no ::/0')
+      for (const env of [passwords, { ...passwords, QUARRY_BACKEND_SUBNET: '10.99.0.0/24' }] as Env[]) {
+        const { services, networks } = renderCompose(env) as Compose
+        const subnet = networks.backend.ipam?.config.map((config) => config.subnet)
+        assert.deepEqual(subnet, [services.clickhouse.environment.QUARRY_READER_NETWORK])
+        assert.deepEqual(subnet, [env.QUARRY_BACKEND_SUBNET ?? '172.30.240.0/24'])
+      }
+      const { services, networks } = compose()
+      assert.equal(networks.backend.internal, true)
+      assert.deepEqual(services.clickhouse.networks, ['backend'])
+      assert.deepEqual(services.migrate.networks, ['backend'])
+      assert.ok(services.gateway.networks?.includes('backend'), 'the gateway reaches ClickHouse on backend')
+    })
+
+    it('runs every service read-only, without capabilities or privilege gain, with memory and CPU limits and a restart policy', () => {
+      for (const [name, service] of Object.entries(compose().services)) {
+        assert.equal(service.read_only, true, `${name}: read_only`)
+        assert.deepEqual(service.cap_drop, ['ALL'], `${name}: cap_drop`)
+        assert.ok(service.security_opt?.includes('no-new-privileges:true'), `${name}: no-new-privileges`)
+        const limits = service.deploy?.resources?.limits
+        assert.ok(Number(limits?.cpus) > 0, `${name}: a CPU limit`)
+        assert.ok(bytesOf(limits?.memory ?? '') >= 64 * 1024 ** 2, `${name}: a memory limit`)
+        assert.ok(['no', 'always', 'on-failure', 'unless-stopped'].includes(service.restart?.split(':')[0] ?? ''), `${name}: a restart policy`)
+      }
+      const { services } = compose()
+      assert.equal(services.clickhouse.restart, 'unless-stopped')
+      assert.equal(services.gateway.restart, 'unless-stopped')
+      assert.equal(services.migrate.restart, 'no', 'a failed migration is not retried in a loop')
+    })
+
+    it("gives ClickHouse a tmpfs where its entrypoint writes, runs it as the image's clickhouse user, and leaves it room above a statement's memory cap", () => {
+      const { clickhouse } = compose().services
+      assert.equal(clickhouse.user, '101:101', 'no root: the entrypoint neither chowns nor switches users')
+      const targets = (clickhouse.tmpfs ?? []).map((entry) => entry.split(':')[0])
+      assert.ok(targets.includes('/etc/clickhouse-server/users.d'), 'the entrypoint writes users.d/default-user.xml')
+      assert.ok(targets.includes('/tmp'))
+      const perStatement = Number(readerXml().clickhouse.profiles.quarry_serving.max_memory_usage)
+      assert.ok(bytesOf(clickhouse.deploy?.resources?.limits?.memory ?? '') > perStatement)
+    })
+
+    it('serves metrics to other containers on the backend network, never on a published port', () => {
+      const { gateway } = compose().services
+      assert.equal(gateway.environment.QUARRY_METRICS_HOST, '0.0.0.0')
+      assert.deepEqual(gateway.expose, ['9464'])
+      assert.equal(loadConfig({}).metrics.port, 9464)
+      assert.ok(!gateway.ports?.some((port) => port.endsWith(':9464')))
+      assert.match(read('docs/deploy.md'), /gateway:9464\/metrics/)
+    })
   })
 })
