@@ -10,6 +10,7 @@ import { createApp } from '../../server/http/app'
 import { createMetrics, type Metrics } from '../../server/http/metrics'
 import { createLogger } from '../../server/logger'
 import { startHarness, type Harness } from '../support/harness'
+import { cutExports as cutExportsOf } from '../support/prometheus-text'
 
 const EXPORT = '/export/events?projectId=demo&format=ndjson'
 
@@ -47,10 +48,7 @@ describe('export streams per client', function () {
   })
 
   /** Export requests the gateway ended before their answer was complete (counted as 499). */
-  const cutExports = async () => {
-    const line = (await metrics.registry.metrics()).split('\n').find((text) => text.startsWith('quarry_http_requests_total{') && text.includes('route="/export/events"') && text.includes('status="499"'))
-    return line ? Number(line.split(' ').at(-1)) : 0
-  }
+  const cutExports = () => cutExportsOf(metrics.registry)
   const untilCut = async (count: number) => {
     while ((await cutExports()) < count) await new Promise((resolve) => setTimeout(resolve, 50))
   }

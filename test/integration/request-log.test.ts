@@ -11,6 +11,7 @@ import { createApp } from '../../server/http/app'
 import { createMetrics, type Metrics } from '../../server/http/metrics'
 import { createLogger } from '../../server/logger'
 import { startHarness, type Harness } from '../support/harness'
+import { cutExports as cutExportsOf } from '../support/prometheus-text'
 
 const EXPORT = '/export/events?projectId=demo&format=ndjson'
 
@@ -63,10 +64,7 @@ describe('the request log', function () {
   })
 
   /** Export requests Prometheus counts as ended before their answer was complete. */
-  const cutExports = async () => {
-    const line = (await metrics.registry.metrics()).split('\n').find((text) => text.startsWith('quarry_http_requests_total{') && text.includes('route="/export/events"') && text.includes('status="499"'))
-    return line ? Number(line.split(' ').at(-1)) : 0
-  }
+  const cutExports = () => cutExportsOf(metrics.registry)
   const requestLines = (requestId: string) => lines.filter((line) => line.message === 'request' && line.requestId === requestId)
   const until = async (done: () => boolean | Promise<boolean>) => {
     const started = Date.now()

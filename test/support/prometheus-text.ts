@@ -156,3 +156,11 @@ export function sampleValue(families: Map<string, Family>, name: string, labels:
   if (matches.length !== 1) throw new Error(`expected one sample ${name}${JSON.stringify(labels)}, found ${matches.length}`)
   return matches[0].value
 }
+
+/** Requests to `/export/events` a gateway's metrics count as ended before their answer was complete (499). */
+export async function cutExports(registry: { metrics(): Promise<string> }): Promise<number> {
+  return [...parsePrometheusText(await registry.metrics()).values()]
+    .flatMap((family) => family.samples)
+    .filter((sample) => sample.name === 'quarry_http_requests_total' && sample.labels.route === '/export/events' && sample.labels.status === '499')
+    .reduce((sum, sample) => sum + sample.value, 0)
+}
