@@ -202,9 +202,10 @@ describe('a hostile client beside a second client (issue 8)', function () {
       const answers = [send('second /ready', '/ready', {}), send('second /live', '/insights/big/live', { headers: second })]
       await Promise.all(answers)
       const order = ended.map(({ who, status }) => `${who}: ${status}`).join(', ')
-      assert.equal(ended.filter(({ who }) => who.startsWith('hostile ') && who !== 'hostile gone').length, 0, `no hostile request ended first: ${order}`)
       // Hostile statements run on two lanes (a 12-month question on the heavy one, an export page on the data one),
-      // so besides /live at most the two already running may end meanwhile; none that got a turn after it asked.
+      // so besides /live at most the two already running may end meanwhile (and their requests answer first);
+      // none that got a turn after it asked.
+      assert.ok(ended.filter(({ who }) => who.startsWith('hostile ') && who !== 'hostile gone').length <= 2, `at most the two hostile requests already running ended first: ${order}`)
       const during = finished.slice(finishedBefore)
       assert.ok(during.includes('insights.live ok') && during.length <= 3, `the second client's /live ran beside the hostile statements already running, not after them: ${during.join(', ')}`)
       await Promise.all(attack)
