@@ -6,7 +6,6 @@ import { createClient, type ClickHouseClient } from '@clickhouse/client'
 import { AdminRunner } from '../queries/run/admin-run'
 import { Runner, type EngineLanes, type Guardrails, type RunObserver } from '../queries/run/runner'
 import { SERVER_IN_FLIGHT, type Config, type EngineSettings } from './config'
-import { otherOwnerOf } from './data-dir-owner'
 import { EmbeddedLanes } from './embedded-lanes'
 import { ServerLanes } from './server-lanes'
 
@@ -178,7 +177,6 @@ async function openEmbedded(settings: EngineSettings, observer: EngineObserver):
   keepFreedMemory(settings)
   // Loaded lazily: server mode never touches the 500 MB native engine.
   const { createChdbConnection } = await import('chdb/connection')
-  if (otherOwnerOf(settings.dataDir) !== undefined) throw new EngineBusyError(settings.dataDir)
   const { drainPending, Session } = await import('chdb')
   fs.mkdirSync(settings.dataDir, { recursive: true })
   let client: ClickHouseClient | undefined

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util'
 import { QueryError } from '../../queries/core/errors'
 import { ConfigError, loadConfig, type Config } from '../config'
 import { ControlError, createApiClient, createProject, findProject, listApiClients, listProjects, revokeApiClient, type ClientListing, type ProjectRow } from './control'
+import { otherOwnerOf } from './data-dir-owner'
 import { EngineBusyError, createRunner, openEngine, type Engine } from '../engine'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import type { SettledRow } from '../../queries/core/pipeline'
@@ -62,6 +63,12 @@ const projectOut = (row: ProjectRow) => ({ id: row.id, name: row.name, timezone:
 /** A client as the CLI prints it: the keys `client create` answers with, never the secret's hash. */
 const clientOut = (row: ClientListing) => ({ id: row.id, name: row.name, type: row.type, projectId: row.project_id, createdAt: row.created_at, revoked: Boolean(Number(row.revoked)) })
 
+/** The engine of the CLI; an embedded directory another process holds is refused before the engine tries it. */
+async function openCliEngine(config: Config): Promise<Engine> {
+  const { engine: settings } = config
+  if (settings.mode === 'embedded' && otherOwnerOf(settings.dataDir) !== undefined) throw new EngineBusyError(settings.dataDir)
+  return openEngine(settings)
+}
 
 type Command = (engine: Engine, positionals: string[], options: Options) => Promise<void>
 
@@ -185,7 +192,7 @@ async function explainEngine(config: Config, timezone: string | undefined): Prom
   const { engine: settings } = config
   if (timezone && settings.mode === 'embedded' && !fs.existsSync(settings.dataDir)) return { without: `there is no data directory ${settings.dataDir}` }
   try {
-    return { engine: await openEngine(config.engine) }
+    return { engine: await openCliEngine(config) }
   } catch (error) {
     if (!(error instanceof EngineBusyError)) throw error
     if (!timezone) throw new ControlError(`${error.message} Or pass --timezone IANA (the project's): explain then runs without the engine.`)
@@ -251,7 +258,7 @@ export async function runCli(argv: string[]): Promise<number> {
     if (!command) throw new UsageError(`unknown command "${positionals.join(' ')}"`)
     const config = loadConfig()
     if (key === 'explain') return await explain(rest, values, config)
-    engine = await openEngine(config.engine)
+    engine = await openCliEngine(config)
     if (key !== 'migrate') await prepareSchema(engine)
     await command(engine, rest, values)
     return 0

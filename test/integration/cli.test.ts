@@ -216,14 +216,6 @@ describe('CLI', function () {
       const lines = explained.stderr.split('\n').filter(Boolean)
       assert.equal(lines.length, 1, explained.stderr)
       assert.match(lines[0], /^quarry: The data directory .* is in use by another Quarry process.*--timezone/)
-      const gateway = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'http', 'main.ts')], {
-        env: { ...process.env, QUARRY_DATA_DIR: h.dir, PORT: '0', HOST: '127.0.0.1', QUARRY_METRICS_PORT: '0', LOG_FORMAT: 'json' },
-        encoding: 'utf8',
-        timeout: 60_000,
-      })
-      assert.equal(gateway.status, 1, gateway.stdout + gateway.stderr)
-      assert.deepEqual(gateway.stderr.split('\n').filter(Boolean).length, 1, `the gateway says it in one line: ${gateway.stderr}`)
-      assert.match(gateway.stderr, /^quarry: The data directory .* is in use by another Quarry process/)
     } finally {
       await h.close()
     }

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { otherOwnerOf } from '../../server/data-dir-owner'
+import { otherOwnerOf } from '../../server/admin/data-dir-owner'
 
 describe('data directory owner', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-owner-'))

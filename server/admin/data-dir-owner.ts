@@ -1,5 +1,5 @@
-// Which other process holds an embedded data directory, read before the engine opens it: the engine's own
-// refusal is preceded by a raw engine line on stderr, so the gateway and the CLI say it first, in one line.
+// Which other process holds an embedded data directory, read before the CLI opens it: the engine's own
+// refusal is preceded by a raw engine line on stderr, so the CLI says it first, in one line of its own.
 import fs from 'node:fs'
 import path from 'node:path'
 
