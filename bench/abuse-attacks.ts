@@ -13,7 +13,7 @@
 //   behaviour 8 connections of one client's 12-month funnels (a `*` step: the exact fold), 24-week
 //            retention and 10-step paths, Cache-Control: no-cache.
 import crypto from 'node:crypto'
-import { MAX_REQUEST_REGEX_CHARACTERS, MAX_REQUEST_REGEX_PATTERNS } from '../queries/core/filters'
+import { MAX_REQUEST_REGEX_CHARACTERS, MAX_REQUEST_REGEX_PATTERNS } from '../queries/core/regex-budget'
 import { scrape } from '../loadtest/prometheus'
 import { startLoad, type LoadResult, type RequestSpec } from '../loadtest/runner'
 import { ATTACK_TIMEOUT_SECONDS, HEAVY_CLIENTS, IN_FLIGHT, PORT, PROJECT, SECONDS, SECOND_PROBES, countText, hostileNoCache, ms, probe, query, type Attack, type Clients, type Headers } from './abuse-common'

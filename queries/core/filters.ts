@@ -34,7 +34,6 @@ export const isNumberText = (expression: string): string => `match(${expression}
 
 /** Values a filter may list: a `contains` search takes at most 255 (multiSearchAny). */
 const MAX_VALUES = 100
-export { MAX_REQUEST_REGEX_CHARACTERS, MAX_REQUEST_REGEX_PATTERNS } from './regex-budget'
 
 /** One filter item `{ name, operator, value }`: an entry of the flat array, or a session leaf of a tree. */
 export const filterItemSchema = {

@@ -66,9 +66,10 @@ const OVER_LARGE =
 function syntaxIssues(patterns: readonly RegexPattern[]): Issue[] {
   let large = 0
   return patterns.flatMap((pattern) => {
-    const { problem, large: isLarge } = regexVerdict(pattern.text, large < MAX_REQUEST_LARGE_PATTERNS, OVER_LARGE)
-    if (isLarge && problem !== OVER_LARGE) large += 1
-    return problem === undefined ? [] : [{ path: pattern.path, message: problem === OVER_LARGE ? problem : `invalid regular expression: ${problem}` }]
+    const verdict = regexVerdict(pattern.text, large < MAX_REQUEST_LARGE_PATTERNS)
+    if (verdict.unchecked) return [{ path: pattern.path, message: OVER_LARGE }]
+    if (verdict.large) large += 1
+    return verdict.problem === undefined ? [] : [{ path: pattern.path, message: `invalid regular expression: ${verdict.problem}` }]
   })
 }
 

@@ -94,6 +94,8 @@ export interface RegexVerdict {
   problem?: string
   /** It compiles to more than SMALL_REGEX_PROGRAM_BYTES of program. */
   large: boolean
+  /** Large, and not compiled in full: the request had no room for another large pattern. */
+  unchecked?: true
 }
 
 /** Verdicts by pattern: a dashboard repeats its patterns, each compiled once. */
@@ -101,15 +103,15 @@ const verdicts = new LRUCache<string, RegexVerdict>({ max: 1000 })
 
 /**
  * The verdict on a pattern, compiled within the small program first; a large one is compiled in full only
- * when `mayBeLarge` (the request has room for one more), and otherwise refused with `overLarge`.
+ * when `mayBeLarge` (the request has room for one more), and is otherwise left `unchecked`.
  */
-export function regexVerdict(pattern: string, mayBeLarge: boolean, overLarge: string): RegexVerdict {
+export function regexVerdict(pattern: string, mayBeLarge: boolean): RegexVerdict {
   const known = verdicts.get(pattern)
-  if (known) return known.large && !mayBeLarge ? { large: true, problem: overLarge } : known
+  if (known) return known.large && !mayBeLarge ? { large: true, unchecked: true } : known
   const small = compile(pattern, SMALL_REGEX_PROGRAM_BYTES)
   if (!small.ok && !small.tooLarge) return remembered(pattern, { problem: small.problem, large: false })
   if (small.ok) return remembered(pattern, { large: false })
-  if (!mayBeLarge) return { large: true, problem: overLarge }
+  if (!mayBeLarge) return { large: true, unchecked: true }
   const full = compile(pattern, MAX_REGEX_PROGRAM_BYTES)
   return remembered(pattern, full.ok ? { large: true } : { problem: full.tooLarge ? tooLarge : full.problem, large: true })
 }
@@ -120,4 +122,4 @@ function remembered(pattern: string, verdict: RegexVerdict): RegexVerdict {
 }
 
 /** Why the engine would refuse a regex pattern (RE2's own message), or undefined when it compiles. */
-export const regexProblem = (pattern: string): string | undefined => regexVerdict(pattern, true, '').problem
+export const regexProblem = (pattern: string): string | undefined => regexVerdict(pattern, true).problem

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { chart } from '../../queries/charts/chart'
 import { INTERVALS, bucketCount, bucketStarts, type Interval } from '../../queries/core/dates'
-import { MAX_REQUEST_REGEX_CHARACTERS, MAX_REQUEST_REGEX_PATTERNS } from '../../queries/core/filters'
+import { MAX_REQUEST_REGEX_CHARACTERS, MAX_REQUEST_REGEX_PATTERNS } from '../../queries/core/regex-budget'
 import { metrics } from '../../queries/insights/metrics'
 import { pages } from '../../queries/insights/pages'
 import { entryExit } from '../../queries/insights/entry-exit'
