@@ -7,6 +7,7 @@ import { RANGES, formatInstant, requestWindow, type Range, type Window } from '.
 import { invalid } from '../core/errors'
 import { pageParams, splitPage, type Paged } from '../core/paging'
 import { planSteps, toClickHouseTime, type Resource, type Row, type Scope } from '../core/pipeline'
+import { propertyKeyOf } from '../core/registry'
 import { compileSchema, schemaIssues } from '../core/validate'
 import { windowParams } from '../core/window-params'
 import { splitWindow, type WindowParts } from './discovery-window'
@@ -32,8 +33,6 @@ const key = {
   maxLength: TEXT_MAX_LENGTH,
   description: 'The property key whose values are counted, bare (`price`) or as filters name it (`properties.price`)',
 }
-/** The prefix filters and charts put before a property key; /events/properties names keys with it. */
-const PROPERTY_PREFIX = 'properties.'
 
 const schemaOf = (own: Record<string, object>, required: string[] = []) => ({
   type: 'object',
@@ -75,8 +74,9 @@ function parseDiscovery(validate: ReturnType<typeof compileSchema>, raw: Record<
   const issues = schemaIssues(validate, params)
   const typed = params as unknown as RawParams
   const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })
-  const key = typed.key?.startsWith(PROPERTY_PREFIX) ? typed.key.slice(PROPERTY_PREFIX.length) : (typed.key ?? '')
-  if (typed.key === PROPERTY_PREFIX) issues.push({ path: ['key'], message: `"key" names no property: give it bare ("price") or as filters do ("properties.price")` })
+  // A key named as filters name it (`properties.price`) is the bare key; `properties.` alone names none.
+  const key = typed.key === undefined ? '' : (propertyKeyOf(typed.key) ?? typed.key)
+  if (typed.key === 'properties.') issues.push({ path: ['key'], message: `"key" names no property: give it bare ("price") or as filters do ("properties.price")` })
   if (issues.length || !window) throw invalid(issues)
   return {
     projectId: scope.project.id,
@@ -157,7 +157,8 @@ export const eventProperties = discoveryResource({
   name: 'events/properties',
   schema: schemaOf({ event }),
   compile: (query) => discoveryStatement('events-properties', query, { event: query.event }),
-  row: (row) => ({ key: `${PROPERTY_PREFIX}${String(row.key)}`, count: Number(row.event_count) }),
+  // Keys named as filters and charts name them.
+  row: (row) => ({ key: `properties.${String(row.key)}`, count: Number(row.event_count) }),
 })
 
 export const eventPropertyValues = discoveryResource({
