@@ -101,10 +101,15 @@ function isExpectedFailure(line: string): boolean {
   }
 }
 
-/** Spawns the gateway on `dataDir` (already migrated and closed by the caller) and waits until it listens. */
-export async function startGateway(options: { dataDir: string; port: number; env?: Record<string, string> }): Promise<ChildGateway> {
-  const child = spawn(process.execPath, ['--import', 'tsx', __filename], {
-    cwd: path.join(__dirname, '..'),
+/**
+ * Spawns the gateway on `dataDir` (already migrated and closed by the caller) and waits until it listens; `root`
+ * names another checkout of the project whose own bench gateway serves instead (an earlier commit, to time
+ * before against after in one run).
+ */
+export async function startGateway(options: { dataDir: string; port: number; env?: Record<string, string>; root?: string }): Promise<ChildGateway> {
+  const root = options.root ?? path.join(__dirname, '..')
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'gateway.ts')], {
+    cwd: root,
     env: { ...process.env, LOG_LEVEL: 'error', QUARRY_METRICS_PORT: '0', ...options.env, QUARRY_DATA_DIR: options.dataDir, PORT: String(options.port) },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })

@@ -8,6 +8,7 @@ import { loadTable } from './load-table'
 import * as sessionsSpike from './sessions-spike'
 import * as sessionsPages from './sessions-pages'
 import * as trees from './trees'
+import * as versus from './versus'
 
 const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
   compare: { describe: 'gateway vs raw engine vs OpenPanel-shaped SQL, dashboard burst, cache, exports, 360/90-day ratio', run: compare },
@@ -20,6 +21,7 @@ const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
   discovery: { describe: 'each discovery route (event names, property keys, property values) through the gateway, 30-day and 360-day windows interleaved, and the backfill of their summaries on a dataset seeded before them', run: discovery.main },
   sessions: { describe: 'entry and exit pages against the referrer breakdown, and the sessions list\'s first page and a page 1M sessions deep, through the gateway', run: sessionsPages.main },
   trees: { describe: 'metrics with filter trees against the flat filters that ask the same: an "or" of two session leaves, a performed leaf (medians interleaved, tree / flat)', run: trees.main },
+  versus: { describe: 'this checkout against another (--before DIR, an earlier commit with node_modules) on copies of the same data: fresh answers interleaved, cache hits, answers compared byte for byte', run: () => versus.main(process.argv.slice(3)) },
   fuzz: { describe: '10,000 junk requests over every route and cache probes of charts: counts by status, no 5xx but 503/504, no crash, no cached answer unlike a fresh one', run: () => fuzz.main(process.argv.slice(3)) },
 }
 
