@@ -11,7 +11,7 @@ import { fieldSource, type FieldSource } from '../charts/chart-params'
 import { capFoldCost } from './funnel-cost'
 import { baseOrThrow, behaviourValidator, dateProperties, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
 import { regexIssues, type RegexPattern } from '../core/regex-budget'
-import { compileSharedFilters, compileStep, eventColumnIssues, parseStepText, parseStepValue, type Step } from './steps'
+import { compileSteps, eventColumnIssues, parseStepText, parseStepValue, type CompiledSteps, type Step } from './steps'
 
 export const MIN_STEPS = 2
 export const MAX_STEPS = 10
@@ -100,8 +100,14 @@ function parseFunnel(raw: Record<string, unknown>, scope: Scope): FunnelQuery {
   return { ...checked, steps, windowHours: typed.windowHours, groupBy: typed.groupBy, breakdown, breakdownLimit: breakdown ? typed.breakdownLimit : 1 }
 }
 
-export interface PlannedFunnel extends FunnelQuery {
+/** A funnel with its engine picked. */
+export interface PickedFunnel extends FunnelQuery {
   engine: FunnelEngine
+}
+
+/** A funnel after its plan: its steps' conditions compiled too. */
+export interface PlannedFunnel extends PickedFunnel {
+  conditions: CompiledSteps
 }
 
 /**
@@ -111,7 +117,7 @@ export interface PlannedFunnel extends FunnelQuery {
  * Without a breakdown, `entries` keeps a windowFunnel state only for the groups with an event of a later
  * step: over a long window most groups only enter, and a state for each of them is most of the cost.
  */
-export function pickFunnelEngine(query: FunnelQuery): PlannedFunnel {
+export function pickFunnelEngine(query: FunnelQuery): PickedFunnel {
   const names = query.steps.map((step) => step.name)
   const disjoint = !names.includes('*') && new Set(names).size === names.length
   const engine: FunnelEngine = !disjoint ? 'fold' : query.breakdown ? 'window' : 'entries'
@@ -159,16 +165,22 @@ function breakdownValue(query: FunnelQuery): Fragment {
   }
 }
 
+/**
+ * Plan step, after the cost cap (a funnel it refuses is refused as before): each step's condition compiled
+ * once, as `s<index>_...`, the request's filters ANDed into each.
+ */
+function decideFunnelSteps(query: PickedFunnel): PlannedFunnel {
+  return { ...query, conditions: compileSteps(query.steps.map((step, index) => ({ prefix: `s${index}`, step })), query.filters) }
+}
+
 /** Each event's steps as bits: bit i when it matches step i, bit 0 only inside the window. */
-function stepMask(query: FunnelQuery): Fragment {
-  const shared = compileSharedFilters(query.filters)
-  const steps = query.steps.map((step, index) => compileStep(step, `s${index}`, shared))
+function stepMask({ steps, filterParams }: CompiledSteps): Fragment {
   const bits = steps.map((step, index) =>
     index === 0
       ? `if(${step.sql} AND created_at < {end:DateTime64(3, 'UTC')}, 1, 0)`
       : `if(${step.sql}, ${2 ** index}, 0)`,
   )
-  return { sql: `toUInt16(${bits.join(' + ')})`, params: mergeParams([...steps.map((step) => step.params), shared?.params ?? {}], 'the funnel steps') }
+  return { sql: `toUInt16(${bits.join(' + ')})`, params: mergeParams([...steps.map((step) => step.params), filterParams], 'the funnel steps') }
 }
 
 interface FunnelRow {
@@ -198,7 +210,7 @@ export const funnel: Resource<FunnelQuery, PlannedFunnel> = {
   name: 'funnel',
   schema: funnelSchema,
   parse: parseFunnel,
-  plan: planSteps(pickFunnelEngine, capFoldCost),
+  plan: planSteps(pickFunnelEngine, capFoldCost, decideFunnelSteps),
   compile(query) {
     const windowMs = query.windowHours * HOUR_MS
     const engine = engineTemplate(query)
@@ -211,7 +223,7 @@ export const funnel: Resource<FunnelQuery, PlannedFunnel> = {
         stepCount: query.steps.length,
         ...engine.params,
       },
-      { group_key: sqlOnly(FUNNEL_GROUPS[query.groupBy]), ...engine.fragments, step_mask: stepMask(query) },
+      { group_key: sqlOnly(FUNNEL_GROUPS[query.groupBy]), ...engine.fragments, step_mask: stepMask(query.conditions) },
     )
   },
   shape(rawRows, query) {

@@ -1,17 +1,18 @@
 // `GET /insights/:projectId/paths` (OpenPanel's user flow, over pages or events): the sequences of the
 // window's sessions as nodes per step, with exits, and links between consecutive steps.
-import { compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
+import { compileTemplate, sqlOnly, type Fragment, type Params } from '../core/compiled'
 import { assertNever, invalid, type Issue } from '../core/errors'
 import { sortFilters } from '../core/filters'
 import { TREE_FILTERS_PROPERTY, compileTree } from '../core/filter-tree'
-import type { Resource, Scope } from '../core/pipeline'
+import { planSteps, type Resource, type Scope } from '../core/pipeline'
 import { toClickHouseTime } from '../core/pipeline'
 import type { SessionAttribute } from '../core/registry'
 import { firstEventFields } from '../core/session-fields'
 import { windowParams } from '../core/window-params'
+import { widenForSessions, type InsightQuery, type ReadRange } from '../insights/insight-params'
 import { baseOrThrow, behaviourValidator, dateProperties, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
 import { regexIssues, type RegexPattern } from '../core/regex-budget'
-import { compileStep, parseStepText, type Step } from './steps'
+import { compileSteps, parseStepText, type Step } from './steps'
 
 export const NODES = ['page', 'event'] as const
 export type NodeKind = (typeof NODES)[number]
@@ -39,9 +40,20 @@ export interface PathsQuery extends BehaviourBase {
   lookbackMs: number
 }
 
-export interface PlannedPaths extends PathsQuery {
-  readFrom: Date
-  readTo: Date
+/**
+ * The sessions a paths question keeps, compiled once: conditions over a grouped session, ANDed (SQL only),
+ * the values they bind, and the session attributes they read (as the first event's, `s_<column>`).
+ */
+export interface SessionConditions {
+  conditions: string[]
+  params: Params
+  attributes: SessionAttribute[]
+}
+
+/** A paths question after its plan: its read range, its start step's condition (`start_...`) and its sessions' conditions. */
+export interface PlannedPaths extends PathsQuery, ReadRange {
+  startCondition?: Fragment
+  sessions: SessionConditions
 }
 
 function parsePaths(raw: Record<string, unknown>, scope: Scope): PathsQuery {
@@ -68,31 +80,31 @@ function nodeOf(kind: NodeKind): { event: string; label: string } {
   }
 }
 
-/** The session attributes the filters read, as the first event's values (`s_<column>`). */
-function attributeColumns(attributes: SessionAttribute[]): string {
-  return firstEventFields(attributes, undefined, '        ')
+/**
+ * The conditions a session passes: its attributes pass, and one of its events matches every event-field
+ * filter; or it passes the filter tree, whose performed leaves count the session's events.
+ */
+function sessionConditions(query: PathsQuery): SessionConditions {
+  if (query.tree) {
+    const { condition, sessionAttributes } = compileTree(query.tree, 'grouped')
+    return { conditions: [condition.sql], params: condition.params, attributes: sessionAttributes }
+  }
+  const sorted = sortFilters(query.filters)
+  const anEventMatches = sorted.eventSelection === null ? null : `countIf(${sorted.eventSelection}) > 0`
+  const conditions = [sorted.sessionRestriction, anEventMatches].filter((part): part is string => part !== null)
+  return { conditions, params: sorted.params, attributes: sorted.sessionAttributes }
 }
 
 /**
- * `AND ...` over a session: its attributes pass, and one of its events matches every event-field filter;
- * or it passes the filter tree, whose performed leaves count the session's events.
+ * Plan step: events are read a session lookback before and after the window, so sessions are whole. The
+ * insights' step, which reads only the query's window and lookback; its type names the whole insights query.
  */
-function sessionFilters(query: PathsQuery): { attributes: Fragment; conditions: Fragment } {
-  if (query.tree) {
-    const { condition, sessionAttributes } = compileTree(query.tree, 'grouped')
-    return { attributes: sqlOnly(attributeColumns(sessionAttributes)), conditions: { sql: `\n        AND ${condition.sql}`, params: condition.params } }
-  }
-  const sorted = sortFilters(query.filters)
-  const parts = [sorted.sessionRestriction, sorted.eventSelection === null ? null : `countIf(${sorted.eventSelection}) > 0`].filter((part): part is string => part !== null)
-  return {
-    attributes: sqlOnly(attributeColumns(sorted.sessionAttributes)),
-    conditions: { sql: parts.map((part) => `\n        AND ${part}`).join(''), params: sorted.params },
-  }
-}
+const widenPathsForSessions = widenForSessions as <Q extends Pick<InsightQuery, 'window' | 'lookbackMs'>>(query: Q) => Q & ReadRange
 
-/** Plan step: events are read a session lookback before and after the window, so sessions are whole. */
-function widenForSessions(query: PathsQuery): PlannedPaths {
-  return { ...query, readFrom: new Date(query.window.start.getTime() - query.lookbackMs), readTo: new Date(query.window.end.getTime() + query.lookbackMs) }
+/** Plan step: the start step's condition and the conditions the sessions pass, each compiled once. */
+function decidePathsConditions(query: PathsQuery & ReadRange): PlannedPaths {
+  const startCondition = query.start ? compileSteps([{ prefix: 'start', step: query.start }], []).steps[0] : undefined
+  return { ...query, ...(startCondition ? { startCondition } : {}), sessions: sessionConditions(query) }
 }
 
 interface PathRow {
@@ -109,11 +121,10 @@ export const paths: Resource<PathsQuery, PlannedPaths> = {
   name: 'paths',
   schema: pathsSchema,
   parse: parsePaths,
-  plan: widenForSessions,
+  plan: planSteps(widenPathsForSessions, decidePathsConditions),
   compile(query) {
     const node = nodeOf(query.node)
-    const start = query.start ? compileStep(query.start, 'start', null) : undefined
-    const filters = sessionFilters(query)
+    const start = query.startCondition
     return compileTemplate(
       'behaviour/paths.sql',
       {
@@ -128,8 +139,8 @@ export const paths: Resource<PathsQuery, PlannedPaths> = {
         node_label: sqlOnly(node.label),
         start_match: start ? { sql: `toUInt8(${start.sql})`, params: start.params } : sqlOnly('toUInt8(0)'),
         sequence_start: sqlOnly(start ? 'arrayFirstIndex(node -> bitAnd(node, 255) = 1, sorted)' : '1'),
-        attributes: filters.attributes,
-        session_filters: filters.conditions,
+        attributes: sqlOnly(firstEventFields(query.sessions.attributes, undefined, '        ')),
+        session_filters: { sql: query.sessions.conditions.map((condition) => `\n        AND ${condition}`).join(''), params: query.sessions.params },
       },
     )
   },

@@ -5,13 +5,13 @@ import { bucketExpression } from '../core/buckets'
 import { compileTemplate, mergeParams, sqlOnly } from '../core/compiled'
 import { bucketCount, buckets } from '../core/dates'
 import { assertNever, invalid, type Issue } from '../core/errors'
-import type { Resource, Scope } from '../core/pipeline'
+import { planSteps, type Resource, type Scope } from '../core/pipeline'
 import { toClickHouseTime } from '../core/pipeline'
 import { percent } from '../core/rounding'
 import { windowParams } from '../core/window-params'
 import { baseOrThrow, behaviourValidator, dateProperties, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
 import { regexIssues, type RegexPattern } from '../core/regex-budget'
-import { compileSharedFilters, compileStep, eventColumnIssues, parseStepText, type Step } from './steps'
+import { compileSteps, eventColumnIssues, parseStepText, type CompiledSteps, type Step } from './steps'
 
 export const PERIODS = ['day', 'week', 'month'] as const
 export type Period = (typeof PERIODS)[number]
@@ -61,6 +61,23 @@ function parseRetention(raw: Record<string, unknown>, scope: Scope): RetentionQu
   const checked = baseOrThrow(base, issues)
   if (!start || !back) throw invalid(issues)
   return { ...checked, start, back, period: typed.period, periods: typed.periods, criteria: typed.criteria, now: scope.now }
+}
+
+/** A retention question after its plan: its start and return steps' conditions compiled (`start_...`, `back_...`). */
+export interface PlannedRetention extends RetentionQuery {
+  conditions: CompiledSteps
+}
+
+/** Plan step: the start step's condition, then the return step's, each compiled once with the request's filters ANDed in. */
+function decideRetentionSteps(query: RetentionQuery): PlannedRetention {
+  const conditions = compileSteps(
+    [
+      { prefix: 'start', step: query.start },
+      { prefix: 'back', step: query.back },
+    ],
+    query.filters,
+  )
+  return { ...query, conditions }
 }
 
 /** The start of the period `k` periods after the one starting at `from`, in the request's zone. */
@@ -128,15 +145,13 @@ interface RetentionRow {
   returned: number[]
 }
 
-export const retention: Resource<RetentionQuery> = {
+export const retention: Resource<RetentionQuery, PlannedRetention> = {
   name: 'retention',
   schema: retentionSchema,
   parse: parseRetention,
-  plan: (query) => query,
+  plan: planSteps(decideRetentionSteps),
   compile(query) {
-    const shared = compileSharedFilters(query.filters)
-    const start = compileStep(query.start, 'start', shared)
-    const back = compileStep(query.back, 'back', shared)
+    const [start, back] = query.conditions.steps
     const cohorts = buckets(query.window, query.period, query.timezone)
     const readTo = periodStart(cohorts[cohorts.length - 1].start, query.periods + 1, query)
     const current = DateTime.fromJSDate(query.now, { zone: query.timezone }).startOf(query.period).toJSDate()
@@ -159,7 +174,7 @@ export const retention: Resource<RetentionQuery> = {
         relative_returns: sqlOnly(relativeReturns(words)),
         period_unit: sqlOnly(`'${query.period}'`),
         start_match: start,
-        return_match: { sql: back.sql, params: mergeParams([back.params, shared?.params ?? {}], 'the retention steps') },
+        return_match: { sql: back.sql, params: mergeParams([back.params, query.conditions.filterParams], 'the retention steps') },
         return_test: sqlOnly(returnTest(query.criteria)),
       },
     )

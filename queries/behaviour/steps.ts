@@ -1,6 +1,6 @@
 // Steps of the behaviour questions: an event condition `{ name, filters }` given as JSON or as a plain
 // event name, parsed with every problem listed and compiled over each event's own columns.
-import { mergeParams, type Fragment } from '../core/compiled'
+import { mergeParams, type Fragment, type Params } from '../core/compiled'
 import type { Issue } from '../core/errors'
 import { SESSION_ONLY_ATTRIBUTES, compileFilter, parseFilterList, type Filter } from '../core/filters'
 import { patternsUnder, type RegexPattern } from '../core/regex-budget'
@@ -67,10 +67,25 @@ export function parseStepText(text: string, path: (string | number)[], issues: I
 }
 
 /**
- * A step's condition over an event row, its values bound under `prefix` (`s0_name`, `s0_f1_v`), ANDed with
- * the request's `filters` (SQL only: the statement binds them once, as `f<index>`). `1` for `*` unfiltered.
+ * Steps compiled once, in a plan, with the names their one statement binds them by: each step's condition over
+ * an event row, its own values bound as `<prefix>_...` (`s0_name`, `s0_f1_v`), and the request's filters, ANDed
+ * into every condition as SQL only and bound once as `f<index>`.
  */
-export function compileStep(step: Step, prefix: string, shared: Fragment | null): Fragment {
+export interface CompiledSteps {
+  /** One condition per step, in order; `1` for `*` unfiltered. */
+  steps: Fragment[]
+  /** The values of the request's filters, which the statement binds once wherever it places the conditions. */
+  filterParams: Params
+}
+
+/** Plan helper: the conditions of `steps`, each named by its `prefix`, with the request's `filters` ANDed in. */
+export function compileSteps(steps: { prefix: string; step: Step }[], filters: Filter[]): CompiledSteps {
+  const shared = compileSharedFilters(filters)
+  return { steps: steps.map(({ prefix, step }) => compileStep(step, prefix, shared)), filterParams: shared?.params ?? {} }
+}
+
+/** A step's condition over an event row, ANDed with the request's filters (SQL only). */
+function compileStep(step: Step, prefix: string, shared: Fragment | null): Fragment {
   const parts: Fragment[] = []
   if (step.name !== '*') parts.push({ sql: `name = {${prefix}_name:String}`, params: { [`${prefix}_name`]: step.name } })
   parts.push(...step.filters.map((filter, index) => compileFilter(filter, `${prefix}_f${index}`, 'events')))
@@ -80,7 +95,7 @@ export function compileStep(step: Step, prefix: string, shared: Fragment | null)
 }
 
 /** The request's `filters` over event columns, each bound once as `f<index>`; null without any. */
-export function compileSharedFilters(filters: Filter[]): Fragment | null {
+function compileSharedFilters(filters: Filter[]): Fragment | null {
   if (filters.length === 0) return null
   const parts = filters.map((filter, index) => compileFilter(filter, `f${index}`, 'events'))
   return { sql: parts.map((part) => part.sql).join(' AND '), params: mergeParams(parts.map((part) => part.params), 'the filters') }
