@@ -4,7 +4,7 @@
 // builds saw; last, delete the compactions no reader can still be reading and have a month whose rows are
 // largely such deleted ones rewritten. Runs on the engine's writable connection, one day at a time; on a
 // cluster each shard settles its own sessions (server/admin/compaction-sql.ts).
-import { COMPACTION_DEFINITION } from '../../queries/core/compaction-definition'
+import { COMPACTION_DEFINITION } from '../../queries/sessions/definition'
 import { DAY_MS } from '../../queries/core/dates'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import { MAX_EXECUTION_SECONDS_LIMIT, type Config } from '../config'

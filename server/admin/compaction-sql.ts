@@ -11,7 +11,7 @@
 // per shard, to the rows staged there), and the day recorded once for the cluster: the one compaction number
 // names the day's rows on every shard, and the count it records is the cluster's.
 import { compileInner, compileTemplate, sqlOnly, withSettings, type CompiledQuery, type Fragment, type Params, type Settings } from '../../queries/core/compiled'
-import { BREAKDOWNS } from '../../queries/core/compaction-definition'
+import { BREAKDOWNS } from '../../queries/sessions/definition'
 import { inlineParams, stringLiteral } from '../../queries/core/literals'
 import { combinedFields } from '../../queries/core/session-fields'
 import { BACKGROUND_PRIORITY } from '../priorities'

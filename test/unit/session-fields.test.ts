@@ -2,7 +2,7 @@
 // writes and the import rebuilds, the columns of `sessions` and `sessions_settled`, and how partial rows
 // are combined are generated from that list. Adding a field is the list plus this test.
 import assert from 'node:assert/strict'
-import { BREAKDOWNS, COMPACTION_DEFINITION, definitionOf } from '../../queries/core/compaction-definition'
+import { BREAKDOWNS, COMPACTION_DEFINITION, definitionOf } from '../../queries/sessions/definition'
 import { SESSION_ATTRIBUTES, SESSION_EXITS, SESSION_FIELDS, SESSION_ONLY_ATTRIBUTES } from '../../queries/core/registry'
 import { combinedFieldColumns, combinedFields, firstEventFields, partialFieldColumns, partialRowColumns, partialRowSelect, type SessionFields } from '../../queries/core/session-fields'
 import { listMigrations, renderMigration } from '../../server/admin/migrate'

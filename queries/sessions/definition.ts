@@ -5,10 +5,10 @@
 // an added breakdown reads the day's partial rows, exactly, until the day is compacted again, and never an
 // older build's rows (which would hold nothing for a breakdown added since).
 import crypto from 'node:crypto'
-import { sqlOnly, type Fragment } from './compiled'
-import { DIMENSIONS, SESSION_FIELDS, breakdownSql, type Dimension } from './registry'
-import { combinedFieldColumns, partialRowSelect, type SessionFields } from './session-fields'
-import { loadTemplate } from './templates'
+import { sqlOnly, type Fragment } from '../core/compiled'
+import { DIMENSIONS, SESSION_FIELDS, breakdownSql, type Dimension } from '../core/registry'
+import { combinedFieldColumns, partialRowSelect, type SessionFields } from '../core/session-fields'
+import { loadTemplate } from '../core/templates'
 
 /** The statements that build a compacted day of the combined tables. */
 export const BUILD_TEMPLATES = [
