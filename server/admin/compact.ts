@@ -6,7 +6,7 @@
 // cluster each shard settles its own sessions (server/admin/compaction-sql.ts).
 import { DAY_MS } from '../../queries/core/dates'
 import { toClickHouseTime } from '../../queries/core/pipeline'
-import type { CombinedTableName } from '../../queries/sessions/combined-tables'
+import { combinedTable } from '../../queries/sessions/combined-tables'
 import { COMPACTION_DEFINITION } from '../../queries/sessions/definition'
 import { MAX_EXECUTION_SECONDS_LIMIT, type Config } from '../config'
 import type { Engine } from '../engine'
@@ -69,7 +69,7 @@ const dateText = (date: Date) => date.toISOString().slice(0, 10)
 const sqlOf = (engine: Engine) => new CompactionSql(engine.settings.cluster)
 
 /** The combined table whose rows built a compaction reports as its sessions. */
-const SESSIONS_TABLE: CombinedTableName = 'sessions_settled'
+const SESSIONS_TABLE = combinedTable('sessions_settled')
 
 /**
  * Builds a day of one table in its staging table, alone there, and adds those parts to the day's month
@@ -139,7 +139,7 @@ export async function compactDay(engine: Engine, day: Date, lookbackMs: number, 
   let sessions = 0
   for (const swap of sql.swaps(job)) {
     const rows = await swapDay(engine, swap, lease)
-    if (swap.table.table === SESSIONS_TABLE) sessions = rows
+    if (swap.table === SESSIONS_TABLE) sessions = rows
   }
   // Recorded only once every table holds the day: until then, readers regroup it.
   await keepsLease(engine, lease)
