@@ -10,7 +10,7 @@ import { sessionColumn, type SessionAttribute, type SessionField } from '../core
 import { combinedFields } from '../core/session-fields'
 import { windowParams } from '../core/window-params'
 import { DAY_MS } from '../core/dates'
-import { COMPACTION_DEFINITION } from '../core/compaction-definition'
+import { COMPACTION_DEFINITION } from '../sessions/definition'
 import { PERFORMED_SESSIONS } from '../core/filter-tree'
 
 const utcDay = (time: number) => Math.floor(time / DAY_MS) * DAY_MS

@@ -1,16 +1,17 @@
 // Compaction of settled days (the derived tables of sql/migrations/002_derived_tables.sql): for each UTC day
-// whose partial session rows changed since it was last compacted, build its sessions, its page views and the
-// rollups of both combined, add each to its month beside the day's older compactions, then record what the
-// builds saw; last, delete the compactions no reader can still be reading and have a month whose rows are
+// whose partial session rows changed since it was last compacted, build a day of every combined table the
+// declaration lists (queries/sessions/combined-tables.ts), add each to its month beside the day's older
+// compactions, then record what the builds saw; last, delete the compactions no reader can still be reading and have a month whose rows are
 // largely such deleted ones rewritten. Runs on the engine's writable connection, one day at a time; on a
 // cluster each shard settles its own sessions (server/admin/compaction-sql.ts).
-import { COMPACTION_DEFINITION } from '../../queries/core/compaction-definition'
 import { DAY_MS } from '../../queries/core/dates'
 import { toClickHouseTime } from '../../queries/core/pipeline'
+import { combinedTable } from '../../queries/sessions/combined-tables'
+import { COMPACTION_DEFINITION } from '../../queries/sessions/definition'
 import { MAX_EXECUTION_SECONDS_LIMIT, type Config } from '../config'
 import type { Engine } from '../engine'
 import { claimLease, keepsLease, releaseLease, renewLease, type Lease } from './compaction-lease'
-import { COMBINED_TABLES, CompactionSql, type CombinedTable, type DayJob, type RunConstants } from './compaction-sql'
+import { CompactionSql, type DayJob, type RunConstants, type SwapStatements } from './compaction-sql'
 
 export interface CompactOptions {
   /** How far sessions reach past their start (QUARRY_SESSION_LOOKBACK_HOURS), in ms. */
@@ -67,29 +68,24 @@ const dateText = (date: Date) => date.toISOString().slice(0, 10)
 /** The statements of the engine's topology: one node, or the shards of its cluster. */
 const sqlOf = (engine: Engine) => new CompactionSql(engine.settings.cluster)
 
-/** A day's compaction under way: its job and the lease it runs under. */
-interface DayRun {
-  job: DayJob
-  lease: Lease
-}
+/** The combined table whose rows built a compaction reports as its sessions. */
+const SESSIONS_TABLE = combinedTable('sessions_settled')
 
 /**
- * Builds the job's day of one table in its staging table, alone there, and adds those parts to the day's
- * month beside the day's older compactions. Returns the rows built. Before it attaches, the lease must still
- * be its own and every staged row the job's: a run that rewrote the staging table meanwhile would otherwise
- * have its rows recorded under this run's number.
+ * Builds a day of one table in its staging table, alone there, and adds those parts to the day's month
+ * beside the day's older compactions. Returns the rows built. Before it attaches, the lease must still be its
+ * own and every staged row the job's: a run that rewrote the staging table meanwhile would otherwise have its
+ * rows recorded under this run's number.
  */
-async function swapDay(engine: Engine, table: CombinedTable, { job, lease }: DayRun): Promise<number> {
-  const sql = sqlOf(engine)
-  await engine.admin.command(sql.clearStage(table))
-  await engine.admin.command(sql.build(table, job))
-  const [{ rows, foreign_rows: foreign }] = await engine.admin.rows<{ rows: number | string; foreign_rows: number | string }>(sql.stageCheck(table, job))
-  if (Number(foreign) > 0) throw new Error(`Compaction ${lease.holder}: ${table}_stage holds rows of another job; it stops before attaching them`)
+async function swapDay(engine: Engine, swap: SwapStatements, lease: Lease): Promise<number> {
+  await engine.admin.command(swap.clear)
+  await engine.admin.command(swap.build)
+  const [{ rows, foreign_rows: foreign }] = await engine.admin.rows<{ rows: number | string; foreign_rows: number | string }>(swap.check)
+  if (Number(foreign) > 0) throw new Error(`Compaction ${lease.holder}: ${swap.table.table}_stage holds rows of another job; it stops before attaching them`)
   if (Number(rows) === 0) return 0
   await keepsLease(engine, lease)
-  const sync = sql.syncStage(table)
-  if (sync) await engine.admin.command(sync)
-  await engine.admin.command(sql.attach(table, job.day))
+  if (swap.sync) await engine.admin.command(swap.sync)
+  await engine.admin.command(swap.attach)
   return Number(rows)
 }
 
@@ -102,7 +98,7 @@ async function swapDay(engine: Engine, table: CombinedTable, { job, lease }: Day
 const MASKED_SHARE = 0.2
 
 /**
- * Deletes every compaction of the four tables that no reader can still be reading, then has each month of a
+ * Deletes every compaction of the combined tables that no reader can still be reading, then has each month of a
  * table whose masked rows reached MASKED_SHARE rewritten in the background; returns how many of each. A table
  * with a mutation still running (admin/compact-mutating.sql) keeps its replaced compactions until a later run.
  */
@@ -111,7 +107,7 @@ async function dropSuperseded(engine: Engine, run: RunConstants): Promise<Pick<C
   let dropped = 0
   let rewritten = 0
   let deferred = 0
-  for (const table of COMBINED_TABLES) {
+  for (const table of sql.tables) {
     const [{ pending }] = await engine.admin.rows<{ pending: number | string }>(sql.mutating(table))
     if (Number(pending) > 0) {
       deferred += 1
@@ -128,7 +124,7 @@ async function dropSuperseded(engine: Engine, run: RunConstants): Promise<Pick<C
   return { dropped, rewritten, deferred }
 }
 
-/** Builds and swaps in one day's sessions, page views and the rollups of both; returns its sessions. */
+/** Builds and swaps in one day of every combined table; returns its sessions. */
 export async function compactDay(engine: Engine, day: Date, lookbackMs: number, lease: Lease): Promise<number> {
   const sql = sqlOf(engine)
   // A compaction number that only grows; the count before the builds (see admin/compact-count.sql).
@@ -141,9 +137,9 @@ export async function compactDay(engine: Engine, day: Date, lookbackMs: number, 
   await renewLease(engine, lease)
   const counts = await engine.admin.rows<{ project_id: string; partial_rows: number | string }>(sql.count(job))
   let sessions = 0
-  for (const table of COMBINED_TABLES) {
-    const rows = await swapDay(engine, table, { job, lease })
-    if (table === 'sessions_settled') sessions = rows
+  for (const swap of sql.swaps(job)) {
+    const rows = await swapDay(engine, swap, lease)
+    if (swap.table === SESSIONS_TABLE) sessions = rows
   }
   // Recorded only once every table holds the day: until then, readers regroup it.
   await keepsLease(engine, lease)

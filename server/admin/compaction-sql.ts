@@ -11,23 +11,10 @@
 // per shard, to the rows staged there), and the day recorded once for the cluster: the one compaction number
 // names the day's rows on every shard, and the count it records is the cluster's.
 import { compileInner, compileTemplate, sqlOnly, withSettings, type CompiledQuery, type Fragment, type Params, type Settings } from '../../queries/core/compiled'
-import { BREAKDOWNS } from '../../queries/core/compaction-definition'
 import { inlineParams, stringLiteral } from '../../queries/core/literals'
-import { combinedFields } from '../../queries/core/session-fields'
+import { COMBINED_TABLES, type CombinedTable } from '../../queries/sessions/combined-tables'
+import { BUILD_INPUTS } from '../../queries/sessions/definition'
 import { BACKGROUND_PRIORITY } from '../priorities'
-
-export type CombinedTable = 'sessions_settled' | 'page_views_settled' | 'page_rollup' | 'session_rollup'
-
-/** The combined tables in the order a day builds them: each rollup reads the staged rows built before it. */
-export const COMBINED_TABLES: readonly CombinedTable[] = ['sessions_settled', 'page_views_settled', 'page_rollup', 'session_rollup']
-
-/** The statement that builds a day of each combined table in its staging table. */
-const BUILDS: Record<CombinedTable, { file: string; fragments?: Record<string, Fragment> }> = {
-  sessions_settled: { file: 'admin/compact-build.sql', fragments: { attributes: sqlOnly(combinedFields(undefined, '    ')) } },
-  page_views_settled: { file: 'admin/compact-views-build.sql' },
-  page_rollup: { file: 'admin/compact-rollup-build.sql' },
-  session_rollup: { file: 'admin/compact-session-rollup-build.sql', fragments: { breakdowns: BREAKDOWNS } },
-}
 
 /** A day's compaction: its day (YYYY-MM-DD), its number (decimal text) and its read range. */
 export interface DayJob {
@@ -51,8 +38,22 @@ export const CLUSTER_BUILD_SETTINGS: Settings = { parallel_distributed_insert_se
 /** The partition of a day in the combined tables and their staging tables: its month, as YYYYMM. */
 export const monthOf = (day: string): number => Number(day.slice(0, 4) + day.slice(5, 7))
 
+/** The statements that swap in a day of one combined table, in the order they run (`sync` only on a cluster). */
+export interface SwapStatements {
+  table: CombinedTable
+  clear: CompiledQuery
+  build: CompiledQuery
+  check: CompiledQuery
+  sync?: CompiledQuery
+  attach: CompiledQuery
+}
+
+/** The statements of compactions on one node or on `cluster`'s shards, for each of `tables` (the declared ones). */
 export class CompactionSql {
-  constructor(readonly cluster?: string) {}
+  constructor(
+    readonly cluster?: string,
+    readonly tables: readonly CombinedTable[] = COMBINED_TABLES,
+  ) {}
 
   /** The table whose parts hold `table`'s rows: on a cluster, the shards' local one. */
   private local(table: string): string {
@@ -96,7 +97,7 @@ export class CompactionSql {
   }
 
   /** The compactions of `table` no reader can still be reading. */
-  superseded(table: CombinedTable, run: RunConstants): CompiledQuery {
+  superseded({ table }: CombinedTable, run: RunConstants): CompiledQuery {
     const { params, fragments } = this.runOf(run)
     return this.background('admin/compact-superseded.sql', params, { ...fragments, table: sqlOnly(table) })
   }
@@ -107,27 +108,39 @@ export class CompactionSql {
     return this.background('admin/compact-count.sql', params, fragments)
   }
 
-  clearStage(table: CombinedTable): CompiledQuery {
+  /** A day's swap of every table, in the declaration's order: each rollup reads the staged rows built before it. */
+  swaps(job: DayJob): SwapStatements[] {
+    return this.tables.map((table) => ({
+      table,
+      clear: this.clearStage(table),
+      build: this.build(table, job),
+      check: this.stageCheck(table, job),
+      sync: this.syncStage(table),
+      attach: this.attach(table, job.day),
+    }))
+  }
+
+  clearStage({ table }: CombinedTable): CompiledQuery {
     return this.statement('admin/compact-stage-clear.sql', { stage: this.local(`${table}_stage`) }, { on_cluster: this.onCluster })
   }
 
-  build(table: CombinedTable, job: DayJob): CompiledQuery {
+  /** The table's build template, filled with its fragments made from this gateway's build inputs. */
+  build({ build }: CombinedTable, job: DayJob): CompiledQuery {
     const { params, fragments } = this.jobOf(job)
-    const build = BUILDS[table]
-    return this.background(build.file, params, { ...fragments, ...build.fragments }, this.cluster ? CLUSTER_BUILD_SETTINGS : {})
+    return this.background(build.template, params, { ...fragments, ...build.fragments?.(BUILD_INPUTS) }, this.cluster ? CLUSTER_BUILD_SETTINGS : {})
   }
 
   /** The staged rows, and those not of the job (read through the Distributed staging table on a cluster). */
-  stageCheck(table: CombinedTable, job: DayJob): CompiledQuery {
+  stageCheck({ table }: CombinedTable, job: DayJob): CompiledQuery {
     return this.statement('admin/compact-stage-check.sql', { stage: `${table}_stage`, day: job.day, compaction: job.compaction })
   }
 
   /** On a cluster, every replica of the local staging table fetches what its shard staged; nothing on one node. */
-  syncStage(table: CombinedTable): CompiledQuery | undefined {
+  syncStage({ table }: CombinedTable): CompiledQuery | undefined {
     return this.cluster ? this.statement('admin/compact-stage-sync.sql', { stage: this.local(`${table}_stage`) }, { on_cluster: this.onCluster }) : undefined
   }
 
-  attach(table: CombinedTable, day: string): CompiledQuery {
+  attach({ table }: CombinedTable, day: string): CompiledQuery {
     return this.statement('admin/compact-attach.sql', { table: this.local(table), month: monthOf(day), stage: this.local(`${table}_stage`) }, { on_cluster: this.onCluster })
   }
 
@@ -145,24 +158,24 @@ export class CompactionSql {
   }
 
   /** How many mutations of `table` are still running (on any replica, on a cluster). */
-  mutating(table: CombinedTable): CompiledQuery {
+  mutating({ table }: CombinedTable): CompiledQuery {
     const mutations = this.cluster ? `clusterAllReplicas(${stringLiteral(this.cluster)}, system.mutations)` : 'system.mutations'
     return this.statement('admin/compact-mutating.sql', { tableName: this.local(table) }, { mutations: sqlOnly(mutations) })
   }
 
-  drop(table: CombinedTable, superseded: { day: string; compaction: string }[]): CompiledQuery {
+  drop({ table }: CombinedTable, superseded: { day: string; compaction: string }[]): CompiledQuery {
     const days = [...new Set(superseded.map((entry) => entry.day))]
     const params = { table: this.local(table), days, compactions: superseded.map((entry) => entry.compaction) }
     return this.statement('admin/compact-drop.sql', params, { on_cluster: this.onCluster })
   }
 
   /** The months of `table` whose masked rows reached `share` of its stored rows. */
-  masked(table: CombinedTable, share: number): CompiledQuery {
+  masked({ table }: CombinedTable, share: number): CompiledQuery {
     const parts = this.cluster ? `cluster(${stringLiteral(this.cluster)}, system.parts)` : 'system.parts'
     return this.statement('admin/compact-masked.sql', { table, tableName: this.local(table), share }, { parts: sqlOnly(parts) })
   }
 
-  unmask(table: CombinedTable, partition: string): CompiledQuery {
+  unmask({ table }: CombinedTable, partition: string): CompiledQuery {
     return this.statement('admin/compact-unmask.sql', { table: this.local(table), partition }, { on_cluster: this.onCluster })
   }
 }

@@ -6,7 +6,7 @@
 -- recorded at least `keepMs` ago, longer than a settled check's rows naming the older one are reused plus a
 -- statement that read them may still run (queries/run/settled-check.ts). One newer
 -- than every record (being built, or its build failed) stays until a later one is recorded. `keepMs` is the
--- run's (admin/compaction-run.sql) and the table one of the four (server/admin/compact.ts): no bound
+-- run's (admin/compaction-run.sql) and the table a declared one (queries/sessions/combined-tables.ts): no bound
 -- parameter, so it reads every stored compaction beside data statements.
 /* @run */
 SELECT stored.day AS day, toString(stored.compaction) AS compaction

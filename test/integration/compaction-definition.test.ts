@@ -3,7 +3,7 @@
 // and the next compaction builds the day again under the current definition.
 import assert from 'node:assert/strict'
 import request from 'supertest'
-import { breakdownTuples, definitionOf } from '../../queries/core/compaction-definition'
+import { breakdownTuples, definitionOf } from '../../queries/sessions/definition'
 import { DIMENSIONS, type Dimension } from '../../queries/core/registry'
 import { compactionOptions, compactSessions } from '../../server/admin/compact'
 import { answerInsights } from '../reference/model'

@@ -74,8 +74,9 @@ describe('the compaction job', function () {
       return queryAsync.apply(this, args)
     }
     let days: number
+    let sessions: number
     try {
-      ;({ days } = await compact())
+      ;({ days, sessions } = await compact())
     } finally {
       Object.assign(Session.prototype, { queryBindAsync, queryAsync })
     }
@@ -89,6 +90,7 @@ describe('the compaction job', function () {
       assert.ok(!calls.bound.includes(name), `${name} bound no parameter`)
     }
     assert.ok((await numberOf('SELECT count() FROM sessions_settled')) > 0, 'the builds stored sessions')
+    assert.equal(sessions, await numberOf('SELECT count() FROM sessions_settled'), 'the run reports the sessions it built')
   })
 
   /** How many times a statement paused for one of a higher priority in this process (server/priorities.ts). */

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict'
 import { Session } from 'chdb'
 import request from 'supertest'
+import { COMBINED_TABLES } from '../../queries/sessions/combined-tables'
 import { compactionOptions, compactSessions } from '../../server/admin/compact'
 import { createProject } from '../../server/admin/control'
 import { answerInsights, type RawEvent } from '../reference/model'
@@ -49,7 +50,7 @@ describe('sessions split over inserts, and late events for settled days', functi
   /** The compactions each combined table holds for each day, as 'day compaction' texts. */
   async function storedCompactions(): Promise<Record<string, string[]>> {
     const stored: Record<string, string[]> = {}
-    for (const table of ['sessions_settled', 'page_views_settled', 'page_rollup', 'session_rollup']) {
+    for (const { table } of COMBINED_TABLES) {
       const rows = await h.engine.client
         .query({ query: `SELECT DISTINCT day, toString(compaction) AS compaction FROM ${table} ORDER BY day, compaction`, format: 'JSONEachRow' })
         .then((rs) => rs.json<{ day: string; compaction: string }>())
@@ -61,7 +62,7 @@ describe('sessions split over inserts, and late events for settled days', functi
   /** Per combined table and month, the share of the rows its active parts store that deletes masked. */
   async function maskedShares(): Promise<Record<string, number>> {
     const shares: Record<string, number> = {}
-    for (const table of ['sessions_settled', 'page_views_settled', 'page_rollup', 'session_rollup']) {
+    for (const { table } of COMBINED_TABLES) {
       const rows = await h.engine.client
         .query({
           query: `SELECT partition_id, (SELECT sum(rows) FROM system.parts WHERE database = currentDatabase() AND table = '${table}' AND active AND partition_id = live.partition_id) AS stored, live.rows AS live

@@ -1,7 +1,7 @@
 // The combined tables' definition version: it names what builds them, so a breakdown added to the registry
 // is a new version (and the days compacted before it are not read settled).
 import assert from 'node:assert/strict'
-import { BREAKDOWNS, COMPACTION_DEFINITION, breakdownTuples, definitionOf } from '../../queries/core/compaction-definition'
+import { BREAKDOWNS, COMPACTION_DEFINITION, breakdownTuples, definitionOf } from '../../queries/sessions/definition'
 import { DIMENSIONS, type Dimension } from '../../queries/core/registry'
 
 describe('compaction definition', () => {

@@ -5,7 +5,7 @@ import { QueryError } from '../../queries/core/errors'
 import { encodeCursor } from '../../queries/export/export-events'
 import { STREAM_CHUNK_ROWS } from '../../queries/export/export-resource'
 import type { Scope } from '../../queries/core/pipeline'
-import { COMPACTION_DEFINITION } from '../../queries/core/compaction-definition'
+import { COMPACTION_DEFINITION } from '../../queries/sessions/definition'
 import { explainRequest, explainTarget, resolveRequest } from '../../server/admin/explain'
 
 const scopeFor = (id: string): Scope => ({ project: { id, name: id, timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 })

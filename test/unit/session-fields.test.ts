@@ -2,10 +2,11 @@
 // writes and the import rebuilds, the columns of `sessions` and `sessions_settled`, and how partial rows
 // are combined are generated from that list. Adding a field is the list plus this test.
 import assert from 'node:assert/strict'
-import { BREAKDOWNS, COMPACTION_DEFINITION, definitionOf } from '../../queries/core/compaction-definition'
+import { BREAKDOWNS, COMPACTION_DEFINITION, definitionOf } from '../../queries/sessions/definition'
 import { SESSION_ATTRIBUTES, SESSION_EXITS, SESSION_FIELDS, SESSION_ONLY_ATTRIBUTES } from '../../queries/core/registry'
 import { combinedFieldColumns, combinedFields, firstEventFields, partialFieldColumns, partialRowColumns, partialRowSelect, type SessionFields } from '../../queries/core/session-fields'
 import { listMigrations, renderMigration } from '../../server/admin/migrate'
+import { combinedTable } from '../../queries/sessions/combined-tables'
 import { CompactionSql } from '../../server/admin/compaction-sql'
 
 const FIELDS = Object.keys(SESSION_FIELDS)
@@ -57,7 +58,7 @@ describe('session fields', () => {
   })
 
   it("generate the compaction's combining of partial rows, as questions regroup them", () => {
-    const build = new CompactionSql().build('sessions_settled', { day: '2024-03-28', compaction: '1', readFrom: '2024-03-27 00:00:00.000', readTo: '2024-03-30 00:00:00.000' }).sql
+    const build = new CompactionSql().build(combinedTable('sessions_settled'), { day: '2024-03-28', compaction: '1', readFrom: '2024-03-27 00:00:00.000', readTo: '2024-03-30 00:00:00.000' }).sql
     assert.ok(build.includes(`sum(event_count) AS all_events${combinedFields(undefined, '    ')}\n  FROM sessions`), build)
     assert.equal(combinedFields(['country', 'country', 'region']), ',\n  argMin(country, first_event_key) AS s_country,\n  argMin(region, first_event_key) AS s_region')
     assert.equal(firstEventFields(['entry_path']), ',\n  argMin(path, (created_at, toString(id))) AS s_entry_path')
