@@ -29,8 +29,11 @@ export type Returns =
   /** `rest`: a marker of the template whose fragment adds more columns after `columns` (export.events' `includes`). */
   | { kind: 'columns'; columns: Column[]; rest?: string }
 
-const SCALAR =
-  /^(String|FixedString\(\d+\)|U?Int(8|16|32|64|128|256)|Float(32|64)|Decimal(32|64|128|256)?\(\d+(, ?\d+)?\)|Bool|UUID|IPv4|IPv6|Date|Date32|DateTime(\('[\w/+-]+'\))?|DateTime64\(\d(, ?'[\w/+-]+')?\))$/
+const SCALARS = [
+  String.raw`String|FixedString\(\d+\)|U?Int(8|16|32|64|128|256)|Float(32|64)|Decimal(32|64|128|256)?\(\d+(, ?\d+)?\)|Bool|UUID|IPv4|IPv6`,
+  String.raw`Date|Date32|DateTime(\('[\w/+-]+'\))?|DateTime64\(\d(, ?'[\w/+-]+')?\)`,
+]
+const SCALAR = new RegExp(`^(${SCALARS.join('|')})$`)
 const WRAPPERS = { Nullable: 'nullable', LowCardinality: 'low_cardinality', Array: 'array' } as const
 
 /** `text` cut at the commas outside parentheses and quotes, each part trimmed. */
@@ -86,6 +89,8 @@ export function parseColumnType(type: string): ColumnType | undefined {
   return known.length === elements.length ? { kind: 'tuple', elements: known } : undefined
 }
 
+const NEEDS_COLUMNS = '"-- @returns" needs a column list (name Type, ...), "nothing" or "fragment:" and the prose on the next lines'
+
 /** The text after `-- @returns `, with the continuation lines of a column list ending in ",". */
 function headerText(text: string): string | undefined {
   const lines = text.split('\n')
@@ -105,10 +110,14 @@ export function readReturns(text: string, markers: readonly string[]): { returns
   const items = splitTopLevel(header)
   const rest = /^@(\w+)$/.exec(items.at(-1) ?? '')?.[1]
   const listed = rest ? items.slice(0, -1) : items
-  const pairs = listed.map((item) => /^(\w+) ([A-Z]\w*(\(.*\))?)$/.exec(item))
-  if (!listed.length || pairs.some((pair) => !pair)) return { problems: ['"-- @returns" needs a column list (name Type, ...), "nothing" or "fragment:" and the prose on the next lines'] }
-  const columns = pairs.map((pair) => ({ name: pair![1], type: pair![2] }))
-  const problems = columns.filter((column) => !parseColumnType(column.type)).map((column) => `"-- @returns" column ${column.name} has an unknown type ${column.type}`)
+  const columns = listed.flatMap((item) => {
+    const pair = /^(\w+) ([A-Z]\w*(\(.*\))?)$/.exec(item)
+    return pair ? [{ name: pair[1], type: pair[2] }] : []
+  })
+  if (!listed.length || columns.length < listed.length) return { problems: [NEEDS_COLUMNS] }
+  const problems = columns
+    .filter((column) => !parseColumnType(column.type))
+    .map((column) => `"-- @returns" column ${column.name} has an unknown type ${column.type}`)
   const names = columns.map((column) => column.name)
   for (const name of new Set(names.filter((name, index) => names.indexOf(name) !== index))) problems.push(`"-- @returns" names the column ${name} twice`)
   if (rest && !markers.includes(rest)) problems.push(`"-- @returns" ends in @${rest}, which is not a marker of the template`)

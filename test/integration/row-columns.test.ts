@@ -22,7 +22,8 @@ describe('rows against their @returns', function () {
   after(() => h?.close())
 
   async function describeColumns(compiled: CompiledQuery): Promise<DescribedColumn[]> {
-    const result = await h.engine.client.query({ query: `DESCRIBE (${compiled.sql})`, query_params: { ...compiled.params }, format: 'JSONEachRow', clickhouse_settings: { ...compiled.settings } })
+    const query = `DESCRIBE (${compiled.sql})`
+    const result = await h.engine.client.query({ query, query_params: { ...compiled.params }, format: 'JSONEachRow', clickhouse_settings: { ...compiled.settings } })
     return (await result.json<DescribedColumn>()).map(({ name, type }) => ({ name, type }))
   }
 
@@ -52,7 +53,7 @@ describe('rows against their @returns', function () {
     assert.deepEqual(columnDifferences({ kind: 'fragment' }, engine), ['its template declares no columns ("-- @returns fragment")'])
   })
 
-  it("gives every route's statements the columns their templates declare (each example request, both engines, settled days or none, routes joined)", async () => {
+  it("gives every route's statements the columns their templates declare (example requests, both engines, settled days or not, joined)", async () => {
     const statements = routeStatements()
     assert.ok(statements.length > 100, `${statements.length} statements`)
     assert.deepEqual(await differencesOf(statements), [])

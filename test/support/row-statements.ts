@@ -17,7 +17,11 @@ export interface LabelledStatement {
   compiled: CompiledQuery
 }
 
-const SCOPE: Scope = { project: { id: 'demo', name: 'demo', timezone: 'Europe/Berlin' }, now: new Date('2024-04-15T10:00:00.000Z'), sessionLookbackMs: 86_400_000 }
+const SCOPE: Scope = {
+  project: { id: 'demo', name: 'demo', timezone: 'Europe/Berlin' },
+  now: new Date('2024-04-15T10:00:00.000Z'),
+  sessionLookbackMs: 86_400_000,
+}
 
 /** Two settled days inside the examples' windows: the statements then read the combined tables (rollups among them). */
 const SETTLED: readonly SettledRow[] = [

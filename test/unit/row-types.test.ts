@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import { parseColumnType, readReturns, splitTopLevel } from '../../queries/core/returns'
+import { listSqlFiles, loadTemplate } from '../../queries/core/templates'
 import { ROWS_FILE, generateRowTypes, jsonTypeOf, type WideIntegers } from '../../server/admin/row-types'
+import { adminStatements, routeStatements } from '../support/row-statements'
 
 const jsonOf = (type: string, wide: WideIntegers = 'number') => {
   const parsed = parseColumnType(type)
@@ -14,6 +16,13 @@ const jsonOf = (type: string, wide: WideIntegers = 'number') => {
 describe('row types', () => {
   it('commits the types the @returns headers generate (npm run rows:types)', () => {
     assert.ok(generateRowTypes() === fs.readFileSync(ROWS_FILE, 'utf8'), 'queries/core/rows.generated.ts is stale: run npm run rows:types')
+  })
+
+  it('finds a column list in the template of every statement the routes and the admin side compile', () => {
+    const fileOf = new Map(listSqlFiles().filter((file) => !file.startsWith('migrations/')).map((file) => [loadTemplate(file).name, file]))
+    const files = new Set([...routeStatements(), ...adminStatements()].map(({ compiled }) => fileOf.get(compiled.template) ?? compiled.template))
+    assert.deepEqual([...files].filter((file) => loadTemplate(file).returns?.kind !== 'columns'), [])
+    assert.ok(files.size >= 45, `${files.size} templates`)
   })
 
   it('maps each ClickHouse type to what JSONEachRow writes', () => {
@@ -47,7 +56,8 @@ describe('row types', () => {
   })
 
   it('knows no type outside its list, and cuts lists at the commas outside parentheses and quotes', () => {
-    for (const type of ['UInt46', 'Strng', 'Array(Strng)', 'Map(String)', 'Nested(a String)', 'Enum8(read = 1)']) assert.equal(parseColumnType(type), undefined, type)
+    const unknown = ['UInt46', 'Strng', 'Array(Strng)', 'Map(String)', 'Nested(a String)', 'Enum8(read = 1)']
+    for (const type of unknown) assert.equal(parseColumnType(type), undefined, type)
     assert.deepEqual(splitTopLevel("a DateTime64(3, 'UTC'), b Enum8('x,y' = 1), c String"), ["a DateTime64(3, 'UTC')", "b Enum8('x,y' = 1)", 'c String'])
   })
 
