@@ -4,15 +4,10 @@ import type { ChartQuery, EventItem, FormulaItem } from './chart-params'
 import { buckets, type Bucket } from '../core/dates'
 import { evaluateFormula, lettersOf } from './formula'
 import { round2 } from '../core/rounding'
+import type { Rows } from '../core/rows.generated'
 
-export interface ChartRow {
-  item: number
-  rank: number
-  labels: string[]
-  period: 'current' | 'previous'
-  bucket: number
-  value: number
-}
+/** A row of an item, a group's rank, a period ('current' or 'previous') and a bucket (sql/export/chart.sql). */
+export type ChartRow = Rows['export/chart.sql']
 
 type Value = number | null
 
@@ -72,17 +67,17 @@ function compareLabels(a: readonly string[], b: readonly string[]): number {
 /** The groups the engine kept for an item, as (rank, labels), by rank. */
 function rankedGroups(rows: readonly ChartRow[], itemIndex: number): [number, string[]][] {
   const ranks = new Map<number, string[]>()
-  for (const row of rows) if (row.item === itemIndex && row.rank > 0) ranks.set(Number(row.rank), row.labels)
+  for (const row of rows) if (row.item === itemIndex && row.rank > 0) ranks.set(Number(row.rank), [...row.labels])
   return [...ranks].sort(([a], [b]) => a - b)
 }
 
-export function shapeChart(rows: ChartRow[], query: ChartQuery) {
+export function shapeChart(rows: readonly ChartRow[], query: ChartQuery) {
   const starts = buckets(query.window, query.interval, query.timezone)
   const previousStarts = query.previousWindow ? buckets(query.previousWindow, query.interval, query.timezone) : []
   const dates = starts.map((bucket) => bucket.date)
   const index = new Map<string, number>()
   for (const row of rows) index.set(`${row.item}|${row.rank}|${row.period}|${row.bucket}`, Number(row.value))
-  const valuesOf = ({ item, rank, period }: { item: number; rank: number; period: ChartRow['period'] }, listed: readonly Bucket[]) =>
+  const valuesOf = ({ item, rank, period }: { item: number; rank: number; period: 'current' | 'previous' }, listed: readonly Bucket[]) =>
     listed.map((bucket) => index.get(`${item}|${rank}|${period}|${bucket.seconds}`) ?? 0)
   const alignPrevious = (values: Value[]) => starts.map((_, i) => (i < values.length ? values[i] : 0))
 

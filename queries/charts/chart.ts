@@ -6,11 +6,11 @@ import { shapeChart, type ChartRow } from './chart-shape'
 import { pickInterval } from '../core/dates'
 import { planSteps, type Resource } from '../core/pipeline'
 
-export const chart: Resource<ChartRequest, PlannedChart> = {
+export const chart: Resource<ChartRequest, PlannedChart, ChartRow> = {
   name: 'charts',
   schema: chartSchema,
   parse: parseChart,
   plan: planSteps(pickInterval, resolvePreviousWindow, capChartCells, decideChartFilters, decideChartReads),
   compile: compileChart,
-  shape: (rows, query) => ({ body: shapeChart(rows as unknown as ChartRow[], query) }),
+  shape: (rows, query) => ({ body: shapeChart(rows, query) }),
 }

@@ -72,6 +72,17 @@ export interface Joins<Planned> {
 /** A row as the engine returned it. */
 export type Row = Readonly<Record<string, unknown>>
 
+/**
+ * The engine's rows of a statement as the row type its template declares (`Rows` of queries/core/rows.generated.ts,
+ * generated from the template's `-- @returns`). The one place rows become that type, unlooked at: the run stage
+ * hands `shape` its rows through it (queries/run/answer.ts), and test/integration/row-columns.test.ts checks every
+ * template's declared columns, names, order and types, against what the engine describes for the statements the
+ * routes compile.
+ */
+export function asDeclaredRows<R extends Row>(rows: readonly Row[]): readonly R[] {
+  return rows as readonly R[]
+}
+
 export interface Answer {
   body: unknown
   hasMore?: boolean
@@ -84,9 +95,10 @@ export interface Answer {
  * are `compile`'s second input, so the statement compiled is the one that runs. Its statements are named: `compile`'s
  * is `rows`; `alongside` names those run together with it (a page's `count`), `follow` those that need
  * their rows (the `profiles` of a page's rows), and `shape` takes every one's rows. With `stream`, a
- * request it `streams` is answered by a stream of chunks instead of a body.
+ * request it `streams` is answered by a stream of chunks instead of a body. `Returned` is the row of
+ * `compile`'s template (e.g. `Rows['insights/live.sql']`, queries/core/rows.generated.ts).
  */
-export interface Resource<Parsed, Planned = Parsed> {
+export interface Resource<Parsed, Planned = Parsed, Returned extends Row = Row> {
   /** The route segment, e.g. `live`. */
   name: string
   /** JSON Schema of the query-string parameters: validates requests and feeds /openapi.json. */
@@ -112,7 +124,7 @@ export interface Resource<Parsed, Planned = Parsed> {
    * `rows`: `compile`'s rows as the engine returned them, shared with other requests through the result
    * cache (read, never changed); `others`: the rows of `alongside`'s and `follow`'s statements, by name.
    */
-  shape(rows: readonly Row[], query: Planned, others?: RowSets): Answer
+  shape(rows: readonly Returned[], query: Planned, others?: RowSets): Answer
   /** How a request is answered as a stream of chunks, when it `streams`. */
   stream?: StreamPlan<Planned>
 }

@@ -3,6 +3,7 @@
 // startup, `checkTemplates` checks every .sql file under sql/.
 import fs from 'node:fs'
 import path from 'node:path'
+import { readReturns, type Returns } from './returns'
 
 export const SQL_DIR = path.join(__dirname, '..', '..', 'sql')
 const PLACEHOLDER = /\{(\w+):([^{}]+?)\}/g
@@ -114,6 +115,8 @@ export interface Template {
   text: string
   placeholders: Map<string, string>
   markers: string[]
+  /** What `-- @returns` declares (queries/core/returns.ts); undefined when the header is missing or broken. */
+  returns?: Returns
 }
 
 function parseTemplate(file: string, text: string): Template {
@@ -122,7 +125,7 @@ function parseTemplate(file: string, text: string): Template {
   const placeholders = new Map<string, string>()
   for (const [, param, type] of text.matchAll(PLACEHOLDER)) placeholders.set(param, type.trim())
   const markers = [...text.matchAll(MARKER)].map((match) => match[1])
-  return { name, file, text, placeholders, markers }
+  return { name, file, text, placeholders, markers, returns: readReturns(text, markers).returns }
 }
 
 const cache = new Map<string, Template>()
@@ -196,6 +199,8 @@ function templateProblems(text: string): string[] {
   const names = [...text.matchAll(/^-- @name (\S+)$/gm)]
   if (names.length !== 1) problems.push(`needs exactly one "-- @name" header, has ${names.length}`)
   if (!/^-- @returns .+$/m.test(text)) problems.push('needs a "-- @returns" header')
+  const markers = [...text.matchAll(MARKER)].map((match) => match[1])
+  problems.push(...readReturns(text, markers).problems)
   const sql = withoutComments(text)
   const types = new Map<string, Set<string>>()
   for (const [braced] of sql.matchAll(/\{[^{}]*\}/g)) {
@@ -233,7 +238,8 @@ export function findTemplateProblems(dir: string = SQL_DIR): string[] {
 }
 
 /**
- * Startup check of the SQL files: every template has one `@name` (unique) and a `@returns`, every
+ * Startup check of the SQL files: every template has one `@name` (unique) and a `@returns` that lists its
+ * columns with known types (or says it returns nothing, or is a fragment of other statements), every
  * `{...}` is a placeholder with a known type and one type per name, every marker is a known slot, and
  * nothing is interpolated by JavaScript; a migration names its file and binds nothing. Throws with
  * every problem, each naming its file.

@@ -4,10 +4,12 @@
 // the CSV framing are here; the server only writes the bytes.
 import { planSteps, type Chunk, type Resource, type RowSets, type StatementSet, type StreamPlan } from '../core/pipeline'
 import { parseLines, type CompiledQuery } from '../core/compiled'
+import type { Rows } from '../core/rows.generated'
 import { compileCsvChunk, compileCsvLines, csvHeader, parseCsvChunk } from './export-csv'
 import { compileCount, compileProfiles, compileRows, decideExportFilters, encodeCursor, exportEventsSchema, keysetOf, parseExport, type ExportQuery, type Keyset, type PlannedExport } from './export-events'
 
-export type ExportRow = Record<string, unknown> & { id: string; createdAt: string; profileId: string }
+/** An event row: its base fields and the columns its `includes` add (sql/export/events.sql). */
+export type ExportRow = Rows['export/events.sql']
 
 /**
  * Rows per statement while streaming: bounds memory on both engines. Twice as many rows grew the gateway's
@@ -32,10 +34,10 @@ function profilesOf(query: ExportQuery, rows: Record<string, unknown>[]): Statem
   return { profiles: compileProfiles(query, ids) }
 }
 
-/** Adds `profile` (or null) to each row from the looked-up profiles. */
-function attachProfiles(rows: ExportRow[], profiles: Record<string, unknown>[]): void {
+/** The rows, each with `profile` (or null) from the looked-up profiles. */
+function withProfiles(rows: readonly ExportRow[], profiles: Record<string, unknown>[]): ExportRow[] {
   const byId = new Map(profiles.map((profile) => [String(profile.id), profile]))
-  for (const row of rows) row.profile = byId.get(row.profileId) ?? null
+  return rows.map((row) => ({ ...row, profile: byId.get(row.profileId) ?? null }))
 }
 
 function countLines(text: string): number {
@@ -65,8 +67,7 @@ function ndjsonChunk(output: string, follow: RowSets, query: ExportQuery): Chunk
     const last = count ? keysetOf(JSON.parse(text.slice(text.lastIndexOf('\n', text.length - 2) + 1)) as ExportRow, 1) : undefined
     return { text, count, next: nextAfter(count, last) }
   }
-  const rows = parseLines<ExportRow>(output)
-  attachProfiles(rows, follow.profiles ?? [])
+  const rows = withProfiles(parseLines<ExportRow>(output), follow.profiles ?? [])
   const last = rows.at(-1)
   return { text: rows.map((row) => `${JSON.stringify(row)}\n`).join(''), count: rows.length, next: nextAfter(rows.length, last && keysetOf(last, 1)) }
 }
@@ -93,7 +94,7 @@ export const exportStream: StreamPlan<PlannedExport, Keyset> = {
   shapeChunk: (output, follow, query) => (query.format === 'csv' ? csvChunk(output) : ndjsonChunk(output, follow, query)),
 }
 
-export const exportEvents: Resource<ExportQuery, PlannedExport> = {
+export const exportEvents: Resource<ExportQuery, PlannedExport, ExportRow> = {
   name: 'export.events',
   schema: exportEventsSchema,
   parse: parseExport,
@@ -107,12 +108,11 @@ export const exportEvents: Resource<ExportQuery, PlannedExport> = {
   follow: (query, rows) => profilesOf(query, (rows.rows ?? []).slice(0, query.limit)),
   shape(rows, query, others = {}) {
     const { current } = pageOf(query)
-    const fetched = rows as ExportRow[]
-    const data = fetched.slice(0, query.limit)
-    if (includesProfiles(query)) attachProfiles(data, others.profiles ?? [])
+    const page = rows.slice(0, query.limit)
+    const data = includesProfiles(query) ? withProfiles(page, others.profiles ?? []) : page
     const totalCount = Number(others.count?.[0]?.total ?? 0)
     const last = data.at(-1)
-    const nextCursor = fetched.length > query.limit && last ? encodeCursor(keysetOf(last, current)) : null
+    const nextCursor = rows.length > query.limit && last ? encodeCursor(keysetOf(last, current)) : null
     return { body: { meta: { count: data.length, totalCount, pages: Math.ceil(totalCount / query.limit), current, nextCursor }, data } }
   },
   stream: exportStream,

@@ -1,6 +1,7 @@
 // `GET /insights/:projectId/live`: distinct visitors with any event in the last five minutes.
 import { compileTemplate } from '../core/compiled'
 import { planSteps, toClickHouseTime, type Resource } from '../core/pipeline'
+import type { Rows } from '../core/rows.generated'
 import { assertValid, compileSchema } from '../core/validate'
 
 const LIVE_WINDOW_MS = 5 * 60 * 1000
@@ -20,7 +21,7 @@ const validateParams = compileSchema(schema)
 
 const resolveLiveWindow = (query: LiveQuery): LiveWindow => ({ ...query, since: new Date(query.now.getTime() - LIVE_WINDOW_MS) })
 
-export const live: Resource<LiveQuery, LiveWindow> = {
+export const live: Resource<LiveQuery, LiveWindow, Rows['insights/live.sql']> = {
   name: 'live',
   schema,
   // Five minutes of events at most, whatever the request: it never waits behind a heavy statement.

@@ -5,23 +5,15 @@ import { buckets, pickInterval } from '../core/dates'
 import { decideRevenueReads, type EventReads } from '../core/reads'
 import { capSeriesBuckets, decideFilters, parseInsightParams, seriesSchema, widenForSessions, withSettled, type InsightQuery, type PlannedSeries } from './insight-params'
 import { planSteps, type Resource } from '../core/pipeline'
+import type { Rows } from '../core/rows.generated'
 import { percent, ratio } from '../core/rounding'
 import { eventConditions, eventJoin, performedWith, sessionParams, sessionsMatchingAttributes, settledCheck, windowSessions } from './session-sql'
 
 /** A metrics request after its plan: where its revenue is read from decided (core/reads.ts). */
 type PlannedMetrics = PlannedSeries & { reads: EventReads }
 
-interface MetricsRow {
-  part: 'sessions' | 'revenue'
-  is_total: number
-  bucket: number
-  session_count: number
-  bounced: number
-  duration_total_ms: number
-  view_count: number
-  visitor_count: number
-  revenue_total: number
-}
+/** A row of a part ('sessions' or 'revenue') and a bucket, or its total (sql/insights/metrics.sql). */
+type MetricsRow = Rows['insights/metrics.sql']
 
 export interface Figures {
   bounce_rate: number
@@ -49,7 +41,7 @@ function revenueRows(query: PlannedMetrics): Fragment {
 }
 
 /** The lookup key of a row: its part and its bucket (epoch seconds), or the total. */
-const rowKey = (part: MetricsRow['part'], bucket: number | 'total') => `${part}|${bucket}`
+const rowKey = (part: string, bucket: number | 'total') => `${part}|${bucket}`
 
 function toFigures(sessions: MetricsRow | undefined, revenue: MetricsRow | undefined): Figures {
   const count = Number(sessions?.session_count ?? 0)
@@ -65,7 +57,7 @@ function toFigures(sessions: MetricsRow | undefined, revenue: MetricsRow | undef
   }
 }
 
-export const metrics: Resource<InsightQuery, PlannedMetrics> = {
+export const metrics: Resource<InsightQuery, PlannedMetrics, MetricsRow> = {
   name: 'metrics',
   schema: seriesSchema,
   parse: (raw, scope) => parseInsightParams(raw, scope, 'series'),
@@ -88,9 +80,9 @@ export const metrics: Resource<InsightQuery, PlannedMetrics> = {
       },
     )
   },
-  shape(rawRows, query) {
+  shape(rows, query) {
     const byKey = new Map<string, MetricsRow>()
-    for (const row of rawRows as unknown as MetricsRow[]) byKey.set(rowKey(row.part, Number(row.is_total) ? 'total' : Number(row.bucket)), row)
+    for (const row of rows) byKey.set(rowKey(row.part, Number(row.is_total) ? 'total' : Number(row.bucket)), row)
     const series = buckets(query.window, query.interval, query.timezone).map(({ seconds, date }) => ({
       date,
       ...toFigures(byKey.get(rowKey('sessions', seconds)), byKey.get(rowKey('revenue', seconds))),

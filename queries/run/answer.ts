@@ -5,7 +5,7 @@
 // that follow from their rows; a stream is written chunk by chunk. The HTTP handler and the CLI
 // authenticate, call `answer` and write the bytes.
 import type { CompiledQuery } from '../core/compiled'
-import type { Resource, Scope, StreamHead } from '../core/pipeline'
+import { asDeclaredRows, type Resource, type Row, type Scope, type StreamHead } from '../core/pipeline'
 import { DataVersion } from './data-version'
 import { laneOf } from './heavy'
 import { JoinedRuns } from './joined-runs'
@@ -100,7 +100,7 @@ export class Answers {
   }
 
   /** The answer of `question` by `resource`; a QueryError on bad input or a failed statement. */
-  async answer<Parsed, Planned>(resource: Resource<Parsed, Planned>, question: Question): Promise<Answered> {
+  async answer<Parsed, Planned, Returned extends Row>(resource: Resource<Parsed, Planned, Returned>, question: Question): Promise<Answered> {
     const query = resource.plan(resource.parse({ ...question.raw }, question.scope))
     const stream = resource.stream
     if (stream?.streams(query)) {
@@ -124,7 +124,7 @@ export class Answers {
       revalidate: question.revalidate,
       run: (signal) => this.run(resource, query, asked, { ...question, signal }),
     })
-    const { body, hasMore } = resource.shape(entry.rows, query, {})
+    const { body, hasMore } = resource.shape(asDeclaredRows<Returned>(entry.rows), query, {})
     return { kind: 'body', body, hasMore, cache: { hit, storedAt: entry.storedAt, maxAgeSeconds: entry.maxAgeSeconds } }
   }
 
@@ -132,13 +132,18 @@ export class Answers {
    * A resource of several statements: `rows` and those `alongside` together, then those that `follow`
    * from their rows, all under one time limit (the request's); not cached.
    */
-  private async runNamed<Planned>(resource: Resource<unknown, Planned>, query: Planned, compiled: CompiledQuery, question: Question) {
+  private async runNamed<Planned, Returned extends Row>(
+    resource: Resource<unknown, Planned, Returned>,
+    query: Planned,
+    compiled: CompiledQuery,
+    question: Question,
+  ) {
     const runner = this.runner.forClient(question.clientId)
     const deadline = this.runner.requestDeadline()
     const first = await runStatements(runner, { rows: compiled, ...resource.alongside?.(query) }, question.signal, deadline)
     const followed = resource.follow ? await runStatements(runner, resource.follow(query, first), question.signal, deadline) : {}
     const { rows, ...others } = { ...first, ...followed }
-    return resource.shape(rows, query, others)
+    return resource.shape(asDeclaredRows<Returned>(rows), query, others)
   }
 
   /**

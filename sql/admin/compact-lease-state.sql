@@ -1,5 +1,6 @@
 -- @name admin.compact-lease-state
--- @returns one row: generation, the latest claimed (0 when none); holder, its claimant ('' when none); live, 1
+-- @returns generation UInt64, holder String, live UInt8
+-- one row: generation, the latest claimed (0 when none); holder, its claimant ('' when none); live, 1
 --   while that claimant holds the lease: not released, and its claim or its latest row in compaction_lease
 --   less than `leaseSeconds` old
 SELECT

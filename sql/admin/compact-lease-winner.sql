@@ -1,5 +1,6 @@
 -- @name admin.compact-lease-winner
--- @returns the claimant of `generation`: holder (one row, or none when nobody claimed it)
+-- @returns holder String
+-- the claimant of `generation`: holder (one row, or none when nobody claimed it)
 SELECT holder
 FROM compaction_claims
 WHERE generation = {generation:UInt64}

@@ -1,5 +1,6 @@
 -- @name admin.compact-masked
--- @returns the partitions of a combined table (partition_id) whose rows masked by lightweight deletes
+-- @returns partition_id String
+-- the partitions of a combined table (partition_id) whose rows masked by lightweight deletes
 --   (admin/compact-drop.sql) are at least `share` of the rows its active parts store there; `table` is the
 --   table questions read and `tableName` the table whose parts store it (on a cluster, the shards' local one)
 -- The masked rows are still read and skipped by every statement over the month, until a merge includes

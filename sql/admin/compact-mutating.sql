@@ -1,5 +1,6 @@
 -- @name admin.compact-mutating
--- @returns how many mutations of a combined table are not done yet: pending; `tableName` as system.mutations
+-- @returns pending UInt64
+-- how many mutations of a combined table are not done yet: pending; `tableName` as system.mutations
 --   holds it (on a cluster, the shards' local table, on every replica)
 -- A compaction's delete (admin/compact-drop.sql) waits for its own mutation, which runs after the table's
 -- earlier ones, such as a month's rewrite (admin/compact-unmask.sql, seconds on a large month). Embedded, a

@@ -1,4 +1,5 @@
 -- @name admin.compact-stage-rows
--- @returns one row: rows (in a staging table)
+-- @returns rows UInt64
+-- one row: rows (in a staging table)
 SELECT count() AS rows
 FROM {stage:Identifier}

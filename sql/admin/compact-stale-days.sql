@@ -1,5 +1,6 @@
 -- @name admin.compact-stale-days
--- @returns the UTC days up to the run's last day to compact, oldest first: day
+-- @returns day Date
+-- the UTC days up to the run's last day to compact, oldest first: day
 -- A day needs a compaction when, for some project, the partial rows of its read range
 -- [day - lookback, day + 1 day + lookback) are not as many as its last compaction recorded (or none did, or
 -- one did under another definition of the combined tables).

@@ -1,5 +1,6 @@
 -- @name admin.compact-superseded
--- @returns the compactions of a combined table that no reader can still be reading: day, compaction (as
+-- @returns day Date, compaction String
+-- the compactions of a combined table that no reader can still be reading: day, compaction (as
 --   text: the number is beyond 2^53, and JSON would round it)
 -- A reader keeps the compaction that its (project, day, lookback) record names (insights/settled-days.sql),
 -- so one that some record still names stays. One that none names goes once the day has a newer compaction

@@ -1,5 +1,5 @@
 -- @name admin.compaction-job
--- @returns a WITH clause: the day a compaction builds as job_day, its number as job_compaction, and its read
+-- @returns fragment: a WITH clause: the day a compaction builds as job_day, its number as job_compaction, and its read
 --   range [day - lookback, day + 1 day + lookback) as job_read_from and job_read_to.
 -- Placed before the SELECT of a day's statement and seen by its subqueries; written into the statement's
 -- text as typed literals (queries/core/literals.ts), so the statement binds nothing: embedded, it runs

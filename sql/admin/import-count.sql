@@ -1,5 +1,6 @@
 -- @name admin.import-count
--- @returns rows: staged, new_events
+-- @returns staged Nullable(UInt64), new_events Nullable(UInt64)
+-- rows: staged, new_events
 SELECT
   (SELECT count() FROM {stage:Identifier}) AS staged,
   (SELECT count() FROM (/* @new_events */)) AS new_events

@@ -1,5 +1,6 @@
 -- @name admin.import-leftovers
--- @returns rows: name
+-- @returns name String
+-- rows: name
 -- Staging tables of earlier imports in this database (a killed import cannot drop its own). Their names
 -- carry their creation time: import_stage_<unix ms>_<random hex>, and the sessions a rerun rebuilds the
 -- table's name plus _sessions (admin/import-resession-find.sql), and the days whose discovery summaries it rebuilds

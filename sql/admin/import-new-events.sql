@@ -1,5 +1,5 @@
 -- @name admin.import-new-events
--- @returns rows: line, then the columns of `events`
+-- @returns fragment: rows: line, then the columns of `events`
 -- The staged events that `events` does not hold yet: an id already stored for the project (an earlier
 -- run of the same file, whole or cut short) or earlier in the file is skipped, so reruns never duplicate.
 -- The stored side is read only over the staged time range, which the table's key prunes.

@@ -1,4 +1,5 @@
 -- @name admin.migrations-applied
--- @returns one row per migration already applied: name
+-- @returns name String
+-- one row per migration already applied: name
 SELECT name
 FROM quarry_migrations FINAL

@@ -1,5 +1,6 @@
 -- @name admin.migrations-tracked
--- @returns one row: tracked, 1 when the database has the table of applied migrations (quarry_migrations)
+-- @returns tracked UInt8
+-- one row: tracked, 1 when the database has the table of applied migrations (quarry_migrations)
 SELECT toUInt8(count() > 0) AS tracked
 FROM system.tables
 WHERE database = currentDatabase()

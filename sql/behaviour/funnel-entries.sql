@@ -1,5 +1,6 @@
 -- @name behaviour.funnel_entries
--- @returns one row (value '') when a group enters inside the window, none otherwise: value, reached (groups per step), total (the same)
+-- @returns value String, reached Array(UInt64), total Array(UInt64)
+-- one row (value '') when a group enters inside the window, none otherwise: value, reached (groups per step), total (the same)
 -- The funnel of behaviour.funnel_window without a breakdown, with no windowFunnel state for the groups
 -- that only enter. windowFunnel gives a group a level of 1 or more exactly when it has an event with bit
 -- 0 of its mask (an entry inside the window), so reached[1] counts the groups of entry events. A group

@@ -1,5 +1,6 @@
 -- @name behaviour.funnel_window
--- @returns per breakdown value, the top ones (one row, value '' without a breakdown): value, reached (groups per step), total (every group's, per step)
+-- @returns value String, reached Array(UInt64), total Array(UInt64)
+-- per breakdown value, the top ones (one row, value '' without a breakdown): value, reached (groups per step), total (every group's, per step)
 -- The funnel of behaviour.funnel when no event can match two steps (distinct event names, none `*`): then
 -- windowFunnel's default mode gives exactly the definition. It takes events of one millisecond in step
 -- order, whatever their ids, keeps per step the latest start of a chain reaching it, and counts a step

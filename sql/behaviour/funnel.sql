@@ -1,5 +1,6 @@
 -- @name behaviour.funnel
--- @returns per breakdown value, the top ones (one row, value '', without a breakdown): value, reached (groups per step), total (every group's, per step)
+-- @returns value String, reached Array(UInt64), total Array(UInt64)
+-- per breakdown value, the top ones (one row, value '', without a breakdown): value, reached (groups per step), total (every group's, per step)
 -- A group (a session, or a visitor) reaches step k when it has k distinct events e1..ek, e_i matching
 -- step i, e1 in the window, e1.t <= e2.t <= ... <= ek.t and ek.t - e1.t <= windowMs. Events matching no
 -- step are never read past the WHERE; each event's steps are the bits of its mask (bit 0 only inside

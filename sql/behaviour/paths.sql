@@ -1,5 +1,6 @@
 -- @name behaviour.paths
--- @returns per kind ('node' or 'link') and step, the top `limit` rows: kind, step, source, target, sessions, exits, total (sequences in all)
+-- @returns kind String, step UInt32, source String, target String, sessions UInt64, exits UInt64, total UInt64
+-- per kind ('node' or 'link') and step, the top `limit` rows: kind, step, source, target, sessions, exits, total (sequences in all)
 -- Each session that starts in the window and passes the filters gives a sequence: its node labels in
 -- event order (created_at, then id), from its first node matching the start step when there is one,
 -- consecutive repeats collapsed, cut to `steps`. Events are read a lookback before and after the window,

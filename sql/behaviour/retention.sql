@@ -1,5 +1,6 @@
 -- @name behaviour.retention
--- @returns per cohort with visitors: cohort_start (epoch seconds), size, returned (visitors per period 1..periods)
+-- @returns cohort_start UInt32, size UInt64, returned Array(UInt64)
+-- per cohort with visitors: cohort_start (epoch seconds), size, returned (visitors per period 1..periods)
 -- A visitor's cohort is the period holding their earliest start event inside the window. One pass over
 -- the events groups them per visitor (by profile_key, the profile's 128-bit hash): the cohort is the
 -- least period of a start event, and each period holding a return event is one bit of the visitor's

@@ -1,5 +1,6 @@
 -- @name control.client-find
--- @returns the client with this id, or no row: id, revoked
+-- @returns id UUID, revoked UInt8
+-- the client with this id, or no row: id, revoked
 SELECT id, revoked
 FROM api_clients FINAL
 WHERE id = {id:UUID}

@@ -1,5 +1,6 @@
 -- @name control.data-version
--- @returns one row: parts, a fingerprint of what the tables answers are read from hold (as text); mutating, how
+-- @returns parts String, mutating Nullable(UInt64)
+-- one row: parts, a fingerprint of what the tables answers are read from hold (as text); mutating, how
 --   many mutations of those tables are not done
 -- A server's data version (queries/run/data-version.ts). Per partition of each such table (per replica on a
 -- cluster, through `clusterAllReplicas`): its highest block number, which every insert, attach and replica

@@ -1,5 +1,5 @@
 -- @name export.chart_series_first_event
--- @returns per (period, bucket, group) of one `one_event_per_user` series item: users whose first
+-- @returns fragment: per (period, bucket, group) of one `one_event_per_user` series item: users whose first
 --   matching event of the period falls in the bucket
 -- Users are told apart by the key stored with each event (migrations/001_source_tables.sql), the hash of
 -- profile_id that uniqExact would keep: the same values, without hashing the id of every row read.

@@ -1,5 +1,5 @@
 -- @name export.chart_series
--- @returns per (period, bucket, group) of one series item: its segment's aggregate as value
+-- @returns fragment: per (period, bucket, group) of one series item: its segment's aggregate as value
 -- Events of the window (and, with `previous`, of the window before it) matching the item's name and
 -- filters; with breakdowns, only the item's top groups (ranked by the same aggregate over the current
 -- window) are kept, joined with their rank. The period is grouped as a number (0/1), named after: a

@@ -1,5 +1,5 @@
 -- @name export.chart_top_groups
--- @returns the first `groupLimit` groups of one series item: labels, rank (1-based), ranked by the
+-- @returns fragment: the first `groupLimit` groups of one series item: labels, rank (1-based), ranked by the
 --   item's aggregate over the current window descending, then the labels ascending; a group whose
 --   aggregate is 0 is left out
 SELECT labels, toUInt32(row_number() OVER (ORDER BY total DESC, labels ASC)) AS rank

@@ -1,5 +1,6 @@
 -- @name export.count
--- @returns one row: total, the number of events an export matches
+-- @returns total UInt64
+-- one row: total, the number of events an export matches
 SELECT count() AS total
 FROM events
 WHERE project_id = {projectId:String}

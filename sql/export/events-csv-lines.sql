@@ -1,5 +1,6 @@
 -- @name export.events-csv-lines
--- @returns the export's CSV records, one a row, written as TabSeparatedRaw, so the output is the CSV body
+-- @returns line String
+-- the export's CSV records, one a row, written as TabSeparatedRaw, so the output is the CSV body
 --   itself: each record ends in CR, and the format's own line feed after it makes the CRLF
 -- The cells are quoted as export.events-csv quotes them (see queries/export/export-csv.ts); TabSeparatedRaw
 -- escapes nothing, so tabs and line breaks inside quoted cells stay as they are. The rows statement

@@ -1,5 +1,6 @@
 -- @name export.events-csv
--- @returns one row for a keyset chunk of the export, written as TabSeparatedRaw: rows, the keyset of its
+-- @returns rows UInt64, lastAtMs Int64, lastId String, text String
+-- one row for a keyset chunk of the export, written as TabSeparatedRaw: rows, the keyset of its
 --   last row (lastAtMs, lastId), then text (its CSV records, each ending in CRLF), raw
 -- TRICKY: ClickHouse's CSV format quotes every string, while the export quotes only the cells that need
 -- it (RFC 4180: a comma, a double quote or a line break). So the engine writes each record itself from

@@ -1,5 +1,8 @@
 -- @name export.events
--- @returns one row per event, newest first (ties: id text descending): the base fields and the
+-- @returns id String, name LowCardinality(String), deviceId String, profileId String, sessionId String,
+--   projectId LowCardinality(String), createdAt String, path String, duration UInt32, city LowCardinality(String),
+--   country LowCardinality(String), os LowCardinality(String), browser LowCardinality(String), @includes
+-- one row per event, newest first (ties: id text descending): the base fields and the
 --   included groups (see queries/export/export-events.ts), createdAt as ISO 8601 with the zone's offset
 -- TRICKY: ordering by exactly the table's sort-key expressions (project_id, toDate(created_at),
 -- created_at, toUInt128(id), which orders like the id text) lets ClickHouse read in key order and stop

@@ -1,5 +1,7 @@
 -- @name export.profiles
--- @returns the latest version (largest last_seen_at) of each listed profile: id, firstName, lastName,
+-- @returns id String, firstName String, lastName String, email String, avatar String,
+--   properties Map(String, String), createdAt String, lastSeenAt String
+-- the latest version (largest last_seen_at) of each listed profile: id, firstName, lastName,
 --   email, avatar, properties, createdAt, lastSeenAt (ISO 8601, UTC); the list is a bound array or the
 --   profile ids of an export chunk
 SELECT

@@ -1,5 +1,7 @@
 -- @name insights.dimension_rollup
--- @returns as insights/dimension.sql: one row per (prefix, name) of the session attribute, in answer order,
+-- @returns prefix_value String, name_value String, session_count UInt64, view_count UInt64, bounced UInt64,
+--   duration_total_ms Int64
+-- as insights/dimension.sql: one row per (prefix, name) of the session attribute, in answer order,
 --   one page plus one row: prefix_value, name_value, session_count, view_count, bounced, duration_total_ms
 -- A breakdown without filters whose window starts and ends on whole hours: the settled days' sessions come
 -- counted per value and hour of their start (insights/session-rollup-rows.sql); the other days' sessions

@@ -1,5 +1,7 @@
 -- @name insights.dimension_sets_rollup
--- @returns the rows of several breakdowns as insights/dimension-sets.sql gives them, with `member` (a number:
+-- @returns member UInt32, prefix_value String, name_value String, session_count UInt64, view_count UInt64,
+--   bounced UInt64, duration_total_ms Int64
+-- the rows of several breakdowns as insights/dimension-sets.sql gives them, with `member` (a number:
 --   queries/run/joined-runs.ts tells rows apart by it)
 -- Breakdowns without filters whose window starts and ends on whole hours, asked together: the settled
 -- days' counts of every member (insights/session-rollup-rows.sql, as insights/dimension-rollup.sql reads

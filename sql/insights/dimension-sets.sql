@@ -1,5 +1,7 @@
 -- @name insights.dimension_sets
--- @returns the rows of several breakdowns of the same window, filters and page (queries/run/joined-runs.ts),
+-- @returns member UInt8, prefix_value String, name_value String, session_count UInt64, view_count UInt64,
+--   bounced UInt64, duration_total_ms Int64
+-- the rows of several breakdowns of the same window, filters and page (queries/run/joined-runs.ts),
 --   each as insights/dimension.sql gives them, and `member`: the index of the breakdown it answers
 -- One GROUPING SETS pass over the window's sessions instead of one statement per breakdown, each of which
 -- would read the same sessions again (docs/measurements.md, "Scheduling").

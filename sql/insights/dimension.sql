@@ -1,5 +1,7 @@
 -- @name insights.dimension
--- @returns one row per (prefix, name) of the session attribute, in answer order, one page plus one row:
+-- @returns prefix_value String, name_value String, session_count UInt64, view_count UInt64, bounced UInt64,
+--   duration_total_ms Int64
+-- one row per (prefix, name) of the session attribute, in answer order, one page plus one row:
 --   prefix_value, name_value, session_count, view_count, bounced, duration_total_ms
 -- Shared by every breakdown resource; the attribute (and its prefix) come from queries/core/registry.ts.
 /* @performed_with */SELECT

@@ -1,5 +1,6 @@
 -- @name insights.events_names
--- @returns rows: name, event_count, last_seen_ms (the window's last event of the name, epoch ms); most
+-- @returns name LowCardinality(String), event_count UInt64, last_seen_ms Int64
+-- rows: name, event_count, last_seen_ms (the window's last event of the name, epoch ms); most
 --   events first, then the name, one page and one row more
 -- The window is read in three parts that cover it exactly (queries/discovery/discovery-window.ts): the UTC
 -- days inside it from the day rows of event_names, the whole UTC hours left at its edges from the hour rows,

@@ -1,5 +1,5 @@
 -- @name insights.events_properties_minutes
--- @returns the rows of events_properties (insights/events-properties.sql) for the minutes of the window left over at its
+-- @returns fragment: the rows of events_properties (insights/events-properties.sql) for the minutes of the window left over at its
 --   edges, [start, hoursFrom) and [hoursTo, end), counted from the events themselves
 -- Placed in UNION ALL only when the window does not start and end on whole UTC hours: a statement
 -- whose window has no minute left over plans no read of events (queries/discovery/discovery.ts).

@@ -1,5 +1,6 @@
 -- @name insights.events_properties
--- @returns rows: key, event_count (the window's events carrying the key, of the asked name or of any);
+-- @returns key String, event_count UInt64
+-- rows: key, event_count (the window's events carrying the key, of the asked name or of any);
 --   most events first, then the key, one page and one row more
 -- The window in three parts, as insights/events-names.sql reads it: day rows, hour rows at the edges, and
 -- the events of the minutes left over (insights/events-properties-minutes.sql, left out when there are

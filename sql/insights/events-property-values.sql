@@ -1,5 +1,6 @@
 -- @name insights.events_property_values
--- @returns rows: value, event_count (the window's events whose property `key` holds the value, of the asked
+-- @returns value String, event_count UInt64
+-- rows: value, event_count (the window's events whose property `key` holds the value, of the asked
 --   name or of any); most events first, then the value, one page and one row more
 -- The window in three parts, as insights/events-names.sql reads it: day rows, hour rows at the edges, and
 -- the events of the minutes left over (insights/events-property-values-minutes.sql, left out when there

@@ -1,5 +1,7 @@
 -- @name insights.exit_pages_rollup
--- @returns as insights/exit-pages.sql: page_origin, page_path, session_count, bounced, duration_total_ms,
+-- @returns page_origin String, page_path String, session_count UInt64, bounced UInt64, duration_total_ms Int64,
+--   view_count UInt64
+-- as insights/exit-pages.sql: page_origin, page_path, session_count, bounced, duration_total_ms,
 --   view_count, in answer order, one page plus one row
 -- Exit pages without filters whose window starts and ends on whole hours: the settled days' sessions come
 -- counted per exit page (`exit_page`) and per viewed page with their views of it (`page_views`), and per

@@ -1,5 +1,7 @@
 -- @name insights.exit_pages
--- @returns one row per exit page (origin, path) of the window's kept sessions, in answer order, one page plus
+-- @returns page_origin String, page_path String, session_count UInt64, bounced UInt64, duration_total_ms Int64,
+--   view_count UInt64
+-- one row per exit page (origin, path) of the window's kept sessions, in answer order, one page plus
 --   one row: page_origin, page_path, session_count (sessions exiting there), bounced, duration_total_ms (of
 --   those sessions), view_count (the views of that page in every kept session, the exit rate's denominator)
 -- Each kept session (with every page it viewed and its views of each, see queries/insights/session-sql.ts,

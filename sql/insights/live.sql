@@ -1,5 +1,6 @@
 -- @name insights.live
--- @returns one row: visitors
+-- @returns visitors UInt64
+-- one row: visitors
 -- Live visitors (docs/definitions.md): distinct profile_id with any event in the last five minutes.
 SELECT uniqExact(profile_id) AS visitors
 FROM events

@@ -1,5 +1,7 @@
 -- @name insights.metrics
--- @returns one row per bucket and one total row (is_total = 1) for each part:
+-- @returns part String, is_total UInt64, bucket UInt32, session_count UInt64, bounced UInt64,
+--   duration_total_ms Int64, view_count UInt64, visitor_count UInt64, revenue_total Int64
+-- one row per bucket and one total row (is_total = 1) for each part:
 --   part 'sessions': session_count, bounced, duration_total_ms, view_count, visitor_count
 --   part 'revenue': revenue_total
 -- Session figures fall in the bucket of the session's start, revenue in the bucket of each event.

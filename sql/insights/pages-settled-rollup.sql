@@ -1,5 +1,5 @@
 -- @name insights.pages_settled_rollup
--- @returns the page rollup of the settled days `view_days` in the window (of their compactions,
+-- @returns fragment: the page rollup of the settled days `view_days` in the window (of their compactions,
 --   `view_compactions`), as pages.sql's page_parts: origin, path, views, first_views, with_next,
 --   gap_total_ms, title, title_key
 -- Rows per page, hour and hour of the previous view (migrations/002_derived_tables.sql): the window's bounds

@@ -1,5 +1,5 @@
 -- @name insights.pages_settled_rows
--- @returns the page rows of the settled days `view_days` in the window (of their compactions,
+-- @returns fragment: the page rows of the settled days `view_days` in the window (of their compactions,
 --   `view_compactions`), as pages.sql's page_parts: origin, path, views, first_views, with_next,
 --   gap_total_ms, title, title_key
 -- A row per session, page and quarter hour (migrations/002_derived_tables.sql): the window's bounds

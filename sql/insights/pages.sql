@@ -1,5 +1,7 @@
 -- @name insights.pages
--- @returns one row per (origin, path) kept by the search, in answer order, one page plus one row: origin, path,
+-- @returns origin LowCardinality(String), path String, latest_title String, session_count UInt64, view_count UInt64,
+--   entered UInt64, entered_bounced UInt64, with_next UInt64, gap_total_ms Int64
+-- one row per (origin, path) kept by the search, in answer order, one page plus one row: origin, path,
 --   latest_title, session_count, view_count, entered, entered_bounced, with_next, gap_total_ms
 -- Page views in the window whose session passes the filters. A view's next view is the session's next
 -- screen_view (all of them), so views are ordered before they are narrowed to the window and the view

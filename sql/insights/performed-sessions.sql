@@ -1,5 +1,5 @@
 -- @name insights.performed_sessions
--- @returns the sessions with an event matching a `performed` leaf of a filter tree, one row each: session_id,
+-- @returns fragment: the sessions with an event matching a `performed` leaf of a filter tree, one row each: session_id,
 --   and `mask`, the leaves its events match (bit n for leaf n)
 -- Every distinct leaf of a request is read in this one scan, which the statement names once in its WITH
 -- (`performed_sessions`) and every place of the tree reads by that name (queries/core/filter-tree.ts).

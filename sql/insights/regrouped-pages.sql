@@ -1,5 +1,5 @@
 -- @name insights.regrouped_pages
--- @returns per session with a page view from the first regrouped day to regroupTo: session_id, page_origins, page_paths,
+-- @returns fragment: per session with a page view from the first regrouped day to regroupTo: session_id, page_origins, page_paths,
 --   page_views (each page it viewed and its views of it), as sessions_settled holds them
 --   (migrations/002_derived_tables.sql) but for page views only
 -- The pages of the sessions regrouped from partial rows, joined to them (LEFT: a session without a page

@@ -1,5 +1,5 @@
 -- @name insights.revenue_events
--- @returns the window's events with revenue kept by the filters, as (at, amount): created_at and revenue
+-- @returns fragment: the window's events with revenue kept by the filters, as (at, amount): created_at and revenue
 -- Events without revenue add nothing, so the filters are not evaluated on them (docs/measurements.md,
 -- "Filters").
 SELECT created_at AS at, revenue AS amount

@@ -1,5 +1,5 @@
 -- @name insights.revenue_hours
--- @returns the window's revenue by hour, as (at, amount): the hour and its events' revenue
+-- @returns fragment: the window's revenue by hour, as (at, amount): the hour and its events' revenue
 -- Read from the revenue_by_hour projection (migrations/001_source_tables.sql): only for a request
 -- without filters whose window and buckets start on whole hours, so that every event's hour lies in the
 -- window exactly when the event does, and in the event's bucket.

@@ -1,5 +1,5 @@
 -- @name insights.session_events
--- @returns per session with at least one event matching every event-field filter: session_id and
+-- @returns fragment: per session with at least one event matching every event-field filter: session_id and
 --   counted_views, its page views matching every event-field filter but `name`
 -- One scan, in place of a matching-session set plus a counted-views join. It reads events from the
 -- window's start: every event of a session that starts in the window lies at or after that start. Only

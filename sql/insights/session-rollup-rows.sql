@@ -1,5 +1,5 @@
 -- @name insights.session_rollup_rows
--- @returns the settled days' sessions of the window counted per breakdown (of `dimensions`), value and hour:
+-- @returns fragment: the settled days' sessions of the window counted per breakdown (of `dimensions`), value and hour:
 --   [member,] prefix_value, name_value, sessions, views, bounced_sessions, duration
 -- From session_rollup (migrations/002_derived_tables.sql), for windows whose bounds fall on whole hours (a
 -- session starts in the window exactly when its hour does), read from the compactions the settled check

@@ -1,5 +1,5 @@
 -- @name insights.sessions_list_newest
--- @returns the page's sessions among those regrouped from partial rows (insights/regrouped-sessions.sql):
+-- @returns fragment: the page's sessions among those regrouped from partial rows (insights/regrouped-sessions.sql):
 --   each one's session_key, session_id and session_start, and s_<attribute> for each attribute the filters
 --   read, kept by the filters and the keyset, newest start first (ties: session id descending), one page
 --   plus one row

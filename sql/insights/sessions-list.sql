@@ -1,5 +1,10 @@
 -- @name insights.sessions_list
--- @returns the window's sessions kept by the filters, newest start first (ties: session id descending), after
+-- @returns id String, profileId String, startedAt String, endedAt String, start_ms Int64, duration_ms Int64,
+--   screen_views UInt64, event_total UInt64, entryOrigin String, entryPath String, exitOrigin String,
+--   exitPath String, referrer String, referrerName String, referrerType String, utmSource String, utmMedium String,
+--   utmCampaign String, utmTerm String, utmContent String, country String, region String, city String,
+--   device String, browser String, os String
+-- the window's sessions kept by the filters, newest start first (ties: session id descending), after
 --   the keyset (afterMs, afterId), one page plus one row: id, profileId, startedAt and endedAt (ISO 8601
 --   with the zone's offset), start_ms, duration_ms, screen_views, event_total and the session's attributes,
 --   entry and exit page

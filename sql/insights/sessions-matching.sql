@@ -1,5 +1,5 @@
 -- @name insights.sessions_matching
--- @returns session_id of every session started from the lookback before the window to its end whose
+-- @returns fragment: session_id of every session started from the lookback before the window to its end whose
 --   attributes pass the session-attribute filters
 SELECT session_id
 FROM

@@ -1,5 +1,5 @@
 -- @name insights.sessions_with_event
--- @returns session_id of every session with at least one event matching all event-field filters
+-- @returns fragment: session_id of every session with at least one event matching all event-field filters
 -- Events of the sessions an answer can count lie between the lookback before the window and the
 -- lookback after it.
 SELECT DISTINCT session_id

@@ -1,5 +1,6 @@
 -- @name insights.settled_days
--- @returns one row per UTC day from firstDay to lastDay whose sessions (sessions_settled, session_rollup)
+-- @returns day Date, compaction String
+-- one row per UTC day from firstDay to lastDay whose sessions (sessions_settled, session_rollup)
 --   and page views (page_views_settled, page_rollup) are read combined: day, and compaction (as text: it is beyond 2^53),
 --   the compaction to read them from. Its rows bind settledDays, settledCompactions and the regrouped days'
 --   range (regroupFrom, regroupTo) of the session questions (queries/run/settled-check.ts).

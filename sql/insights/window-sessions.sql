@@ -1,5 +1,5 @@
 -- @name insights.window_sessions
--- @returns per session that starts in the window and passes the session-attribute filters (event-field
+-- @returns fragment: per session that starts in the window and passes the session-attribute filters (event-field
 --   filters join on after, see session-events.sql): session_id, session_start,
 --   duration_ms, all_views, visitor_key (see migrations/002_derived_tables.sql), and s_<attribute> for
 --   each attribute asked for

@@ -1,0 +1,338 @@
+// Written by `npm run rows:types` (server/admin/row-types.ts) from the column lists of the templates'
+// `-- @returns` headers: change the SQL, then run it again; test/unit/row-types.test.ts fails while this file
+// is stale, and test/integration/row-columns.test.ts checks the lists against what the engine describes.
+// A row is typed as the engine's JSON writes it: Int64 and wider as numbers in a route's rows (the serving
+// runner pins output_format_json_quote_64bit_integers to 0), as numbers or strings in admin rows; dates and
+// times as text; LowCardinality as its type; Nullable adding null; Array as an array; Map as an object. The
+// export's CSV statements are written as TabSeparatedRaw and read by their own parser: their entries name the columns.
+
+/** The row of each template that lists its columns, by its file under sql/. */
+export interface Rows {
+  /** admin.compact-count */
+  'admin/compact-count.sql': {
+    readonly project_id: string
+    readonly partial_rows: number | string
+  }
+  /** admin.compact-lease-state */
+  'admin/compact-lease-state.sql': {
+    readonly generation: number | string
+    readonly holder: string
+    readonly live: number
+  }
+  /** admin.compact-lease-winner */
+  'admin/compact-lease-winner.sql': {
+    readonly holder: string
+  }
+  /** admin.compact-masked */
+  'admin/compact-masked.sql': {
+    readonly partition_id: string
+  }
+  /** admin.compact-mutating */
+  'admin/compact-mutating.sql': {
+    readonly pending: number | string
+  }
+  /** admin.compact-stage-check */
+  'admin/compact-stage-check.sql': {
+    readonly rows: number | string
+    readonly foreign_rows: number | string
+  }
+  /** admin.compact-stage-rows */
+  'admin/compact-stage-rows.sql': {
+    readonly rows: number | string
+  }
+  /** admin.compact-stale-days */
+  'admin/compact-stale-days.sql': {
+    readonly day: string
+  }
+  /** admin.compact-superseded */
+  'admin/compact-superseded.sql': {
+    readonly day: string
+    readonly compaction: string
+  }
+  /** admin.import-count */
+  'admin/import-count.sql': {
+    readonly staged: number | string | null
+    readonly new_events: number | string | null
+  }
+  /** admin.import-leftovers */
+  'admin/import-leftovers.sql': {
+    readonly name: string
+  }
+  /** admin.migrations-applied */
+  'admin/migrations-applied.sql': {
+    readonly name: string
+  }
+  /** admin.migrations-tracked */
+  'admin/migrations-tracked.sql': {
+    readonly tracked: number
+  }
+  /** behaviour.funnel_entries */
+  'behaviour/funnel-entries.sql': {
+    readonly value: string
+    readonly reached: ReadonlyArray<number>
+    readonly total: ReadonlyArray<number>
+  }
+  /** behaviour.funnel_window */
+  'behaviour/funnel-window.sql': {
+    readonly value: string
+    readonly reached: ReadonlyArray<number>
+    readonly total: ReadonlyArray<number>
+  }
+  /** behaviour.funnel */
+  'behaviour/funnel.sql': {
+    readonly value: string
+    readonly reached: ReadonlyArray<number>
+    readonly total: ReadonlyArray<number>
+  }
+  /** behaviour.paths */
+  'behaviour/paths.sql': {
+    readonly kind: string
+    readonly step: number
+    readonly source: string
+    readonly target: string
+    readonly sessions: number
+    readonly exits: number
+    readonly total: number
+  }
+  /** behaviour.retention */
+  'behaviour/retention.sql': {
+    readonly cohort_start: number
+    readonly size: number
+    readonly returned: ReadonlyArray<number>
+  }
+  /** control.api_clients */
+  'control/api-clients.sql': {
+    readonly id: string
+    readonly name: string
+    readonly type: 'read' | 'write' | 'root'
+    readonly project_id: string
+    readonly secret_hash: string
+    readonly revoked: number
+  }
+  /** control.client-find */
+  'control/client-find.sql': {
+    readonly id: string
+    readonly revoked: number
+  }
+  /** control.client-list */
+  'control/client-list.sql': {
+    readonly id: string
+    readonly name: string
+    readonly type: 'read' | 'write' | 'root'
+    readonly project_id: string
+    readonly created_at: string
+    readonly revoked: number
+  }
+  /** control.data-version */
+  'control/data-version.sql': {
+    readonly parts: string
+    readonly mutating: number | string | null
+  }
+  /** control.project-find */
+  'control/project-find.sql': {
+    readonly id: string
+    readonly name: string
+    readonly timezone: string
+    readonly created_at: string
+  }
+  /** control.project-list */
+  'control/project-list.sql': {
+    readonly id: string
+    readonly name: string
+    readonly timezone: string
+    readonly created_at: string
+  }
+  /** control.projects */
+  'control/projects.sql': {
+    readonly id: string
+    readonly name: string
+    readonly timezone: string
+  }
+  /** export.chart */
+  'export/chart.sql': {
+    readonly item: number
+    readonly rank: number
+    readonly labels: ReadonlyArray<string>
+    readonly period: string
+    readonly bucket: number
+    readonly value: number
+  }
+  /** export.count */
+  'export/count.sql': {
+    readonly total: number
+  }
+  /** export.events-csv-lines */
+  'export/events-csv-lines.sql': {
+    readonly line: string
+  }
+  /** export.events-csv */
+  'export/events-csv.sql': {
+    readonly rows: number
+    readonly lastAtMs: number
+    readonly lastId: string
+    readonly text: string
+  }
+  /** export.events */
+  'export/events.sql': {
+    readonly id: string
+    readonly name: string
+    readonly deviceId: string
+    readonly profileId: string
+    readonly sessionId: string
+    readonly projectId: string
+    readonly createdAt: string
+    readonly path: string
+    readonly duration: number
+    readonly city: string
+    readonly country: string
+    readonly os: string
+    readonly browser: string
+    /** The columns the @includes marker adds. */
+    readonly [column: string]: unknown
+  }
+  /** export.profiles */
+  'export/profiles.sql': {
+    readonly id: string
+    readonly firstName: string
+    readonly lastName: string
+    readonly email: string
+    readonly avatar: string
+    readonly properties: Readonly<Record<string, string>>
+    readonly createdAt: string
+    readonly lastSeenAt: string
+  }
+  /** insights.dimension_rollup */
+  'insights/dimension-rollup.sql': {
+    readonly prefix_value: string
+    readonly name_value: string
+    readonly session_count: number
+    readonly view_count: number
+    readonly bounced: number
+    readonly duration_total_ms: number
+  }
+  /** insights.dimension_sets_rollup */
+  'insights/dimension-sets-rollup.sql': {
+    readonly member: number
+    readonly prefix_value: string
+    readonly name_value: string
+    readonly session_count: number
+    readonly view_count: number
+    readonly bounced: number
+    readonly duration_total_ms: number
+  }
+  /** insights.dimension_sets */
+  'insights/dimension-sets.sql': {
+    readonly member: number
+    readonly prefix_value: string
+    readonly name_value: string
+    readonly session_count: number
+    readonly view_count: number
+    readonly bounced: number
+    readonly duration_total_ms: number
+  }
+  /** insights.dimension */
+  'insights/dimension.sql': {
+    readonly prefix_value: string
+    readonly name_value: string
+    readonly session_count: number
+    readonly view_count: number
+    readonly bounced: number
+    readonly duration_total_ms: number
+  }
+  /** insights.events_names */
+  'insights/events-names.sql': {
+    readonly name: string
+    readonly event_count: number
+    readonly last_seen_ms: number
+  }
+  /** insights.events_properties */
+  'insights/events-properties.sql': {
+    readonly key: string
+    readonly event_count: number
+  }
+  /** insights.events_property_values */
+  'insights/events-property-values.sql': {
+    readonly value: string
+    readonly event_count: number
+  }
+  /** insights.exit_pages_rollup */
+  'insights/exit-pages-rollup.sql': {
+    readonly page_origin: string
+    readonly page_path: string
+    readonly session_count: number
+    readonly bounced: number
+    readonly duration_total_ms: number
+    readonly view_count: number
+  }
+  /** insights.exit_pages */
+  'insights/exit-pages.sql': {
+    readonly page_origin: string
+    readonly page_path: string
+    readonly session_count: number
+    readonly bounced: number
+    readonly duration_total_ms: number
+    readonly view_count: number
+  }
+  /** insights.live */
+  'insights/live.sql': {
+    readonly visitors: number
+  }
+  /** insights.metrics */
+  'insights/metrics.sql': {
+    readonly part: string
+    readonly is_total: number
+    readonly bucket: number
+    readonly session_count: number
+    readonly bounced: number
+    readonly duration_total_ms: number
+    readonly view_count: number
+    readonly visitor_count: number
+    readonly revenue_total: number
+  }
+  /** insights.pages */
+  'insights/pages.sql': {
+    readonly origin: string
+    readonly path: string
+    readonly latest_title: string
+    readonly session_count: number
+    readonly view_count: number
+    readonly entered: number
+    readonly entered_bounced: number
+    readonly with_next: number
+    readonly gap_total_ms: number
+  }
+  /** insights.sessions_list */
+  'insights/sessions-list.sql': {
+    readonly id: string
+    readonly profileId: string
+    readonly startedAt: string
+    readonly endedAt: string
+    readonly start_ms: number
+    readonly duration_ms: number
+    readonly screen_views: number
+    readonly event_total: number
+    readonly entryOrigin: string
+    readonly entryPath: string
+    readonly exitOrigin: string
+    readonly exitPath: string
+    readonly referrer: string
+    readonly referrerName: string
+    readonly referrerType: string
+    readonly utmSource: string
+    readonly utmMedium: string
+    readonly utmCampaign: string
+    readonly utmTerm: string
+    readonly utmContent: string
+    readonly country: string
+    readonly region: string
+    readonly city: string
+    readonly device: string
+    readonly browser: string
+    readonly os: string
+  }
+  /** insights.settled_days */
+  'insights/settled-days.sql': {
+    readonly day: string
+    readonly compaction: string
+  }
+}
