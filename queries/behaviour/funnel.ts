@@ -5,6 +5,7 @@ import { HOUR_MS } from '../core/dates'
 import { assertNever, type Issue } from '../core/errors'
 import { planSteps, type Resource, type Scope } from '../core/pipeline'
 import { toClickHouseTime } from '../core/pipeline'
+import type { Rows } from '../core/rows.generated'
 import { percent } from '../core/rounding'
 import { windowParams } from '../core/window-params'
 import { fieldSource, type FieldSource } from '../charts/chart-params'
@@ -183,14 +184,11 @@ function stepMask({ steps, filterParams }: CompiledSteps): Fragment {
   return { sql: `toUInt16(${bits.join(' + ')})`, params: mergeParams([...steps.map((step) => step.params), filterParams], 'the funnel steps') }
 }
 
-interface FunnelRow {
-  value: string
-  reached: number[]
-  total: number[]
-}
+/** A funnel's row: every engine's template returns these columns (behaviour/funnel*.sql). */
+type FunnelRow = Rows['behaviour/funnel.sql']
 
 /** A funnel's steps from the groups reaching each (users_1 first). */
-function shapeSteps(query: FunnelQuery, reached: number[]) {
+function shapeSteps(query: FunnelQuery, reached: readonly number[]) {
   const users = query.steps.map((_, index) => Number(reached[index] ?? 0))
   const dropoffs = users.map((count, index) => (index === users.length - 1 || count === 0 ? null : percent(count - users[index + 1], count)))
   const highest = dropoffs.reduce<number | null>((best, value) => (value !== null && (best === null || value > best) ? value : best), null)
@@ -206,7 +204,7 @@ function shapeSteps(query: FunnelQuery, reached: number[]) {
   return { steps, totalUsers: users[0], completedUsers: users[users.length - 1], overallConversionRate: percent(users[users.length - 1], users[0]) }
 }
 
-export const funnel: Resource<FunnelQuery, PlannedFunnel> = {
+export const funnel: Resource<FunnelQuery, PlannedFunnel, FunnelRow> = {
   name: 'funnel',
   schema: funnelSchema,
   parse: parseFunnel,
@@ -226,8 +224,7 @@ export const funnel: Resource<FunnelQuery, PlannedFunnel> = {
       { group_key: sqlOnly(FUNNEL_GROUPS[query.groupBy]), ...engine.fragments, step_mask: stepMask(query.conditions) },
     )
   },
-  shape(rawRows, query) {
-    const rows = rawRows as unknown as FunnelRow[]
+  shape(rows, query) {
     const total = rows[0]?.total ?? []
     const body = shapeSteps(query, total)
     if (!query.breakdown) return { body }

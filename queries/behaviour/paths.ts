@@ -6,6 +6,7 @@ import { sortFilters } from '../core/filters'
 import { TREE_FILTERS_PROPERTY, compileTree } from '../core/filter-tree'
 import { planSteps, type Resource, type Scope } from '../core/pipeline'
 import { toClickHouseTime } from '../core/pipeline'
+import type { Rows } from '../core/rows.generated'
 import type { SessionAttribute } from '../core/registry'
 import { firstEventFields } from '../core/session-fields'
 import { windowParams } from '../core/window-params'
@@ -107,17 +108,7 @@ function decidePathsConditions(query: PathsQuery & ReadRange): PlannedPaths {
   return { ...query, ...(startCondition ? { startCondition } : {}), sessions: sessionConditions(query) }
 }
 
-interface PathRow {
-  kind: 'node' | 'link'
-  step: number
-  source: string
-  target: string
-  sessions: number
-  exits: number
-  total: number
-}
-
-export const paths: Resource<PathsQuery, PlannedPaths> = {
+export const paths: Resource<PathsQuery, PlannedPaths, Rows['behaviour/paths.sql']> = {
   name: 'paths',
   schema: pathsSchema,
   parse: parsePaths,
@@ -144,8 +135,7 @@ export const paths: Resource<PathsQuery, PlannedPaths> = {
       },
     )
   },
-  shape(rawRows, query) {
-    const rows = rawRows as unknown as PathRow[]
+  shape(rows, query) {
     const steps = Array.from({ length: query.steps }, (_, index) => ({
       step: index + 1,
       nodes: rows.filter((row) => row.kind === 'node' && Number(row.step) === index + 1).map((row) => ({ label: row.source, sessions: Number(row.sessions), exits: Number(row.exits) })),

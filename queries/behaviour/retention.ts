@@ -7,6 +7,7 @@ import { bucketCount, buckets } from '../core/dates'
 import { assertNever, invalid, type Issue } from '../core/errors'
 import { planSteps, type Resource, type Scope } from '../core/pipeline'
 import { toClickHouseTime } from '../core/pipeline'
+import type { Rows } from '../core/rows.generated'
 import { percent } from '../core/rounding'
 import { windowParams } from '../core/window-params'
 import { baseOrThrow, behaviourValidator, dateProperties, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
@@ -139,13 +140,7 @@ function relativeReturns({ word, count }: { word: Word; count: number }): string
   return moved.reduce((all, next) => `bitOr(${all}, ${next})`)
 }
 
-interface RetentionRow {
-  cohort_start: number
-  size: number
-  returned: number[]
-}
-
-export const retention: Resource<RetentionQuery, PlannedRetention> = {
+export const retention: Resource<RetentionQuery, PlannedRetention, Rows['behaviour/retention.sql']> = {
   name: 'retention',
   schema: retentionSchema,
   parse: parseRetention,
@@ -180,7 +175,7 @@ export const retention: Resource<RetentionQuery, PlannedRetention> = {
     )
   },
   shape(rawRows, query) {
-    const rows = new Map((rawRows as unknown as RetentionRow[]).map((row) => [Number(row.cohort_start), row]))
+    const rows = new Map(rawRows.map((row) => [Number(row.cohort_start), row]))
     const now = query.now.getTime()
     const cohorts = buckets(query.window, query.period, query.timezone).map((bucket) => {
       const row = rows.get(bucket.seconds)

@@ -7,7 +7,8 @@ import type { Returns } from '../../queries/core/returns'
 import { toClickHouseTime, type Scope, type SettledRow } from '../../queries/core/pipeline'
 import { compileDataVersion } from '../../queries/run/data-version'
 import { joinedStatementsOf, statementsOf } from '../../queries/run/statements'
-import { COMBINED_TABLES, CompactionSql, type DayJob, type RunConstants } from '../../server/admin/compaction-sql'
+import { COMBINED_TABLES } from '../../queries/sessions/combined-tables'
+import { CompactionSql, type DayJob, type RunConstants } from '../../server/admin/compaction-sql'
 import { ROUTES, resourceOf } from '../../server/http/routes'
 import { EXAMPLE_QUERIES, examplesFor } from '../../server/http/startup-check'
 
@@ -71,11 +72,11 @@ export function adminStatements(): LabelledStatement[] {
   return [
     named('compaction: stale days', compaction.staleDays(RUN)),
     named('compaction: partial rows of a day', compaction.count(JOB)),
-    ...COMBINED_TABLES.flatMap((table) => [
-      named(`compaction: superseded of ${table}`, compaction.superseded(table, RUN)),
-      named(`compaction: stage check of ${table}`, compaction.stageCheck(table, JOB)),
-      named(`compaction: mutations of ${table}`, compaction.mutating(table)),
-      named(`compaction: masked months of ${table}`, compaction.masked(table, 0.2)),
+    ...COMBINED_TABLES.flatMap((entry) => [
+      named(`compaction: superseded of ${entry.table}`, compaction.superseded(entry, RUN)),
+      named(`compaction: stage check of ${entry.table}`, compaction.stageCheck(entry, JOB)),
+      named(`compaction: mutations of ${entry.table}`, compaction.mutating(entry)),
+      named(`compaction: masked months of ${entry.table}`, compaction.masked(entry, 0.2)),
     ]),
     named('compaction: lease state', compileTemplate('admin/compact-lease-state.sql', { leaseSeconds: 60 })),
     named('compaction: lease winner', compileTemplate('admin/compact-lease-winner.sql', { generation: 3 })),
