@@ -4,8 +4,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Scope } from '../../queries/core/pipeline'
 import { isRouteTemplate, listSqlFiles, loadTemplate } from '../../queries/core/templates'
-import { ROUTES, resourceOf, type Route } from '../http/routes'
-import { EXAMPLE_QUERIES, examplesFor } from '../http/startup-check'
+import { EXAMPLE_QUERIES, examplesFor } from '../routes/examples'
+import { ROUTES, resourceOf, type Route } from '../routes/routes'
 import { joinedStatementsOf, statementsOf, type Statement } from '../../queries/run/statements'
 
 const ROOT = path.join(__dirname, '..', '..')
@@ -111,7 +111,7 @@ function indexFile(routes: Route[], files: CatalogueFile[], scope: Scope): Catal
   const text = [
     '# SQL catalogue',
     GENERATED,
-    `Every SQL statement a route runs and the params it binds, exactly as compiled, for the startup check's example requests (\`EXAMPLE_QUERIES\` in server/http/startup-check.ts): ${scopeLine(scope)}. A route added with its examples appears here; a change to a template or a compiler shows up in review as a diff of these files.`,
+    `Every SQL statement a route runs and the params it binds, exactly as compiled, for the startup check's example requests (\`EXAMPLE_QUERIES\` in server/routes/examples.ts): ${scopeLine(scope)}. A route added with its examples appears here; a change to a template or a compiler shows up in review as a diff of these files.`,
     `Regenerate after changing a query: \`${CATALOGUE_COMMAND}\`. The unit test test/unit/sql-catalogue.test.ts fails, naming the file, while these files differ from what the code compiles; when branches that both change queries merge, resolve docs/sql/ by running the command again. The catalogue runs nothing, so a session question's settled check does not run and its statement is compiled with no settled day (\`settledDays\` and \`settledCompactions\` empty); at run time it is compiled with the settled days its check returns, and \`explain\` with a data directory runs the check and prints that statement. To explain any other request: \`npm run cli -- explain '/insights/demo/referrer?range=7d' --timezone Europe/Berlin\`.`,
     ['| route | file | what it answers |', '|---|---|---|', ...rows].join('\n'),
     ...joined,

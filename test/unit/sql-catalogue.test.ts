@@ -10,8 +10,8 @@ import { liveResponse } from '../../queries/insights/responses'
 import { CATALOGUE_COMMAND, CATALOGUE_SCOPE, catalogueFileName, compareCatalogue, compileCatalogue, writeCatalogue, type CatalogueFile } from '../../server/admin/catalogue'
 import { projectIdIn, resolveRequest } from '../../server/admin/explain'
 import { statementsOf } from '../../queries/run/statements'
-import { ROUTES, resourceOf, type Route } from '../../server/http/routes'
-import { examplesFor } from '../../server/http/startup-check'
+import { ROUTES, resourceOf, type Route } from '../../server/routes/routes'
+import { examplesFor } from '../../server/routes/examples'
 import { runCliIn } from '../support/cli'
 
 /** The contents of the fenced blocks of one language in a Markdown text, in order. */

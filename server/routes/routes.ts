@@ -1,4 +1,5 @@
-// Every data route of the gateway, in one greppable table.
+// Every data route of the gateway, in one greppable table, and how a route's query string is read: what the
+// HTTP app serves and what the admin code (explain, the SQL catalogue) compiles, so both import it from here.
 import { chart } from '../../queries/charts/chart'
 import { dimensions } from '../../queries/insights/dimensions'
 import { eventNames, eventProperties, eventPropertyValues } from '../../queries/discovery/discovery'
@@ -32,6 +33,9 @@ export interface Route {
   /** The 200 answer, for /openapi.json. */
   response: RouteResponse
 }
+
+/** How the gateway parses query strings; `explain` resolves requests with the same setting. */
+export const QUERY_PARSER = 'simple'
 
 export const resourceOf = (route: Route): AnyResource => route.resource
 export const schemaOf = (route: Route): object => route.resource.schema
