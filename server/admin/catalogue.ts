@@ -8,7 +8,7 @@ import path from 'node:path'
 import { COMPACTION_DEFINITION } from '../../queries/core/compaction-definition'
 import type { Params } from '../../queries/core/compiled'
 import type { Scope } from '../../queries/core/pipeline'
-import { DIMENSIONS, breakdownSql, type Dimension } from '../../queries/core/registry'
+import { DIMENSIONS, breakdownSql, type Dimension, type DimensionSpec } from '../../queries/core/registry'
 import { isRouteTemplate, listSqlFiles, loadTemplate } from '../../queries/core/templates'
 import { EXAMPLE_QUERIES, examplesFor } from '../routes/examples'
 import { ROUTES, resourceOf, type Route } from '../routes/routes'
@@ -123,7 +123,7 @@ function exampleStatements(route: Route, scope: Scope): Statement[] {
 
 /** What a breakdown groups by, as its row's cells: its column, then its prefix (`''` without one), each with its session column. */
 function breakdownCells(name: Dimension): string[] {
-  const { column, prefix }: { column: string; prefix?: string } = DIMENSIONS[name]
+  const { column, prefix }: DimensionSpec = DIMENSIONS[name]
   const sql = breakdownSql(name)
   return [`\`${column}\` (\`${sql.value}\`)`, prefix ? `\`${prefix}\` (\`${sql.prefix}\`)` : `none (\`${sql.prefix}\`)`]
 }
@@ -136,15 +136,25 @@ function breakdownsFile(routes: Route[], scope: Scope): CatalogueFile {
   const [shown] = routes
   const examples = examplesFor(shown)
   const names = routes.map((route) => route.breakdown as Dimension)
-  const rows = names.map((name, index) => `| \`${name}\` | ${breakdownCells(name).join(' | ')} | \`${statementsDigest(exampleStatements(routes[index], scope))}\` |`)
+  const rows = routes.map((route, index) => {
+    const digest = statementsDigest(exampleStatements(route, scope))
+    return `| \`${names[index]}\` | ${breakdownCells(names[index]).join(' | ')} | \`${digest}\` |`
+  })
   const { value, prefix } = breakdownSql(names[0])
   const intro = [
-    `Sessions broken down by one of ${routes.length} breakdowns, each its own route (\`GET /insights/:projectId/<breakdown>\`). They share their templates and their compiler (queries/insights/dimensions.ts): a breakdown's statements are those written out below for \`${names[0]}\`, with the breakdown's name in place of \`'${names[0]}'\`, its column in place of \`${value}\` and its prefix column in place of \`${prefix}\`, and its column and prefix among the attributes the window's sessions carry (each once, beside those the filters name).`,
-    `The table lists what each breakdown groups by (queries/core/registry.ts, \`DIMENSIONS\`) and a digest of its statements: the first 12 hex digits of the SHA-256 of every statement and its params that its route runs for the ${examples.length} example request(s) below (${scopeLine(scope)}). A change to any breakdown's statements changes its row. To read a breakdown's statements in full: \`npm run cli -- explain '/insights/demo/${names[names.length - 1]}?range=7d' --timezone ${scope.project.timezone}\`.`,
+    `Sessions broken down by one of ${routes.length} breakdowns, each its own route (\`GET /insights/:projectId/<breakdown>\`). ` +
+      `They share their templates and their compiler (queries/insights/dimensions.ts): a breakdown's statements are those written out below ` +
+      `for \`${names[0]}\`, with the breakdown's name in place of \`'${names[0]}'\`, its column in place of \`${value}\` and its prefix column ` +
+      `in place of \`${prefix}\`, and its column and prefix among the attributes the window's sessions carry (each once, beside those the filters name).`,
+    `The table lists what each breakdown groups by (queries/core/registry.ts, \`DIMENSIONS\`) and a digest of its statements: the first 12 ` +
+      `hex digits of the SHA-256 of every statement and its params that its route runs for the ${examples.length} example request(s) below ` +
+      `(${scopeLine(scope)}). A change to any breakdown's statements changes its row. To read a breakdown's statements in full: ` +
+      `\`npm run cli -- explain '/insights/demo/${names[names.length - 1]}?range=7d' --timezone ${scope.project.timezone}\`.`,
   ]
   const table = ['| breakdown | groups by (session column) | prefix (session column) | statements |', '|---|---|---|---|', ...rows].join('\n')
   const sections = examples.flatMap((query, index) => requestSection(shown, query, index + 1, scope))
-  const text = [`# GET /insights/:projectId/<breakdown>: the ${routes.length} breakdowns`, GENERATED, ...intro, table, `Every statement of \`${shown.path}\`:`, ...sections]
+  const title = `# GET /insights/:projectId/<breakdown>: the ${routes.length} breakdowns`
+  const text = [title, GENERATED, ...intro, table, `Every statement of \`${shown.path}\`:`, ...sections]
   return { name: BREAKDOWNS_FILE, text: text.join('\n\n') + '\n' }
 }
 
@@ -176,7 +186,10 @@ function indexFile(routes: Route[], files: CatalogueFile[], scope: Scope): Catal
   const text = [
     '# SQL catalogue',
     GENERATED,
-    `Every SQL statement a route runs and the params it binds, exactly as compiled, for the startup check's example requests (\`EXAMPLE_QUERIES\` in server/routes/examples.ts): ${scopeLine(scope)}. A route added with its examples appears here; a change to a template or a compiler shows up in review as a diff of these files. The breakdown routes share one page ([${BREAKDOWNS_FILE}](${BREAKDOWNS_FILE})): one breakdown's statements, and a row of what each groups by with a digest of its own statements. A param bound to the definition of the combined tables (\`COMPACTION_DEFINITION\`, a hash of their builds) is printed as \`"${DEFINITION_SHOWN}"\`, not its value, so a changed build changes only the pages whose statements change.`,
+    `Every SQL statement a route runs and the params it binds, exactly as compiled, for the startup check's example requests (\`EXAMPLE_QUERIES\` in server/routes/examples.ts): ${scopeLine(scope)}. A route added with its examples appears here; a change to a template or a compiler shows up in review as a diff of these files. ` +
+      `The breakdown routes share one page ([${BREAKDOWNS_FILE}](${BREAKDOWNS_FILE})): one breakdown's statements, and a row of what each ` +
+      `groups by with a digest of its own statements. A param bound to the definition of the combined tables (\`COMPACTION_DEFINITION\`, ` +
+      `a hash of their builds) is printed as \`"${DEFINITION_SHOWN}"\`, not its value, so a changed build changes only the pages whose statements change.`,
     `Regenerate after changing a query: \`${CATALOGUE_COMMAND}\`. The unit test test/unit/sql-catalogue.test.ts fails, naming the file, while these files differ from what the code compiles; when branches that both change queries merge, resolve docs/sql/ by running the command again. The catalogue runs nothing, so a session question's settled check does not run and its statement is compiled with no settled day (\`settledDays\` and \`settledCompactions\` empty); at run time it is compiled with the settled days its check returns, and \`explain\` with a data directory runs the check and prints that statement. To explain any other request: \`npm run cli -- explain '/insights/demo/referrer?range=7d' --timezone Europe/Berlin\`.`,
     ['| route | file | what it answers |', '|---|---|---|', ...rows].join('\n'),
     ...joined,

@@ -8,7 +8,18 @@ import { compileTemplate } from '../../queries/core/compiled'
 import type { Resource } from '../../queries/core/pipeline'
 import { liveResponse } from '../../queries/insights/responses'
 import { COMPACTION_DEFINITION } from '../../queries/core/compaction-definition'
-import { BREAKDOWNS_FILE, CATALOGUE_COMMAND, CATALOGUE_SCOPE, DEFINITION_SHOWN, catalogueFileName, compareCatalogue, compileCatalogue, statementsDigest, writeCatalogue, type CatalogueFile } from '../../server/admin/catalogue'
+import {
+  BREAKDOWNS_FILE,
+  CATALOGUE_COMMAND,
+  CATALOGUE_SCOPE,
+  DEFINITION_SHOWN,
+  catalogueFileName,
+  compareCatalogue,
+  compileCatalogue,
+  statementsDigest,
+  writeCatalogue,
+  type CatalogueFile,
+} from '../../server/admin/catalogue'
 import { projectIdIn, resolveRequest } from '../../server/admin/explain'
 import { statementsOf } from '../../queries/run/statements'
 import { BREAKDOWN_ROUTES, ROUTES, resourceOf, type Route } from '../../server/routes/routes'
@@ -58,7 +69,8 @@ const fileOf = (route: Route) => (route.breakdown ? BREAKDOWNS_FILE : catalogueF
 /** The routes whose statements are written out: every route but the breakdowns after the first. */
 const writtenOut = ROUTES.filter((route) => !route.breakdown || route === BREAKDOWN_ROUTES[0])
 /** Params as the catalogue prints them: the definition of the combined tables by name. */
-const printed = (params: object) => Object.fromEntries(Object.entries(params).map(([name, value]) => [name, value === COMPACTION_DEFINITION ? DEFINITION_SHOWN : value]))
+const printed = (params: object) =>
+  Object.fromEntries(Object.entries(params).map(([name, value]) => [name, value === COMPACTION_DEFINITION ? DEFINITION_SHOWN : value]))
 
 /** The rows of the breakdowns' table: breakdown, groups by, prefix, digest, each cell without its backticks. */
 const breakdownRows = (text: string) =>

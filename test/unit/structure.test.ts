@@ -28,7 +28,12 @@ describe('code structure', () => {
   it('keeps the HTTP code and the admin code apart, both below the entry point (server/main.ts) that runs them', async () => {
     const graph = await madge(path.join(ROOT, 'server'), { fileExtensions: ['ts'], baseDir: ROOT })
     const family = (file: string) => /^server\/(http|admin)\//.exec(file)?.[1] ?? (file === 'server/main.ts' ? 'main' : 'shared')
-    const allowed: Record<string, string[]> = { main: ['main', 'http', 'admin', 'shared'], http: ['http', 'shared'], admin: ['admin', 'shared'], shared: ['shared'] }
+    const allowed: Record<string, string[]> = {
+      main: ['main', 'http', 'admin', 'shared'],
+      http: ['http', 'shared'],
+      admin: ['admin', 'shared'],
+      shared: ['shared'],
+    }
     const across = Object.entries(graph.obj()).flatMap(([file, imports]) =>
       imports.filter((target) => target.startsWith('server/') && !allowed[family(file)].includes(family(target))).map((target) => `${file} -> ${target}`),
     )
