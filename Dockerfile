@@ -32,4 +32,4 @@ EXPOSE 3000
 # /ready answers 200 only while the engine answers; the slim image has no curl, so Node's fetch asks.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "server/http/main.js"]
+CMD ["node", "server/main.js"]

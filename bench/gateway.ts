@@ -1,5 +1,5 @@
 // The gateway as a child process for every bench, bound to 127.0.0.1: `startGateway`
-// spawns this file, which serves a data directory as server/http/main.ts does and also reports how long
+// spawns this file, which serves a data directory as server/main.ts does and also reports how long
 // its event loop was kept from running. It also runs the bench's own statements (the raw engine's and
 // the baseline's) on its engine when asked over the IPC channel, so that all three read the same files,
 // compacts its directory when asked (as its schedule would, which the bench gateway does not run), and

@@ -5,7 +5,6 @@ import * as discovery from './discovery'
 import * as compaction from './compaction-load'
 import * as fuzz from './fuzz'
 import { loadTable } from './load-table'
-import * as sessionsSpike from './sessions-spike'
 import * as sessionsPages from './sessions-pages'
 import * as trees from './trees'
 import * as versus from './versus'
@@ -17,7 +16,6 @@ const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
   long: { describe: 'seed the 360-day dataset (4× the events) that the 360-day ratios need (`long events`: only what the behaviour mode reads)', run: () => seedLong(process.argv.slice(3)) },
   abuse: { describe: 'a hostile client beside a second one: its /live and /ready percentiles, 504 times, heavy valid load; a credential flood, maximal regex requests and 8 clients × 8 no-cache heavy requests, 12-month funnels, retention and paths, a mix of heavy pages, charts and a CSV export, step-regex funnels, performed trees and a cold client\'s lock-out against its /live and /metrics p95 (phases: attack heavy flood regex nocache behaviour mix step-regex performed-tree lockout)', run: () => abuse.main(process.argv.slice(3)) },
   compaction: { describe: 'questions while the gateway compacts settled days (a copy of the bench data): percentiles before and during', run: compaction.main },
-  'sessions-spike': { describe: 'HEAD\'s session questions against a native AggregatingMergeTree of -State columns read with -Merge (scratch tables, dropped after): exact answers checked, medians interleaved, the 10% rule\'s verdict; and whether refreshable views run', run: sessionsSpike.main },
   discovery: { describe: 'each discovery route (event names, property keys, property values) through the gateway, 30-day and 360-day windows interleaved, and the backfill of their summaries on a dataset seeded before them', run: discovery.main },
   sessions: { describe: 'entry and exit pages against the referrer breakdown, and the sessions list\'s first page and a page 1M sessions deep, through the gateway', run: sessionsPages.main },
   trees: { describe: 'metrics with filter trees against the flat filters that ask the same: an "or" of two session leaves, a performed leaf (medians interleaved, tree / flat)', run: trees.main },

@@ -3,7 +3,6 @@ import net from 'node:net'
 import path from 'node:path'
 import express from 'express'
 import type { CacheSettings } from '../queries/run/result-cache'
-import { DEFAULT_CHECKS_PER_SECOND } from './http/credential-checks'
 
 /** The longest time limit a gateway accepts (QUARRY_MAX_EXECUTION_SECONDS): what a compaction keeps replaced rows by. */
 export const MAX_EXECUTION_SECONDS_LIMIT = 3_600
@@ -126,6 +125,9 @@ function readTrustProxy(env: Env, name: string): boolean | number | string {
 }
 /** Data statements a ClickHouse server runs at once for one gateway, unless QUARRY_ENGINE_MAX_IN_FLIGHT says otherwise. */
 export const SERVER_IN_FLIGHT = 4
+
+/** Credential checks a second: about two thirds of one core's time at tens of ms per check, so a flood of guesses leaves the rest to queries. */
+export const DEFAULT_CHECKS_PER_SECOND = 10
 
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const
 const LOG_FORMATS = ['json', 'pretty'] as const

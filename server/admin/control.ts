@@ -6,7 +6,7 @@ import { compileTemplate } from '../../queries/core/compiled'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import type { Engine } from '../engine'
 import { UUID_PATTERN } from '../../queries/core/validate'
-import type { ClientType } from '../http/directory'
+import { CLIENT_TYPES, type ClientType } from '../client-types'
 import { generateSecret, hashSecret } from '../secrets'
 
 export class ControlError extends Error {
@@ -17,7 +17,6 @@ export class ControlError extends Error {
 }
 
 export const PROJECT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/
-const CLIENT_TYPES: ClientType[] = ['read', 'write', 'root']
 
 const nowText = () => toClickHouseTime(new Date())
 

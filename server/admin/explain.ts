@@ -9,8 +9,7 @@ import { QueryError } from '../../queries/core/errors'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import type { Scope, SettledRow } from '../../queries/core/pipeline'
 import { settledCheckOf, statementsOf, type Statement } from '../../queries/run/statements'
-import { QUERY_PARSER } from '../http/app'
-import { ROUTES, answersWithOneStatement, resourceOf, type Route } from '../http/routes'
+import { QUERY_PARSER, ROUTES, answersWithOneStatement, resourceOf, type Route } from '../routes/routes'
 
 /** A request as the gateway's router sees it. */
 export interface ResolvedRequest {

@@ -21,10 +21,7 @@ import type { Logger } from '../logger'
 import { endedStatus, type CutReason, type Metrics } from './metrics'
 import { buildOpenApi } from './openapi'
 import { ReadinessProbe } from './readiness'
-import { ROUTES, type Route } from './routes'
-
-/** How the gateway parses query strings; `explain` resolves requests with the same setting. */
-export const QUERY_PARSER = 'simple'
+import { QUERY_PARSER, ROUTES, type Route } from '../routes/routes'
 
 export interface AppOptions {
   config: Pick<
@@ -38,7 +35,7 @@ export interface AppOptions {
   rateLimitStore?: Store
   /** Where requests, auth failures and exported rows are counted (none when absent). */
   metrics?: Metrics
-  /** Shutdown state: `/ready` and new requests answer 503 once it drains (server/http/main.ts on SIGTERM). */
+  /** Shutdown state: `/ready` and new requests answer 503 once it drains (server/main.ts on SIGTERM). */
   drain?: Drain
   /** What `/ready` asks (one over `runner` by default). */
   readiness?: ReadinessProbe

@@ -41,9 +41,6 @@ interface Waiter {
 
 const TIERS: readonly CheckTier[] = ['known', 'suspect']
 
-/** About two thirds of one core's time at tens of ms per check: a flood of guesses leaves the rest to queries. */
-export const DEFAULT_CHECKS_PER_SECOND = 10
-
 export class CredentialChecks {
   private readonly now: () => number
   private running = 0

@@ -6,10 +6,11 @@ import { compileTemplate } from '../../queries/core/compiled'
 import type { Project } from '../../queries/core/pipeline'
 import type { Runner } from '../../queries/run/runner'
 import { UUID_PATTERN } from '../../queries/core/validate'
+import type { ClientType } from '../client-types'
 import { dummyHash, verifySecret } from '../secrets'
-import { CredentialChecks, DEFAULT_CHECKS_PER_SECOND } from './credential-checks'
+import { DEFAULT_CHECKS_PER_SECOND } from '../config'
+import { CredentialChecks } from './credential-checks'
 
-export type ClientType = 'read' | 'write' | 'root'
 
 export interface ApiClient {
   id: string

@@ -3,7 +3,7 @@
 // parameter adds its entry here; test/unit/openapi.test.ts parses every example with the route's own
 // parser and test/integration/docs.test.ts sends it.
 import { dimensions } from '../../queries/insights/dimensions'
-import type { Route } from './routes'
+import type { Route } from '../routes/routes'
 
 /** A named example value; `''` means the parameter is not sent (Swagger UI leaves it empty). */
 export interface ParameterExample {

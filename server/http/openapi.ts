@@ -5,7 +5,7 @@ import { TREE_FILTERS_PROPERTY, filterTreeSchema } from '../../queries/core/filt
 import { filtersSchema } from '../../queries/core/filters'
 import { FAMILIES, PROJECT_PLACEHOLDER, familyOf, parameterDocOf, type ParameterExample } from './openapi-examples'
 import { introduction } from './openapi-introduction'
-import { schemaOf, type Route } from './routes'
+import { schemaOf, type Route } from '../routes/routes'
 
 export interface OpenApiOptions {
   /** The project the gateway's demo client reads, when it has one: every `projectId` example names it. */

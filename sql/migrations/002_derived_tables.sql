@@ -157,7 +157,7 @@ ORDER BY (project_id, dimension, hour, prefix, name);
 {{distributed session_rollup_stage cityHash64(project_id)}};
 
 -- What each compaction of a day saw, per project: how many partial rows its read range held, under which
--- lookback, and the version of the definition that built it (queries/core/compaction-definition.ts). A
+-- lookback, and the version of the definition that built it (queries/sessions/definition.ts). A
 -- day is settled while its range still holds that many rows and its version is the reader's
 -- (insights/settled-days.sql). A compaction's number names its day (the day number times 10^13 plus the
 -- build's start in ms), so `compaction IN (...)` alone picks the day's rows; `recorded_at` says since when

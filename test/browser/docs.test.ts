@@ -16,7 +16,7 @@ import { createApiClient, createProject } from '../../server/admin/control'
 import { ensureDemo, type DemoCredentials } from '../../server/admin/demo'
 import { createApp } from '../../server/http/app'
 import { buildOpenApi } from '../../server/http/openapi'
-import { ROUTES } from '../../server/http/routes'
+import { ROUTES } from '../../server/routes/routes'
 import { createLogger } from '../../server/logger'
 import { insertRawEvents, startHarness, type Harness } from '../support/harness'
 

@@ -2,7 +2,7 @@
 // 2xx or a 4xx that lists its problems, never a 5xx. (`bench/fuzz.ts` sends 10,000 of the same kind.)
 import assert from 'node:assert/strict'
 import { request } from '../support/openapi-request'
-import { ROUTES } from '../../server/http/routes'
+import { ROUTES } from '../../server/routes/routes'
 import { junkRequests } from '../support/fuzz'
 import { loadGolden, startHarness, type Harness } from '../support/harness'
 

@@ -6,9 +6,9 @@ import { withSettings, type CompiledQuery } from '../../queries/core/compiled'
 import { QueryError } from '../../queries/core/errors'
 import { joinedStatementsOf, statementsOf } from '../../queries/run/statements'
 import { Runner } from '../../queries/run/runner'
-import { ROUTES, resourceOf } from '../../server/http/routes'
+import { ROUTES, resourceOf } from '../../server/routes/routes'
 import { HEAVY_PRIORITY } from '../../server/priorities'
-import { EXAMPLE_QUERIES, examplesFor } from '../../server/http/startup-check'
+import { EXAMPLE_QUERIES, examplesFor } from '../../server/routes/examples'
 import { goldenEvents, startWithEvents, type Harness } from '../support/harness'
 
 const PROJECT = { id: 'shop', timezone: 'Europe/Berlin' }

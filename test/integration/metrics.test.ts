@@ -167,7 +167,7 @@ describe('npm start with QUARRY_METRICS_PORT', function () {
     const port = 20_000 + Math.floor(Math.random() * 20_000)
     const metricsPort = port + 1
     const env = { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', QUARRY_DATA_DIR: dir, QUARRY_DEMO_EVENTS: '0', PORT: String(port), QUARRY_METRICS_PORT: String(metricsPort) }
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'http', 'main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))

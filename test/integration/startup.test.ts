@@ -20,7 +20,7 @@ interface Started {
 function start(env: Record<string, string>): Started {
   // TRICKY: tsx's own CLI relays a signal to its child and SIGKILLs it when the child is busy for 60 ms,
   // which would cut the drain short; loaded with --import, tsx leaves the signal to the gateway.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'http', 'main.ts')], { env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], { env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))

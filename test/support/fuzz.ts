@@ -1,6 +1,6 @@
 // Seeded junk requests for every parameter of every route: the one generator behind the bad-input test
 // (a few rounds in CI) and `bench/fuzz.ts` (10,000 requests).
-import { ROUTES, schemaOf } from '../../server/http/routes'
+import { ROUTES, schemaOf } from '../../server/routes/routes'
 import { Random } from './random'
 
 export const JUNK = [

@@ -38,7 +38,7 @@ export async function startGateway(dataDir: string, env: Record<string, string> 
   const metricsPort = await freePort()
   // TRICKY: tsx's own CLI relays a signal to its child and SIGKILLs it when the child is busy for 60 ms,
   // which would cut the drain short; loaded with --import, tsx leaves the signal to the gateway.
-  const child = spawn(process.execPath, ['--import', TSX, path.join(ROOT, 'server', 'http', 'main.ts')], {
+  const child = spawn(process.execPath, ['--import', TSX, path.join(ROOT, 'server', 'main.ts')], {
     cwd: dataDir,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), QUARRY_METRICS_PORT: String(metricsPort), QUARRY_DATA_DIR: dataDir, QUARRY_DEMO_EVENTS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

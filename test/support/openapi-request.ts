@@ -6,7 +6,7 @@ import addFormats from 'ajv-formats'
 import type express from 'express'
 import supertest from 'supertest'
 import { buildOpenApi } from '../../server/http/openapi'
-import { ROUTES } from '../../server/http/routes'
+import { ROUTES } from '../../server/routes/routes'
 
 interface DocumentedResponse {
   headers?: Record<string, { required?: boolean; schema: object }>

@@ -9,8 +9,8 @@ import { compileDataVersion } from '../../queries/run/data-version'
 import { joinedStatementsOf, statementsOf } from '../../queries/run/statements'
 import { COMBINED_TABLES } from '../../queries/sessions/combined-tables'
 import { CompactionSql, type DayJob, type RunConstants } from '../../server/admin/compaction-sql'
-import { ROUTES, resourceOf } from '../../server/http/routes'
-import { EXAMPLE_QUERIES, examplesFor } from '../../server/http/startup-check'
+import { ROUTES, resourceOf } from '../../server/routes/routes'
+import { EXAMPLE_QUERIES, examplesFor } from '../../server/routes/examples'
 
 /** A statement and where it comes from, for the test's messages. */
 export interface LabelledStatement {

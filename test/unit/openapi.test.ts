@@ -7,7 +7,7 @@ import express from 'express'
 import { QueryError } from '../../queries/core/errors'
 import { prepare, type Scope } from '../../queries/core/pipeline'
 import { buildOpenApi } from '../../server/http/openapi'
-import { ROUTES } from '../../server/http/routes'
+import { ROUTES } from '../../server/routes/routes'
 import { exampleRequestsOf, type DocumentParameter } from '../support/example-requests'
 import { request } from '../support/openapi-request'
 

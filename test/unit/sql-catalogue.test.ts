@@ -7,11 +7,24 @@ import path from 'node:path'
 import { compileTemplate } from '../../queries/core/compiled'
 import type { Resource } from '../../queries/core/pipeline'
 import { liveResponse } from '../../queries/insights/responses'
-import { CATALOGUE_COMMAND, CATALOGUE_SCOPE, catalogueFileName, compareCatalogue, compileCatalogue, writeCatalogue, type CatalogueFile } from '../../server/admin/catalogue'
+import { COMPACTION_DEFINITION } from '../../queries/sessions/definition'
+import {
+  BREAKDOWNS_FILE,
+  CATALOGUE_COMMAND,
+  CATALOGUE_SCOPE,
+  DEFINITION_SHOWN,
+  catalogueFileName,
+  compareCatalogue,
+  compileCatalogue,
+  statementsDigest,
+  writeCatalogue,
+  type CatalogueFile,
+} from '../../server/admin/catalogue'
 import { projectIdIn, resolveRequest } from '../../server/admin/explain'
 import { statementsOf } from '../../queries/run/statements'
-import { ROUTES, resourceOf, type Route } from '../../server/http/routes'
-import { examplesFor } from '../../server/http/startup-check'
+import { BREAKDOWN_ROUTES, ROUTES, resourceOf, type Route } from '../../server/routes/routes'
+import type { CompiledQuery } from '../../queries/core/compiled'
+import { examplesFor } from '../../server/routes/examples'
 import { runCliIn } from '../support/cli'
 
 /** The contents of the fenced blocks of one language in a Markdown text, in order. */
@@ -42,6 +55,37 @@ const probeRoute: Route = {
   response: liveResponse,
 }
 
+/** The statements of every example request of a route, each engine's where they differ. */
+function exampleStatements(route: Route) {
+  return examplesFor(route).flatMap((query) => {
+    const embedded = statementsOf(resourceOf(route), { ...query }, CATALOGUE_SCOPE, true)
+    const server = statementsOf(resourceOf(route), { ...query }, CATALOGUE_SCOPE, false)
+    return JSON.stringify(embedded) === JSON.stringify(server) ? embedded : [...embedded, ...server]
+  })
+}
+
+/** The file a route's statements are written to: its own, or for a breakdown the breakdowns' page. */
+const fileOf = (route: Route) => (route.breakdown ? BREAKDOWNS_FILE : catalogueFileName(route.path))
+/** The routes whose statements are written out: every route but the breakdowns after the first. */
+const writtenOut = ROUTES.filter((route) => !route.breakdown || route === BREAKDOWN_ROUTES[0])
+/** Params as the catalogue prints them: the definition of the combined tables by name. */
+const printed = (params: object) =>
+  Object.fromEntries(Object.entries(params).map(([name, value]) => [name, value === COMPACTION_DEFINITION ? DEFINITION_SHOWN : value]))
+
+/** The rows of the breakdowns' table: breakdown, groups by, prefix, digest, each cell without its backticks. */
+const breakdownRows = (text: string) =>
+  [...text.matchAll(/^\| `(\w+)` \| (.+) \| (.+) \| `(\w+)` \|$/gm)].map(([, name, groups, prefix, digest]) => ({ name, groups, prefix, digest }))
+
+/** A breakdown route whose every statement ends with one more space: a change to that breakdown's SQL alone. */
+function withOneMoreSpace(route: Route): Route {
+  const resource = resourceOf(route)
+  const compile = (query: unknown, settled: never): CompiledQuery => {
+    const compiled = resource.compile(query, settled)
+    return { ...compiled, sql: `${compiled.sql} ` }
+  }
+  return { ...route, resource: { ...resource, compile } }
+}
+
 describe('SQL catalogue (docs/sql/)', function () {
   this.timeout(60_000)
   let catalogue: CatalogueFile[]
@@ -59,29 +103,26 @@ describe('SQL catalogue (docs/sql/)', function () {
     assert.deepEqual(problems, [], `${problems.join('\n')}\nThe SQL catalogue is out of date: run \`${CATALOGUE_COMMAND}\` and review the SQL diff of docs/sql/.`)
   })
 
-  it('has a file per route, the joined statements and an index linking every route', () => {
-    const names = ROUTES.map((route) => catalogueFileName(route.path))
+  it('has a file per route but one for the breakdowns, the joined statements and an index linking every route', () => {
+    const names = [...new Set(ROUTES.map(fileOf))]
+    assert.equal(names.length, ROUTES.length - 17)
     assert.deepEqual(catalogue.map((file) => file.name), [...names, 'joined.md', 'README.md'])
     const index = catalogue.find((file) => file.name === 'README.md')!.text
-    for (const name of names) assert.ok(index.includes(`](${name})`), name)
+    for (const route of ROUTES) assert.ok(index.includes(`| \`GET ${route.path}\` | [${fileOf(route)}](${fileOf(route)}) |`), route.path)
     assert.match(index, new RegExp(`Regenerate after changing a query: \`${CATALOGUE_COMMAND}\``))
   })
 
   it('holds every statement of every example request, with its params, exactly as explain compiles them', () => {
-    for (const route of ROUTES) {
-      const expected = examplesFor(route).flatMap((query) => {
-        const embedded = statementsOf(resourceOf(route), { ...query }, CATALOGUE_SCOPE, true)
-        const server = statementsOf(resourceOf(route), { ...query }, CATALOGUE_SCOPE, false)
-        return JSON.stringify(embedded) === JSON.stringify(server) ? embedded : [...embedded, ...server]
-      })
-      const text = catalogue.find((file) => file.name === catalogueFileName(route.path))!.text
+    for (const route of writtenOut) {
+      const expected = exampleStatements(route)
+      const text = catalogue.find((file) => file.name === fileOf(route))!.text
       assert.deepEqual(blocks(text, 'sql'), expected.map((statement) => statement.compiled.sql), route.path)
-      assert.deepEqual(blocks(text, 'json').map((json) => JSON.parse(json)), expected.map((statement) => statement.compiled.params), route.path)
+      assert.deepEqual(blocks(text, 'json').map((json) => JSON.parse(json)), expected.map((statement) => printed(statement.compiled.params)), route.path)
     }
   })
 
   it('writes the settled check first, then the statement compiled with no settled day, saying so', () => {
-    const referrer = catalogue.find((file) => file.name === 'insights-referrer.md')!.text
+    const referrer = catalogue.find((file) => file.name === BREAKDOWNS_FILE)!.text
     const headings = [...referrer.matchAll(/^### (.+)$/gm)].map(([, heading]) => heading)
     assert.match(headings[0], /^Statement 1: settled check .*; not run here$/)
     assert.match(headings[1], /^Statement 2: referrer \(compiled with no settled day, as no check ran/)
@@ -95,8 +136,8 @@ describe('SQL catalogue (docs/sql/)', function () {
   })
 
   it('shows each request as the gateway reads it: the route, the project where it reads it, the parameters', async () => {
-    for (const route of ROUTES) {
-      const text = catalogue.find((file) => file.name === catalogueFileName(route.path))!.text
+    for (const route of writtenOut) {
+      const text = catalogue.find((file) => file.name === fileOf(route))!.text
       const requests = blocks(text, 'text').map(urlOf)
       assert.equal(requests.length, examplesFor(route).length, route.path)
       for (const [index, url] of requests.entries()) {
@@ -149,6 +190,38 @@ describe('SQL catalogue (docs/sql/)', function () {
     const second = await runCliIn(dir, ['explain', '--catalogue', '--out', dir])
     assert.equal(second.out, `wrote the SQL catalogue to ${dir}: ${catalogue.length} file(s), none changed\n`)
     assert.equal((await runCliIn(dir, ['explain', '/insights/demo/live', '--catalogue'])).code, 2)
+  })
+
+  it('prints the definition of the combined tables by name, never its value, so a changed build changes no page', () => {
+    const shown = catalogue.filter((file) => file.text.includes(`"definition": "${DEFINITION_SHOWN}"`)).map((file) => file.name)
+    assert.ok(shown.includes(BREAKDOWNS_FILE) && shown.includes('insights-pages.md'), shown.join(', '))
+    assert.deepEqual(catalogue.filter((file) => file.text.includes(COMPACTION_DEFINITION)).map((file) => file.name), [])
+  })
+
+  it('folds the breakdowns into one page: the statements of the first, and a row for each of what it groups by', () => {
+    const page = catalogue.find((file) => file.name === BREAKDOWNS_FILE)!.text
+    const rows = breakdownRows(page)
+    assert.deepEqual(rows.map((row) => row.name), BREAKDOWN_ROUTES.map((route) => route.breakdown))
+    assert.equal(rows.length, 18)
+    const row = (name: string) => rows.find((candidate) => candidate.name === name)
+    assert.deepEqual(row('referrer'), { ...row('referrer'), groups: '`referrer` (`s_referrer`)', prefix: 'none (`\'\'`)' })
+    assert.deepEqual(row('region'), { ...row('region'), groups: '`region` (`s_region`)', prefix: '`country` (`s_country`)' })
+    assert.deepEqual(row('os_version'), { ...row('os_version'), groups: '`os_version` (`s_os_version`)', prefix: '`os` (`s_os`)' })
+    for (const route of BREAKDOWN_ROUTES) assert.equal(row(route.breakdown!)?.digest, statementsDigest(exampleStatements(route)), route.path)
+    assert.equal(new Set(rows.map((each) => each.digest)).size, 18)
+    const [first] = BREAKDOWN_ROUTES
+    assert.deepEqual(blocks(page, 'sql'), exampleStatements(first).map((statement) => statement.compiled.sql))
+    for (const route of BREAKDOWN_ROUTES) assert.equal(catalogue.find((file) => file.name === catalogueFileName(route.path)), undefined, route.path)
+  })
+
+  it('changes the row of a breakdown whose statements change, and nothing else', () => {
+    const city = BREAKDOWN_ROUTES.find((route) => route.breakdown === 'city')!
+    const changed = compileCatalogue(ROUTES.map((route) => (route === city ? withOneMoreSpace(route) : route)))
+    const differing = changed.filter((file, index) => file.text !== catalogue[index].text)
+    assert.deepEqual(differing.map((file) => file.name), [BREAKDOWNS_FILE])
+    const before = catalogue.find((file) => file.name === BREAKDOWNS_FILE)!.text.split('\n')
+    const after = differing[0].text.split('\n')
+    assert.deepEqual(after.filter((line, index) => line !== before[index]).map((line) => breakdownRows(line)[0]?.name), ['city'])
   })
 
   it('names a file by the route\'s fixed path segments', () => {

@@ -5,8 +5,9 @@ import { SEGMENTS } from '../../queries/charts/chart-params'
 import { compileTemplate, type CompiledQuery } from '../../queries/core/compiled'
 import { QueryError } from '../../queries/core/errors'
 import type { Resource, Scope } from '../../queries/core/pipeline'
-import { ROUTES, type Route } from '../../server/http/routes'
-import { EXAMPLE_QUERIES, checkQueries, examplesFor, findRouteProblems, findUnfilledMarkers } from '../../server/http/startup-check'
+import { ROUTES, type Route } from '../../server/routes/routes'
+import { EXAMPLE_QUERIES, examplesFor } from '../../server/routes/examples'
+import { checkQueries, findRouteProblems, findUnfilledMarkers } from '../../server/http/startup-check'
 import { liveResponse } from '../../queries/insights/responses'
 
 const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'UTC' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 }

@@ -10,8 +10,8 @@ import type { Scope } from '../../queries/core/pipeline'
 import { checkBinding, checkTemplates, filledMarkers, findTemplateProblems, isKnownType, isRouteTemplate, listSqlFiles, loadTemplate, placeholdersOf } from '../../queries/core/templates'
 import { joinedStatementsOf, statementsOf, type Statement } from '../../queries/run/statements'
 import { renderMigration } from '../../server/admin/migrate'
-import { ROUTES, resourceOf, type Route } from '../../server/http/routes'
-import { EXAMPLE_QUERIES, examplesFor } from '../../server/http/startup-check'
+import { ROUTES, resourceOf, type Route } from '../../server/routes/routes'
+import { EXAMPLE_QUERIES, examplesFor } from '../../server/routes/examples'
 
 const SQL_DIR = path.join(__dirname, '..', '..', 'sql')
 

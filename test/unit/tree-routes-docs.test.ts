@@ -6,7 +6,7 @@ import path from 'node:path'
 import { QueryError } from '../../queries/core/errors'
 import type { Scope } from '../../queries/core/pipeline'
 import { dimensions } from '../../queries/insights/dimensions'
-import { ROUTES, type Route } from '../../server/http/routes'
+import { ROUTES, type Route } from '../../server/routes/routes'
 
 const ROOT = path.join(__dirname, '..', '..')
 const TREE = JSON.stringify({ or: [{ name: 'country', operator: 'is', value: ['DE'] }, { not: { name: 'device', operator: 'is', value: ['mobile'] } }] })

@@ -5,7 +5,7 @@ import { MAX_TREE_LEAVES } from '../../queries/core/filter-tree'
 import { prepare, type AnyResource, type SettledRow } from '../../queries/core/pipeline'
 import { dimensions } from '../../queries/insights/dimensions'
 import { statementsOf } from '../../queries/run/statements'
-import { ROUTES } from '../../server/http/routes'
+import { ROUTES } from '../../server/routes/routes'
 import { SHOP_SCOPE } from '../support/request-issues'
 
 /** The engine's default `max_query_size`: a statement longer than this is refused before it runs (code 62). */

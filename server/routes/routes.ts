@@ -1,4 +1,5 @@
-// Every data route of the gateway, in one greppable table.
+// Every data route of the gateway, in one greppable table, and how a route's query string is read: what the
+// HTTP app serves and what the admin code (explain, the SQL catalogue) compiles, so both import it from here.
 import { chart } from '../../queries/charts/chart'
 import { dimensions } from '../../queries/insights/dimensions'
 import { eventNames, eventProperties, eventPropertyValues } from '../../queries/discovery/discovery'
@@ -31,12 +32,26 @@ export interface Route {
   projectFrom?: 'path' | 'query'
   /** The 200 answer, for /openapi.json. */
   response: RouteResponse
+  /** The breakdown a breakdown route answers: one registry entry, one shared template (the SQL catalogue prints them on one page). */
+  breakdown?: Dimension
 }
+
+/** How the gateway parses query strings; `explain` resolves requests with the same setting. */
+export const QUERY_PARSER = 'simple'
 
 export const resourceOf = (route: Route): AnyResource => route.resource
 export const schemaOf = (route: Route): object => route.resource.schema
 /** Whether the route's answer is one statement's rows, never a stream (so it goes through the result cache). */
 export const answersWithOneStatement = ({ resource }: Route): boolean => !resource.stream && !resource.alongside && !resource.follow
+
+/** The breakdown routes (`/referrer`, `/country`, ...), in the registry's order. */
+export const BREAKDOWN_ROUTES: Route[] = dimensions.map((resource) => ({
+  path: `/insights/:projectId/${resource.name}`,
+  summary: `Sessions broken down by ${resource.name}`,
+  resource,
+  response: dimensionResponse(resource.name as Dimension),
+  breakdown: resource.name as Dimension,
+}))
 
 export const ROUTES: Route[] = [
   { path: '/insights/:projectId/live', summary: 'Visitors active in the last 5 minutes', resource: live, response: liveResponse },
@@ -44,12 +59,7 @@ export const ROUTES: Route[] = [
   { path: '/insights/:projectId/pages', summary: 'Top pages by sessions', resource: pages, response: pagesResponse },
   { path: '/insights/:projectId/sessions', summary: "The window's sessions, newest first, as keyset pages", resource: sessionsList, response: sessionsResponse },
   { path: '/insights/:projectId/pages/entry_exit', summary: 'Sessions by entry page or exit page, with exit rates', resource: entryExit, response: entryExitResponse },
-  ...dimensions.map((resource) => ({
-    path: `/insights/:projectId/${resource.name}`,
-    summary: `Sessions broken down by ${resource.name}`,
-    resource,
-    response: dimensionResponse(resource.name as Dimension),
-  })),
+  ...BREAKDOWN_ROUTES,
   { path: '/insights/:projectId/events/names', summary: 'Event names of the window with their events and last time seen', resource: eventNames, response: eventNamesResponse },
   { path: '/insights/:projectId/events/properties', summary: 'Property keys of the window with the events carrying each', resource: eventProperties, response: eventPropertiesResponse },
   { path: '/insights/:projectId/events/property_values', summary: "Values of one property key in the window with each one's events", resource: eventPropertyValues, response: eventPropertyValuesResponse },

@@ -3,8 +3,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import openapiTS, { COMMENT_HEADER, astToString } from 'openapi-typescript'
-import { buildOpenApi } from '../http/openapi'
-import { ROUTES } from '../http/routes'
+import { buildOpenApi } from './openapi'
+import { ROUTES } from '../routes/routes'
 
 export const TYPES_FILE = path.join(__dirname, '..', '..', 'examples', 'quarry-api.ts')
 
