@@ -19,6 +19,7 @@ import { offsetExportSql } from './openpanel'
 import { DASHBOARD, NOW, QUESTIONS } from './questions'
 import { LONG, MAIN, PORT, PROJECT, TIMEZONE, openDataset, BENCH_GATEWAY_ENV } from './setup'
 import { startGateway, type ChildGateway } from './gateway'
+import { cacheHits } from './cache-hits'
 import { withTimedGateway } from './timed-gateway'
 import { Random } from '../test/support/random'
 
@@ -231,7 +232,13 @@ async function streamRate(path: string, headers: Record<string, string>, gateway
   }
 }
 
-export async function compare(): Promise<void> {
+/**
+ * Mode `compare`, every section; `compare cache` runs only the per-route cache section (bench/cache-hits.ts),
+ * which is short beside the rest.
+ */
+export async function compare(args = process.argv.slice(3)): Promise<void> {
+  if (args.length > 0 && args.join(' ') !== 'cache') throw new Error(`compare runs every section, or \`compare cache\` the cache's alone; not "${args.join(' ')}"`)
+  if (args[0] === 'cache') return withTimedGateway('sessions', ({ auth }) => cacheHits({ get, auth, shuffled }))
   console.log(
     `Medians of ${RUNS} to ${MAX_RUNS} runs after a warm-up (as many as fit in about ${ROUND_BUDGET_MS / 1000} s), gateway, raw engine and baseline runs interleaved; the machine is shared and noisy, so compare within this run.\n`,
   )
@@ -295,17 +302,7 @@ export async function compare(): Promise<void> {
     const failed = failures.length ? `; ${failures.length} of ${3 * DASHBOARD.length} requests failed: ${[...new Set(failures)].join('; ')}` : ''
     console.log(`\nDashboard burst (metrics, pages and 8 breakdowns at once): ${ms(median(bursts))} ms wall-clock (median of 3)${failed}`)
 
-    // The first request stores the answer; every later one should be answered from the cache, and says so.
-    const repeated = QUESTIONS[0].url
-    await get(repeated, auth)
-    let misses = 0
-    const [hit] = await interleaved([
-      () =>
-        get(repeated, auth).then((res) => {
-          if (res.headers.get('x-cache') !== 'hit') misses += 1
-        }),
-    ])
-    console.log(`Repeated identical request (metrics, from the cache): ${hit.toFixed(1)} ms p50${misses ? `; ${misses} of the repeats missed the cache` : ''}`)
+    await cacheHits({ get, auth, shuffled })
 
     for (const format of STREAMS ? (['ndjson', 'csv'] as const) : []) {
       const { rows, rate, rssBefore, rssPeak } = await streamRate(`/export/events?projectId=${PROJECT}&format=${format}`, auth, gateway.child.pid as number)
