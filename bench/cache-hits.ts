@@ -67,7 +67,8 @@ export async function cacheHits(tools: CacheHitTools): Promise<void> {
       if (hit.hit) samples[index].answered += 1
     }
   }
-  console.log(`\nRepeated identical request, per route: ${REPEATS} pairs of a fresh answer (no-cache) then the same request (target: cached p50 <= ${TARGET_MS} ms)`)
+  const pairs = `${REPEATS} pairs of a fresh answer (no-cache) then the same request`
+  console.log(`\nRepeated identical request, per route: ${pairs} (target: cached p50 <= ${TARGET_MS} ms)`)
   console.log('| route | fresh p50 ms | fresh p95 ms | cached p50 ms | cached p95 ms | from the cache | target |')
   console.log('|---|---|---|---|---|---|---|')
   ROUTES.forEach(({ name }, index) => {

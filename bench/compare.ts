@@ -237,7 +237,7 @@ async function streamRate(path: string, headers: Record<string, string>, gateway
  * which is short beside the rest.
  */
 export async function compare(args = process.argv.slice(3)): Promise<void> {
-  if (args.length > 0 && args.join(' ') !== 'cache') throw new Error(`compare runs every section, or \`compare cache\` the cache's alone; not "${args.join(' ')}"`)
+  if (args.length > 0 && args.join(' ') !== 'cache') throw new Error(`compare runs every section, or \`compare cache\` its cache section; not "${args}"`)
   if (args[0] === 'cache') return withTimedGateway('sessions', ({ auth }) => cacheHits({ get, auth, shuffled }))
   console.log(
     `Medians of ${RUNS} to ${MAX_RUNS} runs after a warm-up (as many as fit in about ${ROUND_BUDGET_MS / 1000} s), gateway, raw engine and baseline runs interleaved; the machine is shared and noisy, so compare within this run.\n`,

@@ -30,7 +30,13 @@ const CASES: Case[] = [
   {
     path: `/insights/${PROJECT.id}/pages`,
     base: SETTLED,
-    variants: { limit: { limit: '3' }, page: { limit: '3', cursor: '2' }, timezone: { timezone: 'America/New_York' }, filter: { filters: filter('DE') }, 'filter value': { filters: filter('FR') } },
+    variants: {
+      limit: { limit: '3' },
+      page: { limit: '3', cursor: '2' },
+      timezone: { timezone: 'America/New_York' },
+      filter: { filters: filter('DE') },
+      'filter value': { filters: filter('FR') },
+    },
   },
   {
     path: `/insights/${PROJECT.id}/referrer`,
