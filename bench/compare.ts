@@ -17,8 +17,10 @@ import { answersWithOneStatement } from '../server/routes/routes'
 import { compareBehaviour } from './behaviour-compare'
 import { offsetExportSql } from './openpanel'
 import { DASHBOARD, NOW, QUESTIONS } from './questions'
-import { LONG, MAIN, PORT, PROJECT, TIMEZONE, openDataset, BENCH_GATEWAY_ENV, waitForAuth } from './setup'
+import { LONG, MAIN, PORT, PROJECT, TIMEZONE, openDataset, BENCH_GATEWAY_ENV } from './setup'
 import { startGateway, type ChildGateway } from './gateway'
+import { cacheHits } from './cache-hits'
+import { withTimedGateway } from './timed-gateway'
 import { Random } from '../test/support/random'
 
 const RUNS = Number(process.env.QUARRY_BENCH_RUNS ?? 7)
@@ -230,22 +232,22 @@ async function streamRate(path: string, headers: Record<string, string>, gateway
   }
 }
 
-export async function compare(): Promise<void> {
+/**
+ * Mode `compare`, every section; `compare cache` runs only the per-route cache section (bench/cache-hits.ts),
+ * which is short beside the rest.
+ */
+export async function compare(args = process.argv.slice(3)): Promise<void> {
+  if (args.length > 0 && args.join(' ') !== 'cache') throw new Error(`compare runs every section, or \`compare cache\` its cache section; not "${args}"`)
+  if (args[0] === 'cache') return withTimedGateway('sessions', ({ auth }) => cacheHits({ get, auth, shuffled }))
   console.log(
     `Medians of ${RUNS} to ${MAX_RUNS} runs after a warm-up (as many as fit in about ${ROUND_BUDGET_MS / 1000} s), gateway, raw engine and baseline runs interleaved; the machine is shared and noisy, so compare within this run.\n`,
   )
-  const prepared = await openDataset(MAIN)
-  await prepared.engine.close()
   // One process owns a data directory, so the raw engine's and the baseline's statements run in the
   // gateway's process, on the files the gateway reads. TRICKY: run on a copy in this process, the copy's
   // pages stayed cached while this machine's memory reclaim (DAMON pageout) evicted the gateway's less read
   // ones, and the gateway's engine ran the chart's statement 13-16% slower than the same one on the copy.
-  const auth = { 'openpanel-client-id': prepared.credentials.id, 'openpanel-client-secret': prepared.credentials.secret }
-  // `Cache-Control: no-cache` asks for a fresh answer, so the latency table measures engine work.
-  const fresh = { ...auth, 'cache-control': 'no-cache' }
-  const gateway = await startGateway({ dataDir: MAIN.dir, port: PORT, env: BENCH_GATEWAY_ENV })
-  try {
-    await waitForAuth(auth)
+  // `Cache-Control: no-cache` (`fresh`) asks for a fresh answer, so the latency table measures engine work.
+  await withTimedGateway('sessions', async ({ gateway, auth, fresh }) => {
     // A first round over every question, untimed: a freshly started gateway answers its first requests
     // several times slower before settling, which fell on the first question's figures only.
     for (const question of QUESTIONS) {
@@ -300,17 +302,7 @@ export async function compare(): Promise<void> {
     const failed = failures.length ? `; ${failures.length} of ${3 * DASHBOARD.length} requests failed: ${[...new Set(failures)].join('; ')}` : ''
     console.log(`\nDashboard burst (metrics, pages and 8 breakdowns at once): ${ms(median(bursts))} ms wall-clock (median of 3)${failed}`)
 
-    // The first request stores the answer; every later one should be answered from the cache, and says so.
-    const repeated = QUESTIONS[0].url
-    await get(repeated, auth)
-    let misses = 0
-    const [hit] = await interleaved([
-      () =>
-        get(repeated, auth).then((res) => {
-          if (res.headers.get('x-cache') !== 'hit') misses += 1
-        }),
-    ])
-    console.log(`Repeated identical request (metrics, from the cache): ${hit.toFixed(1)} ms p50${misses ? `; ${misses} of the repeats missed the cache` : ''}`)
+    await cacheHits({ get, auth, shuffled })
 
     for (const format of STREAMS ? (['ndjson', 'csv'] as const) : []) {
       const { rows, rate, rssBefore, rssPeak } = await streamRate(`/export/events?projectId=${PROJECT}&format=${format}`, auth, gateway.child.pid as number)
@@ -321,23 +313,12 @@ export async function compare(): Promise<void> {
     await compareBehaviour({ gateway, get, headers: fresh, samples: interleavedSamples })
     if (fs.existsSync(LONG.dir)) await historyRatios(gateway)
     else console.log(`\n360-day ratio skipped: no long dataset at ${LONG.dir} (create it with \`npm run bench -- long\`).`)
-  } finally {
-    await gateway.stop()
-  }
+  })
 }
 
 /** Mode `behaviour`: the behaviour questions' part of `compare` alone (they and their baselines read events only). */
 export async function compareBehaviourOnly(): Promise<void> {
-  const prepared = await openDataset(MAIN, 'events')
-  await prepared.engine.close()
-  const auth = { 'openpanel-client-id': prepared.credentials.id, 'openpanel-client-secret': prepared.credentials.secret }
-  const gateway = await startGateway({ dataDir: MAIN.dir, port: PORT, env: BENCH_GATEWAY_ENV })
-  try {
-    await waitForAuth(auth)
-    await compareBehaviour({ gateway, get, headers: { ...auth, 'cache-control': 'no-cache' }, samples: interleavedSamples })
-  } finally {
-    await gateway.stop()
-  }
+  await withTimedGateway('events', ({ gateway, fresh }) => compareBehaviour({ gateway, get, headers: fresh, samples: interleavedSamples }))
 }
 
 /**

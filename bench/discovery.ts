@@ -7,8 +7,8 @@ import { migrate } from '../server/admin/migrate'
 import { loadConfig } from '../server/config'
 import { openEngine } from '../server/engine'
 import { get, interleaved } from './compare'
-import { startGateway } from './gateway'
-import { BENCH_GATEWAY_ENV, MAIN, PORT, PROJECT, openDataset, waitForAuth } from './setup'
+import { MAIN, PROJECT } from './setup'
+import { withTimedGateway } from './timed-gateway'
 
 /** The bench's last day is 2025-12-31 (its data ends at 2026-01-01T00:00Z). */
 const WINDOWS = {
@@ -35,13 +35,7 @@ export async function main(): Promise<void> {
   const applied = await migrate(engine)
   await engine.close()
   if (applied.length) console.log(`migrations ${applied.join(', ')} applied to ${MAIN.events} events in ${((performance.now() - started) / 1000).toFixed(1)} s (the summaries' backfill)`)
-  const prepared = await openDataset(MAIN)
-  await prepared.engine.close()
-  const auth = { 'openpanel-client-id': prepared.credentials.id, 'openpanel-client-secret': prepared.credentials.secret }
-  const fresh = { ...auth, 'cache-control': 'no-cache' }
-  const gateway = await startGateway({ dataDir: MAIN.dir, port: PORT, env: BENCH_GATEWAY_ENV })
-  try {
-    await waitForAuth(auth)
+  await withTimedGateway('sessions', async ({ fresh }) => {
     const urls = QUESTIONS.flatMap(({ path }) => Object.values(WINDOWS).map((window) => `/insights/${PROJECT}/${path}${window}`))
     for (const url of [...urls, LIVE]) await get(url, fresh)
     const medians = await interleaved([...urls, LIVE].map((url) => () => get(url, fresh)))
@@ -53,7 +47,5 @@ export async function main(): Promise<void> {
       console.log(`| ${label} | ${month.toFixed(1)} | ${year.toFixed(1)} | ${(year / month).toFixed(2)}× |`)
     })
     console.log(`\nFor scale, in the same rounds: /live ${medians[urls.length].toFixed(1)} ms`)
-  } finally {
-    await gateway.stop()
-  }
+  })
 }

@@ -1,8 +1,8 @@
 // Mode `trees`: filter trees against the flat filters that ask the same, through the gateway on the
 // bench's 30-day window. Each pair is timed interleaved (fresh answers, no cache), in several runs.
-import { BENCH_GATEWAY_ENV, MAIN, PORT, PROJECT, openDataset, waitForAuth } from './setup'
+import { PROJECT } from './setup'
 import { get, interleaved, ms, times } from './compare'
-import { startGateway } from './gateway'
+import { withTimedGateway } from './timed-gateway'
 import { WINDOW } from './questions'
 
 const RUNS = Number(process.env.QUARRY_BENCH_TREE_RUNS ?? 3)
@@ -33,14 +33,7 @@ const metricsUrl = (filters: object) =>
   `/insights/${PROJECT}/metrics?startDate=${WINDOW.startDate}&endDate=${WINDOW.endDate}&filters=${encodeURIComponent(JSON.stringify(filters))}`
 
 export async function main(): Promise<void> {
-  const prepared = await openDataset(MAIN)
-  await prepared.engine.close()
-  const auth = { 'openpanel-client-id': prepared.credentials.id, 'openpanel-client-secret': prepared.credentials.secret }
-  const fresh = { ...auth, 'cache-control': 'no-cache' }
-  const gateway = await startGateway({ dataDir: MAIN.dir, port: PORT, env: BENCH_GATEWAY_ENV })
-  try {
-    // On a loaded machine the fresh gateway may take longer than one wait to answer its first request.
-    await waitForAuth(auth).catch(() => waitForAuth(auth)).catch(() => waitForAuth(auth))
+  await withTimedGateway('sessions', async ({ fresh }) => {
     console.log(`Medians per run of interleaved rounds (fresh answers), ${RUNS} runs; tree / flat per run.\n`)
     console.log('| question | target | tree p50 ms | flat p50 ms | tree / flat |')
     console.log('|---|---|---|---|---|')
@@ -53,7 +46,5 @@ export async function main(): Promise<void> {
       const join = (pick: (result: [number, number]) => string) => results.map(pick).join(' / ')
       console.log(`| ${pair.name} | ${pair.target} | ${join(([tree]) => ms(tree))} | ${join(([, flat]) => ms(flat))} | ${join(([tree, flat]) => times(tree, flat))} |`)
     }
-  } finally {
-    await gateway.stop()
-  }
+  })
 }

@@ -6,6 +6,7 @@
 // authenticate, call `answer` and write the bytes.
 import type { CompiledQuery } from '../core/compiled'
 import { asDeclaredRows, type Resource, type Row, type Scope, type StreamHead } from '../core/pipeline'
+import { CompiledStatements } from './compiled-statements'
 import { DataVersion } from './data-version'
 import { laneOf } from './heavy'
 import { JoinedRuns } from './joined-runs'
@@ -88,6 +89,7 @@ export class Answers {
   private readonly cache: ResultCache
   private readonly settledChecks: SettledChecks
   private readonly joinedRuns: JoinedRuns
+  private readonly statements = new CompiledStatements()
 
   constructor(
     private readonly runner: Runner,
@@ -114,7 +116,8 @@ export class Answers {
     }
     // The cache knows a question by its statement with no day settled: whichever days its check settles, the
     // statement answers the same rows (docs/design/sessions.md), so they are one entry, found before any check.
-    const asked = resource.compile(query)
+    // A question asked before gets the statement compiled then, so a repeated request compiles nothing.
+    const asked = this.statements.of(resource, query)
     question.report?.({ template: asked.template })
     const { entry, hit } = await this.cache.rows({
       projectId: question.scope.project.id,

@@ -67,6 +67,8 @@ export class ResultCache {
   private readonly entries: LRUCache<string, CachedRows>
   /** One statement for every identical request in flight; it is aborted only when all of them went away. */
   private readonly running = new SharedRuns<CachedRows>()
+  /** Each statement's digest, taken once: a question asked again brings the same statement (compiled-statements.ts). */
+  private readonly digests = new WeakMap<CompiledQuery, string>()
 
   constructor(
     private readonly versions: DataVersion,
@@ -86,13 +88,22 @@ export class ResultCache {
     const maxAgeSeconds = lookup.settled ? this.settings.settledMaxAgeSeconds : this.settings.recentMaxAgeSeconds
     const version = this.settings.maxBytes > 0 && maxAgeSeconds > 0 ? await this.currentVersion() : undefined
     if (version === undefined) return { entry: await this.compute(lookup, 0, lookup.signal), hit: false }
-    const key = `${version}:${crypto.createHash('sha256').update(JSON.stringify([lookup.projectId, lookup.compiled.template, lookup.compiled.sql, lookup.compiled.params])).digest('base64url')}`
+    const key = JSON.stringify([version, lookup.projectId, this.digestOf(lookup.compiled)])
     const cached = lookup.revalidate ? undefined : this.entries.get(key)
     if (cached) return { entry: cached, hit: true }
     const startedAt = performance.now()
     const entry = await this.running.run(key, lookup.signal, (signal) => this.compute(lookup, maxAgeSeconds, signal))
     this.storeIfCurrent(key, entry, version, startedAt)
     return { entry, hit: false }
+  }
+
+  private digestOf(compiled: CompiledQuery): string {
+    let digest = this.digests.get(compiled)
+    if (digest === undefined) {
+      digest = crypto.createHash('sha256').update(JSON.stringify([compiled.template, compiled.sql, compiled.params])).digest('base64url')
+      this.digests.set(compiled, digest)
+    }
+    return digest
   }
 
   /** Stores `entry` once a version reading begun after its statement began says nothing was written meanwhile. */
