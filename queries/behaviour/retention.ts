@@ -84,6 +84,19 @@ function decideRetentionSteps(query: RetentionQuery): PlannedRetention {
 /** The start of the period `k` periods after the one starting at `from`, in the request's zone. */
 const periodStart = (from: Date, k: number, query: RetentionQuery): Date => DateTime.fromJSDate(from, { zone: query.timezone }).plus({ [`${query.period}s`]: k }).toJSDate()
 
+/**
+ * How many of a cohort's periods (k = 0 its own, up to `periods`) have begun by the question's `now`: a
+ * period's start only grows with k, so the count is found from the last period down, and an old cohort
+ * (every period begun) costs one date step instead of one per period.
+ */
+function begunPeriods(from: Date, query: RetentionQuery): number {
+  const start = DateTime.fromJSDate(from, { zone: query.timezone })
+  const now = query.now.getTime()
+  let k = query.periods
+  while (k >= 0 && start.plus({ [`${query.period}s`]: k }).toMillis() > now) k -= 1
+  return k + 1
+}
+
 /** Whether a visitor's returns (bit k: a return event k periods after the cohort's) count for period k. */
 function returnTest(criteria: Criteria): string {
   switch (criteria) {
@@ -176,12 +189,12 @@ export const retention: Resource<RetentionQuery, PlannedRetention, Rows['behavio
   },
   shape(rawRows, query) {
     const rows = new Map(rawRows.map((row) => [Number(row.cohort_start), row]))
-    const now = query.now.getTime()
     const cohorts = buckets(query.window, query.period, query.timezone).map((bucket) => {
       const row = rows.get(bucket.seconds)
       const size = Number(row?.size ?? 0)
+      const begun = begunPeriods(bucket.start, query)
       const values = Array.from({ length: query.periods + 1 }, (_, k) => {
-        if (periodStart(bucket.start, k, query).getTime() > now) return null
+        if (k >= begun) return null
         return k === 0 ? size : Number(row?.returned[k - 1] ?? 0)
       })
       return { date: bucket.date, size, values, percentages: values.map((value) => (value === null ? null : percent(value, size))) }
