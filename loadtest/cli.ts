@@ -166,7 +166,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (!credentials) return fail('no credentials: set QUARRY_CLIENT_ID and QUARRY_CLIENT_SECRET (without --url, the local demo gateway\'s .data/demo-credentials.json is read)')
   const headers = { 'openpanel-client-id': credentials.clientId, 'openpanel-client-secret': credentials.clientSecret }
 
-  let target
+  let target: Awaited<ReturnType<typeof discoverTarget>>
   try {
     target = await discoverTarget(url, headers, values.project ?? credentials.projectId)
   } catch (error) {

@@ -52,6 +52,7 @@ export function drawWindow(target: Target, random: Random, lengths: readonly num
   const span = Math.round((Date.parse(target.lastDay) - Date.parse(target.firstDay)) / DAY_MS) + 1
   const endDate = random.next() < latestShare ? target.lastDay : addDays(target.firstDay, random.below(span))
   const start = addDays(endDate, 1 - random.pick(lengths))
+  // biome-ignore lint/complexity/useMathMinMax: dates compared as YYYY-MM-DD text, which Math.max would make NaN
   return { startDate: start < target.firstDay ? target.firstDay : start, endDate }
 }
 

@@ -28,7 +28,7 @@ export const MAX_REQUEST_LARGE_PATTERNS = 2
 
 /** Escapes of a pattern, each a backslash and the character after it (`\\` is one, so `\\p` names no class). */
 const ESCAPE = /\\[\s\S]/g
-const unicodeClassesOf = (text: string): number => [...text.matchAll(ESCAPE)].filter(([escape]) => escape === '\\p' || escape === '\\P').length
+const unicodeClassesOf = (text: string): number => [...text.matchAll(ESCAPE)].filter(([written]) => written === '\\p' || written === '\\P').length
 
 /** A regex pattern of a request and the path of the parameter value that holds it (`steps.0.filters.1.value.0`). */
 export interface RegexPattern {

@@ -101,7 +101,7 @@ function routeFile(route: Route, scope: Scope): CatalogueFile {
   const examples = examplesFor(route)
   const sections = examples.flatMap((query, index) => requestSection(route, query, index + 1, scope))
   const intro = `${route.summary}. Every statement this route runs for ${examples.length} example request(s), exactly as compiled (${scopeLine(scope)}).`
-  return { name: catalogueFileName(route.path), text: [`# GET ${route.path}`, GENERATED, intro, ...sections].join('\n\n') + '\n' }
+  return { name: catalogueFileName(route.path), text: `${[`# GET ${route.path}`, GENERATED, intro, ...sections].join('\n\n')}\n` }
 }
 
 /**
@@ -155,7 +155,7 @@ function breakdownsFile(routes: Route[], scope: Scope): CatalogueFile {
   const sections = examples.flatMap((query, index) => requestSection(shown, query, index + 1, scope))
   const title = `# GET /insights/:projectId/<breakdown>: the ${routes.length} breakdowns`
   const text = [title, GENERATED, ...intro, table, `Every statement of \`${shown.path}\`:`, ...sections]
-  return { name: BREAKDOWNS_FILE, text: text.join('\n\n') + '\n' }
+  return { name: BREAKDOWNS_FILE, text: `${text.join('\n\n')}\n` }
 }
 
 /** The file a route's statements are written to: its own, or the breakdowns' page. */
@@ -177,7 +177,7 @@ function joinedFile(routes: Route[], scope: Scope): CatalogueFile | undefined {
     ...statementBlocks(statements, '###'),
   ])
   const intro = `Requests that wait for a turn together may be answered by one statement. These are the statements when every route that joins is asked the same example request at once (${scopeLine(scope)}).`
-  return { name: 'joined.md', text: ['# Routes asked together', GENERATED, intro, ...body].join('\n\n') + '\n' }
+  return { name: 'joined.md', text: `${['# Routes asked together', GENERATED, intro, ...body].join('\n\n')}\n` }
 }
 
 function indexFile(routes: Route[], files: CatalogueFile[], scope: Scope): CatalogueFile {
@@ -194,7 +194,7 @@ function indexFile(routes: Route[], files: CatalogueFile[], scope: Scope): Catal
     ['| route | file | what it answers |', '|---|---|---|', ...rows].join('\n'),
     ...joined,
   ]
-  return { name: 'README.md', text: text.join('\n\n') + '\n' }
+  return { name: 'README.md', text: `${text.join('\n\n')}\n` }
 }
 
 /** Every file of the catalogue, compiled in memory: one per route but the breakdowns' one page, the joined statements, and the index. */

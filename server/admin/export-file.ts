@@ -33,7 +33,7 @@ export async function exportToFile(engine: Engine, config: Config, options: Expo
   if (options.format !== 'ndjson' && options.format !== 'csv') throw new ControlError(`--format must be ndjson or csv, got "${options.format}"`)
   const given = { start: options.start, end: options.end, includes: options.includes, event: options.event, filters: options.filters }
   const raw = { projectId: project.id, format: options.format, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) }
-  let query
+  let query: ReturnType<typeof exportEvents.plan>
   try {
     query = exportEvents.plan(exportEvents.parse(raw, { project, now: new Date(), sessionLookbackMs: 0 }))
   } catch (error) {

@@ -7,7 +7,8 @@ const ORIGIN = 'http://localhost:3000'
 /** The funnel example's steps as `--data-urlencode` arguments, so the curl call is the page's example. */
 function funnelStepArguments(): string[] {
   const [first] = Object.values(parameterDocOf('/insights/:projectId/funnel', 'steps')?.examples ?? {})
-  return (first?.value as string[]).map((step) => `  --data-urlencode 'steps=${step}'`)
+  if (!first) throw new Error('the funnel\'s steps parameter has no example to show')
+  return (first.value as string[]).map((step) => `  --data-urlencode 'steps=${step}'`)
 }
 
 function demoParagraph(demoProjectId: string | undefined): string {

@@ -53,7 +53,7 @@ describe('/docs in a browser', function () {
     await page.waitForSelector('#auth-basic-username')
     await page.type('#auth-basic-username', id)
     await page.type('#auth-basic-password', secret)
-    await page.$eval('#auth-basic-username', (input) => (input.closest('form')?.querySelector('button[type=submit]') as HTMLButtonElement).click())
+    await page.$eval('#auth-basic-username', (input) => (input.closest('form')!.querySelector('button[type=submit]') as HTMLButtonElement).click())
     await page.click('.btn-done')
   }
 

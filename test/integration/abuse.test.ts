@@ -15,7 +15,7 @@ import { createLogger } from '../../server/logger'
 import { seedProject } from '../../server/admin/seed'
 import { loadGolden, startHarness, type Harness } from '../support/harness'
 
-describe('a hostile read client', function () {
+describe('a hostile read client', () => {
   let h: Harness
   let auth: Record<string, string>
   const dataStatements: string[] = []
@@ -135,7 +135,7 @@ describe('a hostile client beside a second client (issue 8)', function () {
   let hostile: Record<string, string>
   let second: Record<string, string>
 
-  before(async function () {
+  before(async () => {
     h = await startHarness({ env: { QUARRY_MAX_EXECUTION_SECONDS: '120', QUARRY_RATE_LIMIT: '100000' }, now: new Date('2026-01-01T12:00:00Z') })
     await createProject(h.engine, { id: 'big', timezone: 'Europe/Berlin' })
     await seedProject(h.engine, { projectId: 'big', events: 400_000, days: 365, seed: 8, end: new Date('2026-01-01T00:00:00Z') })

@@ -11,12 +11,13 @@ interface Credentials {
 const headerAuth = (c: Credentials) => ({ 'openpanel-client-id': c.id, 'openpanel-client-secret': c.secret })
 const basicAuth = (c: Credentials) => ({ Authorization: `Basic ${Buffer.from(`${c.id}:${c.secret}`).toString('base64')}` })
 
-describe('authentication and authorization', function () {
+describe('authentication and authorization', () => {
   let h: Harness
   let reader: Credentials
   let otherReader: Credentials
   let writer: Credentials
   let root: Credentials
+  const wrong: [string, Record<string, string>][] = []
 
   before(async () => {
     h = await startHarness({ env: { QUARRY_AUTH_CACHE_MS: '200', QUARRY_TRUST_PROXY: 'loopback', QUARRY_RATE_WINDOW_MS: '600000', QUARRY_RATE_LIMIT: '20', QUARRY_AUTH_CHECKS_PER_SECOND: '1000' } })
@@ -26,6 +27,15 @@ describe('authentication and authorization', function () {
     otherReader = await createApiClient(h.engine, { type: 'read', projectId: 'blog' })
     writer = await createApiClient(h.engine, { type: 'write', projectId: 'shop' })
     root = await createApiClient(h.engine, { type: 'root' })
+    wrong.push(
+      ['a wrong secret', headerAuth({ id: reader.id, secret: 'sec_wrong' })],
+      ['a wrong secret over Basic', basicAuth({ id: reader.id, secret: 'nope' })],
+      ['a malformed client id', headerAuth({ id: 'not-a-uuid', secret: reader.secret })],
+      ['an unknown client id', headerAuth({ id: '00000000-0000-4000-8000-000000000000', secret: reader.secret })],
+      ['an id without a secret', { 'openpanel-client-id': reader.id }],
+      ['a Basic header without a colon', { Authorization: `Basic ${Buffer.from(reader.id).toString('base64')}` }],
+      ['a non-Basic Authorization scheme', { Authorization: `Bearer ${reader.secret}` }],
+    )
   })
   after(() => h.close())
 
@@ -45,18 +55,6 @@ describe('authentication and authorization', function () {
     assert.equal(res.body.requestId, res.headers['x-request-id'])
   })
 
-  const wrong: [string, Record<string, string>][] = []
-  before(() => {
-    wrong.push(
-      ['a wrong secret', headerAuth({ id: reader.id, secret: 'sec_wrong' })],
-      ['a wrong secret over Basic', basicAuth({ id: reader.id, secret: 'nope' })],
-      ['a malformed client id', headerAuth({ id: 'not-a-uuid', secret: reader.secret })],
-      ['an unknown client id', headerAuth({ id: '00000000-0000-4000-8000-000000000000', secret: reader.secret })],
-      ['an id without a secret', { 'openpanel-client-id': reader.id }],
-      ['a Basic header without a colon', { Authorization: `Basic ${Buffer.from(reader.id).toString('base64')}` }],
-      ['a non-Basic Authorization scheme', { Authorization: `Bearer ${reader.secret}` }],
-    )
-  })
   it('401s wrong, malformed, unknown and incomplete credentials', async () => {
     for (const [what, headers] of wrong) {
       const res = await request(h.app).get(live('shop')).set(headers)

@@ -34,7 +34,7 @@ function queryOf(urlPath: string): { resource: string; query: Record<string, str
   return { resource: url.pathname.split('/').pop() as string, query }
 }
 
-describe('behaviour questions on the golden flow fixture', function () {
+describe('behaviour questions on the golden flow fixture', () => {
   let h: Harness
   let auth: Record<string, string>
 

@@ -23,7 +23,7 @@ const event = (overrides: Record<string, unknown> = {}) =>
     ...overrides,
   })
 
-describe('CLI', function () {
+describe('CLI', () => {
   let dir: string
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-cli-'))

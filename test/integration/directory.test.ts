@@ -4,7 +4,7 @@ import { Directory } from '../../server/http/directory'
 import { verifySecret } from '../../server/secrets'
 import { startHarness, type Harness } from '../support/harness'
 
-describe('the directory of clients and projects', function () {
+describe('the directory of clients and projects', () => {
   let h: Harness
 
   before(async () => {
@@ -129,7 +129,7 @@ describe('the directory of clients and projects', function () {
       gates.shift()?.()
       await new Promise((resolve) => setTimeout(resolve, 5))
     }
-    gates.splice(0).forEach((open) => open())
+    for (const open of gates.splice(0)) open()
     assert.deepEqual(started.slice(0, 3), ['sec_a', 'sec_b', valid.secret], 'the live id went before the suspect checks waiting')
     assert.deepEqual(started.slice(3).sort(), ['sec_c', 'sec_limited'])
     assert.deepEqual(await Promise.all(running), [null, null])

@@ -30,7 +30,7 @@ function modelQuery(urlPath: string): { resource: DiscoveryResource; query: Reco
   return { resource: url.pathname.split('/').pop() as DiscoveryResource, query: Object.fromEntries(url.searchParams) }
 }
 
-describe('discovery routes', function () {
+describe('discovery routes', () => {
   let h: Harness
   let auth: Record<string, string>
   const zones = new Map(goldenProjects().map((project) => [project.id, project.timezone]))

@@ -23,7 +23,7 @@ function opened<T>(blocks: T | undefined): T {
 }
 const codeOf = (code: QueryError['code']) => (error: unknown) => error instanceof QueryError && error.code === code
 
-describe('the engine: one read-only admission point, fair turns, real cancellation', function () {
+describe('the engine: one read-only admission point, fair turns, real cancellation', () => {
   let h: Harness
 
   before(async () => {

@@ -46,7 +46,7 @@ describe('export events as CSV', function () {
 
   before(async () => {
     events = randomEvents(9, PROJECT)
-    AWKWARD.forEach((values, index) => Object.assign(events[index], values))
+    for (const [index, values] of AWKWARD.entries()) Object.assign(events[index], values)
     events[0].profile_id = PROFILES[0].id
     ;({ h, auth } = await startWithEvents(PROJECT, events))
     h.now = NOW
@@ -76,7 +76,7 @@ describe('export events as CSV', function () {
       // Columns follow the order of `includes` in the request, as before.
       const columns = res.text.slice(0, res.text.indexOf('\r\n')).split(',')
       assert.deepEqual([...columns].sort(), Object.keys(rows[0]).sort())
-      const text = [columns.join(','), ...rows.map((row) => columns.map((column) => expectedCell(row[column])).join(','))].join('\r\n') + '\r\n'
+      const text = `${[columns.join(','), ...rows.map((row) => columns.map((column) => expectedCell(row[column])).join(','))].join('\r\n')}\r\n`
       assert.equal(res.text.length, text.length)
       assert.ok(res.text === text, 'the CSV text is the rule applied to the reference rows')
     })

@@ -52,7 +52,7 @@ const profiles = fs
   .filter((line) => line.trim())
   .map((line) => JSON.parse(line) as RawProfile)
 
-describe('golden fixture', function () {
+describe('golden fixture', () => {
   let h: Harness
   let auth: Record<string, string>
 

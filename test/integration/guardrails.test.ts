@@ -11,7 +11,7 @@ import { startHarness, type Harness } from '../support/harness'
 
 const raw = (sql: string): CompiledQuery => ({ template: 'test.raw', sql, params: {} })
 
-describe('guardrails, migrations and ops', function () {
+describe('guardrails, migrations and ops', () => {
   let h: Harness
 
   before(async () => {

@@ -25,7 +25,7 @@ const EVENTS = randomEvents(91, { sessions: 60, from: new Date('2024-03-01T00:00
 const METRICS_ROUTE = '/insights/:projectId/metrics'
 const raw = (sql: string): CompiledQuery => ({ template: 'test.raw', sql, params: {} })
 
-describe('Prometheus metrics of a gateway over the embedded engine', function () {
+describe('Prometheus metrics of a gateway over the embedded engine', () => {
   let h: Harness
   let metrics: Metrics
   let listener: MetricsServer

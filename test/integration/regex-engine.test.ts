@@ -26,7 +26,7 @@ const REFUSED = [
  */
 const REFUSED_BY_THE_GATEWAY_ONLY = [')', 'a)', 'a\\', '\\p{Kawi}', '\\pL{100}', '.{1000}']
 
-describe('regex patterns: the gateway refuses exactly what the engine refuses', function () {
+describe('regex patterns: the gateway refuses exactly what the engine refuses', () => {
   let h: Harness
 
   before(async () => {

@@ -19,7 +19,7 @@ type ClientOptions = NonNullable<Parameters<typeof createClient>[0]>
 /** A statement that runs for a few seconds and then ends by itself; its text names it among running statements. */
 const SLOW: CompiledQuery = { template: 'test.slow', sql: 'SELECT sleepEachRow(0.1) AS slept FROM numbers({n:UInt64}) SETTINGS max_block_size = 1', params: { n: 30 } }
 
-describe('the serving lanes of a ClickHouse server', function () {
+describe('the serving lanes of a ClickHouse server', () => {
   let h: Harness
   let client: ClickHouseClient
   /** A second connection, as a server's client has other sockets: chDB's connection is one session, on which a KILL waits behind the statement it would stop. */

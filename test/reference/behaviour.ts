@@ -3,7 +3,7 @@
 // definition can be met rather than following the gateway's SQL. Clarity over speed.
 
 import { compareBytes, percent2 } from './exact';
-import { Filter, isTreeText, matchValue, parseFilters, parseFilterTree, PROPERTY_PREFIX, SESSION_ATTRIBUTE_NAMES, EVENT_FIELD_NAMES, treeSelects, type TreeNode } from './filters';
+import { type Filter, isTreeText, matchValue, parseFilters, parseFilterTree, PROPERTY_PREFIX, SESSION_ATTRIBUTE_NAMES, EVENT_FIELD_NAMES, treeSelects, type TreeNode } from './filters';
 import { buildSessions, compareEvents, eventField, normalize, resolveWindow, treeSubject, type Ev, type RawEvent, type Session, type Window } from './model';
 import { bucketStarts, floorToUnit, formatInstant, isValidTimeZone, nextUnit } from './time';
 

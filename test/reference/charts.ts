@@ -6,20 +6,20 @@
 import { compareBytes, parseStrictNumber } from './exact';
 import { rowMatches, parseRowFilters } from './export';
 import { SEGMENTS } from '../../queries/charts/chart-params';
-import { Filter, PROPERTY_PREFIX, SESSION_ATTRIBUTE_NAMES } from './filters';
+import { type Filter, PROPERTY_PREFIX, SESSION_ATTRIBUTE_NAMES } from './filters';
 import {
   compareEvents,
   defaultInterval,
-  Ev,
+  type Ev,
   eventField,
   INTERVALS,
   normalize,
   parseIntegerParam,
-  RawEvent,
+  type RawEvent,
   resolveWindow,
-  Window,
+  type Window,
 } from './model';
-import { bucketStarts, floorToUnit, formatInstant, Interval, isValidTimeZone, nextUnit } from './time';
+import { bucketStarts, floorToUnit, formatInstant, type Interval, isValidTimeZone, nextUnit } from './time';
 
 // ---------------------------------------------------------------------------------------------------
 // Public interface
@@ -333,7 +333,7 @@ function parseSeries(text: string): Item[] | null {
     if (!isPlainObject(raw)) return null;
     const letter = LETTERS[i];
     // An item with a `type` key is a formula item (and `type` must be "formula").
-    const item = Object.prototype.hasOwnProperty.call(raw, 'type') ? parseFormulaItem(raw, letter) : parseEventItem(raw, letter);
+    const item = Object.hasOwn(raw, 'type') ? parseFormulaItem(raw, letter) : parseEventItem(raw, letter);
     if (item === null) return null;
     items.push(item);
   }

@@ -74,7 +74,7 @@ export function answerDiscovery(req: DiscoveryRequest): ModelAnswer {
       ? inWindow.map((e) => ({ text: e.name, t: e.t }))
       : resource === 'properties'
         ? inWindow.flatMap((e) => Object.keys(e.properties).map((k) => ({ text: k, t: e.t })))
-        : inWindow.filter((e) => Object.prototype.hasOwnProperty.call(e.properties, key as string)).map((e) => ({ text: e.properties[key as string], t: e.t }));
+        : inWindow.filter((e) => Object.hasOwn(e.properties, key as string)).map((e) => ({ text: e.properties[key as string], t: e.t }));
   const rows = tally(items);
 
   const needle = search.toLowerCase();

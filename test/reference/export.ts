@@ -5,8 +5,8 @@
 // are left to the caller: this model gives every matching row, in export order.
 
 import { compareBytes } from './exact';
-import { Filter, matchValue, parseFilters } from './filters';
-import { Ev, eventField, normalize, parseEventTime, parseQueryDate, RawEvent } from './model';
+import { type Filter, matchValue, parseFilters } from './filters';
+import { type Ev, eventField, normalize, parseEventTime, parseQueryDate, type RawEvent } from './model';
 import { formatInstant, isValidTimeZone } from './time';
 
 export interface RawProfile {

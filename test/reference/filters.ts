@@ -195,7 +195,7 @@ function parseTreeNode(value: unknown, depth: number, counts: { leaves: number; 
     return { op: 'performed', name: name === undefined ? null : (name as string), filters };
   }
   const leaf = parseFilters(JSON.stringify([value]));
-  if (!leaf || leaf[0].kind !== 'session') return null;
+  if (leaf?.[0].kind !== 'session') return null;
   counts.leaves += 1;
   counts.filters.push(leaf[0]);
   return { op: 'session', filter: leaf[0] };

@@ -4,16 +4,16 @@
 // with the gateway (nothing from server/ or queries/) and never touches ClickHouse. Clarity over speed.
 
 import { compareBytes, meanSeconds2, percent2, ratioHalfUp2 } from './exact';
-import { DIMENSION_NAMES, Filter, isTreeText, matchValue, parseFilters, parseFilterTree, PROPERTY_PREFIX, treeSelects, type TreeNode } from './filters';
+import { DIMENSION_NAMES, type Filter, isTreeText, matchValue, parseFilters, parseFilterTree, PROPERTY_PREFIX, treeSelects, type TreeNode } from './filters';
 import {
   addDays,
   addMonths,
   bucketStarts,
-  CivilDate,
+  type CivilDate,
   DURATION,
   floorToUnit,
   formatInstant,
-  Interval,
+  type Interval,
   isValidCivilDate,
   isValidTimeZone,
   localDate,
@@ -252,7 +252,7 @@ export function eventField(e: Ev, name: string): string {
   if (name === 'name') return e.name;
   if (name.startsWith(PROPERTY_PREFIX)) {
     const key = name.slice(PROPERTY_PREFIX.length);
-    return Object.prototype.hasOwnProperty.call(e.properties, key) ? e.properties[key] : '';
+    return  Object.hasOwn(e.properties, key) ? e.properties[key] : '';
   }
   return e.cols[name as StringColumn];
 }
@@ -382,7 +382,6 @@ export function resolveWindow(query: Record<string, string>, tz: string, now: nu
       return { start: startOfDay(tz, { y: today.y, m: 1, d: 1 }), end: D1 };
     case 'lastYear':
       return { start: startOfDay(tz, { y: today.y - 1, m: 1, d: 1 }), end: startOfDay(tz, { y: today.y, m: 1, d: 1 }) };
-    case 'custom':
     default:
       return null; // custom needs startDate
   }

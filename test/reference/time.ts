@@ -48,7 +48,7 @@ function formatterFor(tz: string): Intl.DateTimeFormat {
  */
 export function isValidTimeZone(tz: string): boolean {
   // Zone names are case-sensitive in ClickHouse: every path segment starts with a capital letter.
-  if (!/^[A-Z][A-Za-z0-9_+\-]*(\/[A-Z][A-Za-z0-9_+\-]*)*$/.test(tz)) return false;
+  if (!/^[A-Z][A-Za-z0-9_+-]*(\/[A-Z][A-Za-z0-9_+-]*)*$/.test(tz)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;

@@ -73,7 +73,7 @@ function checkBody(response: supertest.Response, documented: DocumentedResponse,
   if (!content) throw new Error(`${where} answers ${mediaType || 'no content type'}; /openapi.json documents ${Object.keys(documented.content).join(', ')}`)
   if (mediaType === 'application/x-ndjson') {
     const lines = response.text.split('\n').filter(Boolean)
-    lines.forEach((line, index) => assertMatches(content.schema, JSON.parse(line), `${where} line ${index + 1}`))
+    for (const [index, line] of lines.entries()) assertMatches(content.schema, JSON.parse(line), `${where} line ${index + 1}`)
     return
   }
   assertMatches(content.schema, mediaType === 'application/json' ? response.body : response.text, where)
@@ -105,6 +105,7 @@ export function request(app: express.Express) {
     get(url: string): supertest.Test {
       const test = agent.get(url)
       const settle = test.then.bind(test)
+      // biome-ignore lint/suspicious/noThenProperty: the test stays awaitable, its answer checked before it settles
       test.then = ((onFulfilled, onRejected) =>
         settle(async (response) => {
           await assertDocumented(response)

@@ -78,8 +78,16 @@ describe('credential checks', () => {
     it('answers 429 to a check still waiting at its deadline, without ever running it', async () => {
       const checks = new CredentialChecks({ perSecond: 1_000, inFlight: 1, queued: 1, suspectPerCaller: 4, suspectEvery: 4, maxWaitMs: 2_000 })
       const ran: string[] = []
-      let open = () => undefined as void
-      const holding = checks.run('known', 'a', () => new Promise<void>((resolve) => ((open = resolve), ran.push('holding'))))
+      let open: () => void = () => {}
+      const holding = checks.run(
+        'known',
+        'a',
+        () =>
+          new Promise<void>((resolve) => {
+            open = resolve
+            ran.push('holding')
+          }),
+      )
       const outcomes: string[] = []
       const late = checks.run('known', 'b', async () => void ran.push('late')).then(
         () => outcomes.push('late checked'),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { engineCodeOf, toQueryError } from '../../queries/core/engine-errors'
-import { QueryError } from '../../queries/core/errors'
+import type { QueryError } from '../../queries/core/errors'
 
 const engineError = (text: string) => new Error(text)
 const codeOf = (error: unknown) => (toQueryError(error) as QueryError).code

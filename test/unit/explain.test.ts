@@ -1,7 +1,7 @@
 // `explain` resolves a request as Express serves it (route matching, path decoding, query parsing) and
 // prints every statement of /export/events: a JSON page's rows and count, or a stream's chunk.
 import assert from 'node:assert/strict'
-import { QueryError } from '../../queries/core/errors'
+import type { QueryError } from '../../queries/core/errors'
 import { encodeCursor } from '../../queries/export/export-events'
 import { STREAM_CHUNK_ROWS } from '../../queries/export/export-resource'
 import type { Scope } from '../../queries/core/pipeline'

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { answerChart, round2 } from '../reference/charts';
-import { RawEvent } from '../reference/model';
+import type { RawEvent } from '../reference/model';
 
 let seq = 0;
 function ev(name: string, at: string, profile: string, session: string, extra: Partial<RawEvent> = {}): RawEvent {

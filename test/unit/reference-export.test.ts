@@ -2,8 +2,8 @@
 // Each expected row is derived by hand in a comment from docs/definitions.md, "Export events".
 
 import assert from 'node:assert/strict';
-import { exportRows, RawProfile } from '../reference/export';
-import { RawEvent } from '../reference/model';
+import { exportRows, type RawProfile } from '../reference/export';
+import type { RawEvent } from '../reference/model';
 
 const P = 'p1';
 const uuid = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

@@ -2,7 +2,7 @@
 // Each expected figure is derived by hand in a comment from docs/definitions.md.
 
 import assert from 'node:assert/strict';
-import { answerInsights, ModelAnswer, RawEvent } from '../reference/model';
+import { answerInsights, type ModelAnswer, type RawEvent } from '../reference/model';
 
 let seq = 0;
 /** A unique UUID-shaped id, increasing with creation order. */
@@ -582,7 +582,7 @@ describe('reference model', () => {
         { name: null, sessions: 1, pageviews: 1, bounce_rate: 100, avg_session_duration: 0 },
         { name: 'US', sessions: 1, pageviews: 1, bounce_rate: 100, avg_session_duration: 0 },
       ]);
-      assert.equal(Object.prototype.hasOwnProperty.call(rows[0], 'prefix'), false);
+      assert.equal(Object.hasOwn(rows[0], 'prefix'), false);
     });
 
     it('pages through rows with next', () => {

@@ -38,7 +38,7 @@ describe('session fields', () => {
     const select = partialRowSelect().split(',\n')
     const columns = partialRowColumns().split(', ')
     assert.equal(select.length, columns.length)
-    select.forEach((line, index) => assert.match(line, new RegExp(`\\b${columns[index]}$`)))
+    for (const [index, line] of select.entries()) assert.match(line, new RegExp(`\\b${columns[index]}$`))
     for (const field of FIELDS) assert.ok(columns.includes(field), field)
     const view = statementOf('001_source_tables', 'CREATE MATERIALIZED VIEW IF NOT EXISTS sessions_mv')
     assert.ok(view.includes(`SELECT\n${partialRowSelect()}\nFROM events\nGROUP BY project_id, session_id`), view)

@@ -224,6 +224,7 @@ describe('checkTemplates on a broken copy of sql/', () => {
     ['a column of @returns named twice', 'export/count.sql', (text) => text.replace(/^-- @returns .*$/m, '-- @returns total UInt64, total UInt64'), /export\/count\.sql: "-- @returns" names the column total twice/],
     ['@returns ending in a marker the template does not have', 'export/count.sql', (text) => text.replace(/^-- @returns .*$/m, '-- @returns total UInt64, @includes'), /export\/count\.sql: "-- @returns" ends in @includes, which is not a marker of the template/],
     ['a @name used twice', 'export/count.sql', (text) => text.replace('@name export.count', '@name export.events'), /export\/(count|events)\.sql: @name export\.events is also the name of/],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the case is a template that holds JavaScript's interpolation
     ['JavaScript interpolation', 'insights/live.sql', (text) => text.replace("project_id = {projectId:String}", "project_id = '${projectId}'"), /insights\/live\.sql: contains JavaScript interpolation/],
     ['a migration naming another file', 'migrations/001_source_tables.sql', (text) => text.replace('@migration 001_source_tables', '@migration 001_tables'), /migrations\/001_source_tables\.sql: needs the header "-- @migration 001_source_tables"/],
     ['a migration binding a value', 'migrations/001_source_tables.sql', (text) => text.replace("ORDER BY (project_id, id)", "ORDER BY (project_id, id) TTL {ttl:UInt32}"), /migrations\/001_source_tables\.sql: binds a \{name:Type\} placeholder/],
