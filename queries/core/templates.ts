@@ -10,7 +10,7 @@ const MARKER = /\/\* @(\w+) \*\//g
 
 /** The slots compilers fill in templates (closed set): `/* @name *\/` in a template names one of these. */
 /** The template folders the gateway's routes compile; admin, control and seed SQL is run by its own code. */
-export const isRouteTemplate = (file: string): boolean => /^(insights|export|behaviour)\//.test(file)
+export const isRouteTemplate = (file: string): boolean => /^(insights|export|behaviour|sessions)\//.test(file)
 
 export const MARKERS = {
   aggregate: 'a chart segment\'s aggregate',
@@ -73,7 +73,7 @@ export const MARKERS = {
   session_bucket: 'the time bucket of a session start',
   session_filters: 'HAVING conditions on session attributes and event-filter matches',
   sequence_start: 'where a session\'s path begins: its first node, or its first node matching the start step (paths)',
-  settled_attributes: 'the session attributes a query reads, as columns of sessions_settled',
+  settled_attributes: 'the session attributes a query reads, as columns of a combined session',
   settled_views: 'the settled days whose page views are read combined, their compactions, and the range of views ordered in the statement (pages)',
   settled_pages: 'the stored page views of the settled days: page rows or their rollup (pages)',
   settled_page_views: 'the views of a settled session\'s pages that match page-only event filters',
@@ -82,6 +82,8 @@ export const MARKERS = {
   regrouped_sessions: 'the window\'s sessions regrouped from partial rows',
   chosen_sessions: 'the partial rows of the sessions a list page shows, chosen before they are combined (sessions list)',
   newest_sessions: 'the keys and starts of the sessions a list page shows, chosen among the regrouped ones (sessions list)',
+  listed_with: 'the WITH items the sessions of a list page read, from the sessions wing (sessions list)',
+  listed_sessions: 'the sessions of a list page, each part cut to the page, from the sessions wing (sessions list)',
   rollup_rows: 'the settled days\' counts of breakdowns from the session rollup',
   day_dimensions: 'the session rollup\'s dimensions kept by the UTC day, whose rows a window\'s whole days read (entry and exit pages)',
   event_range: 'the regrouped range an events scan is narrowed to',

@@ -1,13 +1,17 @@
 // The breakdown resources (`/referrer`, `/country`, ...): one shared template, one registry entry each;
 // breakdowns of one window, filters and page that wait together run as one statement.
-import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
-import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, withSettled, type InsightQuery, type PlannedInsight } from './insight-params'
+import { compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
+import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Joins, type Resource } from '../core/pipeline'
 import { DIMENSIONS, breakdownSql, sessionColumn, type Dimension, type DimensionSpec, type SessionAttribute } from '../core/registry'
 import { percent, ratio } from '../core/rounding'
-import { eventJoin, performedWith, regroupedSessions, sessionParams, settledCheck, windowSessions } from './session-sql'
-import { decideSessionReads, type SessionReads } from '../core/reads'
+import { decideSessionReads, type SessionReads } from '../sessions/reads'
+import { withSettled } from '../sessions/question'
+import { breakdownRollupRows } from '../sessions/rollup-rows'
+import { performedWith } from '../sessions/session-sets'
+import { sessionSource, sessionStatement, type SessionSource } from '../sessions/source'
+import { eventJoin, regroupedSessions, windowSessions } from '../sessions/window-sessions'
 
 interface DimensionRow {
   prefix_value: string
@@ -30,21 +34,17 @@ function attributesOf(name: Dimension): SessionAttribute[] {
 type PlannedBreakdown = PlannedInsight & { reads: SessionReads }
 
 /**
- * The statement of breakdowns that read session_rollup (its rows, `session-rollup-rows.sql`):
- * one (`dimension-rollup.sql`), or several asked together (`dimension-sets-rollup.sql`, with `member`).
+ * The statement of breakdowns that read the session rollup (the wing's `breakdownRollupRows`): one
+ * (`dimension-rollup.sql`), or several asked together (`dimension-sets-rollup.sql`, with `member`).
  * The names are written as text (`breakdownSql`): bound, they would tell apart the params of breakdowns that
  * can run together (queries/run/joined-runs.ts keys batches by them).
  */
-function compileRollup(names: Dimension[], query: PlannedBreakdown): CompiledQuery {
-  const params = { ...sessionParams(query), ...pageParams(query) }
+function compileRollup(names: Dimension[], query: PlannedBreakdown, source: SessionSource): CompiledQuery {
+  const params = { ...source.params, ...pageParams(query) }
   const breakdowns = names.map(breakdownSql)
-  const together = names.length > 1
-  const rollupRows = compileInner('insights/session-rollup-rows.sql', params, {
-    member: sqlOnly(together ? `\n  toUInt32(indexOf([${breakdowns.map((breakdown) => breakdown.name).join(', ')}], dimension) - 1) AS member,` : ''),
-    dimensions: sqlOnly(breakdowns.map((breakdown) => breakdown.name).join(', ')),
-  })
-  const regrouped = regroupedSessions(query, [...new Set(names.flatMap(attributesOf))])
-  if (!together) {
+  const rollupRows = breakdownRollupRows(source, breakdowns.map((breakdown) => breakdown.name))
+  const regrouped = regroupedSessions(source, [...new Set(names.flatMap(attributesOf))])
+  if (names.length === 1) {
     return compileTemplate('insights/dimension-rollup.sql', params, {
       rollup_rows: rollupRows,
       prefix: sqlOnly(breakdowns[0].prefix),
@@ -61,11 +61,12 @@ function compileRollup(names: Dimension[], query: PlannedBreakdown): CompiledQue
 
 /** A breakdown's statement, or several breakdowns' (their grouping sets, `dimension-sets.sql`). */
 function compileDimensions(names: Dimension[], query: PlannedBreakdown): CompiledQuery {
-  if (query.reads === 'rollup') return compileRollup(names, query)
-  const { views, join } = eventJoin(query)
-  const params = { ...sessionParams(query), ...pageParams(query) }
+  const source = sessionSource(query)
+  if (query.reads === 'rollup') return compileRollup(names, query, source)
+  const { views, join } = eventJoin(source)
+  const params = { ...source.params, ...pageParams(query) }
   const attributes = [...new Set(names.flatMap(attributesOf))]
-  const shared = { performed_with: performedWith(query), window_sessions: windowSessions(query, attributes), views, views_join: join }
+  const shared = { performed_with: performedWith(query), window_sessions: windowSessions(source, attributes), views, views_join: join }
   if (names.length === 1) {
     const { prefix, value } = breakdownSql(names[0])
     return compileTemplate('insights/dimension.sql', params, { prefix: sqlOnly(prefix), name: sqlOnly(value), ...shared })
@@ -101,8 +102,7 @@ function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedBreak
     joins: breakdownsTogether,
     parse: (raw, scope) => parseInsightParams(raw, scope, 'paged'),
     plan: planSteps(widenForSessions, decideFilters, decideSessionReads),
-    settledCheck,
-    compile: (query, settled) => compileDimensions([name], withSettled(query, settled)),
+    ...sessionStatement((query: PlannedBreakdown) => compileDimensions([name], query)),
     shape(rawRows, query) {
       const { page, hasMore } = splitPage(rawRows as unknown as DimensionRow[], query)
       const body = page.map((row) => {

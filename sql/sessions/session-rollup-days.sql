@@ -1,4 +1,4 @@
--- @name insights.session_rollup_days
+-- @name sessions.session_rollup_days
 -- @returns the settled days' sessions of the window counted per page member (of `dimensions`), value and
 --   hour or day: [member,] prefix_value, name_value, sessions, views, bounced_sessions, duration
 -- As insights/session-rollup-rows.sql, for the pages of /pages/entry_exit, which session_rollup also holds

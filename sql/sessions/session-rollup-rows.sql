@@ -1,4 +1,4 @@
--- @name insights.session_rollup_rows
+-- @name sessions.session_rollup_rows
 -- @returns the settled days' sessions of the window counted per breakdown (of `dimensions`), value and hour:
 --   [member,] prefix_value, name_value, sessions, views, bounced_sessions, duration
 -- From session_rollup (migrations/002_derived_tables.sql), for windows whose bounds fall on whole hours (a

@@ -1,4 +1,4 @@
--- @name insights.window_sessions
+-- @name sessions.window_sessions
 -- @returns per session that starts in the window and passes the session-attribute filters (event-field
 --   filters join on after, see session-events.sql): session_id, session_start,
 --   duration_ms, all_views, visitor_key (see migrations/002_derived_tables.sql), and s_<attribute> for

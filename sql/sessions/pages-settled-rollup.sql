@@ -1,4 +1,4 @@
--- @name insights.pages_settled_rollup
+-- @name sessions.pages_settled_rollup
 -- @returns the page rollup of the settled days `view_days` in the window (of their compactions,
 --   `view_compactions`), as pages.sql's page_parts: origin, path, views, first_views, with_next,
 --   gap_total_ms, title, title_key
