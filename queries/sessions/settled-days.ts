@@ -9,6 +9,12 @@ import type { SessionQuestion } from './question'
 
 export type { SettledRow }
 
+/**
+ * The table of the compactions' records (migrations/002_derived_tables.sql), which the settled check reads: a
+ * day without a record there is regrouped, and compacted again by the next compaction (as a bench does).
+ */
+export const COMPACTION_RECORDS = 'session_compactions'
+
 /** The window's UTC days and the session lookback, which a session statement and its settled check both bind. */
 export interface DayParams {
   firstDay: string
@@ -30,6 +36,9 @@ export interface SettledParams {
   regroupFrom: string
   regroupTo: string
 }
+
+/** The names of the params a check's rows bind, as the statements that run name them. */
+export const SETTLED_PARAM_NAMES: readonly (keyof SettledParams)[] = ['settledDays', 'settledCompactions', 'regroupFrom', 'regroupTo']
 
 /** The params that `rows` (settled days of `days`; none: no day settled) bind. */
 export function settledParams(days: DayParams, rows: readonly SettledRow[]): SettledParams {
