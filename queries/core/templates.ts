@@ -85,6 +85,7 @@ export const MARKERS = {
   listed_with: 'the WITH items the sessions of a list page read, from the sessions wing (sessions list)',
   listed_sessions: 'the sessions of a list page, each part cut to the page, from the sessions wing (sessions list)',
   rollup_rows: 'the settled days\' counts of breakdowns from the session rollup',
+  rollup_hours: 'which rows of the session rollup a window reads: by the hour, or by the day over its whole days',
   day_dimensions: 'the session rollup\'s dimensions kept by the UTC day, whose rows a window\'s whole days read (entry and exit pages)',
   event_range: 'the regrouped range an events scan is narrowed to',
   event_minutes: 'the events of the minutes a discovery window leaves over at its edges, in UNION ALL',

@@ -7,14 +7,14 @@ import { toClickHouseTime } from '../core/pipeline'
 import type { SessionSource } from './source'
 
 /**
- * The rollup's rows of the breakdowns `names` (registry names, as SQL text; sessions/session-rollup-rows.sql):
+ * The rollup's rows of the breakdowns `names` (registry names, as SQL text) by the hour (sessions/rollup-hours.sql):
  * with several, each told by its index as `member`.
  */
 export function breakdownRollupRows(source: SessionSource, names: readonly string[]): Fragment {
   const list = names.join(', ')
   return compileInner('sessions/session-rollup-rows.sql', source.params, {
     member: sqlOnly(names.length > 1 ? `\n  toUInt32(indexOf([${list}], dimension) - 1) AS member,` : ''),
-    dimensions: sqlOnly(list),
+    rollup_hours: compileInner('sessions/rollup-hours.sql', source.params, { dimensions: sqlOnly(list) }),
   })
 }
 
@@ -31,17 +31,17 @@ export function wholeDays(window: { start: Date; end: Date }): { wholeFrom: stri
 
 /**
  * The rollup's rows of the page members `dimensions`, by the day over the window's whole days and by the hour
- * over the rest (sessions/session-rollup-days.sql), binding the whole days' bounds; with several, each told by
+ * over the rest (sessions/rollup-days.sql), binding the whole days' bounds; with several, each told by
  * its index as `member`.
  */
 export function pageRollupRows(source: SessionSource, dimensions: readonly string[]): Fragment {
   const days = wholeDays(source.question.window)
   const names = (suffix: string) => dimensions.map((dimension) => `'${dimension}${suffix}'`).join(', ')
   const member = dimensions.length > 1 ? `\n  toUInt32(indexOf([${names('')}], dimension) + indexOf([${names('_day')}], dimension) - 1) AS member,` : ''
-  const rows = compileInner('sessions/session-rollup-days.sql', { ...source.params, ...days }, {
+  const context = { ...source.params, ...days }
+  const rows = compileInner('sessions/session-rollup-rows.sql', context, {
     member: sqlOnly(member),
-    dimensions: sqlOnly(names('')),
-    day_dimensions: sqlOnly(names('_day')),
+    rollup_hours: compileInner('sessions/rollup-days.sql', context, { dimensions: sqlOnly(names('')), day_dimensions: sqlOnly(names('_day')) }),
   })
   return { sql: rows.sql, params: { ...rows.params, ...days } }
 }

@@ -4,7 +4,7 @@
 -- Exit pages without filters whose window starts and ends on whole hours: the settled days' sessions come
 -- counted per exit page (`exit_page`) and per viewed page with their views of it (`page_views`), and per
 -- UTC day of their start over the window's whole days, per hour over the rest
--- (insights/session-rollup-days.sql, member 0 and 1); the other days' sessions are regrouped from their
+-- (queries/sessions/rollup-rows.ts, pageRollupRows: member 0 and 1); the other days' sessions are regrouped from their
 -- partial rows, with the pages they viewed.
 SELECT
   page_origin,

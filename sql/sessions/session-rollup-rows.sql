@@ -1,10 +1,12 @@
 -- @name sessions.session_rollup_rows
--- @returns the settled days' sessions of the window counted per breakdown (of `dimensions`), value and hour:
---   [member,] prefix_value, name_value, sessions, views, bounced_sessions, duration
+-- @returns the settled days' sessions of the window counted per breakdown (of `dimensions`), value and hour, or
+--   day: [member,] prefix_value, name_value, sessions, views, bounced_sessions, duration
 -- From session_rollup (migrations/002_derived_tables.sql), for windows whose bounds fall on whole hours (a
 -- session starts in the window exactly when its hour does), read from the compactions the settled check
--- names (see insights/window-sessions.sql). Shared by insights/dimension-rollup.sql and
--- insights/dimension-sets-rollup.sql, which add `member` when several breakdowns are asked together.
+-- names (see sessions/window-sessions.sql). `rollup_hours` picks the rows of the window: a row per value and
+-- hour (sessions/rollup-hours.sql), or for the pages of /pages/entry_exit a row per page and day over the
+-- window's whole UTC days and per hour over the rest (sessions/rollup-days.sql). With several breakdowns,
+-- `member` tells them apart (queries/sessions/rollup-rows.ts).
 SELECT/* @member */
   prefix AS prefix_value,
   name AS name_value,
@@ -14,9 +16,7 @@ SELECT/* @member */
   duration_ms AS duration
 FROM session_rollup
 WHERE project_id = {projectId:String}
-  AND dimension IN (/* @dimensions */)
-  AND hour >= {start:DateTime64(3, 'UTC')}
-  AND hour < {end:DateTime64(3, 'UTC')}
+  AND /* @rollup_hours */
   AND day >= {firstDay:Date}
   AND day <= {lastDay:Date}
   AND compaction IN (SELECT arrayJoin(CAST({settledCompactions:Array(String)}, 'Array(UInt64)')))
