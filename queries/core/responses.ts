@@ -14,6 +14,21 @@ export interface RouteResponse {
 
 export const nullable = (schema: { type: string } & Record<string, unknown>) => ({ ...schema, type: [schema.type, 'null'] })
 
+/** A text value. */
+export const text = { type: 'string' }
+
+/** Where a session came from, as an event row (export) and a listed session (insights) both answer it. */
+export const attributionProperties = {
+  referrer: text,
+  referrerName: text,
+  referrerType: text,
+  utmSource: text,
+  utmMedium: text,
+  utmCampaign: text,
+  utmTerm: text,
+  utmContent: text,
+}
+
 export const instant = { type: 'string', format: 'date-time', description: 'ISO 8601 with the offset of the request timezone' }
 
 /** One JSON body for every 4xx and 5xx (server/http/error-handler.ts). */

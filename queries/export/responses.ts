@@ -1,7 +1,6 @@
 // Response bodies of `GET /export/events`: JSON pages, or every matching row as NDJSON or CSV.
-import { instant, nullable, type RouteResponse } from '../core/responses'
+import { attributionProperties, instant, nullable, text, type RouteResponse } from '../core/responses'
 
-const text = { type: 'string' }
 
 /** The fields every exported event has, then each `includes` group's (queries/export/export-events.ts INCLUDES). */
 const baseFields = {
@@ -29,14 +28,7 @@ const includedFields = {
   model: text,
   osVersion: text,
   browserVersion: text,
-  referrer: text,
-  referrerName: text,
-  referrerType: text,
-  utmSource: text,
-  utmMedium: text,
-  utmCampaign: text,
-  utmTerm: text,
-  utmContent: text,
+  ...attributionProperties,
   sdkName: text,
   sdkVersion: text,
   importedAt: nullable({ ...instant, type: 'string' }),

@@ -37,7 +37,7 @@ const LISTED_EXTRA = sqlOnly(',\n  argMin(profile_id, first_event_key) AS visito
  * `newest.2` on: the read keeps only that end of the sort key's range (bounded by its day too, the key's
  * first time column), and each chosen session is still whole.
  */
-const CHOSEN_SESSIONS = sqlOnly('AND toDate(started_at) >= toDate(newest.2)\n  AND started_at >= newest.2\n  AND has(newest.1, session_key)')
+const CHOSEN_SESSIONS = sqlOnly('\n  AND toDate(started_at) >= toDate(newest.2)\n  AND started_at >= newest.2\n  AND has(newest.1, session_key)')
 
 /**
  * Whether the settled days are the first of the window's days (none counts), so that every regrouped

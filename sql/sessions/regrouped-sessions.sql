@@ -17,8 +17,7 @@ WHERE project_id = {projectId:String}
   AND started_at >= {readFrom:DateTime64(3, 'UTC')}
   AND started_at < {readTo:DateTime64(3, 'UTC')}
   AND started_at >= {regroupFrom:DateTime64(3, 'UTC')}
-  AND started_at < {regroupTo:DateTime64(3, 'UTC')}
-  /* @chosen_sessions */
+  AND started_at < {regroupTo:DateTime64(3, 'UTC')}/* @chosen_sessions */
 GROUP BY session_key
 HAVING session_start >= {start:DateTime64(3, 'UTC')}
   AND session_start < {end:DateTime64(3, 'UTC')}
