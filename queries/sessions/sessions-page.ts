@@ -6,7 +6,7 @@ import { DAY_MS } from '../core/dates'
 import type { SessionField } from '../core/registry'
 import { EMPTY, attributeColumns, attributeRestriction } from './session-sets'
 import type { SessionSource } from './source'
-import { storedColumns } from './window-sessions'
+import { settledSessions, storedColumns } from './window-sessions'
 
 /** What a list's page asks of the wing. */
 export interface ListedPage {
@@ -26,6 +26,9 @@ export interface ListedSessions {
   sessions: Fragment
   params: Params
 }
+
+/** A settled session's visitor id and events, after its `s_` columns (migrations/002_derived_tables.sql). */
+const LISTED_STORED = sqlOnly(',\n      visitor_id,\n      all_events')
 
 /** A regrouped session's visitor id and events, after its `s_` columns: as sessions_settled stores them (migrations/002_derived_tables.sql). */
 const LISTED_EXTRA = sqlOnly(',\n  argMin(profile_id, first_event_key) AS visitor_id,\n  sum(event_count) AS all_events')
@@ -66,19 +69,20 @@ function settledPartParams(source: SessionSource, readsEvents: boolean): Params 
  */
 export function listedSessions(source: SessionSource, page: ListedPage): ListedSessions {
   const { question, params } = source
-  const settledColumns = storedColumns(page.columns)
+  const context = { ...params, rowsToRead: page.rowsToRead }
+  // The page's statement binds its rows too: its fragments may read them.
+  const paged: SessionSource = { question, params: context }
+  const settled = (conditions: Fragment[]): Fragment =>
+    settledSessions(paged, [storedColumns(page.columns), LISTED_STORED], [
+      compileInner('sessions/listed-keyset.sql', context, { session_filters: attributeRestriction(question, conditions, '      ') }),
+    ])
   if (params.regroupFrom === params.regroupTo) {
     return {
       with: compileInner('sessions/listed-settled.sql', params, { newest_sessions: EMPTY }),
-      sessions: compileInner('sessions/listed-sessions.sql', params, {
-        settled_attributes: settledColumns,
-        session_filters: attributeRestriction(question, page.conditions, '      '),
-        regrouped_sessions: EMPTY,
-      }),
+      sessions: compileInner('sessions/listed-sessions.sql', params, { settled_sessions: settled(page.conditions), regrouped_sessions: EMPTY }),
       params: { ...settledPartParams(source, page.readsEvents), rowsToRead: page.rowsToRead },
     }
   }
-  const context = { ...params, rowsToRead: page.rowsToRead }
   const newest = compileInner('sessions/sessions-list-newest.sql', context, {
     attributes: attributeColumns([...new Set(question.sorted.sessionAttributes)]),
     session_filters: attributeRestriction(question, page.conditions),
@@ -92,8 +96,7 @@ export function listedSessions(source: SessionSource, page: ListedPage): ListedS
   return {
     with: compileInner('sessions/listed-settled.sql', context, { newest_sessions: newest }),
     sessions: compileInner('sessions/listed-sessions.sql', context, {
-      settled_attributes: settledColumns,
-      session_filters: attributeRestriction(question, [...page.conditions, ...short], '      '),
+      settled_sessions: settled([...page.conditions, ...short]),
       regrouped_sessions: compileInner('sessions/listed-regrouped.sql', context, { regrouped_sessions: regrouped }),
     }),
     params: context,

@@ -1,7 +1,7 @@
 // The window's sessions, the wing's main relation: settled days read combined, the others regrouped from their
 // partial rows (docs/design/sessions.md), kept by the filters, with the `s_` columns a route asks for, and the
 // join of the event-field filters over them.
-import { compileInner, sqlOnly, type Fragment } from '../core/compiled'
+import { compileInner, mergeParams, sqlOnly, type Fragment } from '../core/compiled'
 import { sessionColumn, type SessionAttribute, type SessionField } from '../core/registry'
 import { EMPTY, attributeColumns, attributeRestriction, eventConditions, viewConditions } from './session-sets'
 import type { SessionQuestion } from './question'
@@ -10,6 +10,15 @@ import type { SessionSource } from './source'
 /** `s_col` for each attribute: the same columns as `attributeColumns`, read from a combined session's row. */
 export function storedColumns(attributes: readonly SessionField[]): Fragment {
   return sqlOnly([...new Set(attributes)].map((attribute) => `,\n  ${sessionColumn(attribute)}`).join(''))
+}
+
+/**
+ * The window's sessions of the settled days (sessions/settled-sessions.sql), with `columns` after the
+ * columns every session has and `conditions` after the window's, each list's fragments in order.
+ */
+export function settledSessions(source: SessionSource, columns: Fragment[], conditions: Fragment[]): Fragment {
+  const joined = (parts: Fragment[]): Fragment => ({ sql: parts.map((part) => part.sql).join(''), params: mergeParams(parts.map((part) => part.params), 'settled sessions') })
+  return compileInner('sessions/settled-sessions.sql', source.params, { settled_attributes: joined(columns), session_filters: joined(conditions) })
 }
 
 /**
@@ -72,10 +81,7 @@ function readWindowSessions(source: SessionSource, attributes: readonly SessionF
   const all = [...attributes, ...source.question.sorted.sessionAttributes]
   const restrictions = sourceRestrictions(source.question)
   return compileInner('sessions/window-sessions.sql', source.params, {
-    settled_attributes: storedColumns(all),
-    session_filters: restrictions.inSources,
-    settled_page_views: pages.views,
-    settled_page_match: pages.match,
+    settled_sessions: settledSessions(source, [storedColumns(all), pages.views], [restrictions.inSources, pages.match]),
     regrouped_sessions: regroupedSessions(source, all),
     regrouped_page_join: pages.join,
     kept_sessions: restrictions.overAll,

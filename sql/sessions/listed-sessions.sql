@@ -2,8 +2,8 @@
 -- @returns the rows of a sessions list's page, as insights/sessions-list.sql shows them: session_id,
 --   session_start, duration_ms, all_views, visitor_key, the `s_` columns asked for, visitor_id, all_events;
 --   newest start first after the keyset (after_start, after_id), one page plus one row from each part
--- One row per session, combined: settled days from sessions_settled (the compaction their record names,
--- see sessions/window-sessions.sql), the others regrouped from their partial rows
+-- One row per session, combined: settled days read combined (sessions/settled-sessions.sql, with the
+-- visitor id and events, before the keyset: sessions/listed-keyset.sql), the others regrouped from their partial rows
 -- (sessions/regrouped-sessions.sql over the page's chosen sessions, in UNION ALL; left out when every day
 -- of the window up to the keyset is settled, as there is no partial row to read). Each part is cut to the
 -- page before they meet: ordered by sessions_settled's sort key (project_id, session_start, session_id),
@@ -16,24 +16,7 @@
 SELECT *
   FROM
   (
-    SELECT
-      session_id,
-      session_start,
-      duration_ms,
-      all_views,
-      visitor_key/* @settled_attributes */,
-      visitor_id,
-      all_events
-    FROM sessions_settled
-    WHERE project_id = {projectId:String}
-      AND session_start >= {start:DateTime64(3, 'UTC')}
-      AND session_start < {end:DateTime64(3, 'UTC')}
-      AND day >= {firstDay:Date}
-      AND day <= {lastDay:Date}
-      AND compaction IN (SELECT arrayJoin(settled_compactions))
-      AND session_start <= after_start
-      AND (session_start, session_id) < (after_start, after_id)
-      /* @session_filters */
+    /* @settled_sessions */
     ORDER BY session_start DESC, session_id DESC
     LIMIT {rowsToRead:UInt32}
   )
