@@ -3,8 +3,26 @@
 import { assertNever } from '../core/errors'
 import { compileInner, sqlOnly, type Fragment } from '../core/compiled'
 import type { PageReads } from './reads'
-import { viewMatch } from './session-sets'
+import { EMPTY, viewMatch } from './session-sets'
 import type { SessionSource } from './source'
+
+/** Where each kind of stored page view is read from: a closed table of the two, their time column and first views. */
+const STORED_VIEWS = {
+  settled: { table: 'page_views_settled', time: 'bucket', firstViews: 'sessions/first-view-rows.sql' },
+  rollup: { table: 'page_rollup', time: 'hour', firstViews: 'sessions/first-view-rollup.sql' },
+} as const satisfies Record<Exclude<PageReads, 'events'>, { table: string; time: string; firstViews: string }>
+
+/** The stored page views of `kind` (sessions/stored-page-views.sql) matching `match`, their sessions kept by `sessions`. */
+function storedViews(source: SessionSource, kind: keyof typeof STORED_VIEWS, parts: { match: Fragment; sessions: Fragment }): Fragment {
+  const stored = STORED_VIEWS[kind]
+  return compileInner('sessions/stored-page-views.sql', source.params, {
+    first_views: compileInner(stored.firstViews, source.params),
+    stored_table: sqlOnly(stored.table),
+    stored_time: sqlOnly(stored.time),
+    settled_view_match: parts.match,
+    view_sessions: parts.sessions,
+  })
+}
 
 /**
  * `view_days`, `view_compactions` and the range of views the statement orders itself (`order_from`,
@@ -13,18 +31,14 @@ import type { SessionSource } from './source'
  * no day, and the rows with a condition that reads no view field.
  */
 export function storedPageViews(source: SessionSource, reads: PageReads, sessions: Fragment): { days: Fragment; pages: Fragment } {
-  const { params } = source
-  const settledDays = compileInner('sessions/view-days-settled.sql', params)
+  const settledDays = compileInner('sessions/view-days-settled.sql', source.params)
   switch (reads) {
     case 'events':
-      return {
-        days: compileInner('sessions/view-days-none.sql', params),
-        pages: compileInner('sessions/pages-settled-rows.sql', params, { settled_view_match: sqlOnly('0'), view_sessions: sessions }),
-      }
+      return { days: compileInner('sessions/view-days-none.sql', source.params), pages: storedViews(source, 'settled', { match: sqlOnly('0'), sessions }) }
     case 'rollup':
-      return { days: settledDays, pages: compileInner('sessions/pages-settled-rollup.sql', params, { settled_view_match: viewMatch(source.question) }) }
+      return { days: settledDays, pages: storedViews(source, 'rollup', { match: viewMatch(source.question), sessions: EMPTY }) }
     case 'settled':
-      return { days: settledDays, pages: compileInner('sessions/pages-settled-rows.sql', params, { settled_view_match: viewMatch(source.question), view_sessions: sessions }) }
+      return { days: settledDays, pages: storedViews(source, 'settled', { match: viewMatch(source.question), sessions }) }
     default:
       return assertNever(reads)
   }

@@ -6,10 +6,9 @@
 -- filters. A session counts once per page: at its first counted view of the page in the window, so the
 -- sessions add up. `entered`/`entered_bounced` count the window's kept sessions (start in the window) by
 -- entry page, whether or not they viewed it; under page-only event filters, the sessions whose entry page
--- matches them (`entry_match`: their first event does, so they are kept; see session-sql.ts, entrySessions).
--- The days of `view_days` (settled, when stored page views answer) come ordered by the compaction: rows
--- per (session, page, quarter hour) or their rollup per (page, hour), see pages-settled-rows.sql and
--- pages-settled-rollup.sql.
+-- matches them (`entry_match`: their first event does, so they are kept; see queries/sessions/window-sessions.ts, entrySessions).
+-- The sessions wing (queries/sessions/page-views.ts) names the days whose page views come stored,
+-- `view_days`, and gives those views (`settled_pages`, sessions/stored-page-views.sql).
 -- Rows are kept by `page_search` (a bound text in the path or title) and ordered by `page_order`: a sort key
 -- from a closed table (queries/insights/page-order.ts), nulls last, then origin and path.
 -- The other days' views are ordered here, read from `order_from` to `order_to`: the lookback before the
