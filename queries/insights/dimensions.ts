@@ -1,6 +1,6 @@
 // The breakdown resources (`/referrer`, `/country`, ...): one shared template, one registry entry each;
 // breakdowns of one window, filters and page that wait together run as one statement.
-import { compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
+import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
 import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Joins, type Resource } from '../core/pipeline'
@@ -33,40 +33,44 @@ function attributesOf(name: Dimension): SessionAttribute[] {
 /** A breakdown after its plan: what its settled sessions are read from decided (core/reads.ts). */
 type PlannedBreakdown = PlannedInsight & { reads: SessionReads }
 
+/** A regrouped session's member, prefix and value under each breakdown asked together (insights/member-join.sql). */
+const MEMBER_VALUES = { member: sqlOnly('\n    toUInt32(member_value.1) AS member,'), prefix: sqlOnly('member_value.2'), name: sqlOnly('member_value.3') }
+
 /**
  * The statement of breakdowns that read the session rollup (the wing's `breakdownRollupRows`): one
  * (`dimension-rollup.sql`), or several asked together (`dimension-sets-rollup.sql`, with `member`).
  * The names are written as text (`breakdownSql`): bound, they would tell apart the params of breakdowns that
  * can run together (queries/run/joined-runs.ts keys batches by them).
  */
-function compileRollup(names: Dimension[], query: PlannedBreakdown, source: SessionSource): CompiledQuery {
-  const params = { ...source.params, ...pageParams(query) }
+function compileRollup(names: Dimension[], { source, params }: { source: SessionSource; params: Params }): CompiledQuery {
   const breakdowns = names.map(breakdownSql)
   const rollupRows = breakdownRollupRows(source, breakdowns.map((breakdown) => breakdown.name))
   const regrouped = regroupedSessions(source, [...new Set(names.flatMap(attributesOf))])
+  // Each regrouped session's member (none alone), prefix and value, and the join that gives its members.
+  const counts = (values: Record<'member' | 'prefix' | 'name' | 'member_join', Fragment>) =>
+    compileInner('insights/rollup-counts.sql', params, { rollup_rows: rollupRows, regrouped_sessions: regrouped, ...values })
   if (names.length === 1) {
     return compileTemplate('insights/dimension-rollup.sql', params, {
-      rollup_rows: rollupRows,
-      prefix: sqlOnly(breakdowns[0].prefix),
-      name: sqlOnly(breakdowns[0].value),
-      regrouped_sessions: regrouped,
+      rollup_counts: counts({ member: sqlOnly(''), prefix: sqlOnly(breakdowns[0].prefix), name: sqlOnly(breakdowns[0].value), member_join: sqlOnly('') }),
     })
   }
-  return compileTemplate('insights/dimension-sets-rollup.sql', params, {
-    rollup_rows: rollupRows,
+  const members = compileInner('insights/member-join.sql', params, {
     members: sqlOnly(breakdowns.map(({ prefix, value }, index) => `(${index}, ${prefix}, ${value})`).join(', ')),
-    regrouped_sessions: regrouped,
+  })
+  return compileTemplate('insights/dimension-sets-rollup.sql', params, {
+    rollup_counts: counts({ ...MEMBER_VALUES, member_join: members }),
   })
 }
 
 /** A breakdown's statement, or several breakdowns' (their grouping sets, `dimension-sets.sql`). */
 function compileDimensions(names: Dimension[], query: PlannedBreakdown): CompiledQuery {
   const source = sessionSource(query)
-  if (query.reads === 'rollup') return compileRollup(names, query, source)
-  const { views, join } = eventJoin(source)
   const params = { ...source.params, ...pageParams(query) }
+  if (query.reads === 'rollup') return compileRollup(names, { source, params })
+  const { views, join } = eventJoin(source)
   const attributes = [...new Set(names.flatMap(attributesOf))]
-  const shared = { performed_with: performedWith(query), window_sessions: windowSessions(source, attributes), views, views_join: join }
+  const counts = compileInner('insights/kept-counts.sql', params, { window_sessions: windowSessions(source, attributes), views, views_join: join })
+  const shared = { performed_with: performedWith(query), kept_counts: counts }
   if (names.length === 1) {
     const { prefix, value } = breakdownSql(names[0])
     return compileTemplate('insights/dimension.sql', params, { prefix: sqlOnly(prefix), name: sqlOnly(value), ...shared })

@@ -1,7 +1,7 @@
 // `GET /insights/:projectId/pages/entry_exit?mode=entry|exit`: the window's kept sessions per entry page
 // (the first event's origin and path) or exit page (the last page view's), with the exit rate of each exit
 // page: its exits over its views in the same sessions.
-import { compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
+import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratio } from '../core/rounding'
@@ -44,20 +44,18 @@ function compileEntries(query: PlannedEntryExit): CompiledQuery {
   const params = { ...source.params, ...pageParams(query) }
   const page = { prefix: sqlOnly('s_entry_origin'), name: sqlOnly('s_entry_path') }
   if (query.reads === 'rollup') {
-    return compileTemplate('insights/dimension-rollup.sql', params, {
+    const counts = compileInner('insights/rollup-counts.sql', params, {
       rollup_rows: pageRollupRows(source, ['entry_page']),
+      member: sqlOnly(''),
       regrouped_sessions: regroupedSessions(source, ['entry_origin', 'entry_path']),
+      member_join: sqlOnly(''),
       ...page,
     })
+    return compileTemplate('insights/dimension-rollup.sql', params, { rollup_counts: counts })
   }
   const { views, join } = eventJoin(source)
-  return compileTemplate('insights/dimension.sql', params, {
-    performed_with: performedWith(query),
-    window_sessions: windowSessions(source, ['entry_origin', 'entry_path']),
-    views,
-    views_join: join,
-    ...page,
-  })
+  const counts = compileInner('insights/kept-counts.sql', params, { window_sessions: windowSessions(source, ['entry_origin', 'entry_path']), views, views_join: join })
+  return compileTemplate('insights/dimension.sql', params, { performed_with: performedWith(query), kept_counts: counts, ...page })
 }
 
 /** Exit pages with the views of each page in the same sessions (insights/exit-pages.sql, exit-pages-rollup.sql). */
@@ -68,11 +66,12 @@ function compileExits(query: PlannedEntryExit): CompiledQuery {
     return compileTemplate('insights/exit-pages-rollup.sql', params, {
       rollup_rows: pageRollupRows(source, ['exit_page', 'page_views']),
       regrouped_sessions: regroupedSessions(source, ['exit_origin', 'exit_path']),
-      regrouped_page_join: regroupedPagesJoin(source),
+      exit_items: compileInner('insights/exit-items.sql', params, { views_join: regroupedPagesJoin(source) }),
     })
   }
   const { sessions, join } = sessionsWithPages(source, ['exit_origin', 'exit_path'])
-  return compileTemplate('insights/exit-pages.sql', params, { performed_with: performedWith(query), window_sessions: sessions, views_join: join })
+  const items = compileInner('insights/exit-items.sql', params, { views_join: join })
+  return compileTemplate('insights/exit-pages.sql', params, { performed_with: performedWith(query), window_sessions: sessions, exit_items: items })
 }
 
 interface EntryRow {

@@ -35,11 +35,7 @@ FROM
   (
     /* @regrouped_sessions */
   ) AS regrouped
-  /* @regrouped_page_join */
-  ARRAY JOIN arrayConcat(
-    if(all_views > 0, [(toString(s_exit_origin), s_exit_path, 'exit', toUInt64(0))], []),
-    arrayMap((origin, path, views) -> (toString(origin), path, 'viewed', toUInt64(views)), page_origins, page_paths, page_views)
-  ) AS item
+  /* @exit_items */
 ) AS counted
 GROUP BY page_origin, page_path
 HAVING session_count > 0
