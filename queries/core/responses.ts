@@ -29,6 +29,17 @@ export const attributionProperties = {
   utmContent: text,
 }
 
+/** A page of rows as `{ meta, data }`: `meta` with every one of its properties, `data` the rows. */
+export const pageBody = (meta: Record<string, object>, data: object) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['meta', 'data'],
+  properties: {
+    meta: { type: 'object', additionalProperties: false, required: Object.keys(meta), properties: meta },
+    data,
+  },
+})
+
 export const instant = { type: 'string', format: 'date-time', description: 'ISO 8601 with the offset of the request timezone' }
 
 /** One JSON body for every 4xx and 5xx (server/http/error-handler.ts). */

@@ -1,5 +1,5 @@
 // Response bodies of `GET /export/events`: JSON pages, or every matching row as NDJSON or CSV.
-import { attributionProperties, instant, nullable, text, type RouteResponse } from '../core/responses'
+import { attributionProperties, instant, nullable, pageBody, text, type RouteResponse } from '../core/responses'
 
 
 /** The fields every exported event has, then each `includes` group's (queries/export/export-events.ts INCLUDES). */
@@ -66,26 +66,16 @@ export const exportedEvent = {
   properties: { ...baseFields, ...includedFields },
 }
 
-const page = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['meta', 'data'],
-  properties: {
-    meta: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['count', 'totalCount', 'pages', 'current', 'nextCursor'],
-      properties: {
-        count: { type: 'integer', description: 'Rows on this page' },
-        totalCount: { type: 'integer', description: 'Rows matching the request' },
-        pages: { type: 'integer' },
-        current: { type: 'integer', description: '1-based page number' },
-        nextCursor: nullable({ type: 'string', description: 'Pass as `cursor` for the next page; null on the last' }),
-      },
-    },
-    data: { type: 'array', items: exportedEvent, description: 'Newest first, ties by id' },
+const page = pageBody(
+  {
+    count: { type: 'integer', description: 'Rows on this page' },
+    totalCount: { type: 'integer', description: 'Rows matching the request' },
+    pages: { type: 'integer' },
+    current: { type: 'integer', description: '1-based page number' },
+    nextCursor: nullable({ type: 'string', description: 'Pass as `cursor` for the next page; null on the last' }),
   },
-}
+  { type: 'array', items: exportedEvent, description: 'Newest first, ties by id' },
+)
 
 export const exportEventsResponse: RouteResponse = {
   description: 'format=json: one page of events; format=ndjson or csv: every matching event, streamed',
