@@ -2,7 +2,7 @@
 -- @returns one row per exit page (origin, path) of the window's kept sessions, in answer order, one page plus
 --   one row: page_origin, page_path, session_count (sessions exiting there), bounced, duration_total_ms (of
 --   those sessions), view_count (the views of that page in every kept session, the exit rate's denominator)
--- Each kept session (with every page it viewed and its views of each, see queries/insights/session-sql.ts,
+-- Each kept session (with every page it viewed and its views of each, see queries/sessions/window-sessions.ts,
 -- sessionsWithPages) gives one item for its exit page, when it has a page view, and one per page it viewed.
 -- A session exits at a page it viewed, so every exit page's view_count holds its exits.
 /* @performed_with */SELECT

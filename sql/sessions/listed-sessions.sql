@@ -1,5 +1,5 @@
 -- @name sessions.listed_sessions
--- @returns the rows of a sessions list's page, as insights/sessions-list.sql shows them: session_id,
+-- @returns the rows of a sessions list's page, as a sessions list reads them: session_id,
 --   session_start, duration_ms, all_views, visitor_key, the `s_` columns asked for, visitor_id, all_events;
 --   newest start first after the keyset (after_start, after_id), one page plus one row from each part
 -- One row per session, combined: settled days read combined (sessions/settled-sessions.sql, with the

@@ -1,6 +1,6 @@
 -- @name sessions.regrouped_sessions
 -- @returns per session that starts in the window on a day read from partial rows and passes the
---   session-attribute filters: the columns of insights/window-sessions.sql, combined from its partial rows
+--   session-attribute filters: the columns of sessions/window-sessions.sql, combined from its partial rows
 -- The partial rows (migrations/001_source_tables.sql) of regroupFrom to regroupTo (see window-sessions.sql) are
 -- combined by their stored session_key (migrations/001_source_tables.sql): earliest start, latest end, all
 -- page views, and the attributes of the earliest first event (ties by the first event's id text), its

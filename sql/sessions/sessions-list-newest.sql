@@ -4,7 +4,7 @@
 --   attribute the filters read, kept by the filters and the keyset (after_start, after_id), newest start
 --   first (ties: session id descending), one page plus one row
 -- Only the columns that choose the page are combined here, over every partial row of the regrouped days;
--- the columns the list shows are combined for the chosen sessions alone (insights/regrouped-sessions.sql).
+-- the columns the list shows are combined for the chosen sessions alone (sessions/regrouped-sessions.sql).
 ,
   (
     SELECT (groupArray(session_key), min(session_start))
