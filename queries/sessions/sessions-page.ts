@@ -78,8 +78,8 @@ export function listedSessions(source: SessionSource, page: ListedPage): ListedS
     ])
   if (params.regroupFrom === params.regroupTo) {
     return {
-      with: compileInner('sessions/listed-settled.sql', params, { newest_sessions: EMPTY }),
-      sessions: compileInner('sessions/listed-sessions.sql', params, { settled_sessions: settled(page.conditions), regrouped_sessions: EMPTY }),
+      with: compileInner('sessions/listed-settled.sql', context, { newest_sessions: EMPTY }),
+      sessions: compileInner('sessions/listed-sessions.sql', context, { settled_sessions: settled(page.conditions), regrouped_sessions: EMPTY }),
       params: { ...settledPartParams(source, page.readsEvents), rowsToRead: page.rowsToRead },
     }
   }
