@@ -91,6 +91,17 @@ interface ExitRow {
   view_count: number
 }
 
+/** An entry or exit page's sessions as the answer gives them: the page, its sessions, their bounce rate and mean duration. */
+function pageSessions(page: { origin: string; path: string }, row: { session_count: number; bounced: number; duration_total_ms: number }) {
+  const sessions = Number(row.session_count)
+  return {
+    ...page,
+    sessions,
+    bounce_rate: percent(Number(row.bounced), sessions),
+    avg_session_duration: ratio(Number(row.duration_total_ms), sessions * 1000),
+  }
+}
+
 export const entryExit: Resource<EntryExitQuery, PlannedEntryExit> = {
   name: 'pages/entry_exit',
   schema: entryExitSchema,
@@ -100,30 +111,13 @@ export const entryExit: Resource<EntryExitQuery, PlannedEntryExit> = {
   shape(rawRows, query) {
     if (query.mode === 'entry') {
       const { page, hasMore } = splitPage(rawRows as unknown as EntryRow[], query)
-      const body = page.map((row) => {
-        const sessions = Number(row.session_count)
-        return {
-          origin: row.prefix_value,
-          path: row.name_value,
-          sessions,
-          bounce_rate: percent(Number(row.bounced), sessions),
-          avg_session_duration: ratio(Number(row.duration_total_ms), sessions * 1000),
-        }
-      })
-      return { body, hasMore }
+      return { body: page.map((row) => pageSessions({ origin: row.prefix_value, path: row.name_value }, row)), hasMore }
     }
     const { page, hasMore } = splitPage(rawRows as unknown as ExitRow[], query)
-    const body = page.map((row) => {
-      const sessions = Number(row.session_count)
-      return {
-        origin: row.page_origin,
-        path: row.page_path,
-        sessions,
-        bounce_rate: percent(Number(row.bounced), sessions),
-        avg_session_duration: ratio(Number(row.duration_total_ms), sessions * 1000),
-        exit_rate: percent(sessions, Number(row.view_count)),
-      }
-    })
+    const body = page.map((row) => ({
+      ...pageSessions({ origin: row.page_origin, path: row.page_path }, row),
+      exit_rate: percent(Number(row.session_count), Number(row.view_count)),
+    }))
     return { body, hasMore }
   },
 }
