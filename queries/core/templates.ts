@@ -76,6 +76,7 @@ export const MARKERS = {
   settled_attributes: 'the session attributes a query reads, as columns of a combined session',
   settled_views: 'the settled days whose page views are read combined, their compactions, and the range of views ordered in the statement (pages)',
   settled_pages: 'the stored page views of the settled days: page rows or their rollup (pages)',
+  page_views: 'the window\'s page views, stored or ordered from events, as `page_parts` (pages)',
   stored_table: 'the table of the settled days\' stored page views: page rows or their rollup (pages)',
   stored_time: 'the time column of the stored page views a window bounds: a row\'s quarter hour or hour (pages)',
   first_views: 'the sessions a stored page view counts first in the window (pages)',

@@ -1,13 +1,13 @@
 // `GET /insights/:projectId/pages`: page rows per (origin, path) of the window's page views.
-import { andClauses, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
+import { andClauses, compileTemplate, type Fragment } from '../core/compiled'
 import { decideFilters, widenForSessions, type PlannedInsight } from './insight-params'
 import { pageOrder, pageSearch, pagesSchema, parsePagesParams, type PagesQuery } from './page-order'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratioOrNull } from '../core/rounding'
-import { storedPageViews } from '../sessions/page-views'
+import { windowPageViews } from '../sessions/page-views'
 import { decidePageReads, type PageReads } from '../sessions/reads'
-import { performedInWith, sessionsMatchingAttributes, sessionsWithEvent, viewMatch } from '../sessions/session-sets'
+import { performedInWith, sessionsMatchingAttributes, sessionsWithEvent } from '../sessions/session-sets'
 import { sessionSource, sessionStatement, type SessionSource } from '../sessions/source'
 import { entrySessions } from '../sessions/window-sessions'
 
@@ -27,12 +27,6 @@ interface PageRow {
 }
 
 /**
- * What tells a session's pages apart in pages.sql: the stored page key, with whether the view counts only
- * when a filter other than the page decides that (then two views of one page may differ).
- */
-const pageIdentity = (query: PlannedInsight): Fragment => sqlOnly(query.sorted.viewConditionOnPage ? 'page_key' : 'page_key, counted')
-
-/**
  * `AND ...` keeping views whose session passes the filters: its attributes pass, and it has an event
  * matching every event-field filter. Sets, not joins, and nothing at all without filters. Without a
  * `name` filter a counted view is itself such an event (it matches every event-field filter, in the
@@ -45,25 +39,22 @@ function viewSessions(source: SessionSource): Fragment {
   return andClauses(parts, '      ')
 }
 
-/** A pages request's statement (insights/pages.sql), its settled days' stored page views from the wing. */
+/** A pages request's statement (insights/pages.sql), its page views and entry sessions from the wing. */
 function compilePages(query: PlannedPages) {
   const source = sessionSource(query)
   const sessions = viewSessions(source)
-  const stored = storedPageViews(source, query.reads, sessions)
+  const views = windowPageViews(source, { reads: query.reads, sessions })
   const entries = entrySessions(source)
   return compileTemplate(
     'insights/pages.sql',
     { ...source.params, ...pageParams(query) },
     {
       performed_cte: performedInWith(query),
-      settled_views: stored.days,
-      settled_pages: stored.pages,
+      settled_views: views.days,
+      page_views: views.views,
       window_sessions: entries.sessions,
       entry_join: entries.join,
       entry_match: entries.match,
-      view_match: viewMatch(query),
-      page_identity: pageIdentity(query),
-      view_sessions: sessions,
       page_search: pageSearch(query),
       page_order: pageOrder(query),
     },

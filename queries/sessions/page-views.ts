@@ -1,9 +1,11 @@
-// The settled days' stored page views, as `/pages` reads them: which days they answer, and their rows (page
-// rows per session, page and quarter hour, or their rollup per page and hour; queries/sessions/reads.ts).
+// The window's page views, as `/pages` reads them: the settled days' stored page views (page rows per session,
+// page and quarter hour, or their rollup per page and hour; queries/sessions/reads.ts) and the other days'
+// views ordered from the events, with which days are which.
 import { assertNever } from '../core/errors'
 import { compileInner, sqlOnly, type Fragment } from '../core/compiled'
 import type { PageReads } from './reads'
 import { EMPTY, viewMatch } from './session-sets'
+import type { SessionQuestion } from './question'
 import type { SessionSource } from './source'
 
 /** Where each kind of stored page view is read from: a closed table of the two, their time column and first views. */
@@ -30,7 +32,7 @@ function storedViews(source: SessionSource, kind: keyof typeof STORED_VIEWS, par
  * the same answers; docs/measurements.md, "Pages") or the page rows, those kept by `sessions`. With `events`,
  * no day, and the rows with a condition that reads no view field.
  */
-export function storedPageViews(source: SessionSource, reads: PageReads, sessions: Fragment): { days: Fragment; pages: Fragment } {
+function storedPageViews(source: SessionSource, reads: PageReads, sessions: Fragment): { days: Fragment; pages: Fragment } {
   const settledDays = compileInner('sessions/view-days-settled.sql', source.params)
   switch (reads) {
     case 'events':
@@ -42,4 +44,26 @@ export function storedPageViews(source: SessionSource, reads: PageReads, session
     default:
       return assertNever(reads)
   }
+}
+
+/**
+ * What tells a session's pages apart as its views are ordered: the stored page key, with whether the view
+ * counts only when a filter other than the page decides that (then two views of one page may differ).
+ */
+const pageIdentity = (question: SessionQuestion): Fragment => sqlOnly(question.sorted.viewConditionOnPage ? 'page_key' : 'page_key, counted')
+
+/**
+ * The window's page views (sessions/window-page-views.sql) whose session passes the filters (`sessions`), and
+ * `days`, the WITH items naming the days whose views come stored (`reads`) and the range the others are read
+ * from.
+ */
+export function windowPageViews(source: SessionSource, { reads, sessions }: { reads: PageReads; sessions: Fragment }): { days: Fragment; views: Fragment } {
+  const stored = storedPageViews(source, reads, sessions)
+  const views = compileInner('sessions/window-page-views.sql', source.params, {
+    page_identity: pageIdentity(source.question),
+    view_match: viewMatch(source.question),
+    settled_pages: stored.pages,
+    view_sessions: sessions,
+  })
+  return { days: stored.days, views }
 }
