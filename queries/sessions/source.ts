@@ -1,7 +1,7 @@
 // The seam between a session route and the sessions wing: a route asks for its question's source once, and
-// compiles against the relations the wing gives for it (queries/sessions/relations.ts). The source holds
-// the statement's params, computed here once; the route never sees how its sessions are assembled (settled
-// days, their compactions, the regrouped range).
+// compiles against the relations the wing gives for it (window-sessions.ts, rollup-rows.ts, page-views.ts,
+// sessions-page.ts, session-sets.ts). The source holds the statement's params, computed here once; the route
+// never sees how its sessions are assembled (settled days, their compactions, the regrouped range).
 import type { CompiledQuery, Params } from '../core/compiled'
 import { toClickHouseTime, type SettledRow } from '../core/pipeline'
 import { windowParams } from '../core/window-params'
