@@ -74,7 +74,7 @@ export const MARKERS = {
   session_filters: 'HAVING conditions on session attributes and event-filter matches',
   sequence_start: 'where a session\'s path begins: its first node, or its first node matching the start step (paths)',
   settled_attributes: 'the session attributes a query reads, as columns of a combined session',
-  settled_views: 'the settled days whose page views are read combined, their compactions, and the range of views ordered in the statement (pages)',
+  views_with: 'the WITH items the window\'s page views read, from the sessions wing (pages)',
   settled_pages: 'the stored page views of the settled days: page rows or their rollup (pages)',
   page_views: 'the window\'s page views, stored or ordered from events, as `page_parts` (pages)',
   stored_table: 'the table of the settled days\' stored page views: page rows or their rollup (pages)',

@@ -5,7 +5,7 @@ import { QueryError, invalid, type Issue } from '../core/errors'
 import { sortFilters, type Filter, type SortedFilters } from '../core/filters'
 import { TREE_FILTERS_PROPERTY, parseFiltersOrTree, sortTree, type FilterTree } from '../core/filter-tree'
 import type { Scope } from '../core/pipeline'
-import { compileSchema, schemaIssues, type Validator } from '../core/validate'
+import { checkedParams, compileSchema, schemaIssues, type Validator } from '../core/validate'
 import type { SessionQuestion } from '../sessions/question'
 
 export interface InsightQuery {
@@ -79,9 +79,7 @@ interface RawParams {
 }
 
 export function parseInsightParams(raw: Record<string, unknown>, scope: Scope, kind: 'paged' | 'series'): InsightQuery {
-  const params = { ...raw }
-  const issues: Issue[] = schemaIssues(kind === 'paged' ? validatePaged : validateSeries, params)
-  const typed = params as unknown as RawParams
+  const { typed, issues } = checkedParams<RawParams>(kind === 'paged' ? validatePaged : validateSeries, raw)
   const { filters, tree, issues: filterIssues } = parseFiltersOrTree(typeof typed.filters === 'string' ? typed.filters : undefined)
   issues.push(...filterIssues)
   const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })

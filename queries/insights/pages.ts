@@ -50,7 +50,7 @@ function compilePages(query: PlannedPages) {
     { ...source.params, ...pageParams(query) },
     {
       performed_cte: performedInWith(query),
-      settled_views: views.days,
+      views_with: views.days,
       page_views: views.views,
       window_sessions: entries.sessions,
       entry_join: entries.join,

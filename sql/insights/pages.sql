@@ -7,14 +7,14 @@
 -- sessions add up. `entered`/`entered_bounced` count the window's kept sessions (start in the window) by
 -- entry page, whether or not they viewed it; under page-only event filters, the sessions whose entry page
 -- matches them (`entry_match`: their first event does, so they are kept; see queries/sessions/window-sessions.ts, entrySessions).
--- The window's page views come from the sessions wing (queries/sessions/page-views.ts): `settled_views`
+-- The window's page views come from the sessions wing (queries/sessions/page-views.ts): `views_with`
 -- names what they read in the statement's WITH, `page_views` gives them as `page_parts`, a row per counted
 -- view or per stored group of them, each with whether it is its session's first of the page in the window,
 -- whether another view follows it and the gap, and the title (sessions/window-page-views.sql).
 -- Rows are kept by `page_search` (a bound text in the path or title) and ordered by `page_order`: a sort key
 -- from a closed table (queries/insights/page-order.ts), nulls last, then origin and path.
 WITH/* @performed_cte */
-  /* @settled_views */,
+  /* @views_with */,
   entries AS
   (
     SELECT
