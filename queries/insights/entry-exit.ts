@@ -54,7 +54,11 @@ function compileEntries(query: PlannedEntryExit): CompiledQuery {
     return compileTemplate('insights/dimension-rollup.sql', params, { rollup_counts: counts })
   }
   const { views, join } = eventJoin(source)
-  const counts = compileInner('insights/kept-counts.sql', params, { window_sessions: windowSessions(source, ['entry_origin', 'entry_path']), views, views_join: join })
+  const counts = compileInner('insights/kept-counts.sql', params, {
+    window_sessions: windowSessions(source, ['entry_origin', 'entry_path']),
+    views,
+    views_join: join,
+  })
   return compileTemplate('insights/dimension.sql', params, { performed_with: performedWith(query), kept_counts: counts, ...page })
 }
 

@@ -15,7 +15,8 @@ export { settledCheck } from './settled-days'
 export const sessionParams = (question: SessionQuestion): Params => sessionSource(question).params
 
 /** The window's sessions kept by the filters, with `s_` columns for `attributes` (window-sessions.ts). */
-export const windowSessions = (question: SessionQuestion, attributes: readonly SessionField[]): Fragment => windowSessionsOf(sessionSource(question), attributes)
+export const windowSessions = (question: SessionQuestion, attributes: readonly SessionField[]): Fragment =>
+  windowSessionsOf(sessionSource(question), attributes)
 
 /** The event-field filters over the window's sessions (window-sessions.ts, `eventJoin`). */
 export const eventJoin = (question: SessionQuestion): { views: Fragment; join: Fragment } => eventJoinOf(sessionSource(question))

@@ -17,7 +17,10 @@ export function storedColumns(attributes: readonly SessionField[]): Fragment {
  * columns every session has and `conditions` after the window's, each list's fragments in order.
  */
 export function settledSessions(source: SessionSource, columns: Fragment[], conditions: Fragment[]): Fragment {
-  const joined = (parts: Fragment[]): Fragment => ({ sql: parts.map((part) => part.sql).join(''), params: mergeParams(parts.map((part) => part.params), 'settled sessions') })
+  const joined = (parts: Fragment[]): Fragment => ({
+    sql: parts.map((part) => part.sql).join(''),
+    params: mergeParams(parts.map((part) => part.params), 'settled sessions'),
+  })
   return compileInner('sessions/settled-sessions.sql', source.params, { settled_attributes: joined(columns), session_filters: joined(conditions) })
 }
 
@@ -28,9 +31,10 @@ export function settledSessions(source: SessionSource, columns: Fragment[], cond
  * by both branches took about twice the time of one read by one), but once for every place of one SELECT.
  */
 function sourceRestrictions(question: SessionQuestion): { inSources: Fragment; overAll: Fragment } {
-  if (!question.sorted.restrictionReadsEvents || question.sorted.sessionRestriction === null) return { inSources: attributeRestriction(question), overAll: EMPTY }
+  const { restrictionReadsEvents, sessionRestriction } = question.sorted
+  if (!restrictionReadsEvents || sessionRestriction === null) return { inSources: attributeRestriction(question), overAll: EMPTY }
   return { inSources: EMPTY, overAll: sqlOnly(`
-WHERE ${question.sorted.sessionRestriction}`) }
+WHERE ${sessionRestriction}`) }
 }
 
 /**
