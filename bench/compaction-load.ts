@@ -11,6 +11,7 @@ import { BENCH_GATEWAY_ENV, MAIN, PORT, openDataset, waitForAuth } from './setup
 import { startGateway } from './gateway'
 import { percentile } from './percentile'
 import { startLoad, type Sample } from '../loadtest/runner'
+import { COMPACTION_RECORDS } from '../queries/sessions/settled-days'
 
 const ROUNDS = Number(process.env.QUARRY_BENCH_ROUNDS ?? 2)
 /** Settled days of the bench window whose compaction the copy forgets: every other day of its first half. */
@@ -39,7 +40,7 @@ export async function main(): Promise<void> {
     await waitForAuth(headers, gateway.url)
     console.log(`\n${QUESTION.name} asked by one client (one connection, at most ${1000 / GAP_MS} a second), ${BEFORE_MS / 1000} s before a compaction of ${DAYS.length} settled days and while it runs:`)
     for (let round = 1; round <= ROUNDS; round += 1) {
-      await gateway.command(`ALTER TABLE session_compactions DELETE WHERE day IN (${DAYS.map((day) => `'${day}'`).join(', ')}) SETTINGS mutations_sync = 2`)
+      await gateway.command(`ALTER TABLE ${COMPACTION_RECORDS} DELETE WHERE day IN (${DAYS.map((day) => `'${day}'`).join(', ')}) SETTINGS mutations_sync = 2`)
       const answers: Sample[] = []
       // The runner times answers from its own start, which is this one.
       const started = performance.now()

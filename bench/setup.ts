@@ -9,6 +9,7 @@ import { openEngine, type Engine } from '../server/engine'
 import { migrate } from '../server/admin/migrate'
 import { seedProject } from '../server/admin/seed'
 import { compactionOptions, compactSessions } from '../server/admin/compact'
+import { COMBINED_TABLES } from '../queries/sessions/combined-tables'
 import { buildBaseline } from './openpanel'
 
 export const ROOT = path.join(__dirname, '..')
@@ -81,7 +82,7 @@ export async function waitForMerges(client: ClickHouseClient): Promise<number> {
 async function mergeParts(client: ClickHouseClient, reads: Reads): Promise<number> {
   const started = performance.now()
   const summaries = ['event_names', 'event_property_keys', 'event_property_values']
-  const tables = reads === 'sessions' ? ['events', 'sessions', 'sessions_settled', 'page_views_settled', 'page_rollup', 'session_rollup', ...summaries] : ['events', ...summaries]
+  const tables = reads === 'sessions' ? ['events', 'sessions', ...COMBINED_TABLES.map((entry) => entry.table), ...summaries] : ['events', ...summaries]
   for (const table of tables) {
     await client.command({ query: `OPTIMIZE TABLE ${table} FINAL`, clickhouse_settings: { optimize_skip_merged_partitions: 1 } })
   }

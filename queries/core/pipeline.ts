@@ -17,7 +17,7 @@ export interface Scope {
 }
 
 /**
- * A row of a session question's settled check (insights/settled-days.sql): a day of its window read
+ * A row of a session question's settled check (sessions/settled-days.sql): a day of its window read
  * combined, and the compaction it is read from (as text: beyond 2^53).
  */
 export interface SettledRow {
@@ -109,7 +109,7 @@ export interface Resource<Parsed, Planned = Parsed, Returned extends Row = Row> 
   joins?: Joins<Planned>
   parse(raw: Record<string, unknown>, scope: Scope): Parsed
   plan(query: Parsed): Planned
-  /** A session question's settled check (insights/settled-days.sql), run before `compile`. */
+  /** A session question's settled check (sessions/settled-days.sql), run before `compile`. */
   settledCheck?(query: Planned): CompiledQuery
   /**
    * The statement, final. With a `settledCheck`, `settled` are its rows; without them no day is settled

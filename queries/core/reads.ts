@@ -1,55 +1,29 @@
 // What each question reads, decided in the plan (as Plausible's TableDecider decides it): a table that
 // holds its rows already combined where that table answers exactly, else the rows it is combined from.
 // Compile only follows the decision (`reads` on the planned query, or on each planned chart item).
-import { HOUR_MS, boundsOnMultipleOf, boundsOnWholeHours, type Interval, type Window } from './dates'
+import { boundsOnWholeHours, type Interval, type Window } from './dates'
 import type { SortedFilters } from './filters'
 
 /**
- * - `rollup`: counts per value and hour of the settled days (session_rollup, page_rollup);
- * - `settled`: the settled days' combined rows (sessions_settled, page_views_settled);
+ * - `rollup`: counts per value and hour of the settled days (the sessions wing's rollups, queries/sessions/reads.ts);
+ * - `settled`: the settled days' combined rows (the wing's combined sessions and page views);
  * - `hours`: the hourly projections of `events` (chart_by_hour, revenue_by_hour);
  * - `events`: the events themselves.
  * Days not settled are always regrouped from their partial rows, whatever a question reads for the others.
  */
 export type Reads = 'rollup' | 'settled' | 'hours' | 'events'
 
-/** What a breakdown's (or the entry and exit pages') settled sessions are read from. */
-export type SessionReads = Extract<Reads, 'rollup' | 'settled'>
-/** What `/pages` reads the settled days' page views from (`events`: none stored answers, all are regrouped). */
-export type PageReads = Extract<Reads, 'rollup' | 'settled' | 'events'>
 /** What events counted per bucket (metrics' revenue, a chart series) are read from. */
 export type EventReads = Extract<Reads, 'hours' | 'events'>
 
-const QUARTER_HOUR_MS = 900_000
-
 /** A session question after its filters are sorted. */
-interface SortedQuestion {
+export interface SortedQuestion {
   window: Window
   sorted: SortedFilters
 }
 
 /** Whether no filter keeps a session or an event out. */
-const unfiltered = ({ sorted }: SortedQuestion): boolean => sorted.sessionRestriction === null && sorted.eventSelection === null
-
-/**
- * Breakdowns and entry/exit pages read the rollup when no filter keeps a session out (it holds no filter's
- * columns) and the window's bounds fall on whole hours, as the rollup's hours do; else the settled sessions.
- */
-export function sessionReads(query: SortedQuestion): SessionReads {
-  return unfiltered(query) && boundsOnMultipleOf(query.window, HOUR_MS) ? 'rollup' : 'settled'
-}
-
-/**
- * Stored page views answer `/pages` when the window's bounds fall on quarter hours (as a stored view's
- * time does) and the views counted are picked by their page alone. Then the page rollup, when the bounds
- * fall on whole hours and no filter restricts the sessions (a session restriction, or a `name` filter that
- * keeps the sessions with such an event), else the stored page rows. Otherwise none: `events`.
- */
-export function pageReads(query: SortedQuestion): PageReads {
-  if (!boundsOnMultipleOf(query.window, QUARTER_HOUR_MS) || !query.sorted.viewConditionOnPage) return 'events'
-  const sessionsRestricted = query.sorted.sessionRestriction !== null || query.sorted.nameFiltered
-  return boundsOnMultipleOf(query.window, HOUR_MS) && !sessionsRestricted ? 'rollup' : 'settled'
-}
+export const unfiltered = ({ sorted }: SortedQuestion): boolean => sorted.sessionRestriction === null && sorted.eventSelection === null
 
 /**
  * Revenue is read by the hour (revenue_by_hour) without filters (the projection keeps none) when the window
@@ -90,12 +64,6 @@ export function chartItemReads(chart: ChartQuestion, item: ChartItem): EventRead
   const itemByHour = item.filters.length === 0 && (HOURLY_COUNTS.has(item.segment) || (item.segment === 'property_sum' && item.property?.kind === 'column'))
   return chartByHour && itemByHour ? 'hours' : 'events'
 }
-
-/** Plan step of breakdowns and entry/exit pages, after the filters are sorted: `reads` (`sessionReads`). */
-export const decideSessionReads = <Q extends SortedQuestion>(query: Q): Q & { reads: SessionReads } => ({ ...query, reads: sessionReads(query) })
-
-/** Plan step of `/pages`, after the filters are sorted: `reads` (`pageReads`). */
-export const decidePageReads = <Q extends SortedQuestion>(query: Q): Q & { reads: PageReads } => ({ ...query, reads: pageReads(query) })
 
 /** Plan step of metrics, after the interval is picked and the filters sorted: where revenue is read (`revenueReads`). */
 export const decideRevenueReads = <Q extends SortedQuestion & { interval: Interval; timezone: string }>(query: Q): Q & { reads: EventReads } => ({

@@ -16,8 +16,8 @@ export interface SessionFieldSpec {
 
 /**
  * THE list of a session's fields: every column the partial rows of `sessions` carry for them, and every
- * `s_` column of a combined session (`sessions_settled`) and of a regrouped one, is generated from it
- * (queries/core/session-fields.ts): the view and its table, the compaction's build and the import's rebuild
+ * `s_` column of a combined session (the sessions wing's) and of a regrouped one, is generated from it
+ * (queries/sessions/session-fields.ts): the view and its table, the compaction's build and the import's rebuild
  * of partial rows. Adding a field here (and to its test) is the whole change for a new directory; an existing
  * directory needs a migration that adds its column to `sessions` and rewrites the view's select
  * (docs/design/sessions.md). The combined tables follow by their definition's version.
@@ -71,7 +71,7 @@ export const SESSION_ONLY_ATTRIBUTES: readonly SessionAttribute[] = (Object.keys
   (field) => (SESSION_FIELDS[field] as SessionFieldSpec).event !== undefined,
 )
 
-/** A session field's column in a combined or regrouped session's row (`sessions_settled`): `s_<field>`. */
+/** A session field's column in a combined or regrouped session's row (queries/sessions/): `s_<field>`. */
 export const sessionColumn = (field: SessionField): string => `s_${field}`
 
 /** Event fields filterable by name (plus `properties.<key>`), columns of `events`. */

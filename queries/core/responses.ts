@@ -14,6 +14,32 @@ export interface RouteResponse {
 
 export const nullable = (schema: { type: string } & Record<string, unknown>) => ({ ...schema, type: [schema.type, 'null'] })
 
+/** A text value. */
+export const text = { type: 'string' }
+
+/** Where a session came from, as an event row (export) and a listed session (insights) both answer it. */
+export const attributionProperties = {
+  referrer: text,
+  referrerName: text,
+  referrerType: text,
+  utmSource: text,
+  utmMedium: text,
+  utmCampaign: text,
+  utmTerm: text,
+  utmContent: text,
+}
+
+/** A page of rows as `{ meta, data }`: `meta` with every one of its properties, `data` the rows. */
+export const pageBody = (meta: Record<string, object>, data: object) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['meta', 'data'],
+  properties: {
+    meta: { type: 'object', additionalProperties: false, required: Object.keys(meta), properties: meta },
+    data,
+  },
+})
+
 export const instant = { type: 'string', format: 'date-time', description: 'ISO 8601 with the offset of the request timezone' }
 
 /** One JSON body for every 4xx and 5xx (server/http/error-handler.ts). */

@@ -331,7 +331,7 @@ export interface Rows {
     readonly os: string
   }
   /** insights.settled_days */
-  'insights/settled-days.sql': {
+  'sessions/settled-days.sql': {
     readonly day: string
     readonly compaction: string
   }

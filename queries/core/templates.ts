@@ -11,7 +11,7 @@ const MARKER = /\/\* @(\w+) \*\//g
 
 /** The slots compilers fill in templates (closed set): `/* @name *\/` in a template names one of these. */
 /** The template folders the gateway's routes compile; admin, control and seed SQL is run by its own code. */
-export const isRouteTemplate = (file: string): boolean => /^(insights|export|behaviour)\//.test(file)
+export const isRouteTemplate = (file: string): boolean => /^(insights|export|behaviour|sessions)\//.test(file)
 
 export const MARKERS = {
   aggregate: 'a chart segment\'s aggregate',
@@ -74,16 +74,26 @@ export const MARKERS = {
   session_bucket: 'the time bucket of a session start',
   session_filters: 'HAVING conditions on session attributes and event-filter matches',
   sequence_start: 'where a session\'s path begins: its first node, or its first node matching the start step (paths)',
-  settled_attributes: 'the session attributes a query reads, as columns of sessions_settled',
-  settled_views: 'the settled days whose page views are read combined, their compactions, and the range of views ordered in the statement (pages)',
+  settled_attributes: 'the session attributes a query reads, as columns of a combined session',
+  views_with: 'the WITH items the window\'s page views read, from the sessions wing (pages)',
   settled_pages: 'the stored page views of the settled days: page rows or their rollup (pages)',
-  settled_page_views: 'the views of a settled session\'s pages that match page-only event filters',
-  settled_page_match: 'a settled session\'s pages matching page-only event filters',
+  page_views: 'the window\'s page views, stored or ordered from events, as `page_parts` (pages)',
+  stored_table: 'the table of the settled days\' stored page views: page rows or their rollup (pages)',
+  stored_time: 'the time column of the stored page views a window bounds: a row\'s quarter hour or hour (pages)',
+  first_views: 'the sessions a stored page view counts first in the window (pages)',
+  settled_sessions: 'the window\'s sessions of the settled days, read combined, with the columns and conditions asked for',
   regrouped_page_join: 'the events of regrouped sessions under page-only event filters',
   regrouped_sessions: 'the window\'s sessions regrouped from partial rows',
   chosen_sessions: 'the partial rows of the sessions a list page shows, chosen before they are combined (sessions list)',
   newest_sessions: 'the keys and starts of the sessions a list page shows, chosen among the regrouped ones (sessions list)',
+  listed_with: 'the WITH items the sessions of a list page read, from the sessions wing (sessions list)',
+  listed_sessions: 'the sessions of a list page, each part cut to the page, from the sessions wing (sessions list)',
   rollup_rows: 'the settled days\' counts of breakdowns from the session rollup',
+  rollup_counts: 'a breakdown\'s counts summed over the session rollup and the regrouped sessions, with their FROM',
+  kept_counts: 'a breakdown\'s counts over the window\'s kept sessions, with their FROM',
+  member_join: 'the ARRAY JOIN of each regrouped session under every breakdown asked together, or nothing',
+  exit_items: 'the exit and viewed-page items of each session, with the join that gives its pages (exit pages)',
+  rollup_hours: 'which rows of the session rollup a window reads: by the hour, or by the day over its whole days',
   day_dimensions: 'the session rollup\'s dimensions kept by the UTC day, whose rows a window\'s whole days read (entry and exit pages)',
   event_range: 'the regrouped range an events scan is narrowed to',
   event_minutes: 'the events of the minutes a discovery window leaves over at its edges, in UNION ALL',

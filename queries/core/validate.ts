@@ -103,6 +103,16 @@ export function schemaIssues<T>(validator: Validator<T>, value: unknown, basePat
 }
 
 /**
+ * A query string checked against a route's schema: a copy of it with the schema's defaults and coercions
+ * applied, as the typed params it now is, and the schema's issues (the caller adds its own to them).
+ */
+export function checkedParams<P>(validator: Validator<unknown>, raw: Record<string, unknown>): { typed: P; issues: Issue[] } {
+  const params = { ...raw }
+  const issues = schemaIssues(validator, params)
+  return { typed: params as unknown as P, issues }
+}
+
+/**
  * TRICKY: ajv coerces text such as "1e309" to Infinity, which its integer and maximum checks let
  * through; a coerced parameter must be a finite number.
  */

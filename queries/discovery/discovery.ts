@@ -8,7 +8,7 @@ import { invalid } from '../core/errors'
 import { pageParams, splitPage, type Paged } from '../core/paging'
 import { planSteps, toClickHouseTime, type Resource, type Row, type Scope } from '../core/pipeline'
 import { propertyKeyOf } from '../core/registry'
-import { compileSchema, schemaIssues } from '../core/validate'
+import { checkedParams, compileSchema } from '../core/validate'
 import { windowParams } from '../core/window-params'
 import { splitWindow, type WindowParts } from './discovery-window'
 
@@ -70,9 +70,7 @@ interface RawParams {
 
 /** Every problem of the request in one 400: the schema's and the window's. */
 function parseDiscovery(validate: ReturnType<typeof compileSchema>, raw: Record<string, unknown>, scope: Scope): DiscoveryQuery {
-  const params = { ...raw }
-  const issues = schemaIssues(validate, params)
-  const typed = params as unknown as RawParams
+  const { typed, issues } = checkedParams<RawParams>(validate, raw)
   const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })
   // A key named as filters name it (`properties.price`) is the bare key; `properties.` alone names none.
   const key = typed.key === undefined ? '' : (propertyKeyOf(typed.key) ?? typed.key)

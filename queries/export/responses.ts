@@ -1,7 +1,6 @@
 // Response bodies of `GET /export/events`: JSON pages, or every matching row as NDJSON or CSV.
-import { instant, nullable, type RouteResponse } from '../core/responses'
+import { attributionProperties, instant, nullable, pageBody, text, type RouteResponse } from '../core/responses'
 
-const text = { type: 'string' }
 
 /** The fields every exported event has, then each `includes` group's (queries/export/export-events.ts INCLUDES). */
 const baseFields = {
@@ -29,14 +28,7 @@ const includedFields = {
   model: text,
   osVersion: text,
   browserVersion: text,
-  referrer: text,
-  referrerName: text,
-  referrerType: text,
-  utmSource: text,
-  utmMedium: text,
-  utmCampaign: text,
-  utmTerm: text,
-  utmContent: text,
+  ...attributionProperties,
   sdkName: text,
   sdkVersion: text,
   importedAt: nullable({ ...instant, type: 'string' }),
@@ -74,26 +66,16 @@ export const exportedEvent = {
   properties: { ...baseFields, ...includedFields },
 }
 
-const page = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['meta', 'data'],
-  properties: {
-    meta: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['count', 'totalCount', 'pages', 'current', 'nextCursor'],
-      properties: {
-        count: { type: 'integer', description: 'Rows on this page' },
-        totalCount: { type: 'integer', description: 'Rows matching the request' },
-        pages: { type: 'integer' },
-        current: { type: 'integer', description: '1-based page number' },
-        nextCursor: nullable({ type: 'string', description: 'Pass as `cursor` for the next page; null on the last' }),
-      },
-    },
-    data: { type: 'array', items: exportedEvent, description: 'Newest first, ties by id' },
+const page = pageBody(
+  {
+    count: { type: 'integer', description: 'Rows on this page' },
+    totalCount: { type: 'integer', description: 'Rows matching the request' },
+    pages: { type: 'integer' },
+    current: { type: 'integer', description: '1-based page number' },
+    nextCursor: nullable({ type: 'string', description: 'Pass as `cursor` for the next page; null on the last' }),
   },
-}
+  { type: 'array', items: exportedEvent, description: 'Newest first, ties by id' },
+)
 
 export const exportEventsResponse: RouteResponse = {
   description: 'format=json: one page of events; format=ndjson or csv: every matching event, streamed',

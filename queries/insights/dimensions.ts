@@ -1,22 +1,18 @@
 // The breakdown resources (`/referrer`, `/country`, ...): one shared template, one registry entry each;
 // breakdowns of one window, filters and page that wait together run as one statement.
-import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
-import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, withSettled, type InsightQuery, type PlannedInsight } from './insight-params'
+import type { Rows } from '../core/rows.generated'
+import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
+import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Joins, type Resource } from '../core/pipeline'
 import { DIMENSIONS, breakdownSql, sessionColumn, type Dimension, type DimensionSpec, type SessionAttribute } from '../core/registry'
 import { percent, ratio } from '../core/rounding'
-import { eventJoin, performedWith, regroupedSessions, sessionParams, settledCheck, windowSessions } from './session-sql'
-import { decideSessionReads, type SessionReads } from '../core/reads'
-
-interface DimensionRow {
-  prefix_value: string
-  name_value: string
-  session_count: number
-  view_count: number
-  bounced: number
-  duration_total_ms: number
-}
+import { decideSessionReads, type SessionReads } from '../sessions/reads'
+import { withSettled } from '../sessions/question'
+import { breakdownRollupRows } from '../sessions/rollup-rows'
+import { performedWith } from '../sessions/session-sets'
+import { sessionSource, sessionStatement, type SessionSource } from '../sessions/source'
+import { eventJoin, regroupedSessions, windowSessions } from '../sessions/window-sessions'
 
 const specOf = (name: Dimension): DimensionSpec => DIMENSIONS[name]
 
@@ -29,43 +25,44 @@ function attributesOf(name: Dimension): SessionAttribute[] {
 /** A breakdown after its plan: what its settled sessions are read from decided (core/reads.ts). */
 type PlannedBreakdown = PlannedInsight & { reads: SessionReads }
 
+/** A regrouped session's member, prefix and value under each breakdown asked together (insights/member-join.sql). */
+const MEMBER_VALUES = { member: sqlOnly('\n    toUInt32(member_value.1) AS member,'), prefix: sqlOnly('member_value.2'), name: sqlOnly('member_value.3') }
+
 /**
- * The statement of breakdowns that read session_rollup (its rows, `session-rollup-rows.sql`):
- * one (`dimension-rollup.sql`), or several asked together (`dimension-sets-rollup.sql`, with `member`).
+ * The statement of breakdowns that read the session rollup (the wing's `breakdownRollupRows`): one
+ * (`dimension-rollup.sql`), or several asked together (`dimension-sets-rollup.sql`, with `member`).
  * The names are written as text (`breakdownSql`): bound, they would tell apart the params of breakdowns that
  * can run together (queries/run/joined-runs.ts keys batches by them).
  */
-function compileRollup(names: Dimension[], query: PlannedBreakdown): CompiledQuery {
-  const params = { ...sessionParams(query), ...pageParams(query) }
+function compileRollup(names: Dimension[], { source, params }: { source: SessionSource; params: Params }): CompiledQuery {
   const breakdowns = names.map(breakdownSql)
-  const together = names.length > 1
-  const rollupRows = compileInner('insights/session-rollup-rows.sql', params, {
-    member: sqlOnly(together ? `\n  toUInt32(indexOf([${breakdowns.map((breakdown) => breakdown.name).join(', ')}], dimension) - 1) AS member,` : ''),
-    dimensions: sqlOnly(breakdowns.map((breakdown) => breakdown.name).join(', ')),
-  })
-  const regrouped = regroupedSessions(query, [...new Set(names.flatMap(attributesOf))])
-  if (!together) {
+  const rollupRows = breakdownRollupRows(source, breakdowns.map((breakdown) => breakdown.name))
+  const regrouped = regroupedSessions(source, [...new Set(names.flatMap(attributesOf))])
+  // Each regrouped session's member (none alone), prefix and value, and the join that gives its members.
+  const counts = (values: Record<'member' | 'prefix' | 'name' | 'member_join', Fragment>) =>
+    compileInner('insights/rollup-counts.sql', params, { rollup_rows: rollupRows, regrouped_sessions: regrouped, ...values })
+  if (names.length === 1) {
     return compileTemplate('insights/dimension-rollup.sql', params, {
-      rollup_rows: rollupRows,
-      prefix: sqlOnly(breakdowns[0].prefix),
-      name: sqlOnly(breakdowns[0].value),
-      regrouped_sessions: regrouped,
+      rollup_counts: counts({ member: sqlOnly(''), prefix: sqlOnly(breakdowns[0].prefix), name: sqlOnly(breakdowns[0].value), member_join: sqlOnly('') }),
     })
   }
-  return compileTemplate('insights/dimension-sets-rollup.sql', params, {
-    rollup_rows: rollupRows,
+  const members = compileInner('insights/member-join.sql', params, {
     members: sqlOnly(breakdowns.map(({ prefix, value }, index) => `(${index}, ${prefix}, ${value})`).join(', ')),
-    regrouped_sessions: regrouped,
+  })
+  return compileTemplate('insights/dimension-sets-rollup.sql', params, {
+    rollup_counts: counts({ ...MEMBER_VALUES, member_join: members }),
   })
 }
 
 /** A breakdown's statement, or several breakdowns' (their grouping sets, `dimension-sets.sql`). */
 function compileDimensions(names: Dimension[], query: PlannedBreakdown): CompiledQuery {
-  if (query.reads === 'rollup') return compileRollup(names, query)
-  const { views, join } = eventJoin(query)
-  const params = { ...sessionParams(query), ...pageParams(query) }
+  const source = sessionSource(query)
+  const params = { ...source.params, ...pageParams(query) }
+  if (query.reads === 'rollup') return compileRollup(names, { source, params })
+  const { views, join } = eventJoin(source)
   const attributes = [...new Set(names.flatMap(attributesOf))]
-  const shared = { performed_with: performedWith(query), window_sessions: windowSessions(query, attributes), views, views_join: join }
+  const counts = compileInner('insights/kept-counts.sql', params, { window_sessions: windowSessions(source, attributes), views, views_join: join })
+  const shared = { performed_with: performedWith(query), kept_counts: counts }
   if (names.length === 1) {
     const { prefix, value } = breakdownSql(names[0])
     return compileTemplate('insights/dimension.sql', params, { prefix: sqlOnly(prefix), name: sqlOnly(value), ...shared })
@@ -93,7 +90,7 @@ const breakdownsTogether: Joins<PlannedBreakdown> = {
   compile: (members, settled) => compileDimensions(members.map((member) => member.resource as Dimension), withSettled(members[0].query, settled)),
 }
 
-function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedBreakdown> {
+function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedBreakdown, Rows['insights/dimension.sql']> {
   const spec = specOf(name)
   return {
     name,
@@ -101,10 +98,9 @@ function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedBreak
     joins: breakdownsTogether,
     parse: (raw, scope) => parseInsightParams(raw, scope, 'paged'),
     plan: planSteps(widenForSessions, decideFilters, decideSessionReads),
-    settledCheck,
-    compile: (query, settled) => compileDimensions([name], withSettled(query, settled)),
+    ...sessionStatement((query: PlannedBreakdown) => compileDimensions([name], query)),
     shape(rawRows, query) {
-      const { page, hasMore } = splitPage(rawRows as unknown as DimensionRow[], query)
+      const { page, hasMore } = splitPage(rawRows, query)
       const body = page.map((row) => {
         const sessions = Number(row.session_count)
         return {
@@ -121,4 +117,4 @@ function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedBreak
   }
 }
 
-export const dimensions: Resource<InsightQuery, PlannedBreakdown>[] = (Object.keys(DIMENSIONS) as Dimension[]).map(dimensionResource)
+export const dimensions: Resource<InsightQuery, PlannedBreakdown, Rows['insights/dimension.sql']>[] = (Object.keys(DIMENSIONS) as Dimension[]).map(dimensionResource)

@@ -1,16 +1,18 @@
 // `GET /insights/:projectId/pages/entry_exit?mode=entry|exit`: the window's kept sessions per entry page
 // (the first event's origin and path) or exit page (the last page view's), with the exit rate of each exit
 // page: its exits over its views in the same sessions.
-import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Params } from '../core/compiled'
-import { invalid, QueryError, type Issue } from '../core/errors'
+import type { Rows } from '../core/rows.generated'
+import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
 import { pageParams, splitPage } from '../core/paging'
-import { planSteps, toClickHouseTime, type Resource, type Scope } from '../core/pipeline'
-import { decideSessionReads, type SessionReads } from '../core/reads'
-import { DAY_MS } from '../core/dates'
+import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratio } from '../core/rounding'
-import { compileSchema, schemaIssues } from '../core/validate'
-import { decideFilters, pagedSchema, parseInsightParams, widenForSessions, withSettled, type InsightQuery, type PlannedInsight } from './insight-params'
-import { eventJoin, performedWith, regroupedPagesJoin, regroupedSessions, sessionParams, sessionsWithPages, settledCheck, windowSessions } from './session-sql'
+import { compileSchema } from '../core/validate'
+import { decideSessionReads, type SessionReads } from '../sessions/reads'
+import { pageRollupRows } from '../sessions/rollup-rows'
+import { performedWith } from '../sessions/session-sets'
+import { sessionSource, sessionStatement } from '../sessions/source'
+import { eventJoin, regroupedPagesJoin, regroupedSessions, sessionsWithPages, windowSessions } from '../sessions/window-sessions'
+import { decideFilters, pagedSchema, parseWithOwnParams, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
 
 export const ENTRY_EXIT_MODES = ['entry', 'exit'] as const
 export type EntryExitMode = (typeof ENTRY_EXIT_MODES)[number]
@@ -30,136 +32,86 @@ export const entryExitSchema = { ...pagedSchema, required: ['mode'], properties:
 
 const validateMode = compileSchema({ type: 'object', required: ['mode'], properties: modeProperties })
 
-/** Parses the request; every problem, of the shared parameters and of the mode, is in one 400. */
-function parseEntryExit(raw: Record<string, unknown>, scope: Scope): EntryExitQuery {
-  const { mode, ...shared } = raw
-  const own: Record<string, unknown> = mode === undefined ? {} : { mode }
-  const issues: Issue[] = schemaIssues(validateMode, own)
-  let query: InsightQuery | undefined
-  try {
-    query = parseInsightParams(shared, scope, 'paged')
-  } catch (error) {
-    if (!(error instanceof QueryError) || error.code !== 'invalid_request') throw error
-    issues.unshift(...error.issues)
-  }
-  if (issues.length || !query) throw invalid(issues)
-  return { ...query, mode: own.mode as EntryExitMode }
-}
-
-/**
- * The window's whole UTC days, [wholeFrom, wholeTo): the first midnight at or after its start to the last at
- * or before its end; with none, both are its end, so every hour of the window is read by the hour.
- */
-export function wholeDays(window: { start: Date; end: Date }): { wholeFrom: string; wholeTo: string } {
-  const from = Math.ceil(window.start.getTime() / DAY_MS) * DAY_MS
-  const to = Math.floor(window.end.getTime() / DAY_MS) * DAY_MS
-  const [wholeFrom, wholeTo] = from < to ? [from, to] : [window.end.getTime(), window.end.getTime()]
-  return { wholeFrom: toClickHouseTime(new Date(wholeFrom)), wholeTo: toClickHouseTime(new Date(wholeTo)) }
-}
-
-/**
- * The session rollup's rows of the page members `dimensions`, by the day over the window's whole days and by
- * the hour over the rest (insights/session-rollup-days.sql); with several, each told by its index as `member`.
- * `params` are the statement's, the whole days' bounds among them.
- */
-function rollupRows(params: Params, dimensions: string[]) {
-  const names = (suffix: string) => dimensions.map((dimension) => `'${dimension}${suffix}'`).join(', ')
-  const member = dimensions.length > 1 ? `\n  toUInt32(indexOf([${names('')}], dimension) + indexOf([${names('_day')}], dimension) - 1) AS member,` : ''
-  return compileInner('insights/session-rollup-days.sql', params, {
-    member: sqlOnly(member),
-    dimensions: sqlOnly(names('')),
-    day_dimensions: sqlOnly(names('_day')),
-  })
+/** The mode, beside the shared parameters: every problem of both is in one 400. */
+const MODE_PARAM = {
+  names: ['mode'],
+  validator: validateMode,
+  read: (own: Record<string, unknown>) => ({ mode: own.mode as EntryExitMode }),
 }
 
 /** Entry pages: a breakdown by the entry page (insights/dimension.sql), the entry origin its prefix. */
 function compileEntries(query: PlannedEntryExit): CompiledQuery {
-  const params = { ...sessionParams(query), ...pageParams(query) }
+  const source = sessionSource(query)
+  const params = { ...source.params, ...pageParams(query) }
   const page = { prefix: sqlOnly('s_entry_origin'), name: sqlOnly('s_entry_path') }
   if (query.reads === 'rollup') {
-    const rollup = { ...params, ...wholeDays(query.window) }
-    return compileTemplate('insights/dimension-rollup.sql', rollup, {
-      rollup_rows: rollupRows(rollup, ['entry_page']),
-      regrouped_sessions: regroupedSessions(query, ['entry_origin', 'entry_path']),
+    const counts = compileInner('insights/rollup-counts.sql', params, {
+      rollup_rows: pageRollupRows(source, ['entry_page']),
+      member: sqlOnly(''),
+      regrouped_sessions: regroupedSessions(source, ['entry_origin', 'entry_path']),
+      member_join: sqlOnly(''),
       ...page,
     })
+    return compileTemplate('insights/dimension-rollup.sql', params, { rollup_counts: counts })
   }
-  const { views, join } = eventJoin(query)
-  return compileTemplate('insights/dimension.sql', params, {
-    performed_with: performedWith(query),
-    window_sessions: windowSessions(query, ['entry_origin', 'entry_path']),
+  const { views, join } = eventJoin(source)
+  const counts = compileInner('insights/kept-counts.sql', params, {
+    window_sessions: windowSessions(source, ['entry_origin', 'entry_path']),
     views,
     views_join: join,
-    ...page,
   })
+  return compileTemplate('insights/dimension.sql', params, { performed_with: performedWith(query), kept_counts: counts, ...page })
 }
 
 /** Exit pages with the views of each page in the same sessions (insights/exit-pages.sql, exit-pages-rollup.sql). */
 function compileExits(query: PlannedEntryExit): CompiledQuery {
-  const params = { ...sessionParams(query), ...pageParams(query) }
+  const source = sessionSource(query)
+  const params = { ...source.params, ...pageParams(query) }
   if (query.reads === 'rollup') {
-    const rollup = { ...params, ...wholeDays(query.window) }
-    return compileTemplate('insights/exit-pages-rollup.sql', rollup, {
-      rollup_rows: rollupRows(rollup, ['exit_page', 'page_views']),
-      regrouped_sessions: regroupedSessions(query, ['exit_origin', 'exit_path']),
-      regrouped_page_join: regroupedPagesJoin(query),
+    return compileTemplate('insights/exit-pages-rollup.sql', params, {
+      rollup_rows: pageRollupRows(source, ['exit_page', 'page_views']),
+      regrouped_sessions: regroupedSessions(source, ['exit_origin', 'exit_path']),
+      exit_items: compileInner('insights/exit-items.sql', params, { views_join: regroupedPagesJoin(source) }),
     })
   }
-  const { sessions, join } = sessionsWithPages(query, ['exit_origin', 'exit_path'])
-  return compileTemplate('insights/exit-pages.sql', params, { performed_with: performedWith(query), window_sessions: sessions, views_join: join })
+  const { sessions, join } = sessionsWithPages(source, ['exit_origin', 'exit_path'])
+  const items = compileInner('insights/exit-items.sql', params, { views_join: join })
+  return compileTemplate('insights/exit-pages.sql', params, { performed_with: performedWith(query), window_sessions: sessions, exit_items: items })
 }
 
-interface EntryRow {
-  prefix_value: string
-  name_value: string
-  session_count: number
-  bounced: number
-  duration_total_ms: number
+/** An entry page's row (insights/dimension.sql; its rollup twin returns the same columns). */
+type EntryRow = Rows['insights/dimension.sql']
+/** An exit page's row (insights/exit-pages.sql; its rollup twin returns the same columns). */
+type ExitRow = Rows['insights/exit-pages.sql']
+
+/** An entry or exit page's sessions as the answer gives them: the page, its sessions, their bounce rate and mean duration. */
+function pageSessions(page: { origin: string; path: string }, row: { session_count: number; bounced: number; duration_total_ms: number }) {
+  const sessions = Number(row.session_count)
+  return {
+    ...page,
+    sessions,
+    bounce_rate: percent(Number(row.bounced), sessions),
+    avg_session_duration: ratio(Number(row.duration_total_ms), sessions * 1000),
+  }
 }
 
-interface ExitRow {
-  page_origin: string
-  page_path: string
-  session_count: number
-  bounced: number
-  duration_total_ms: number
-  view_count: number
-}
-
-export const entryExit: Resource<EntryExitQuery, PlannedEntryExit> = {
+export const entryExit: Resource<EntryExitQuery, PlannedEntryExit, EntryRow | ExitRow> = {
   name: 'pages/entry_exit',
   schema: entryExitSchema,
-  parse: parseEntryExit,
+  parse: (raw, scope) => parseWithOwnParams(raw, scope, MODE_PARAM),
   plan: planSteps(widenForSessions, decideFilters, decideSessionReads),
-  settledCheck,
-  compile: (query, settled) => (query.mode === 'entry' ? compileEntries(withSettled(query, settled)) : compileExits(withSettled(query, settled))),
+  ...sessionStatement((query: PlannedEntryExit) => (query.mode === 'entry' ? compileEntries(query) : compileExits(query))),
   shape(rawRows, query) {
     if (query.mode === 'entry') {
-      const { page, hasMore } = splitPage(rawRows as unknown as EntryRow[], query)
-      const body = page.map((row) => {
-        const sessions = Number(row.session_count)
-        return {
-          origin: row.prefix_value,
-          path: row.name_value,
-          sessions,
-          bounce_rate: percent(Number(row.bounced), sessions),
-          avg_session_duration: ratio(Number(row.duration_total_ms), sessions * 1000),
-        }
-      })
-      return { body, hasMore }
+      // The mode picked the statement (compileEntries), so the rows are an entry statement's.
+      const { page, hasMore } = splitPage(rawRows as readonly EntryRow[], query)
+      return { body: page.map((row) => pageSessions({ origin: row.prefix_value, path: row.name_value }, row)), hasMore }
     }
-    const { page, hasMore } = splitPage(rawRows as unknown as ExitRow[], query)
-    const body = page.map((row) => {
-      const sessions = Number(row.session_count)
-      return {
-        origin: row.page_origin,
-        path: row.page_path,
-        sessions,
-        bounce_rate: percent(Number(row.bounced), sessions),
-        avg_session_duration: ratio(Number(row.duration_total_ms), sessions * 1000),
-        exit_rate: percent(sessions, Number(row.view_count)),
-      }
-    })
+    const { page, hasMore } = splitPage(rawRows as readonly ExitRow[], query)
+    const body = page.map((row) => ({
+      ...pageSessions({ origin: row.page_origin, path: row.page_path }, row),
+      exit_rate: percent(Number(row.session_count), Number(row.view_count)),
+    }))
     return { body, hasMore }
   },
 }

@@ -1,11 +1,12 @@
 // Parsing of the parameters the insights resources share (dates, timezone, filters, paging): every
 // problem of a request is collected into one 400.
 import { INTERVALS, RANGES, bucketCount, requestWindow, type Interval, type Range, type Window } from '../core/dates'
-import { invalid, type Issue } from '../core/errors'
+import { QueryError, invalid, type Issue } from '../core/errors'
 import { sortFilters, type Filter, type SortedFilters } from '../core/filters'
 import { TREE_FILTERS_PROPERTY, parseFiltersOrTree, sortTree, type FilterTree } from '../core/filter-tree'
-import type { Scope, SettledRow } from '../core/pipeline'
-import { compileSchema, schemaIssues } from '../core/validate'
+import type { Scope } from '../core/pipeline'
+import { checkedParams, compileSchema, schemaIssues, type Validator } from '../core/validate'
+import type { SessionQuestion } from '../sessions/question'
 
 export interface InsightQuery {
   projectId: string
@@ -30,11 +31,8 @@ export interface ReadRange {
 /** An insights query after its plan: its read range and sorted filters decided. */
 export interface PlannedInsight extends InsightQuery, ReadRange {
   sorted: SortedFilters
-  /**
-   * The settled check's rows, the input `compile` takes beside the planned query (`withSettled`); absent,
-   * no day is settled.
-   */
-  settled?: readonly SettledRow[]
+  /** The settled check's rows, which the sessions wing reads its sessions by (queries/sessions/question.ts). */
+  settled?: SessionQuestion['settled']
 }
 
 /** A series query after its plan: its interval picked too. */
@@ -81,9 +79,7 @@ interface RawParams {
 }
 
 export function parseInsightParams(raw: Record<string, unknown>, scope: Scope, kind: 'paged' | 'series'): InsightQuery {
-  const params = { ...raw }
-  const issues: Issue[] = schemaIssues(kind === 'paged' ? validatePaged : validateSeries, params)
-  const typed = params as unknown as RawParams
+  const { typed, issues } = checkedParams<RawParams>(kind === 'paged' ? validatePaged : validateSeries, raw)
   const { filters, tree, issues: filterIssues } = parseFiltersOrTree(typeof typed.filters === 'string' ? typed.filters : undefined)
   issues.push(...filterIssues)
   const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })
@@ -99,6 +95,34 @@ export function parseInsightParams(raw: Record<string, unknown>, scope: Scope, k
     interval: typed.interval,
     lookbackMs: scope.sessionLookbackMs,
   }
+}
+
+/** A paged route's own params, on top of the shared ones: their names, their schema, and how they are read. */
+export interface OwnParams<Own> {
+  names: readonly string[]
+  validator: Validator<unknown>
+  /** The typed own params, read after the schema's check; a problem it finds goes into `issues`. */
+  read(own: Record<string, unknown>, issues: Issue[]): Own
+}
+
+/**
+ * Parses a paged request with params of its own beside the shared ones: every problem, of the shared params
+ * and of its own, is in one 400 (the shared ones first).
+ */
+export function parseWithOwnParams<Own>(raw: Record<string, unknown>, scope: Scope, ownParams: OwnParams<Own>): InsightQuery & Own {
+  const shared = Object.fromEntries(Object.entries(raw).filter(([key]) => !ownParams.names.includes(key)))
+  const own = Object.fromEntries(Object.entries(raw).filter(([key, value]) => ownParams.names.includes(key) && value !== undefined))
+  const issues: Issue[] = schemaIssues(ownParams.validator, own)
+  const read = ownParams.read(own, issues)
+  let query: InsightQuery | undefined
+  try {
+    query = parseInsightParams(shared, scope, 'paged')
+  } catch (error) {
+    if (!(error instanceof QueryError) || error.code !== 'invalid_request') throw error
+    issues.unshift(...error.issues)
+  }
+  if (issues.length || !query) throw invalid(issues)
+  return { ...query, ...read }
 }
 
 /** Plan step: session rows are read from a lookback before the window to a lookback after it. */
@@ -133,6 +157,3 @@ export function capSeriesBuckets<Q extends InsightQuery & { interval: Interval }
   }
   return query
 }
-
-/** A planned session question as its statement is compiled: with its settled check's rows (none: no day settled). */
-export const withSettled = <Q extends PlannedInsight>(query: Q, settled: readonly SettledRow[] | undefined): Q => (settled ? { ...query, settled } : query)

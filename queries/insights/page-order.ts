@@ -1,10 +1,9 @@
 // The order and search of `/pages`: `sortBy` picks a column from a closed table (never from request
 // text), `sortOrder` its direction, `search` a bound substring of the page's path or title.
-import { invalid, type Issue, QueryError } from '../core/errors'
 import { sqlOnly, type Fragment } from '../core/compiled'
 import type { Scope } from '../core/pipeline'
-import { compileSchema, schemaIssues } from '../core/validate'
-import { parseInsightParams, pagedSchema, type InsightQuery } from './insight-params'
+import { compileSchema } from '../core/validate'
+import { pagedSchema, parseWithOwnParams, type InsightQuery } from './insight-params'
 
 export const PAGE_SORTS = ['sessions', 'pageviews', 'bounce_rate', 'avg_duration'] as const
 export type PageSort = (typeof PAGE_SORTS)[number]
@@ -46,22 +45,18 @@ const SORT_KEYS = {
 
 const DIRECTIONS = { desc: 'DESC', asc: 'ASC' } as const satisfies Record<SortOrder, string>
 
-/** Parses a pages request; every problem, of the shared parameters and of the order, is in one 400. */
-export function parsePagesParams(raw: Record<string, unknown>, scope: Scope): PagesQuery {
-  const { sortBy, sortOrder, search, ...shared } = raw
-  const own: Record<string, unknown> = Object.fromEntries(Object.entries({ sortBy, sortOrder, search }).filter(([, value]) => value !== undefined))
-  const issues: Issue[] = schemaIssues(validateOrder, own)
-  let query: InsightQuery | undefined
-  try {
-    query = parseInsightParams(shared, scope, 'paged')
-  } catch (error) {
-    if (!(error instanceof QueryError) || error.code !== 'invalid_request') throw error
-    issues.unshift(...error.issues)
-  }
-  if (issues.length || !query) throw invalid(issues)
-  const typed = own as { sortBy: PageSort; sortOrder: SortOrder; search?: string }
-  return { ...query, sortBy: typed.sortBy, sortOrder: typed.sortOrder, ...(typed.search ? { search: typed.search } : {}) }
+/** The order and search, beside the shared parameters. */
+const ORDER_PARAMS = {
+  names: ['sortBy', 'sortOrder', 'search'],
+  validator: validateOrder,
+  read(own: Record<string, unknown>) {
+    const typed = own as { sortBy: PageSort; sortOrder: SortOrder; search?: string }
+    return { sortBy: typed.sortBy, sortOrder: typed.sortOrder, ...(typed.search ? { search: typed.search } : {}) }
+  },
 }
+
+/** Parses a pages request; every problem, of the shared parameters and of the order, is in one 400. */
+export const parsePagesParams = (raw: Record<string, unknown>, scope: Scope): PagesQuery => parseWithOwnParams(raw, scope, ORDER_PARAMS)
 
 /** `ORDER BY` of pages.sql: the sort key, nulls last, then origin and path ascending (a total order). */
 export function pageOrder(query: PagesQuery): Fragment {

@@ -1,6 +1,6 @@
 // Response bodies of the insights routes (`/insights/:projectId/...`).
 import { DIMENSIONS, type Dimension, type DimensionSpec } from '../core/registry'
-import { instant, nullable, type RouteResponse } from '../core/responses'
+import { attributionProperties, instant, nullable, pageBody, text, type RouteResponse } from '../core/responses'
 
 const json = (schema: object): RouteResponse['content'] => ({ 'application/json': { schema } })
 
@@ -101,7 +101,6 @@ export const entryExitResponse: RouteResponse = {
   }),
 }
 
-const text = { type: 'string' }
 
 /** A listed session: the fields of queries/insights/sessions-list.ts, in its order. */
 const listedSession = {
@@ -117,14 +116,7 @@ const listedSession = {
   entryPath: text,
   exitOrigin: nullable({ type: 'string', description: 'Its last page view; null without page views' }),
   exitPath: nullable({ type: 'string', description: 'Its last page view; null without page views' }),
-  referrer: text,
-  referrerName: text,
-  referrerType: text,
-  utmSource: text,
-  utmMedium: text,
-  utmCampaign: text,
-  utmTerm: text,
-  utmContent: text,
+  ...attributionProperties,
   country: text,
   region: text,
   city: text,
@@ -136,18 +128,10 @@ const listedSession = {
 export const sessionsResponse: RouteResponse = {
   description: 'One page of sessions, newest start first (ties by id, descending)',
   cacheable: true,
-  content: json({
-    type: 'object',
-    additionalProperties: false,
-    required: ['meta', 'data'],
-    properties: {
-      meta: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['nextCursor'],
-        properties: { nextCursor: nullable({ type: 'string', description: 'The `cursor` of the next page; null on the last one' }) },
-      },
-      data: { type: 'array', items: { type: 'object', additionalProperties: false, required: Object.keys(listedSession), properties: listedSession } },
-    },
-  }),
+  content: json(
+    pageBody(
+      { nextCursor: nullable({ type: 'string', description: 'The `cursor` of the next page; null on the last one' }) },
+      { type: 'array', items: { type: 'object', additionalProperties: false, required: Object.keys(listedSession), properties: listedSession } },
+    ),
+  ),
 }

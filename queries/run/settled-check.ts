@@ -1,4 +1,4 @@
-// The settled check of a session question (insights/settled-days.sql) runs before its statement is
+// The settled check of a session question (sessions/settled-days.sql) runs before its statement is
 // compiled, and its rows are reused by the next questions of the same project, lookback and days while they
 // still hold: a dashboard's questions share one check instead of each running its own inside its statement.
 import { LRUCache } from 'lru-cache'

@@ -2,6 +2,7 @@
 // startup check and the template tests compile.
 import type { CompiledQuery } from '../core/compiled'
 import { prepare, type AnyResource, type Joins, type Scope, type SettledRow, type StatementSet } from '../core/pipeline'
+import { SETTLED_PARAM_NAMES } from '../sessions/settled-days'
 
 /** One statement of a request, named when a request runs several. */
 export interface Statement {
@@ -49,7 +50,7 @@ export function statementsOf(resource: AnyResource, raw: Record<string, unknown>
   if (!settled) {
     return [
       { label: `${checkLabel}; not run here`, compiled: check },
-      { label: `${resource.name} (compiled with no settled day, as no check ran: its rows give settledDays, settledCompactions, regroupFrom and regroupTo at run time)`, compiled },
+      { label: `${resource.name} (compiled with no settled day, as no check ran: its rows give ${SETTLED_PARAM_NAMES.join(', ')} at run time)`, compiled },
     ]
   }
   return [

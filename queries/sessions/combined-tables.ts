@@ -3,7 +3,7 @@
 // (definition.ts) iterate over this list; a new fast path is an entry here, its build template and its
 // table in a migration (docs/design/sessions.md, "Adding a combined table").
 import { sqlOnly, type Fragment } from '../core/compiled'
-import { combinedFields, type SessionFields } from '../core/session-fields'
+import { combinedFields, type SessionFields } from './session-fields'
 
 /**
  * What a build's fragments are made from: the registry's session fields and breakdowns. The definition hash
@@ -33,25 +33,25 @@ export const COMBINED_TABLES = [
     table: 'sessions_settled',
     build: { template: 'admin/compact-build.sql', fragments: ({ fields }) => ({ attributes: sqlOnly(combinedFields(Object.keys(fields), '    ', fields)) }) },
     serves: 'every session question over settled days that no rollup answers (a filter, or a window not on whole hours)',
-    relations: ['insights/window-sessions.sql'],
+    relations: ['sessions/settled-sessions.sql'],
   },
   {
     table: 'page_views_settled',
     build: { template: 'admin/compact-views-build.sql' },
     serves: '/pages over a window on quarter hours when a filter restricts the sessions or the window is not on whole hours',
-    relations: ['insights/pages-settled-rows.sql'],
+    relations: ['sessions/stored-page-views.sql'],
   },
   {
     table: 'page_rollup',
     build: { template: 'admin/compact-rollup-build.sql' },
     serves: '/pages with no filter restricting the sessions, over a window on whole hours',
-    relations: ['insights/pages-settled-rollup.sql'],
+    relations: ['sessions/stored-page-views.sql'],
   },
   {
     table: 'session_rollup',
     build: { template: 'admin/compact-session-rollup-build.sql', fragments: ({ breakdowns }) => ({ breakdowns }) },
     serves: 'breakdowns (by the hour) and entry and exit pages (by the day) with no filter, over a window on whole hours',
-    relations: ['insights/session-rollup-rows.sql', 'insights/session-rollup-days.sql'],
+    relations: ['sessions/session-rollup-rows.sql'],
   },
 ] as const satisfies readonly CombinedTable[]
 

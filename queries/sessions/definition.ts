@@ -1,6 +1,6 @@
 // The version of the combined tables' definition: a hash of what builds them, the build statement of every
 // entry of the declaration (combined-tables.ts, in its order; their SQL without comments), the session fields
-// a combined session carries (the registry's one list, core/session-fields.ts) and the breakdowns each
+// a combined session carries (the registry's one list, sessions/session-fields.ts) and the breakdowns each
 // settled session is rolled up by: the inputs every build's fragments are made from. A compaction records it
 // with each day; a reader counts a day settled only under its own version, so a changed build or an added
 // breakdown reads the day's partial rows, exactly, until the day is compacted again, and never an older
@@ -8,7 +8,7 @@
 import crypto from 'node:crypto'
 import { sqlOnly, type Fragment } from '../core/compiled'
 import { DIMENSIONS, SESSION_FIELDS, breakdownSql, type Dimension } from '../core/registry'
-import { combinedFieldColumns, partialRowSelect, type SessionFields } from '../core/session-fields'
+import { combinedFieldColumns, partialRowSelect, type SessionFields } from './session-fields'
 import { loadTemplate } from '../core/templates'
 import { COMBINED_TABLES, type BuildInputs, type CombinedTable } from './combined-tables'
 

@@ -15,7 +15,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { compileTemplate } from '../../queries/core/compiled'
 import { toClickHouseTime } from '../../queries/core/pipeline'
-import { combinedFieldColumns, partialFieldColumns, partialRowSelect } from '../../queries/core/session-fields'
+import { combinedFieldColumns, partialFieldColumns, partialRowSelect } from '../../queries/sessions/session-fields'
 import type { Engine } from '../engine'
 
 const MIGRATIONS_DIR = path.join(__dirname, '..', '..', 'sql', 'migrations')

@@ -1,8 +1,8 @@
 -- @name admin.compact-build
 -- @returns nothing (insert)
 -- The sessions that start in one UTC day, combined from the partial rows of its read range exactly as
--- insights/window-sessions.sql combines them (by session_key): earliest start, latest end, all page views,
--- and every session field of the registry's list (queries/core/session-fields.ts); and the session's pages
+-- sessions/window-sessions.sql combines them (by session_key): earliest start, latest end, all page views,
+-- and every session field of the registry's list (queries/sessions/session-fields.ts); and the session's pages
 -- (migrations/002_derived_tables.sql) from the events of the read range, which hold all of its events.
 INSERT INTO sessions_settled_stage
 /* @job */

@@ -7,7 +7,7 @@
 -- views are its views of that page (the exit rate's denominator), not all of its views. The pages come
 -- twice: by the hour of the session's start, and by its UTC day as `entry_page_day`, `exit_page_day` and
 -- `page_views_day` (`hour` holds the day's start), so a window reads its whole days a row per page and
--- day, not per page and hour (insights/session-rollup-days.sql).
+-- day, not per page and hour (sessions/rollup-days.sql).
 INSERT INTO session_rollup_stage
 /* @job */
 SELECT

@@ -2,7 +2,7 @@
 -- @returns day Date, compaction String
 -- the compactions of a combined table that no reader can still be reading: day, compaction (as
 --   text: the number is beyond 2^53, and JSON would round it)
--- A reader keeps the compaction that its (project, day, lookback) record names (insights/settled-days.sql),
+-- A reader keeps the compaction that its (project, day, lookback) record names (sessions/settled-days.sql),
 -- so one that some record still names stays. One that none names goes once the day has a newer compaction
 -- recorded at least `keepMs` ago, longer than a settled check's rows naming the older one are reused plus a
 -- statement that read them may still run (queries/run/settled-check.ts). One newer

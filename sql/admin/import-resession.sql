@@ -2,7 +2,7 @@
 -- @returns nothing (insert)
 -- The partial rows of the sessions admin/import-resession-find.sql found, rebuilt from all their stored
 -- events as one block: the select of sessions_mv over those events, generated from the same list
--- (queries/core/session-fields.ts; import.test.ts compares the rows it rebuilds with the rows the view wrote).
+-- (queries/sessions/session-fields.ts; import.test.ts compares the rows it rebuilds with the rows the view wrote).
 -- The insert names its columns: a directory's `sessions` keeps the column order its first version made.
 INSERT INTO sessions (/* @partial_columns */)
 WITH bitOr(

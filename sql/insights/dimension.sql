@@ -7,15 +7,7 @@
 /* @performed_with */SELECT
   /* @prefix */ AS prefix_value,
   /* @name */ AS name_value,
-  count() AS session_count,
-  sum(/* @views */) AS view_count,
-  countIf(all_views <= 1) AS bounced,
-  sum(duration_ms) AS duration_total_ms
-FROM
-(
-  /* @window_sessions */
-) AS kept
-/* @views_join */
+  /* @kept_counts */
 GROUP BY prefix_value, name_value
 ORDER BY session_count DESC, prefix_value ASC, name_value ASC
 LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}

@@ -6,7 +6,7 @@
 -- Exit pages without filters whose window starts and ends on whole hours: the settled days' sessions come
 -- counted per exit page (`exit_page`) and per viewed page with their views of it (`page_views`), and per
 -- UTC day of their start over the window's whole days, per hour over the rest
--- (insights/session-rollup-days.sql, member 0 and 1); the other days' sessions are regrouped from their
+-- (queries/sessions/rollup-rows.ts, pageRollupRows: member 0 and 1); the other days' sessions are regrouped from their
 -- partial rows, with the pages they viewed.
 SELECT
   page_origin,
@@ -37,11 +37,7 @@ FROM
   (
     /* @regrouped_sessions */
   ) AS regrouped
-  /* @regrouped_page_join */
-  ARRAY JOIN arrayConcat(
-    if(all_views > 0, [(toString(s_exit_origin), s_exit_path, 'exit', toUInt64(0))], []),
-    arrayMap((origin, path, views) -> (toString(origin), path, 'viewed', toUInt64(views)), page_origins, page_paths, page_views)
-  ) AS item
+  /* @exit_items */
 ) AS counted
 GROUP BY page_origin, page_path
 HAVING session_count > 0

@@ -4,7 +4,7 @@
 -- one row per exit page (origin, path) of the window's kept sessions, in answer order, one page plus
 --   one row: page_origin, page_path, session_count (sessions exiting there), bounced, duration_total_ms (of
 --   those sessions), view_count (the views of that page in every kept session, the exit rate's denominator)
--- Each kept session (with every page it viewed and its views of each, see queries/insights/session-sql.ts,
+-- Each kept session (with every page it viewed and its views of each, see queries/sessions/window-sessions.ts,
 -- sessionsWithPages) gives one item for its exit page, when it has a page view, and one per page it viewed.
 -- A session exits at a page it viewed, so every exit page's view_count holds its exits.
 /* @performed_with */SELECT
@@ -18,11 +18,7 @@ FROM
 (
   /* @window_sessions */
 ) AS kept
-/* @views_join */
-ARRAY JOIN arrayConcat(
-  if(all_views > 0, [(toString(s_exit_origin), s_exit_path, 'exit', toUInt64(0))], []),
-  arrayMap((origin, path, views) -> (toString(origin), path, 'viewed', toUInt64(views)), page_origins, page_paths, page_views)
-) AS item
+/* @exit_items */
 GROUP BY page_origin, page_path
 HAVING session_count > 0
 ORDER BY session_count DESC, page_origin ASC, page_path ASC

@@ -8,21 +8,12 @@
 --   the keyset (afterMs, afterId), one page plus one row: id, profileId, startedAt and endedAt (ISO 8601
 --   with the zone's offset), start_ms, duration_ms, screen_views, event_total and the session's attributes,
 --   entry and exit page
--- One row per session, combined: settled days from sessions_settled (the compaction their record names,
--- see insights/window-sessions.sql), the others regrouped from their partial rows
--- (insights/regrouped-sessions.sql over the page's chosen sessions, in UNION ALL; left out when every day
--- of the window up to the keyset is settled, as there is no partial row to read). Each part is cut to the
--- page before they meet: ordered by sessions_settled's sort key (project_id, session_start, session_id),
--- ClickHouse reads it backwards from the keyset and stops after the page, so a page deep in the window
--- costs what the first one does; the regrouped part's page (`newest`, insights/sessions-list-newest.sql) is chosen before
--- either part is read, and only its sessions' fields are combined.
--- When the regrouped days all come after the settled ones (the open edge) and the regrouped page is
--- full, every settled session starts after the page's last one in the list's order: the settled part is
--- then not read (its condition on `newest` is a constant, false, once `newest` is computed).
+-- The sessions come from the sessions wing (queries/sessions/sessions-page.ts): `listed_with` names what they
+-- read in the statement's WITH, `listed_sessions` gives their rows, each part cut to the page.
 WITH/* @performed_cte */
-  CAST({settledCompactions:Array(String)}, 'Array(UInt64)') AS settled_compactions,
   fromUnixTimestamp64Milli({afterMs:Int64}, 'UTC') AS after_start,
-  {afterId:String} AS after_id/* @newest_sessions */
+  {afterId:String} AS after_id,
+  /* @listed_with */
 SELECT
   session_id AS id,
   visitor_id AS profileId,
@@ -60,30 +51,7 @@ SELECT
   s_os AS os
 FROM
 (
-  SELECT *
-  FROM
-  (
-    SELECT
-      session_id,
-      session_start,
-      duration_ms,
-      all_views,
-      visitor_key/* @settled_attributes */,
-      visitor_id,
-      all_events
-    FROM sessions_settled
-    WHERE project_id = {projectId:String}
-      AND session_start >= {start:DateTime64(3, 'UTC')}
-      AND session_start < {end:DateTime64(3, 'UTC')}
-      AND day >= {firstDay:Date}
-      AND day <= {lastDay:Date}
-      AND compaction IN (SELECT arrayJoin(settled_compactions))
-      AND session_start <= after_start
-      AND (session_start, session_id) < (after_start, after_id)
-      /* @session_filters */
-    ORDER BY session_start DESC, session_id DESC
-    LIMIT {rowsToRead:UInt32}
-  )/* @regrouped_sessions */
+  /* @listed_sessions */
 )
 ORDER BY session_start DESC, session_id DESC
 LIMIT {rowsToRead:UInt32}

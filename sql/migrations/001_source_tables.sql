@@ -95,7 +95,7 @@ ALTER TABLE {{table events}} {{on_cluster}}
 -- its text, unlike the UUID type's own comparison), so that `argMin(x, first_event_key)` is a plain
 -- numeric comparison. `last_view_key` is the block's last page view's key (0 without one), by which the
 -- exit page's fields combine: the latest view of all a session's blocks. The session fields' columns and the
--- view's select are generated from the registry's one list (queries/core/session-fields.ts).
+-- view's select are generated from the registry's one list (queries/sessions/session-fields.ts).
 CREATE TABLE IF NOT EXISTS {{table sessions}} {{on_cluster}}
 (
   project_id LowCardinality(String),
@@ -128,7 +128,7 @@ ALTER TABLE {{table sessions}} {{on_cluster}}
 {{on_distributed sessions: ADD COLUMN IF NOT EXISTS session_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(session_id)), ADD COLUMN IF NOT EXISTS profile_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(profile_id))}};
 
 -- The partial rows counted by (project, hour), stored in the same part as the rows (so never behind them):
--- the settled check (insights/settled-days.sql) and the compaction's stale days read these counts.
+-- the settled check (sessions/settled-days.sql) and the compaction's stale days read these counts.
 ALTER TABLE {{table sessions}} {{on_cluster}}
   ADD PROJECTION IF NOT EXISTS rows_by_hour
   (

@@ -11,12 +11,12 @@
 -- The combined tables are partitioned by month: a question over a window reads a few parts, not one a day.
 
 -- Sessions of settled days, combined: one row per session (its start, duration, page views, visitor key and
--- its session fields, as insights/window-sessions.sql combines partial rows), so that a question reads one
+-- its session fields, as sessions/window-sessions.sql combines partial rows), so that a question reads one
 -- row per session for settled time and regroups partial rows only at the open edge. The visitor
 -- (profile_id) is kept as the 128-bit SipHash that uniqExact keeps of a string: the same count, read as 16
 -- bytes a session. The session's pages: the distinct (origin, path) of all its events with the screen views
 -- of each, so that a question whose event filters read only `origin` and `path` keeps a settled session
--- from these arrays instead of scanning the window's events (insights/window-sessions.sql).
+-- from these arrays instead of scanning the window's events (sessions/window-sessions.sql).
 CREATE TABLE IF NOT EXISTS {{table sessions_settled}} {{on_cluster}}
 (
   project_id LowCardinality(String),
@@ -159,7 +159,7 @@ ORDER BY (project_id, dimension, hour, prefix, name);
 -- What each compaction of a day saw, per project: how many partial rows its read range held, under which
 -- lookback, and the version of the definition that built it (queries/sessions/definition.ts). A
 -- day is settled while its range still holds that many rows and its version is the reader's
--- (insights/settled-days.sql). A compaction's number names its day (the day number times 10^13 plus the
+-- (sessions/settled-days.sql). A compaction's number names its day (the day number times 10^13 plus the
 -- build's start in ms), so `compaction IN (...)` alone picks the day's rows; `recorded_at` says since when
 -- a newer one replaced an older one (admin/compact-superseded.sql).
 CREATE TABLE IF NOT EXISTS {{table session_compactions}} {{on_cluster}}

@@ -1,7 +1,7 @@
-// The whole UTC days entry and exit pages read a row per page and day of (insights/session-rollup-days.sql):
+// The whole UTC days entry and exit pages read a row per page and day of (sessions/rollup-days.sql):
 // every hour of the window falls in exactly one of [start, wholeFrom), [wholeFrom, wholeTo) and [wholeTo, end).
 import assert from 'node:assert/strict'
-import { wholeDays } from '../../queries/insights/entry-exit'
+import { wholeDays } from '../../queries/sessions/rollup-rows'
 
 const at = (text: string) => new Date(text)
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { BREAKDOWNS, COMPACTION_DEFINITION, definitionOf } from '../../queries/sessions/definition'
 import { SESSION_ATTRIBUTES, SESSION_EXITS, SESSION_FIELDS, SESSION_ONLY_ATTRIBUTES } from '../../queries/core/registry'
-import { combinedFieldColumns, combinedFields, firstEventFields, partialFieldColumns, partialRowColumns, partialRowSelect, type SessionFields } from '../../queries/core/session-fields'
+import { combinedFieldColumns, combinedFields, firstEventFields, partialFieldColumns, partialRowColumns, partialRowSelect, type SessionFields } from '../../queries/sessions/session-fields'
 import { listMigrations, renderMigration } from '../../server/admin/migrate'
 import { combinedTable } from '../../queries/sessions/combined-tables'
 import { CompactionSql } from '../../server/admin/compaction-sql'

@@ -1,7 +1,7 @@
 // What a settled check's rows give a session statement compiled with them: the settled days with their compactions, and
 // the range of partial rows the other days are regrouped from (hand-computed here).
 import assert from 'node:assert/strict'
-import { settledParams } from '../../queries/core/settled-days'
+import { settledParams } from '../../queries/sessions/settled-days'
 import { metrics } from '../../queries/insights/metrics'
 
 const DAYS = { firstDay: '2024-03-01', lastDay: '2024-03-05', lookbackSeconds: 7_200 }

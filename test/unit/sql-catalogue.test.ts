@@ -126,7 +126,7 @@ describe('SQL catalogue (docs/sql/)', function () {
     const headings = [...referrer.matchAll(/^### (.+)$/gm)].map(([, heading]) => heading)
     assert.match(headings[0], /^Statement 1: settled check .*; not run here$/)
     assert.match(headings[1], /^Statement 2: referrer \(compiled with no settled day, as no check ran/)
-    assert.match(referrer, /^Template `insights.settled_days` \(sql\/insights\/settled-days\.sql\)\.$/m)
+    assert.match(referrer, /^Template `insights.settled_days` \(sql\/sessions\/settled-days\.sql\)\.$/m)
   })
 
   it('writes a stream both ways when the engines run it differently', () => {

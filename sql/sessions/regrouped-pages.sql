@@ -1,11 +1,13 @@
--- @name insights.regrouped_pages
--- @returns fragment: per session with a page view from the first regrouped day to regroupTo: session_id, page_origins, page_paths,
---   page_views (each page it viewed and its views of it), as sessions_settled holds them
---   (migrations/002_derived_tables.sql) but for page views only
+-- @name sessions.regrouped_pages
+-- @returns fragment: a LEFT JOIN with each session with a page view from the first regrouped day to regroupTo, as
+--   `viewed`: session_id, page_origins, page_paths, page_views (each page it viewed and its views of it), as
+--   sessions_settled holds them (migrations/002_derived_tables.sql) but for page views only
 -- The pages of the sessions regrouped from partial rows, joined to them (LEFT: a session without a page
 -- view has none). Every event of a session that starts on a regrouped day lies in that range, from the
 -- first regrouped day on: regroupFrom is the lookback (start - readFrom) before that day, so the events
 -- of that lookback, whose sessions start before it, are not read.
+LEFT JOIN
+  (
 SELECT session_id, groupArray(origin) AS page_origins, groupArray(path) AS page_paths, groupArray(views) AS page_views
 FROM
 (
@@ -20,3 +22,4 @@ FROM
   GROUP BY session_id, origin, path
 )
 GROUP BY session_id
+  ) AS viewed USING (session_id)

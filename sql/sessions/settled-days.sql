@@ -5,7 +5,7 @@
 --   the compaction to read them from. Its rows bind settledDays, settledCompactions and the regrouped days'
 --   range (regroupFrom, regroupTo) of the session questions (queries/run/settled-check.ts).
 -- A day counts as settled when its last recorded compaction for the lookback was built by this gateway's
--- definition of the combined tables (queries/core/compaction-definition.ts) and still holds: its read range
+-- definition of the combined tables (queries/sessions/definition.ts) and still holds: its read range
 -- [day - lookback, day + 1 day + lookback) holds as many partial rows as that compaction saw (see
 -- migrations/002_derived_tables.sql). The rows of that compaction are read, whatever other compactions
 -- of the day sit beside them: a compaction is recorded only once all three tables hold it, and kept while

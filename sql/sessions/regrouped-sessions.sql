@@ -1,11 +1,11 @@
--- @name insights.regrouped_sessions
+-- @name sessions.regrouped_sessions
 -- @returns fragment: per session that starts in the window on a day read from partial rows and passes the
---   session-attribute filters: the columns of insights/window-sessions.sql, combined from its partial rows
+--   session-attribute filters: the columns of sessions/window-sessions.sql, combined from its partial rows
 -- The partial rows (migrations/001_source_tables.sql) of regroupFrom to regroupTo (see window-sessions.sql) are
 -- combined by their stored session_key (migrations/001_source_tables.sql): earliest start, latest end, all
 -- page views, and the attributes of the earliest first event (ties by the first event's id text), its
 -- profile_key the visitor. `chosen_sessions` narrows the read to sessions chosen before it (a sessions list's
--- page: queries/insights/sessions-list.ts).
+-- page: queries/sessions/sessions-page.ts).
 SELECT
   any(session_id) AS session_id,
   min(started_at) AS session_start,

@@ -4,7 +4,7 @@
 // are combined (the compaction's build, and the questions that regroup partial rows).
 // Each takes the list as an argument (the registry's by default), so that a test can add a field and see
 // every one of them carry it.
-import { SESSION_FIELDS, type SessionFieldSpec } from './registry'
+import { SESSION_FIELDS, type SessionFieldSpec } from '../core/registry'
 
 /** A list of session fields, as the registry's SESSION_FIELDS. */
 export type SessionFields = Readonly<Record<string, SessionFieldSpec>>

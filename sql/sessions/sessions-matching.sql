@@ -1,6 +1,7 @@
--- @name insights.sessions_matching
--- @returns fragment: session_id of every session started from the lookback before the window to its end whose
---   attributes pass the session-attribute filters
+-- @name sessions.sessions_matching
+-- @returns fragment: a condition on session_id: true for every session started from the lookback before the window to
+--   its end whose attributes pass the session-attribute filters
+session_id IN (
 SELECT session_id
 FROM
 (
@@ -11,4 +12,5 @@ FROM
     AND started_at < {end:DateTime64(3, 'UTC')}
   GROUP BY session_id
   HAVING 1 /* @session_filters */
+)
 )
