@@ -16,7 +16,23 @@ import crypto from 'node:crypto'
 import { MAX_REQUEST_REGEX_CHARACTERS, MAX_REQUEST_REGEX_PATTERNS } from '../queries/core/regex-budget'
 import { scrape } from '../loadtest/prometheus'
 import { startLoad, type LoadResult, type RequestSpec } from '../loadtest/runner'
-import { ATTACK_TIMEOUT_SECONDS, HEAVY_CLIENTS, IN_FLIGHT, PORT, PROJECT, SECONDS, SECOND_PROBES, countText, hostileNoCache, ms, probe, query, type Attack, type Clients, type Headers } from './abuse-common'
+import {
+  ATTACK_TIMEOUT_SECONDS,
+  HEAVY_CLIENTS,
+  IN_FLIGHT,
+  PORT,
+  PROJECT,
+  SECONDS,
+  SECOND_PROBES,
+  countText,
+  hostileNoCache,
+  ms,
+  probe,
+  query,
+  type Attack,
+  type Clients,
+  type Headers,
+} from './abuse-common'
 import { COST_ATTACKS } from './abuse-cost-attacks'
 import { printOvertaking, printWaitedBehind, statementTimes } from './abuse-records'
 import type { ChildGateway } from './gateway'
@@ -24,7 +40,11 @@ import type { ChildGateway } from './gateway'
 const FLOOD_ADDRESSES = Array.from({ length: 8 }, (_, i) => `127.0.0.${i + 2}`)
 
 /** The second client's /live and /metrics, both at once, until `seconds` pass or `count` answers each. */
-async function secondClient(gateway: ChildGateway, clients: Clients, bound: { seconds?: number; count?: number }): Promise<{ live: LoadResult; metrics: LoadResult }> {
+async function secondClient(
+  gateway: ChildGateway,
+  clients: Clients,
+  bound: { seconds?: number; count?: number },
+): Promise<{ live: LoadResult; metrics: LoadResult }> {
   const [live, metrics] = await Promise.all([
     probe(gateway.url, { path: SECOND_PROBES.live, headers: clients.second, ...bound }).done,
     probe(gateway.url, { path: SECOND_PROBES.metrics, headers: clients.second, ...bound }).done,
@@ -49,7 +69,11 @@ const flood: Attack = {
           return {
             route: targeted ? "the second client's id" : 'random ids',
             path: SECOND_PROBES.live,
-            headers: { 'x-forwarded-for': address, 'openpanel-client-id': targeted ? clients.second['openpanel-client-id'] : crypto.randomUUID(), 'openpanel-client-secret': `wrong-${n}` },
+            headers: {
+              'x-forwarded-for': address,
+              'openpanel-client-id': targeted ? clients.second['openpanel-client-id'] : crypto.randomUUID(),
+              'openpanel-client-secret': `wrong-${n}`,
+            },
           }
         }
       },
@@ -74,7 +98,8 @@ function maximalRegexFilter(): object {
   return { name: 'path', operator: 'regex', value }
 }
 
-const regexPages = (filters: number, window: string) => `/insights/${PROJECT}/pages?${window}&filters=${query(Array.from({ length: filters }, maximalRegexFilter))}`
+const regexPages = (filters: number, window: string) =>
+  `/insights/${PROJECT}/pages?${window}&filters=${query(Array.from({ length: filters }, maximalRegexFilter))}`
 
 /**
  * The most maximal filters the gateway accepts in one request, found by bisection over 1..50 (the filter
@@ -139,14 +164,21 @@ const nocache: Attack = {
     // A client's breakdowns asked at once wait for their turn together and run as one joined statement.
     return [
       HEAVY_BREAKDOWNS.slice(0, 1).map((dimension) => ({ route: dimension, path: heavyBreakdown(dimension), headers: clients.heavy[0] })),
-      HEAVY_BREAKDOWNS.map((dimension) => ({ route: `${HEAVY_BREAKDOWNS.length} breakdowns at once`, path: heavyBreakdown(dimension), headers: clients.heavy[0] })),
+      HEAVY_BREAKDOWNS.map((dimension) => ({
+        route: `${HEAVY_BREAKDOWNS.length} breakdowns at once`,
+        path: heavyBreakdown(dimension),
+        headers: clients.heavy[0],
+      })),
     ]
   },
 }
 
 /** The heaviest behaviour questions a client may ask: each caps its cost, and the time limit ends it. */
 const BEHAVIOUR_QUESTIONS = [
-  { route: 'funnel', path: `/insights/${PROJECT}/funnel?range=12m&windowHours=720&steps=${query([{ name: '*' }, { name: 'screen_view' }, { name: '*' }])}` },
+  {
+    route: 'funnel',
+    path: `/insights/${PROJECT}/funnel?range=12m&windowHours=720&steps=${query([{ name: '*' }, { name: 'screen_view' }, { name: '*' }])}`,
+  },
   { route: 'retention', path: `/insights/${PROJECT}/retention?range=12m&period=week&periods=24&criteria=on_or_after` },
   { route: 'paths', path: `/insights/${PROJECT}/paths?range=12m&steps=10&limit=100` },
 ]
@@ -195,7 +227,8 @@ async function underAttack(name: string, attack: Attack, gateway: ChildGateway, 
   const after = await scrape(metricsUrl)
   const finished = await gateway.takeStatements()
   const statements = before && after ? statementTimes(before, after) : []
-  const p95 = (result: LoadResult) => `${ms(result.overall.latency.p95)} (${result.overall.requests} answers${result.overall.errors ? `; ${countText(result.overall.statuses)}` : ''})`
+  const p95 = (result: LoadResult) =>
+    `${ms(result.overall.latency.p95)} (${result.overall.requests} answers${result.overall.errors ? `; ${countText(result.overall.statuses)}` : ''})`
   console.log(`\n## Attack "${name}": ${attack.describe}, for ${SECONDS} s\n`)
   console.log('| second client | p95 ms, quiet gateway | p95 ms, under the attack |\n|---|---|---|')
   console.log(`| /live | ${p95(quiet.live)} | ${p95(loud.live)} |`)
@@ -207,17 +240,26 @@ async function underAttack(name: string, attack: Attack, gateway: ChildGateway, 
     // against the longest of the attack's requests alone.
     const longest = Math.max(...kinds.map((kind) => kind.ms))
     console.log(`\nthe attack's requests alone on the quiet gateway: ${kinds.map((kind) => `${kind.route} ${ms(kind.ms)} ms`).join(', ')}`)
-    console.log(`/metrics p95 under the attack less its quiet p95: ${ms(extra)} ms = ${(extra / longest).toFixed(2)} × the longest attack request alone`)
+    console.log(
+      `/metrics p95 under the attack less its quiet p95: ${ms(extra)} ms = ${(extra / longest).toFixed(2)} × the longest attack request alone`,
+    )
   }
   if (statements.length) {
     const longest = statements[0]
-    console.log(`statements in the engine over the attack (mean time each): ${statements.map((row) => `${row.template} ${row.count} × ${ms(row.meanMs)} ms`).join(', ')}`)
-    console.log(`/metrics p95 under the attack less its quiet p95 = ${(extra / longest.meanMs).toFixed(2)} × the longest statement's mean time under the attack (${longest.template})`)
+    console.log(
+      `statements in the engine over the attack (mean time each): ${statements.map((row) => `${row.template} ${row.count} × ${ms(row.meanMs)} ms`).join(', ')}`,
+    )
+    console.log(
+      `/metrics p95 under the attack less its quiet p95 = ${(extra / longest.meanMs).toFixed(2)} × the longest statement's mean time under the attack (${longest.template})`,
+    )
   }
   printOvertaking(finished, clients.second['openpanel-client-id'])
   printWaitedBehind(finished, clients.second['openpanel-client-id'])
-  console.log(`\nthe attack: ${attacked.overall.requests} requests, ${attacked.overall.rps.toFixed(1)}/s, p50 ${ms(attacked.overall.latency.p50)} ms, p95 ${ms(attacked.overall.latency.p95)} ms; ${countText(attacked.overall.statuses)}`)
-  for (const [route, stats] of Object.entries(attacked.routes)) console.log(`  ${route}: ${stats.requests} requests, ${countText(stats.statuses)}`)
+  console.log(
+    `\nthe attack: ${attacked.overall.requests} requests, ${attacked.overall.rps.toFixed(1)}/s, p50 ${ms(attacked.overall.latency.p50)} ms, p95 ${ms(attacked.overall.latency.p95)} ms; ${countText(attacked.overall.statuses)}`,
+  )
+  for (const [route, stats] of Object.entries(attacked.routes))
+    console.log(`  ${route}: ${stats.requests} requests, ${countText(stats.statuses)}`)
 }
 
 const phase = (name: string, attack: Attack, env: Record<string, string> = {}) => ({

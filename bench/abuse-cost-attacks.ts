@@ -32,7 +32,8 @@ const MIX = [
   { route: '12m pages, 20 regex', path: () => `/insights/${PROJECT}/pages?range=12m&filters=${query([regexFilter(20)])}` },
   {
     route: '12m chart, 10 series by week, 3 breakdowns',
-    path: () => `/export/charts?projectId=${PROJECT}&range=12m&interval=week&series=${query(TEN_SERIES)}&breakdowns=${query([{ name: 'country' }, { name: 'browser' }, { name: 'os' }])}`,
+    path: () =>
+      `/export/charts?projectId=${PROJECT}&range=12m&interval=week&series=${query(TEN_SERIES)}&breakdowns=${query([{ name: 'country' }, { name: 'browser' }, { name: 'os' }])}`,
   },
   { route: 'whole-project CSV export', path: () => `/export/events?projectId=${PROJECT}&format=csv` },
 ]
@@ -53,7 +54,8 @@ const mix: Attack = {
 /** Steps of the step-regex funnels, each an event with a regex filter of this many patterns. */
 const STEP_PATTERNS = 20
 const FUNNEL_STEPS = 5
-const stepRegexFunnel = () => `/insights/${PROJECT}/funnel?range=12m&steps=${query(Array.from({ length: FUNNEL_STEPS }, () => ({ name: 'screen_view', filters: [regexFilter(STEP_PATTERNS)] })))}`
+const stepRegexFunnel = () =>
+  `/insights/${PROJECT}/funnel?range=12m&steps=${query(Array.from({ length: FUNNEL_STEPS }, () => ({ name: 'screen_view', filters: [regexFilter(STEP_PATTERNS)] })))}`
 const stepRegex: Attack = {
   describe: `one client's ${IN_FLIGHT} connections of 12-month funnels of ${FUNNEL_STEPS} steps, each with a ${STEP_PATTERNS}-pattern path regex (${FUNNEL_STEPS * STEP_PATTERNS} patterns a request)`,
   async start(gateway, clients) {
@@ -97,13 +99,20 @@ const lockout: Attack = {
       connection: () => {
         const index = connection++
         let n = 0
-        if (index === 0) return () => ({ route: 'the cold client, right secret', path: SECOND_PROBES.live, headers: { ...clients.cold, 'x-forwarded-for': COLD_ADDRESS } })
+        if (index === 0)
+          return () => ({
+            route: 'the cold client, right secret',
+            path: SECOND_PROBES.live,
+            headers: { ...clients.cold, 'x-forwarded-for': COLD_ADDRESS },
+          })
         return () => {
           const targeted = (n += 1) % 2 === 0
           const address = targeted ? COLD_ADDRESS : OTHER_ADDRESSES[(index + n) % OTHER_ADDRESSES.length]
           const id = targeted ? clients.cold['openpanel-client-id'] : crypto.randomUUID()
           return {
-            route: targeted ? "wrong secrets for the cold client's id, from its address" : 'wrong secrets for random ids, from other addresses',
+            route: targeted
+              ? "wrong secrets for the cold client's id, from its address"
+              : 'wrong secrets for random ids, from other addresses',
             path: SECOND_PROBES.live,
             headers: { 'x-forwarded-for': address, 'openpanel-client-id': id, 'openpanel-client-secret': `wrong-${n}` },
           }

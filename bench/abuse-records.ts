@@ -45,14 +45,23 @@ function overtaking(statements: FinishedStatement[], clientId: string) {
       outcome: statement.outcome,
       waitMs: statement.admittedAt - statement.queuedAt,
       overtaken: ran.filter((other) => other.admittedAt > statement.queuedAt && other.admittedAt < statement.admittedAt).length,
-      runningLeftMs: Math.max(0, ...ran.filter((other) => other.admittedAt <= statement.queuedAt && end(other) > statement.queuedAt).map((other) => end(other) - statement.queuedAt)),
+      runningLeftMs: Math.max(
+        0,
+        ...ran
+          .filter((other) => other.admittedAt <= statement.queuedAt && end(other) > statement.queuedAt)
+          .map((other) => end(other) - statement.queuedAt),
+      ),
     }))
 }
 
 export function printOvertaking(statements: FinishedStatement[], clientId: string): void {
-  const overruns = statements.filter((statement) => statement.stoppedAt !== undefined).map((statement) => (statement.stoppedAt as number) - statement.endedAt)
+  const overruns = statements
+    .filter((statement) => statement.stoppedAt !== undefined)
+    .map((statement) => (statement.stoppedAt as number) - statement.endedAt)
   if (overruns.length) {
-    console.log(`statements given up while they ran: ${overruns.length}; the engine stopped them after p50 ${ms(percentile(overruns, 50))} ms, max ${ms(Math.max(...overruns))} ms`)
+    console.log(
+      `statements given up while they ran: ${overruns.length}; the engine stopped them after p50 ${ms(percentile(overruns, 50))} ms, max ${ms(Math.max(...overruns))} ms`,
+    )
   }
   const rows = overtaking(statements, clientId)
   if (!rows.length) return
@@ -63,10 +72,14 @@ export function printOvertaking(statements: FinishedStatement[], clientId: strin
   const outcomes = new Map<string, number>()
   for (const row of rows) outcomes.set(`${row.template} ${row.outcome}`, (outcomes.get(`${row.template} ${row.outcome}`) ?? 0) + 1)
   console.log(
-    `the second client's ${rows.length} data statements (${[...outcomes].map(([key, count]) => `${key} ${count}`).join(', ')}): others' statements started while one waited: ${[...counts]
+    `the second client's ${rows.length} data statements (${[...outcomes].map(([key, count]) => `${key} ${count}`).join(', ')}): others' statements started while one waited: ${[
+      ...counts,
+    ]
       .sort(([a], [b]) => a - b)
       .map(([count, times]) => `${count} for ${times}`)
-      .join(', ')}; wait p50 ${ms(percentile(waits, 50))} ms, p95 ${ms(percentile(waits, 95))} ms, max ${ms(waits.at(-1) ?? 0)} ms; wait beyond what was left of the statement running when it asked: p95 ${ms(percentile(beyondRunning, 95))} ms, max ${ms(beyondRunning.at(-1) ?? 0)} ms`,
+      .join(
+        ', ',
+      )}; wait p50 ${ms(percentile(waits, 50))} ms, p95 ${ms(percentile(waits, 95))} ms, max ${ms(waits.at(-1) ?? 0)} ms; wait beyond what was left of the statement running when it asked: p95 ${ms(percentile(beyondRunning, 95))} ms, max ${ms(beyondRunning.at(-1) ?? 0)} ms`,
   )
 }
 
@@ -78,10 +91,14 @@ export function printOvertaking(statements: FinishedStatement[], clientId: strin
 export function printWaitedBehind(statements: FinishedStatement[], clientId: string): void {
   const data = statements.filter((statement) => statement.lane === 'data')
   const end = (statement: FinishedStatement) => statement.stoppedAt ?? statement.endedAt
-  const others = data.filter((statement) => statement.clientId !== clientId && statement.outcome !== 'cancelled' && statement.outcome !== 'timeout')
+  const others = data.filter(
+    (statement) => statement.clientId !== clientId && statement.outcome !== 'cancelled' && statement.outcome !== 'timeout',
+  )
   const behind = new Map<string, { waits: number; ranMs: number[] }>()
   for (const own of data.filter((statement) => statement.clientId === clientId && statement.outcome !== 'stopped')) {
-    const holding = others.filter((other) => other.admittedAt <= own.queuedAt && end(other) > own.queuedAt).sort((a, b) => end(b) - end(a))[0]
+    const holding = others
+      .filter((other) => other.admittedAt <= own.queuedAt && end(other) > own.queuedAt)
+      .sort((a, b) => end(b) - end(a))[0]
     const key = holding ? holding.template : '(nothing: the lane was free)'
     const entry = behind.get(key) ?? { waits: 0, ranMs: [] }
     entry.waits += 1
@@ -92,7 +109,10 @@ export function printWaitedBehind(statements: FinishedStatement[], clientId: str
   const rows = [...behind].sort(([, a], [, b]) => b.waits - a.waits)
   console.log(
     `the second client's data statements asked while these held the data lane: ${rows
-      .map(([template, entry]) => `${template} ${entry.waits}×${entry.ranMs.length ? ` (it ran p50 ${ms(percentile(entry.ranMs, 50))} ms, max ${ms(Math.max(...entry.ranMs))} ms)` : ''}`)
+      .map(
+        ([template, entry]) =>
+          `${template} ${entry.waits}×${entry.ranMs.length ? ` (it ran p50 ${ms(percentile(entry.ranMs, 50))} ms, max ${ms(Math.max(...entry.ranMs))} ms)` : ''}`,
+      )
       .join('; ')}`,
   )
 }

@@ -9,7 +9,22 @@
 import { startGateway, type ChildGateway, type LoopDelay } from './gateway'
 import { percentile } from './percentile'
 import { ATTACKS } from './abuse-attacks'
-import { DATA_DIR, PORT, PROJECT, SECONDS, STATS_HEADER, countText, mergeStatuses, ms, prepareData, probe, query, statsRow, type Clients, type Headers } from './abuse-common'
+import {
+  DATA_DIR,
+  PORT,
+  PROJECT,
+  SECONDS,
+  STATS_HEADER,
+  countText,
+  mergeStatuses,
+  ms,
+  prepareData,
+  probe,
+  query,
+  statsRow,
+  type Clients,
+  type Headers,
+} from './abuse-common'
 import { startLoad, type Sample } from '../loadtest/runner'
 
 /** The attack runs under a short limit, so its 504s come often and their timing can be read. */
@@ -46,7 +61,11 @@ const HOSTILE_KINDS: { kind: string; path: () => string }[] = [
   { kind: '12m pages, 20 regex', path: heavyPages },
   { kind: '12m metrics, 20 regex', path: () => `/insights/${PROJECT}/metrics?range=12m&filters=${query(regexFilter())}` },
   { kind: '12m referrer, 20 regex', path: () => `/insights/${PROJECT}/referrer?range=12m&filters=${query(regexFilter())}` },
-  { kind: '12m chart by day, 20 regex', path: () => `/export/charts?projectId=${PROJECT}&range=12m&interval=day&series=${query([{ name: 'screen_view', filters: regexFilter() }])}` },
+  {
+    kind: '12m chart by day, 20 regex',
+    path: () =>
+      `/export/charts?projectId=${PROJECT}&range=12m&interval=day&series=${query([{ name: 'screen_view', filters: regexFilter() }])}`,
+  },
   { kind: 'export page, 20 regex', path: () => `/export/events?projectId=${PROJECT}&limit=1&filters=${query(regexFilter())}` },
   { kind: STREAM_KIND, path: () => `/export/events?projectId=${PROJECT}&format=ndjson` },
   { kind: REFUSED_KIND, path: () => REFUSED[(refusals += 1) % REFUSED.length] },
@@ -84,14 +103,26 @@ async function attack(gateway: ChildGateway, clients: Clients): Promise<void> {
     },
     onAnswer: (sample) => samples.push(sample),
   })
-  const gone = startLoad({ url: gateway.url, headers: clients.hostile, connections: 1, durationSeconds: SECONDS, timeoutSeconds: GONE_AFTER_SECONDS, connection: () => () => ({ route: GONE_KIND, path: heavyPages() }) })
+  const gone = startLoad({
+    url: gateway.url,
+    headers: clients.hostile,
+    connections: 1,
+    durationSeconds: SECONDS,
+    timeoutSeconds: GONE_AFTER_SECONDS,
+    connection: () => () => ({ route: GONE_KIND, path: heavyPages() }),
+  })
   // The second client starts once the attack is under way.
   await sleep(1_000)
-  const [live, ready] = await Promise.all([probe(gateway.url, { path: `/insights/${PROJECT}/live`, headers: clients.second, seconds: SECONDS - 1 }).done, probe(gateway.url, { path: '/ready', headers: {}, seconds: SECONDS - 1 }).done])
+  const [live, ready] = await Promise.all([
+    probe(gateway.url, { path: `/insights/${PROJECT}/live`, headers: clients.second, seconds: SECONDS - 1 }).done,
+    probe(gateway.url, { path: '/ready', headers: {}, seconds: SECONDS - 1 }).done,
+  ])
   const [hostileResult, goneResult] = await Promise.all([hostile.done, gone.done])
   const after = await once(`${gateway.url}/insights/${PROJECT}/live`, clients.second)
 
-  console.log(`\n## Attack: ${HOSTILE_IN_FLIGHT} hostile requests in flight from one read client for ${SECONDS} s, QUARRY_MAX_EXECUTION_SECONDS=${ATTACK_LIMIT_SECONDS}\n`)
+  console.log(
+    `\n## Attack: ${HOSTILE_IN_FLIGHT} hostile requests in flight from one read client for ${SECONDS} s, QUARRY_MAX_EXECUTION_SECONDS=${ATTACK_LIMIT_SECONDS}\n`,
+  )
   console.log(`| second client ${STATS_HEADER}\n|---|---|---|---|---|---|`)
   console.log(statsRow('/live, idle gateway', baseline.overall))
   console.log(statsRow('/ready, idle gateway', readyBaseline.overall))
@@ -102,22 +133,47 @@ async function attack(gateway: ChildGateway, clients: Clients): Promise<void> {
   console.log(statsRow(GONE_KIND, goneResult.routes[GONE_KIND]))
   const timeouts = samples.filter((sample) => sample.status === 504).map((sample) => sample.ms)
   const refused = samples.filter((sample) => sample.route === REFUSED_KIND).map((sample) => sample.ms)
-  console.log(`\n504s: ${timeouts.length}, the slowest after ${ms(Math.max(...timeouts))} ms (limit ${ATTACK_LIMIT_SECONDS * 1000} ms + 1 s = ${ATTACK_LIMIT_SECONDS * 1000 + 1000} ms)`)
-  console.log(`refused kinds: ${countText(hostileResult.routes[REFUSED_KIND]?.statuses ?? {})}, the slowest after ${ms(Math.max(...refused))} ms`)
-  console.log(`streams whose connection closed before the answer was complete (cut by a chunk's deadline): ${hostileResult.routes[STREAM_KIND]?.statuses.error ?? 0}`)
-  console.log(`statuses over all hostile requests (timeout = a client gone): ${countText(mergeStatuses(hostileResult.overall.statuses, goneResult.overall.statuses))}`)
+  console.log(
+    `\n504s: ${timeouts.length}, the slowest after ${ms(Math.max(...timeouts))} ms (limit ${ATTACK_LIMIT_SECONDS * 1000} ms + 1 s = ${ATTACK_LIMIT_SECONDS * 1000 + 1000} ms)`,
+  )
+  console.log(
+    `refused kinds: ${countText(hostileResult.routes[REFUSED_KIND]?.statuses ?? {})}, the slowest after ${ms(Math.max(...refused))} ms`,
+  )
+  console.log(
+    `streams whose connection closed before the answer was complete (cut by a chunk's deadline): ${hostileResult.routes[STREAM_KIND]?.statuses.error ?? 0}`,
+  )
+  console.log(
+    `statuses over all hostile requests (timeout = a client gone): ${countText(mergeStatuses(hostileResult.overall.statuses, goneResult.overall.statuses))}`,
+  )
   console.log(`a /live right after the attack: ${after.status} in ${ms(after.ms)} ms`)
 }
 
 async function heavyLoad(gateway: ChildGateway, clients: Clients): Promise<void> {
   const solo: number[] = []
-  await startLoad({ url: gateway.url, headers: clients.hostile, connections: 1, amount: 3, timeoutSeconds: HOSTILE_TIMEOUT_SECONDS, connection: () => () => ({ route: 'heavy pages', path: heavyPages() }), onAnswer: (sample) => solo.push(sample.ms) }).done
+  await startLoad({
+    url: gateway.url,
+    headers: clients.hostile,
+    connections: 1,
+    amount: 3,
+    timeoutSeconds: HOSTILE_TIMEOUT_SECONDS,
+    connection: () => () => ({ route: 'heavy pages', path: heavyPages() }),
+    onAnswer: (sample) => solo.push(sample.ms),
+  }).done
   const liveSolo = await probe(gateway.url, { path: `/insights/${PROJECT}/live`, headers: clients.second, count: 10 }).done
-  const heavy = startLoad({ url: gateway.url, headers: clients.hostile, connections: HOSTILE_IN_FLIGHT, durationSeconds: SECONDS, timeoutSeconds: HOSTILE_TIMEOUT_SECONDS, connection: () => () => ({ route: 'heavy pages', path: heavyPages() }) })
+  const heavy = startLoad({
+    url: gateway.url,
+    headers: clients.hostile,
+    connections: HOSTILE_IN_FLIGHT,
+    durationSeconds: SECONDS,
+    timeoutSeconds: HOSTILE_TIMEOUT_SECONDS,
+    connection: () => () => ({ route: 'heavy pages', path: heavyPages() }),
+  })
   await sleep(1_000)
   const live = await probe(gateway.url, { path: `/insights/${PROJECT}/live`, headers: clients.second, seconds: SECONDS - 1 }).done
   const heavyResult = await heavy.done
-  console.log(`\n## Heavy valid load: ${HOSTILE_IN_FLIGHT} at once of 12-month pages with a 20-pattern regex filter, for ${SECONDS} s (default limit)\n`)
+  console.log(
+    `\n## Heavy valid load: ${HOSTILE_IN_FLIGHT} at once of 12-month pages with a 20-pattern regex filter, for ${SECONDS} s (default limit)\n`,
+  )
   console.log(`one such statement alone: ${solo.map(ms).join(', ')} ms (median ${ms(percentile(solo, 50))})`)
   console.log(`| client ${STATS_HEADER}\n|---|---|---|---|---|---|`)
   console.log(statsRow(`heavy pages (${HOSTILE_IN_FLIGHT} in flight)`, heavyResult.overall))

@@ -23,8 +23,16 @@ export interface BenchTools {
 }
 
 /** 30 days, as the other questions (Berlin midnights of 2025-12-02 and 2026-01-01); 8 Monday weeks; 360 days. */
-const DAYS_30 = { startDate: '2025-12-02', endDate: '2025-12-31', utc: { start: '2025-12-01 23:00:00.000', end: '2025-12-31 23:00:00.000' } }
-const WEEKS_8 = { startDate: '2025-10-06', endDate: '2025-11-30', utc: { start: '2025-10-05 22:00:00.000', end: '2025-11-30 23:00:00.000' } }
+const DAYS_30 = {
+  startDate: '2025-12-02',
+  endDate: '2025-12-31',
+  utc: { start: '2025-12-01 23:00:00.000', end: '2025-12-31 23:00:00.000' },
+}
+const WEEKS_8 = {
+  startDate: '2025-10-06',
+  endDate: '2025-11-30',
+  utc: { start: '2025-10-05 22:00:00.000', end: '2025-11-30 23:00:00.000' },
+}
 const DAYS_360 = { startDate: '2025-01-06', endDate: '2025-12-31' }
 type Span = { startDate: string; endDate: string }
 
@@ -42,15 +50,29 @@ const query = (params: Record<string, string | string[]>) => {
   for (const [key, value] of Object.entries(params)) for (const item of Array.isArray(value) ? value : [value]) search.append(key, item)
   return search.toString()
 }
-const funnelUrl = (span: Span) => `/insights/${PROJECT}/funnel?startDate=${span.startDate}&endDate=${span.endDate}&${query({ steps: FUNNEL_STEPS })}`
-const filteredFunnelUrl = (span: Span) => `/insights/${PROJECT}/funnel?startDate=${span.startDate}&endDate=${span.endDate}&${query({ steps: JSON.stringify(FILTERED_STEPS), breakdown: 'country' })}`
-const retentionUrl = (span: Span) => `/insights/${PROJECT}/retention?startDate=${span.startDate}&endDate=${span.endDate}&period=week&periods=${RETENTION_PERIODS}`
+const funnelUrl = (span: Span) =>
+  `/insights/${PROJECT}/funnel?startDate=${span.startDate}&endDate=${span.endDate}&${query({ steps: FUNNEL_STEPS })}`
+const filteredFunnelUrl = (span: Span) =>
+  `/insights/${PROJECT}/funnel?startDate=${span.startDate}&endDate=${span.endDate}&${query({ steps: JSON.stringify(FILTERED_STEPS), breakdown: 'country' })}`
+const retentionUrl = (span: Span) =>
+  `/insights/${PROJECT}/retention?startDate=${span.startDate}&endDate=${span.endDate}&period=week&periods=${RETENTION_PERIODS}`
 const pathsUrl = (span: Span) => `/insights/${PROJECT}/paths?startDate=${span.startDate}&endDate=${span.endDate}&steps=${PATH_STEPS}`
 
 const base = { projectId: PROJECT, tz: TIMEZONE }
-const funnelBaseline = { sql: funnelSql(FUNNEL_STEPS.length), params: { ...base, ...DAYS_30.utc, windowSeconds: 86_400, ...Object.fromEntries(FUNNEL_STEPS.map((step, index) => [`step${index}`, step])) } }
+const funnelBaseline = {
+  sql: funnelSql(FUNNEL_STEPS.length),
+  params: {
+    ...base,
+    ...DAYS_30.utc,
+    windowSeconds: 86_400,
+    ...Object.fromEntries(FUNNEL_STEPS.map((step, index) => [`step${index}`, step])),
+  },
+}
 /** The cohort query reads returns up to 8 weeks after the last cohort, as Quarry's statement does. */
-const retentionBaseline = { sql: retentionCohortSql(RETENTION_PERIODS), params: { ...base, ...WEEKS_8.utc, readTo: '2026-01-25 23:00:00.000' } }
+const retentionBaseline = {
+  sql: retentionCohortSql(RETENTION_PERIODS),
+  params: { ...base, ...WEEKS_8.utc, readTo: '2026-01-25 23:00:00.000' },
+}
 const sankeyBaseline = { sql: sankeySql, params: { ...base, ...DAYS_30.utc, steps: PATH_STEPS } }
 
 interface Row {
@@ -63,7 +85,13 @@ interface Row {
 
 const ROWS: Row[] = [
   { name: 'funnel, 3 steps, 30 days', url: funnelUrl(DAYS_30), baseline: funnelBaseline, target: 1, targetText: '<= 1x' },
-  { name: 'funnel, step filters + breakdown', url: filteredFunnelUrl(DAYS_30), baseline: funnelBaseline, target: 1.5, targetText: '<= 1.5x' },
+  {
+    name: 'funnel, step filters + breakdown',
+    url: filteredFunnelUrl(DAYS_30),
+    baseline: funnelBaseline,
+    target: 1.5,
+    targetText: '<= 1.5x',
+  },
   { name: 'retention, 8 weekly cohorts', url: retentionUrl(WEEKS_8), baseline: retentionBaseline, target: 0.5, targetText: '<= 0.5x' },
   { name: 'paths, 5 steps, 30 days', url: pathsUrl(DAYS_30), baseline: sankeyBaseline, target: 1, targetText: '<= 1x' },
 ]
@@ -86,7 +114,11 @@ function paired(ours: number[], theirs: number[]): { ratio: number; spread: stri
 async function compiledFor(url: string): Promise<CompiledQuery> {
   const resolved = await resolveRequest(url)
   if (!resolved || !answersWithOneStatement(resolved.route)) throw new Error(`not a resource route: ${url}`)
-  const scope = { project: { id: PROJECT, name: PROJECT, timezone: TIMEZONE }, now: NOW, sessionLookbackMs: loadConfig({}).sessionLookbackHours * 3_600_000 }
+  const scope = {
+    project: { id: PROJECT, name: PROJECT, timezone: TIMEZONE },
+    now: NOW,
+    sessionLookbackMs: loadConfig({}).sessionLookbackHours * 3_600_000,
+  }
   return prepare(resolved.route.resource, resolved.query, scope).compiled
 }
 
@@ -99,13 +131,15 @@ async function memoryFloorMb(gateway: ChildGateway, statement: { sql: string; pa
   let [low, high] = [16, 16_384]
   while (high / low > 1.05) {
     const middle = Math.sqrt(low * high)
-    const fits = await gateway.statement(`${statement.sql}\nSETTINGS max_memory_usage = ${Math.round(middle * 1024 * 1024)}`, statement.params).then(
-      () => true,
-      (error: Error) => {
-        if (!/memory limit|MEMORY_LIMIT_EXCEEDED/i.test(error.message)) throw error
-        return false
-      },
-    )
+    const fits = await gateway
+      .statement(`${statement.sql}\nSETTINGS max_memory_usage = ${Math.round(middle * 1024 * 1024)}`, statement.params)
+      .then(
+        () => true,
+        (error: Error) => {
+          if (!/memory limit|MEMORY_LIMIT_EXCEEDED/i.test(error.message)) throw error
+          return false
+        },
+      )
     if (fits) high = middle
     else low = middle
   }
@@ -122,7 +156,9 @@ async function windowRatios(samples: BenchTools['samples']): Promise<void> {
   await engine.close()
   const long = await startGateway({ dataDir: LONG.dir, port: PORT + 1, env: BENCH_GATEWAY_ENV })
   try {
-    console.log(`\nThe same questions over 360 days against 30 days, raw engine, on the 360-day dataset (${LONG.events} events, ${perDay(LONG)} a day), runs interleaved:`)
+    console.log(
+      `\nThe same questions over 360 days against 30 days, raw engine, on the 360-day dataset (${LONG.events} events, ${perDay(LONG)} a day), runs interleaved:`,
+    )
     console.log('| question | rounds | 30 days p50 ms | 360 days p50 ms | ratio of medians | per-round ratio p25-p75 | target |')
     console.log('|---|---|---|---|---|---|---|')
     const pairs = [
@@ -132,9 +168,14 @@ async function windowRatios(samples: BenchTools['samples']): Promise<void> {
     ] as const
     for (const [name, shortUrl, longUrl] of pairs) {
       const [short, longer] = [await compiledFor(shortUrl), await compiledFor(longUrl)]
-      const [shortMs, longMs] = await samples([() => long.statement(short.sql, short.params), () => long.statement(longer.sql, longer.params)])
+      const [shortMs, longMs] = await samples([
+        () => long.statement(short.sql, short.params),
+        () => long.statement(longer.sql, longer.params),
+      ])
       const { ratio: times, spread } = paired(longMs, shortMs)
-      console.log(`| ${name} | ${shortMs.length} | ${ms(median(shortMs))} | ${ms(median(longMs))} | ${times.toFixed(2)}× | ${spread} | <= 12x: ${verdict(times, 12)} |`)
+      console.log(
+        `| ${name} | ${shortMs.length} | ${ms(median(shortMs))} | ${ms(median(longMs))} | ${times.toFixed(2)}× | ${spread} | <= 12x: ${verdict(times, 12)} |`,
+      )
     }
   } finally {
     await long.stop()
@@ -142,8 +183,12 @@ async function windowRatios(samples: BenchTools['samples']): Promise<void> {
 }
 
 export async function compareBehaviour({ gateway, get, headers, samples }: BenchTools): Promise<void> {
-  console.log('\nBehaviour questions against OpenPanel-shaped statements (bench/openpanel.ts): medians of the rounds, each round running the three in a new order:')
-  console.log('| question | rounds | gateway p50 ms | raw engine p50 ms | OpenPanel-shaped p50 ms | gateway / OpenPanel (ratio of medians) | per-round ratio p25-p75 | raw / OpenPanel | target |')
+  console.log(
+    '\nBehaviour questions against OpenPanel-shaped statements (bench/openpanel.ts): medians of the rounds, each round running the three in a new order:',
+  )
+  console.log(
+    '| question | rounds | gateway p50 ms | raw engine p50 ms | OpenPanel-shaped p50 ms | gateway / OpenPanel (ratio of medians) | per-round ratio p25-p75 | raw / OpenPanel | target |',
+  )
   console.log('|---|---|---|---|---|---|---|---|---|')
   for (const row of ROWS) {
     const compiled = await compiledFor(row.url)
@@ -168,5 +213,8 @@ export async function compareBehaviour({ gateway, get, headers, samples }: Bench
   )
 
   if (fs.existsSync(LONG.dir)) await windowRatios(samples)
-  else console.log(`\n360-day / 30-day ratios skipped: no 360-day dataset at ${LONG.dir} (create it with \`npm run bench -- long\`, or \`npm run bench -- long events\` for the events these questions read).`)
+  else
+    console.log(
+      `\n360-day / 30-day ratios skipped: no 360-day dataset at ${LONG.dir} (create it with \`npm run bench -- long\`, or \`npm run bench -- long events\` for the events these questions read).`,
+    )
 }

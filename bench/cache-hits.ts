@@ -12,7 +12,11 @@ const TARGET_MS = 3
 
 const window = `startDate=${WINDOW.startDate}&endDate=${WINDOW.endDate}`
 const insight = (path: string, extra = '') => `/insights/${PROJECT}/${path}?${window}${extra}`
-const funnelSteps = new URLSearchParams([['steps', 'screen_view'], ['steps', 'add_to_cart'], ['steps', 'purchase']]).toString()
+const funnelSteps = new URLSearchParams([
+  ['steps', 'screen_view'],
+  ['steps', 'add_to_cart'],
+  ['steps', 'purchase'],
+]).toString()
 
 /** The routes of the bench's other sections, each asked as they ask it (the behaviour ones with their shapes). */
 const ROUTES: { name: string; url: string }[] = [
@@ -21,7 +25,10 @@ const ROUTES: { name: string; url: string }[] = [
   { name: 'exit pages', url: insight('pages/entry_exit', '&mode=exit') },
   { name: 'sessions list, first page', url: insight('sessions') },
   { name: 'funnel, 3 steps', url: insight('funnel', `&${funnelSteps}`) },
-  { name: 'retention, 8 weekly cohorts', url: `/insights/${PROJECT}/retention?startDate=2025-10-06&endDate=2025-11-30&period=week&periods=8` },
+  {
+    name: 'retention, 8 weekly cohorts',
+    url: `/insights/${PROJECT}/retention?startDate=2025-10-06&endDate=2025-11-30&period=week&periods=8`,
+  },
   { name: 'paths, 5 steps', url: insight('paths', '&steps=5') },
   { name: 'events/names', url: insight('events/names') },
   { name: 'events/properties', url: insight('events/properties') },
@@ -76,5 +83,7 @@ export async function cacheHits(tools: CacheHitTools): Promise<void> {
     const verdict = percentile(hit, 50) <= TARGET_MS ? 'met' : 'NOT met'
     console.log(`| ${name} | ${figures(miss)} | ${figures(hit)} | ${answered} of ${REPEATS} | ${verdict} |`)
   })
-  console.log(`For scale, in the same rounds: ${FLOOR} ${percentile(floor, 50).toFixed(1)} ms p50, ${percentile(floor, 95).toFixed(1)} ms p95`)
+  console.log(
+    `For scale, in the same rounds: ${FLOOR} ${percentile(floor, 50).toFixed(1)} ms p50, ${percentile(floor, 95).toFixed(1)} ms p95`,
+  )
 }

@@ -35,12 +35,20 @@ export async function main(): Promise<void> {
   console.log(`copying ${MAIN.dir} to ${copy}...`)
   fs.cpSync(MAIN.dir, copy, { recursive: true })
   const gateway = await startGateway({ dataDir: copy, port: PORT + 3, env: BENCH_GATEWAY_ENV })
-  const headers = { 'openpanel-client-id': prepared.credentials.id, 'openpanel-client-secret': prepared.credentials.secret, 'cache-control': 'no-cache' }
+  const headers = {
+    'openpanel-client-id': prepared.credentials.id,
+    'openpanel-client-secret': prepared.credentials.secret,
+    'cache-control': 'no-cache',
+  }
   try {
     await waitForAuth(headers, gateway.url)
-    console.log(`\n${QUESTION.name} asked by one client (one connection, at most ${1000 / GAP_MS} a second), ${BEFORE_MS / 1000} s before a compaction of ${DAYS.length} settled days and while it runs:`)
+    console.log(
+      `\n${QUESTION.name} asked by one client (one connection, at most ${1000 / GAP_MS} a second), ${BEFORE_MS / 1000} s before a compaction of ${DAYS.length} settled days and while it runs:`,
+    )
     for (let round = 1; round <= ROUNDS; round += 1) {
-      await gateway.command(`ALTER TABLE ${COMPACTION_RECORDS} DELETE WHERE day IN (${DAYS.map((day) => `'${day}'`).join(', ')}) SETTINGS mutations_sync = 2`)
+      await gateway.command(
+        `ALTER TABLE ${COMPACTION_RECORDS} DELETE WHERE day IN (${DAYS.map((day) => `'${day}'`).join(', ')}) SETTINGS mutations_sync = 2`,
+      )
       const answers: Sample[] = []
       // The runner times answers from its own start, which is this one.
       const started = performance.now()

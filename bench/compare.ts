@@ -79,7 +79,11 @@ export async function interleaved(tasks: (() => Promise<unknown>)[]): Promise<nu
 export async function plannedFor(url: string): Promise<{ resource: AnyResource; query: unknown }> {
   const resolved = await resolveRequest(url)
   if (!resolved || !answersWithOneStatement(resolved.route)) throw new Error(`not a resource route: ${url}`)
-  const scope = { project: { id: PROJECT, name: PROJECT, timezone: TIMEZONE }, now: NOW, sessionLookbackMs: loadConfig({}).sessionLookbackHours * 3_600_000 }
+  const scope = {
+    project: { id: PROJECT, name: PROJECT, timezone: TIMEZONE },
+    now: NOW,
+    sessionLookbackMs: loadConfig({}).sessionLookbackHours * 3_600_000,
+  }
   const resource = resolved.route.resource
   return { resource, query: resource.plan(resource.parse(resolved.query, scope)) }
 }
@@ -113,7 +117,8 @@ const EXACT_VISITORS = 'uniqExact(visitor_key)'
 async function exactnessCost(gateway: ChildGateway): Promise<void> {
   const question = QUESTIONS.find((candidate) => candidate.name === 'metrics')
   const compiled = question && (await compiledFor(question.url, gateway))
-  if (!question || !compiled?.sql.includes(EXACT_VISITORS)) throw new Error(`the metrics statement no longer counts visitors with ${EXACT_VISITORS}`)
+  if (!question || !compiled?.sql.includes(EXACT_VISITORS))
+    throw new Error(`the metrics statement no longer counts visitors with ${EXACT_VISITORS}`)
   const approximate = compiled.sql.replace(EXACT_VISITORS, 'uniq(visitor_key)')
   const [baseline] = question.baseline
   const [exact, withUniq, openPanel] = await interleaved([
@@ -139,7 +144,9 @@ async function historyRatios(main: ChildGateway): Promise<void> {
   await engine.close()
   const long = await startGateway({ dataDir: LONG.dir, port: PORT + 1, env: BENCH_GATEWAY_ENV })
   try {
-    console.log(`\nSame 30-day questions, raw engine, 360-day project (${LONG.events} events) / 90-day project (${MAIN.events} events), runs interleaved:`)
+    console.log(
+      `\nSame 30-day questions, raw engine, 360-day project (${LONG.events} events) / 90-day project (${MAIN.events} events), runs interleaved:`,
+    )
     console.log('| question | 90 days p50 ms | 360 days p50 ms | ratio |')
     console.log('|---|---|---|---|')
     // An untimed round on the new gateway first, as the 90-day one had: a freshly started gateway's first few
@@ -150,7 +157,10 @@ async function historyRatios(main: ChildGateway): Promise<void> {
     }
     for (const question of QUESTIONS) {
       const [short, longer] = [await compiledFor(question.url, main), await compiledFor(question.url, long)]
-      const [shortMs, longMs] = await interleaved([() => main.statement(short.sql, short.params), () => long.statement(longer.sql, longer.params)])
+      const [shortMs, longMs] = await interleaved([
+        () => main.statement(short.sql, short.params),
+        () => long.statement(longer.sql, longer.params),
+      ])
       console.log(`| ${question.name} | ${ms(shortMs)} | ${ms(longMs)} | ${times(longMs, shortMs)} |`)
     }
   } finally {
@@ -171,7 +181,10 @@ export const get = (path: string, headers: Record<string, string>) => fetchOk(`h
 
 /** A process's resident memory in MB, from /proc (Linux). */
 function residentMb(pid: number): number {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((text) => text.startsWith('VmRSS:'))
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((text) => text.startsWith('VmRSS:'))
   return Number(line?.replace(/\D+/g, '') ?? 0) / 1024
 }
 
@@ -202,7 +215,10 @@ async function afterQuiet(compiled: CompiledQuery, gateway: ChildGateway, quietM
     await new Promise((resolve) => setTimeout(resolve, quietMs))
     quiet.push(await timed())
   }
-  const summary = (samples: { ms: number; faults: number }[]) => ({ ms: median(samples.map((sample) => sample.ms)), faults: median(samples.map((sample) => sample.faults)) })
+  const summary = (samples: { ms: number; faults: number }[]) => ({
+    ms: median(samples.map((sample) => sample.ms)),
+    faults: median(samples.map((sample) => sample.faults)),
+  })
   return { back: summary(back), quiet: summary(quiet) }
 }
 
@@ -210,7 +226,11 @@ async function afterQuiet(compiled: CompiledQuery, gateway: ChildGateway, quietM
  * Rows per second of a whole-project stream, counting lines as they arrive, and the gateway's resident
  * memory before it and at its highest (sampled every 100 ms).
  */
-async function streamRate(path: string, headers: Record<string, string>, gatewayPid: number): Promise<{ rows: number; rate: number; rssBefore: number; rssPeak: number }> {
+async function streamRate(
+  path: string,
+  headers: Record<string, string>,
+  gatewayPid: number,
+): Promise<{ rows: number; rate: number; rssBefore: number; rssPeak: number }> {
   const rssBefore = residentMb(gatewayPid)
   let rssPeak = rssBefore
   const sampler = setInterval(() => {
@@ -237,7 +257,8 @@ async function streamRate(path: string, headers: Record<string, string>, gateway
  * which is short beside the rest.
  */
 export async function compare(args = process.argv.slice(3)): Promise<void> {
-  if (args.length > 0 && args.join(' ') !== 'cache') throw new Error(`compare runs every section, or \`compare cache\` its cache section; not "${args}"`)
+  if (args.length > 0 && args.join(' ') !== 'cache')
+    throw new Error(`compare runs every section, or \`compare cache\` its cache section; not "${args}"`)
   if (args[0] === 'cache') return withTimedGateway('sessions', ({ auth }) => cacheHits({ get, auth, shuffled }))
   console.log(
     `Medians of ${RUNS} to ${MAX_RUNS} runs after a warm-up (as many as fit in about ${ROUND_BUDGET_MS / 1000} s), gateway, raw engine and baseline runs interleaved; the machine is shared and noisy, so compare within this run.\n`,
@@ -255,7 +276,9 @@ export async function compare(args = process.argv.slice(3)): Promise<void> {
       await get(question.url, fresh)
       await gateway.statement(compiled.sql, compiled.params)
     }
-    console.log('| question | gateway p50 ms | raw engine p50 ms | gateway / raw | HTTP floor p50 ms | floor / raw | OpenPanel-shaped p50 ms | gateway / OpenPanel |')
+    console.log(
+      '| question | gateway p50 ms | raw engine p50 ms | gateway / raw | HTTP floor p50 ms | floor / raw | OpenPanel-shaped p50 ms | gateway / OpenPanel |',
+    )
     console.log('|---|---|---|---|---|---|---|---|')
     for (const question of QUESTIONS) {
       const compiled = await compiledFor(question.url, gateway)
@@ -270,19 +293,27 @@ export async function compare(args = process.argv.slice(3)): Promise<void> {
       ])
       const baselineText = question.baseline.map((variant, index) => `${ms(baseline[index])} (${variant.label})`).join(', ')
       const ratioText = question.baseline.map((variant, index) => `${times(http, baseline[index])} (${variant.label})`).join(', ')
-      console.log(`| ${question.name} | ${ms(http)} | ${ms(raw)} | ${times(http, raw)} | ${ms(floor)} | ${times(floor, raw)} | ${baselineText} | ${ratioText} |`)
+      console.log(
+        `| ${question.name} | ${ms(http)} | ${ms(raw)} | ${times(http, raw)} | ${ms(floor)} | ${times(floor, raw)} | ${baselineText} | ${ratioText} |`,
+      )
     }
-    const keyset = (await (await fetch(`http://127.0.0.1:${PORT}/export/events?projectId=${PROJECT}&limit=1&page=${EXPORT_DEPTH}`, { headers: auth })).json()) as { meta: { nextCursor: string } }
+    const keyset = (await (
+      await fetch(`http://127.0.0.1:${PORT}/export/events?projectId=${PROJECT}&limit=1&page=${EXPORT_DEPTH}`, { headers: auth })
+    ).json()) as { meta: { nextCursor: string } }
     const [deep, offset] = await interleaved([
       () => get(`/export/events?projectId=${PROJECT}&limit=50&cursor=${encodeURIComponent(keyset.meta.nextCursor)}`, fresh),
       () => gateway.statement(offsetExportSql, { projectId: PROJECT, offset: EXPORT_DEPTH }),
     ])
-    console.log(`| export page ${EXPORT_DEPTH} rows deep | ${ms(deep)} (keyset) | - | - | - | - | ${ms(offset)} (offset) | ${times(deep, offset)} |`)
+    console.log(
+      `| export page ${EXPORT_DEPTH} rows deep | ${ms(deep)} (keyset) | - | - | - | - | ${ms(offset)} (offset) | ${times(deep, offset)} |`,
+    )
     // Not in the gateway's figures while the data version holds: its questions reuse the check's rows.
     const check = await settledCheckFor(QUESTIONS[0].url)
     if (check) {
       const [alone] = await interleaved([() => gateway.statement(check.sql, check.params)])
-      console.log(`| settled check of the 30-day window, alone (before a session question, unless its rows are reused) | - | ${ms(alone)} | - | - | - | - | - |`)
+      console.log(
+        `| settled check of the 30-day window, alone (before a session question, unless its rows are reused) | - | ${ms(alone)} | - | - | - | - | - |`,
+      )
     }
     await exactnessCost(gateway)
     const chart = QUESTIONS[QUESTIONS.length - 1]
@@ -299,13 +330,19 @@ export async function compare(args = process.argv.slice(3)): Promise<void> {
       await Promise.all(DASHBOARD.map((path) => get(path, fresh).catch((error: Error) => failures.push(error.message))))
       bursts.push(performance.now() - started)
     }
-    const failed = failures.length ? `; ${failures.length} of ${3 * DASHBOARD.length} requests failed: ${[...new Set(failures)].join('; ')}` : ''
+    const failed = failures.length
+      ? `; ${failures.length} of ${3 * DASHBOARD.length} requests failed: ${[...new Set(failures)].join('; ')}`
+      : ''
     console.log(`\nDashboard burst (metrics, pages and 8 breakdowns at once): ${ms(median(bursts))} ms wall-clock (median of 3)${failed}`)
 
     await cacheHits({ get, auth, shuffled })
 
     for (const format of STREAMS ? (['ndjson', 'csv'] as const) : []) {
-      const { rows, rate, rssBefore, rssPeak } = await streamRate(`/export/events?projectId=${PROJECT}&format=${format}`, auth, gateway.child.pid as number)
+      const { rows, rate, rssBefore, rssPeak } = await streamRate(
+        `/export/events?projectId=${PROJECT}&format=${format}`,
+        auth,
+        gateway.child.pid as number,
+      )
       console.log(
         `Whole-project ${format.toUpperCase()} export: ${rows} lines at ${Math.round(rate)} rows/s; gateway RSS ${rssBefore.toFixed(0)} MB before, ${rssPeak.toFixed(0)} MB at most (+${(rssPeak - rssBefore).toFixed(0)} MB)`,
       )

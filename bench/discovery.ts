@@ -34,12 +34,17 @@ export async function main(): Promise<void> {
   const started = performance.now()
   const applied = await migrate(engine)
   await engine.close()
-  if (applied.length) console.log(`migrations ${applied.join(', ')} applied to ${MAIN.events} events in ${((performance.now() - started) / 1000).toFixed(1)} s (the summaries' backfill)`)
+  if (applied.length)
+    console.log(
+      `migrations ${applied.join(', ')} applied to ${MAIN.events} events in ${((performance.now() - started) / 1000).toFixed(1)} s (the summaries' backfill)`,
+    )
   await withTimedGateway('sessions', async ({ fresh }) => {
     const urls = QUESTIONS.flatMap(({ path }) => Object.values(WINDOWS).map((window) => `/insights/${PROJECT}/${path}${window}`))
     for (const url of [...urls, LIVE]) await get(url, fresh)
     const medians = await interleaved([...urls, LIVE].map((url) => () => get(url, fresh)))
-    console.log(`\nDiscovery through the gateway, ${MAIN.events} events, Europe/Berlin windows, medians of interleaved runs (targets: <= ${TARGET_MS} ms, 360-day <= ${TARGET_RATIO}x 30-day)`)
+    console.log(
+      `\nDiscovery through the gateway, ${MAIN.events} events, Europe/Berlin windows, medians of interleaved runs (targets: <= ${TARGET_MS} ms, 360-day <= ${TARGET_RATIO}x 30-day)`,
+    )
     console.log('| question | 30-day p50 ms | 360-day p50 ms | 360 / 30 |')
     console.log('|---|---|---|---|')
     QUESTIONS.forEach(({ label }, index) => {

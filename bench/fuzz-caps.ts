@@ -53,12 +53,16 @@ function tree(random: Random, leaves: { left: number }, depth: number): object {
 /** Paths with query strings of valid questions up to their caps; the same seed gives the same requests. */
 export function* cappedRequests(options: { seed: number; projectId: string }): Generator<string> {
   const random = new Random(options.seed)
-  const treeFilter = () => JSON.stringify(tree(random, { left: random.chance(0.5) ? MAX_TREE_LEAVES : random.int(1, MAX_TREE_LEAVES) }, MAX_TREE_DEPTH))
+  const treeFilter = () =>
+    JSON.stringify(tree(random, { left: random.chance(0.5) ? MAX_TREE_LEAVES : random.int(1, MAX_TREE_LEAVES) }, MAX_TREE_DEPTH))
   for (;;) {
     const query = new URLSearchParams(random.pick(WINDOWS))
     const kind = random.pick(['funnel', 'retention', 'paths', 'tree'])
     if (kind === 'funnel') {
-      query.set('steps', JSON.stringify(Array.from({ length: random.chance(0.5) ? MAX_STEPS : random.int(2, MAX_STEPS) }, () => step(random))))
+      query.set(
+        'steps',
+        JSON.stringify(Array.from({ length: random.chance(0.5) ? MAX_STEPS : random.int(2, MAX_STEPS) }, () => step(random))),
+      )
       query.set('windowHours', String(random.chance(0.5) ? MAX_WINDOW_HOURS : random.int(1, MAX_WINDOW_HOURS)))
       if (random.chance(0.3)) query.set('breakdown', random.pick(['country', 'properties.plan']))
     } else if (kind === 'retention') {

@@ -59,7 +59,8 @@ export async function main(args: string[]): Promise<void> {
       fetch(`${gateway.url}${url}`, { headers: { ...headers, ...extra }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).then(
         async (res) => {
           const body = await res.text()
-          if (res.status >= 500 && res.status !== 503 && res.status !== 504) serverErrors.push(`${res.status} ${url.slice(0, 200)}: ${body.slice(0, 200)}`)
+          if (res.status >= 500 && res.status !== 503 && res.status !== 504)
+            serverErrors.push(`${res.status} ${url.slice(0, 200)}: ${body.slice(0, 200)}`)
           statuses.set(String(res.status), (statuses.get(String(res.status)) ?? 0) + 1)
           return { status: res.status, body }
         },
@@ -72,7 +73,8 @@ export async function main(args: string[]): Promise<void> {
     const probe = async (url: string) => {
       const asked = await ask(url)
       const fresh = await ask(url, { 'Cache-Control': 'no-cache' })
-      if (asked?.status === 200 && fresh?.status === 200 && asked.body !== fresh.body) mismatches.push(`${url.slice(0, 300)}\n    cached: ${asked.body.slice(0, 200)}\n    fresh:  ${fresh.body.slice(0, 200)}`)
+      if (asked?.status === 200 && fresh?.status === 200 && asked.body !== fresh.body)
+        mismatches.push(`${url.slice(0, 300)}\n    cached: ${asked.body.slice(0, 200)}\n    fresh:  ${fresh.body.slice(0, 200)}`)
     }
     let probesSent = 0
     const worker = async () => {
@@ -93,21 +95,34 @@ export async function main(args: string[]): Promise<void> {
     }
     await Promise.all(Array.from({ length: WORKERS }, worker))
     const seconds = (performance.now() - started) / 1000
-    const health = await fetch(`${gateway.url}/health`).then((res) => res.status, () => 0)
+    const health = await fetch(`${gateway.url}/health`).then(
+      (res) => res.status,
+      () => 0,
+    )
     const crash = gateway.exited()
     await gateway.stop()
-    console.log(`\n${sent} requests (${probesSent} of them cache probes, each asked twice) over ${ROUTES.length} routes in ${seconds.toFixed(0)} s, ${WORKERS} at a time`)
+    console.log(
+      `\n${sent} requests (${probesSent} of them cache probes, each asked twice) over ${ROUTES.length} routes in ${seconds.toFixed(0)} s, ${WORKERS} at a time`,
+    )
     console.log('| status | requests |\n|---|---|')
     for (const [status, count] of [...statuses].sort()) console.log(`| ${status} | ${count} |`)
-    console.log(`questions up to their caps, by route and status: ${[...cappedStatuses].sort().map(([key, count]) => `${key}: ${count}`).join(', ')}`)
-    console.log(`5xx other than 503/504: ${serverErrors.length}; gateway crashed: ${crash ? JSON.stringify(crash) : 'no'}; /health after: ${health}`)
+    console.log(
+      `questions up to their caps, by route and status: ${[...cappedStatuses]
+        .sort()
+        .map(([key, count]) => `${key}: ${count}`)
+        .join(', ')}`,
+    )
+    console.log(
+      `5xx other than 503/504: ${serverErrors.length}; gateway crashed: ${crash ? JSON.stringify(crash) : 'no'}; /health after: ${health}`,
+    )
     console.log(`cached answers that differ from the same request asked fresh: ${mismatches.length} of ${probesSent}`)
     for (const line of [...serverErrors.slice(0, 20), ...mismatches.slice(0, 10)]) console.log(`  ${line}`)
     if (serverErrors.length || mismatches.length || crash || health !== 200) {
-      throw new Error('the fuzz found a 5xx other than 503/504, a cached answer unlike the fresh one, a crash, or a gateway that no longer answers')
+      throw new Error(
+        'the fuzz found a 5xx other than 503/504, a cached answer unlike the fresh one, a crash, or a gateway that no longer answers',
+      )
     }
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
 }
-

@@ -106,11 +106,23 @@ function isExpectedFailure(line: string): boolean {
  * names another checkout of the project whose own bench gateway serves instead (an earlier commit, to time
  * before against after in one run).
  */
-export async function startGateway(options: { dataDir: string; port: number; env?: Record<string, string>; root?: string }): Promise<ChildGateway> {
+export async function startGateway(options: {
+  dataDir: string
+  port: number
+  env?: Record<string, string>
+  root?: string
+}): Promise<ChildGateway> {
   const root = options.root ?? path.join(__dirname, '..')
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'gateway.ts')], {
     cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'error', QUARRY_METRICS_PORT: '0', ...options.env, QUARRY_DATA_DIR: options.dataDir, PORT: String(options.port) },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'error',
+      QUARRY_METRICS_PORT: '0',
+      ...options.env,
+      QUARRY_DATA_DIR: options.dataDir,
+      PORT: String(options.port),
+    },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   })
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -191,19 +203,45 @@ async function serve(): Promise<void> {
       metrics?.statementObserver.statementFinished(event)
       const endedAt = performance.now()
       const admittedAt = endedAt - event.durationMs
-      keep({ template: event.template, clientId: event.clientId, lane: event.lane, outcome: event.outcome, queuedAt: admittedAt - event.queueWaitMs, admittedAt, endedAt })
+      keep({
+        template: event.template,
+        clientId: event.clientId,
+        lane: event.lane,
+        outcome: event.outcome,
+        queuedAt: admittedAt - event.queueWaitMs,
+        admittedAt,
+        endedAt,
+      })
     },
     statementStopped(statement) {
       metrics?.statementObserver.statementStopped?.(statement)
       const stoppedAt = performance.now()
       const admittedAt = stoppedAt - statement.ranMs
-      keep({ template: statement.template, clientId: statement.clientId, lane: statement.lane, outcome: 'stopped', queuedAt: admittedAt, admittedAt, endedAt: stoppedAt - statement.overrunMs, stoppedAt })
+      keep({
+        template: statement.template,
+        clientId: statement.clientId,
+        lane: statement.lane,
+        outcome: 'stopped',
+        queuedAt: admittedAt,
+        admittedAt,
+        endedAt: stoppedAt - statement.overrunMs,
+        stoppedAt,
+      })
     },
     statementUnstoppable: (statement) => metrics?.statementObserver.statementUnstoppable?.(statement),
   })
-  metrics?.trackQueue(() => runner.queueDepth(), () => runner.inFlight())
+  metrics?.trackQueue(
+    () => runner.queueDepth(),
+    () => runner.inFlight(),
+  )
   const metricsServer = metrics && (await startMetricsServer(metrics, config.metrics))
-  const app = createApp({ config, runner, metrics, directory: new Directory(runner, config.authCacheMs, { checksPerSecond: config.authChecksPerSecond }), logger: createLogger(config.logLevel, false, config.logFormat) })
+  const app = createApp({
+    config,
+    runner,
+    metrics,
+    directory: new Directory(runner, config.authCacheMs, { checksPerSecond: config.authChecksPerSecond }),
+    logger: createLogger(config.logLevel, false, config.logFormat),
+  })
   const loop = monitorEventLoopDelay({ resolution: 10 })
   loop.enable()
   const settings = guardrailSettings(config)
@@ -226,7 +264,8 @@ async function serve(): Promise<void> {
       const { port } = floor.address() as { port: number }
       return [{ url: `http://127.0.0.1:${port}/statement/${floorStatements.push({ ...request, kind: undefined }) - 1}` }]
     }
-    if (request.kind === 'compact') return compactSessions(engine, { ...compactionOptions(config), now: new Date() }).then((report) => [{ ...report }])
+    if (request.kind === 'compact')
+      return compactSessions(engine, { ...compactionOptions(config), now: new Date() }).then((report) => [{ ...report }])
     if (request.kind === 'statements') {
       const taken = finished
       finished = []
@@ -238,11 +277,10 @@ async function serve(): Promise<void> {
       .then((result) => result.json<Record<string, unknown>>())
   }
   process.on('message', (request: StatementRequest) => {
-    answer(request)
-      .then(
-        (rows) => process.send?.({ id: request.id, rows } satisfies StatementReply),
-        (error: Error) => process.send?.({ id: request.id, error: error.message } satisfies StatementReply),
-      )
+    answer(request).then(
+      (rows) => process.send?.({ id: request.id, rows } satisfies StatementReply),
+      (error: Error) => process.send?.({ id: request.id, error: error.message } satisfies StatementReply),
+    )
   })
   const server = app.listen(config.port, '127.0.0.1', () => console.log(READY_LINE))
   process.once('SIGTERM', () => {

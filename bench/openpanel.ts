@@ -20,7 +20,11 @@ export async function buildBaseline(client: ClickHouseClient, projectId: string)
     PARTITION BY toYYYYMM(created_at)
     ORDER BY (project_id, toDate(created_at), profile_id, id)`,
   })
-  const rows = await client.query({ query: `SELECT count() AS n FROM ${BASELINE_TABLE} WHERE project_id = {p:String}`, query_params: { p: projectId }, format: 'JSONEachRow' })
+  const rows = await client.query({
+    query: `SELECT count() AS n FROM ${BASELINE_TABLE} WHERE project_id = {p:String}`,
+    query_params: { p: projectId },
+    format: 'JSONEachRow',
+  })
   if (Number(((await rows.json()) as { n: string }[])[0].n) > 0) return
   await client.command({
     query: `INSERT INTO ${BASELINE_TABLE}
@@ -81,8 +85,10 @@ export function pagesSql(pathFilter: boolean, exact = false): string {
 
 /** One chart series: one statement per series and per period, with `uniq` (or `uniqExact`). */
 export function chartSeriesSql(segment: 'user' | 'property_sum' | 'session', exact = false): string {
-  const measure = segment === 'user' ? `${distinct(exact)}(profile_id)` : segment === 'session' ? `${distinct(exact)}(session_id)` : 'sum(revenue)'
-  const where = segment === 'user' ? "AND name = 'screen_view'" : segment === 'property_sum' ? "AND name = 'purchase'" : "AND country = 'DE'"
+  const measure =
+    segment === 'user' ? `${distinct(exact)}(profile_id)` : segment === 'session' ? `${distinct(exact)}(session_id)` : 'sum(revenue)'
+  const where =
+    segment === 'user' ? "AND name = 'screen_view'" : segment === 'property_sum' ? "AND name = 'purchase'" : "AND country = 'DE'"
   return `SELECT toStartOfDay(created_at, {tz:String}) AS date, ${measure} AS count FROM events
   WHERE ${WINDOW_EVENTS} ${where} GROUP BY date ORDER BY date`
 }
@@ -113,7 +119,9 @@ export function funnelSql(stepCount: number): string {
  * here every visitor, so both sides count the same people.)
  */
 export function retentionCohortSql(periods: number): string {
-  const columns = Array.from({ length: periods + 1 }, (_, k) => `length(groupUniqArrayIf(profile_id, diff = ${k})) AS period_${k}`).join(',\n    ')
+  const columns = Array.from({ length: periods + 1 }, (_, k) => `length(groupUniqArrayIf(profile_id, diff = ${k})) AS period_${k}`).join(
+    ',\n    ',
+  )
   return `SELECT cohort,
     ${columns}
   FROM (

@@ -31,7 +31,9 @@ const CHART_SERIES = [
 const chartUrl = (previous: boolean) =>
   `/export/charts?projectId=${PROJECT}&startDate=${WINDOW.startDate}&endDate=${WINDOW.endDate}&interval=day${previous ? '&previous=true' : ''}&series=${encodeURIComponent(JSON.stringify(CHART_SERIES))}`
 const chartStatements = (previous: boolean, exact = false) =>
-  (previous ? [WINDOW_UTC, PREVIOUS_UTC] : [WINDOW_UTC]).flatMap((window) => CHART_SERIES.map((series) => ({ sql: chartSeriesSql(series.segment, exact), params: params(window) })))
+  (previous ? [WINDOW_UTC, PREVIOUS_UTC] : [WINDOW_UTC]).flatMap((window) =>
+    CHART_SERIES.map((series) => ({ sql: chartSeriesSql(series.segment, exact), params: params(window) })),
+  )
 
 const BREAKDOWNS = ['referrer', 'country', 'browser_version'] as const satisfies readonly (keyof typeof DIMENSIONS)[]
 
@@ -59,7 +61,11 @@ const pagesBaseline = (pathFilter: boolean, exact: boolean) => ({
 
 export const QUESTIONS: Question[] = [
   { name: 'metrics', url: insights('metrics'), baseline: [metricsBaseline(false, false), metricsBaseline(false, true)] },
-  { name: 'metrics, path filter', url: insights('metrics', PATH_FILTER), baseline: [metricsBaseline(true, false), metricsBaseline(true, true)] },
+  {
+    name: 'metrics, path filter',
+    url: insights('metrics', PATH_FILTER),
+    baseline: [metricsBaseline(true, false), metricsBaseline(true, true)],
+  },
   { name: 'pages', url: insights('pages'), baseline: [pagesBaseline(false, false), pagesBaseline(false, true)] },
   { name: 'pages, path filter', url: insights('pages', PATH_FILTER), baseline: [pagesBaseline(true, false), pagesBaseline(true, true)] },
   ...BREAKDOWNS.map((name) => breakdown(name, false)),

@@ -39,7 +39,11 @@ export async function main(): Promise<void> {
   await prepared.engine.close()
   if (!deep) throw new Error(`the 90-day window holds fewer than ${DEPTH} sessions`)
   const cursor = encodeSessionCursor({ startMs: Number(deep.ms), id: deep.session_id })
-  const headers = { 'openpanel-client-id': prepared.credentials.id, 'openpanel-client-secret': prepared.credentials.secret, 'cache-control': 'no-cache' }
+  const headers = {
+    'openpanel-client-id': prepared.credentials.id,
+    'openpanel-client-secret': prepared.credentials.secret,
+    'cache-control': 'no-cache',
+  }
   const questions: [string, string][] = [
     ['referrer (30 days)', `/insights/${PROJECT}/referrer?${window(WINDOW)}`],
     ['entry pages (30 days)', `/insights/${PROJECT}/pages/entry_exit?mode=entry&${window(WINDOW)}`],
@@ -66,7 +70,9 @@ export async function main(): Promise<void> {
     console.log('|---|---|---|---|---|')
     questions.forEach(([name], index) => {
       const values = samples[index]
-      console.log(`| ${name} | ${median(values).toFixed(1)} | ${Math.min(...values).toFixed(1)} | ${Math.max(...values).toFixed(1)} | ${(median(values) / referrer).toFixed(2)}× |`)
+      console.log(
+        `| ${name} | ${median(values).toFixed(1)} | ${Math.min(...values).toFixed(1)} | ${Math.max(...values).toFixed(1)} | ${(median(values) / referrer).toFixed(2)}× |`,
+      )
     })
   } finally {
     await gateway.stop()

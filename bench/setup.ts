@@ -53,7 +53,9 @@ function checkSeeded(dataset: Dataset): void {
   if (!fs.existsSync(file)) return
   const seeded = JSON.parse(fs.readFileSync(file, 'utf8')) as { events: number; days: number }
   if (seeded.events !== dataset.events || seeded.days !== dataset.days) {
-    throw new Error(`${dataset.dir} holds ${seeded.events} events over ${seeded.days} days, not the ${dataset.events} over ${dataset.days} asked: set the figures it was seeded with, or remove it`)
+    throw new Error(
+      `${dataset.dir} holds ${seeded.events} events over ${seeded.days} days, not the ${dataset.events} over ${dataset.days} asked: set the figures it was seeded with, or remove it`,
+    )
   }
 }
 
@@ -82,7 +84,8 @@ export async function waitForMerges(client: ClickHouseClient): Promise<number> {
 async function mergeParts(client: ClickHouseClient, reads: Reads): Promise<number> {
   const started = performance.now()
   const summaries = ['event_names', 'event_property_keys', 'event_property_values']
-  const tables = reads === 'sessions' ? ['events', 'sessions', ...COMBINED_TABLES.map((entry) => entry.table), ...summaries] : ['events', ...summaries]
+  const tables =
+    reads === 'sessions' ? ['events', 'sessions', ...COMBINED_TABLES.map((entry) => entry.table), ...summaries] : ['events', ...summaries]
   for (const table of tables) {
     await client.command({ query: `OPTIMIZE TABLE ${table} FINAL`, clickhouse_settings: { optimize_skip_merged_partitions: 1 } })
   }
@@ -123,11 +126,15 @@ export async function openDataset(dataset: Dataset, reads: Reads = 'sessions'): 
     // the last ones are the open edge, regrouped by every question (the bench's gateway never compacts).
     const compacted = await compactSessions(engine, { ...compactionOptions(loadConfig({})), now: END })
     if (compacted.days || compacted.dropped) {
-      console.log(`compacted ${compacted.sessions} sessions of ${compacted.days} settled days, dropped ${compacted.dropped} replaced compactions, rewriting ${compacted.rewritten} months without them, in ${compacted.seconds.toFixed(1)} s`)
+      console.log(
+        `compacted ${compacted.sessions} sessions of ${compacted.days} settled days, dropped ${compacted.dropped} replaced compactions, rewriting ${compacted.rewritten} months without them, in ${compacted.seconds.toFixed(1)} s`,
+      )
     }
   }
   const merged = await mergeParts(engine.client, reads)
-  console.log(`${dataset.dir}: ${reads === 'sessions' ? 'events, sessions and the combined tables' : 'events'} merged into one part a partition (OPTIMIZE ... FINAL) in ${merged.toFixed(0)} s`)
+  console.log(
+    `${dataset.dir}: ${reads === 'sessions' ? 'events, sessions and the combined tables' : 'events'} merged into one part a partition (OPTIMIZE ... FINAL) in ${merged.toFixed(0)} s`,
+  )
   const waited = await waitForMerges(engine.client)
   console.log(`${dataset.dir}: background merges finished (waited ${waited.toFixed(0)} s) before timing`)
   return { engine, credentials: JSON.parse(fs.readFileSync(credentialsFile, 'utf8')) as Credentials }

@@ -18,7 +18,12 @@ const PAIRS: Pair[] = [
   {
     name: 'metrics: "or" of two session leaves vs one "is" of both values',
     target: '≤ 1.2×',
-    tree: { or: [{ name: 'device', operator: 'is', value: ['mobile'] }, { name: 'device', operator: 'is', value: ['tablet'] }] },
+    tree: {
+      or: [
+        { name: 'device', operator: 'is', value: ['mobile'] },
+        { name: 'device', operator: 'is', value: ['tablet'] },
+      ],
+    },
     flat: [{ name: 'device', operator: 'is', value: ['mobile', 'tablet'] }],
   },
   {
@@ -44,7 +49,9 @@ export async function main(): Promise<void> {
         results.push([tree, flat])
       }
       const join = (pick: (result: [number, number]) => string) => results.map(pick).join(' / ')
-      console.log(`| ${pair.name} | ${pair.target} | ${join(([tree]) => ms(tree))} | ${join(([, flat]) => ms(flat))} | ${join(([tree, flat]) => times(tree, flat))} |`)
+      console.log(
+        `| ${pair.name} | ${pair.target} | ${join(([tree]) => ms(tree))} | ${join(([, flat]) => ms(flat))} | ${join(([tree, flat]) => times(tree, flat))} |`,
+      )
     }
   })
 }

@@ -20,7 +20,10 @@ const ASKED: { name: string; url: string }[] = [
   { name: 'entry pages', url: `/insights/${PROJECT}/pages/entry_exit?mode=entry&${WINDOW}` },
   { name: 'exit pages', url: `/insights/${PROJECT}/pages/entry_exit?mode=exit&${WINDOW}` },
   { name: 'sessions list', url: `/insights/${PROJECT}/sessions?${WINDOW}` },
-  { name: 'funnel, 3 steps', url: `/insights/${PROJECT}/funnel?${WINDOW}&steps=${encodeURIComponent(JSON.stringify(['screen_view', 'add_to_cart', 'purchase']))}` },
+  {
+    name: 'funnel, 3 steps',
+    url: `/insights/${PROJECT}/funnel?${WINDOW}&steps=${encodeURIComponent(JSON.stringify(['screen_view', 'add_to_cart', 'purchase']))}`,
+  },
 ]
 
 function argument(args: string[], name: string): string | undefined {
@@ -66,18 +69,23 @@ export async function main(args: string[]): Promise<void> {
   try {
     await waitForAuth(auth, before.url)
     await waitForAuth(auth, after.url)
-    const head = execFileSync('git', ['-C', path.resolve(beforeRoot), 'rev-parse', '--short', 'HEAD']).toString().trim()
+    const head = execFileSync('git', ['-C', path.resolve(beforeRoot), 'rev-parse', '--short', 'HEAD'])
+      .toString()
+      .trim()
     console.log(`before: ${head} (${beforeRoot}); after: this checkout. Fresh answers, interleaved; p50 ms over the rounds.`)
     console.log('| question | before p50 | after p50 | after / before | cache hit before p50 | cache hit after p50 |')
     console.log('|---|---|---|---|---|---|')
     const breakdowns = DASHBOARD.slice(2).map((url) => ({ name: url.split('/')[3].split('?')[0], url }))
     for (const { name, url } of [...ASKED, ...breakdowns.filter((asked) => !ASKED.some((other) => other.name === asked.name))]) {
       const [old, now] = await Promise.all([body(before, url, fresh), body(after, url, fresh)])
-      if (old.text !== now.text) throw new Error(`${name}: the answers differ\nbefore: ${old.text.slice(0, 400)}\nafter:  ${now.text.slice(0, 400)}`)
+      if (old.text !== now.text)
+        throw new Error(`${name}: the answers differ\nbefore: ${old.text.slice(0, 400)}\nafter:  ${now.text.slice(0, 400)}`)
       const [beforeTimes, afterTimes] = await interleavedSamples([() => body(before, url, fresh), () => body(after, url, fresh)])
       const [hitBefore, hitAfter] = [await cacheHits(before, url, auth), await cacheHits(after, url, auth)]
       const [p50Before, p50After] = [median(beforeTimes), median(afterTimes)]
-      console.log(`| ${name} | ${ms(p50Before)} | ${ms(p50After)} | ${times(p50After, p50Before)} | ${hitBefore.toFixed(1)} | ${hitAfter.toFixed(1)} |`)
+      console.log(
+        `| ${name} | ${ms(p50Before)} | ${ms(p50After)} | ${times(p50After, p50Before)} | ${hitBefore.toFixed(1)} | ${hitAfter.toFixed(1)} |`,
+      )
     }
   } finally {
     await before.stop()

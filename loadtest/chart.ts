@@ -31,18 +31,38 @@ export function latencyChart(report: LoadReport): string {
   chart.setOption({
     animation: false,
     backgroundColor: '#ffffff',
-    title: { text: `Latency by route: ${report.scenario.name} v${report.scenario.version}`, subtext: `${report.overall.requests} requests in ${report.seconds.toFixed(1)} s, ${report.options.connections} connections${report.options.rate ? `, ${report.options.rate} req/s` : ''}`, left: 'center' },
+    title: {
+      text: `Latency by route: ${report.scenario.name} v${report.scenario.version}`,
+      subtext: `${report.overall.requests} requests in ${report.seconds.toFixed(1)} s, ${report.options.connections} connections${report.options.rate ? `, ${report.options.rate} req/s` : ''}`,
+      left: 'center',
+    },
     legend: { top: 62, data: PERCENTILES.map((p) => p.name) },
     grid: { left: 280, right: 60, top: 96, bottom: 40 },
-    xAxis: { type: 'value', name: 'ms', nameLocation: 'end', max: (extent: { max: number }) => Math.max(extent.max, ...objectives.map((slo) => slo.limit)) },
-    yAxis: { type: 'category', data: listed.map((route) => routeLabel(route, stats(route))), axisLabel: { width: 260, overflow: 'truncate' } },
+    xAxis: {
+      type: 'value',
+      name: 'ms',
+      nameLocation: 'end',
+      max: (extent: { max: number }) => Math.max(extent.max, ...objectives.map((slo) => slo.limit)),
+    },
+    yAxis: {
+      type: 'category',
+      data: listed.map((route) => routeLabel(route, stats(route))),
+      axisLabel: { width: 260, overflow: 'truncate' },
+    },
     series: PERCENTILES.map((p, index) => ({
       name: p.name,
       type: 'bar',
       data: listed.map((route) => stats(route).latency[p.key]),
       // The objectives are drawn once, with the first series.
       ...(index === 0 && objectives.length
-        ? { markLine: { symbol: 'none', lineStyle: { color: '#c00', type: 'dashed' }, label: { formatter: '{b}', position: 'end' }, data: objectives.map((slo) => ({ name: slo.objective, xAxis: slo.limit })) } }
+        ? {
+            markLine: {
+              symbol: 'none',
+              lineStyle: { color: '#c00', type: 'dashed' },
+              label: { formatter: '{b}', position: 'end' },
+              data: objectives.map((slo) => ({ name: slo.objective, xAxis: slo.limit })),
+            },
+          }
         : {}),
     })),
   })

@@ -100,9 +100,12 @@ function parseCli(argv: string[]) {
   })
   const scenario = SCENARIOS[values.scenario]
   if (!scenario) throw new UsageError(`unknown scenario "${values.scenario}": ${Object.keys(SCENARIOS).join(', ')}`)
-  if (positionals.length > 1 || (positionals.length && !values.compare)) throw new UsageError(`unexpected argument(s): ${positionals.join(' ')}`)
+  if (positionals.length > 1 || (positionals.length && !values.compare))
+    throw new UsageError(`unexpected argument(s): ${positionals.join(' ')}`)
   if (values['client-id'] !== undefined || values['client-secret'] !== undefined) {
-    throw new UsageError('--client-secret puts the secret on the command line, which npm echoes and shells keep: set QUARRY_CLIENT_ID and QUARRY_CLIENT_SECRET instead')
+    throw new UsageError(
+      '--client-secret puts the secret on the command line, which npm echoes and shells keep: set QUARRY_CLIENT_ID and QUARRY_CLIENT_SECRET instead',
+    )
   }
   return {
     values,
@@ -144,7 +147,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
     previous = values.compare ? readReport(values.compare) : undefined
     if (previous && cli.compareWith) {
-      const comparison = compareReports(previous, readReport(cli.compareWith), { against: String(values.compare), maxRegressionPercent: cli.maxRegressionPercent })
+      const comparison = compareReports(previous, readReport(cli.compareWith), {
+        against: String(values.compare),
+        maxRegressionPercent: cli.maxRegressionPercent,
+      })
       say(`${cli.compareWith} against ${values.compare}:\n`)
       say(comparisonLines(comparison).join('\n'))
       return comparison.regressed.length ? EXIT.missed : EXIT.ok
@@ -160,17 +166,23 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return fail(`--url "${url}" is not a URL`)
   }
   if (!isLoopback(url) && !values['i-own-this-target']) {
-    return fail(`refusing to load ${url}: it is not on this machine. This kit sends real queries that cost the target real work; pass --i-own-this-target if it is yours to load.`)
+    return fail(
+      `refusing to load ${url}: it is not on this machine. This kit sends real queries that cost the target real work; pass --i-own-this-target if it is yours to load.`,
+    )
   }
   const credentials = resolveCredentials({ urlGiven: values.url !== undefined, env: io.env })
-  if (!credentials) return fail('no credentials: set QUARRY_CLIENT_ID and QUARRY_CLIENT_SECRET (without --url, the local demo gateway\'s .data/demo-credentials.json is read)')
+  if (!credentials)
+    return fail(
+      "no credentials: set QUARRY_CLIENT_ID and QUARRY_CLIENT_SECRET (without --url, the local demo gateway's .data/demo-credentials.json is read)",
+    )
   const headers = { 'openpanel-client-id': credentials.clientId, 'openpanel-client-secret': credentials.clientSecret }
 
   let target: Awaited<ReturnType<typeof discoverTarget>>
   try {
     target = await discoverTarget(url, headers, values.project ?? credentials.projectId)
   } catch (error) {
-    if (error instanceof DiscoveryError || error instanceof TypeError) return fail(`cannot reach the gateway at ${url} or find what to load: ${(error as Error).message}`)
+    if (error instanceof DiscoveryError || error instanceof TypeError)
+      return fail(`cannot reach the gateway at ${url} or find what to load: ${(error as Error).message}`)
     throw error
   }
   const policy = await readRateLimit(url, headers, target.projectId)
@@ -179,7 +191,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const metricsUrl = values['metrics-url'] ?? `http://${new URL(url).hostname}:${io.env.QUARRY_METRICS_PORT || 9464}/metrics`
   const before = await scrape(metricsUrl)
 
-  say(`${cli.scenario.name} v${cli.scenario.version} against ${url}, project ${target.projectId} (${target.firstDay} to ${target.lastDay}), ${cli.connections} connections, ${cli.amount ? `${cli.amount} requests or ` : ''}${cli.durationSeconds} s${cli.rate ? `, ${cli.rate} req/s` : ''}, seed ${cli.seed}`)
+  say(
+    `${cli.scenario.name} v${cli.scenario.version} against ${url}, project ${target.projectId} (${target.firstDay} to ${target.lastDay}), ${cli.connections} connections, ${cli.amount ? `${cli.amount} requests or ` : ''}${cli.durationSeconds} s${cli.rate ? `, ${cli.rate} req/s` : ''}, seed ${cli.seed}`,
+  )
   const live = createLiveView(io.out as NodeJS.WriteStream)
   let connections = 0
   const result = await startLoad({
@@ -192,20 +206,33 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     timeoutSeconds: cli.timeoutSeconds,
     // Each connection draws from its own seeded sequence, so a seed replays the same requests.
     connection: () => connectionOf(cli.scenario, target, seededRandom(cli.seed * 1000 + (connections += 1))),
-    onTick: (progress) => live(`${progress.seconds.toFixed(0)} s, ${progress.overall.requests} answers, ${progress.overall.errors} errors\n${renderTable(progress.routes)}`),
+    onTick: (progress) =>
+      live(
+        `${progress.seconds.toFixed(0)} s, ${progress.overall.requests} answers, ${progress.overall.errors} errors\n${renderTable(progress.routes)}`,
+      ),
   }).done
   const after = before && (await scrape(metricsUrl))
 
   const report = buildReport({
     scenario: { name: cli.scenario.name, version: cli.scenario.version, description: cli.scenario.description },
     target: { url, ...target },
-    options: { connections: cli.connections, durationSeconds: cli.durationSeconds, ...(cli.amount ? { amount: cli.amount } : {}), ...(cli.rate ? { rate: cli.rate } : {}), seed: cli.seed },
+    options: {
+      connections: cli.connections,
+      durationSeconds: cli.durationSeconds,
+      ...(cli.amount ? { amount: cli.amount } : {}),
+      ...(cli.rate ? { rate: cli.rate } : {}),
+      seed: cli.seed,
+    },
     result,
     gateway: before && after ? gatewayView(metricsUrl, before, after) : null,
     slo: checkSlo(cli.objectives, result.overall),
   })
   let comparison: Comparison | undefined
-  if (previous) report.comparison = comparison = compareReports(previous, report, { against: String(values.compare), maxRegressionPercent: cli.maxRegressionPercent })
+  if (previous)
+    report.comparison = comparison = compareReports(previous, report, {
+      against: String(values.compare),
+      maxRegressionPercent: cli.maxRegressionPercent,
+    })
 
   live(renderTable(result.routes, result.overall), true)
   for (const notice of noticeLines(result.overall)) say(`\n${notice}`)

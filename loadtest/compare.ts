@@ -3,7 +3,6 @@
 import type { Comparison, LoadReport, RouteChange } from './report-shape'
 import type { RouteStats } from './runner'
 
-
 /** Percent change from `before` to `after`; null when `before` is 0. */
 const changeOf = (before: number, after: number) => (before ? (100 * (after - before)) / before : null)
 
@@ -20,7 +19,11 @@ function routeChange(route: string, before: RouteStats, after: RouteStats, maxRe
   }
 }
 
-export function compareReports(before: LoadReport, after: LoadReport, options: { against: string; maxRegressionPercent: number }): Comparison {
+export function compareReports(
+  before: LoadReport,
+  after: LoadReport,
+  options: { against: string; maxRegressionPercent: number },
+): Comparison {
   const routes = [
     routeChange('overall', before.overall, after.overall, options.maxRegressionPercent),
     ...Object.keys(after.routes)

@@ -22,7 +22,9 @@ const dayOf = (isoWithOffset: string) => isoWithOffset.slice(0, 10)
 /** The first bucket of a one-series chart (every event) with a count above 0. */
 async function firstBucket(base: string, headers: Record<string, string>, query: string): Promise<string | undefined> {
   const series = encodeURIComponent(JSON.stringify([{ name: '*' }]))
-  const chart = (await getJson(`${base}/export/charts?${query}&series=${series}`, headers)) as { series: { data: { date: string; count: number }[] }[] }
+  const chart = (await getJson(`${base}/export/charts?${query}&series=${series}`, headers)) as {
+    series: { data: { date: string; count: number }[] }[]
+  }
   return chart.series[0]?.data.find((bucket) => bucket.count > 0)?.date
 }
 
@@ -35,13 +37,17 @@ export async function discoverTarget(base: string, headers: Record<string, strin
   const project = projectId ? `projectId=${encodeURIComponent(projectId)}&` : ''
   const newest = (await getJson(`${base}/export/events?${project}limit=1`, headers)) as { data: { projectId: string; createdAt: string }[] }
   const event = newest.data[0]
-  if (!event) throw new DiscoveryError(`project ${projectId ?? "of this client"} has no events: there is nothing to load-test`)
+  if (!event) throw new DiscoveryError(`project ${projectId ?? 'of this client'} has no events: there is nothing to load-test`)
   const target = `projectId=${encodeURIComponent(event.projectId)}`
   const month = await firstBucket(base, headers, `${target}&interval=month&startDate=2000-01-01`)
   if (!month) throw new DiscoveryError(`project ${event.projectId} has no events since 2000-01-01`)
   const monthEnd = new Date(`${dayOf(month).slice(0, 7)}-01T00:00:00Z`)
   monthEnd.setUTCMonth(monthEnd.getUTCMonth() + 1)
   monthEnd.setUTCDate(0)
-  const day = await firstBucket(base, headers, `${target}&interval=day&startDate=${dayOf(month)}&endDate=${monthEnd.toISOString().slice(0, 10)}`)
+  const day = await firstBucket(
+    base,
+    headers,
+    `${target}&interval=day&startDate=${dayOf(month)}&endDate=${monthEnd.toISOString().slice(0, 10)}`,
+  )
   return { projectId: event.projectId, firstDay: dayOf(day ?? month), lastDay: dayOf(event.createdAt) }
 }

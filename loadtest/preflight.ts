@@ -26,7 +26,9 @@ export function rateLimitProblem(policy: RateLimitPolicy, run: { connections: nu
   const perSecond = run.rate ?? run.connections * CLOSED_LOOP_PER_CONNECTION
   const needed = Math.ceil(perSecond * policy.windowSeconds)
   if (needed <= policy.limit) return undefined
-  const sending = run.rate ? `--rate ${run.rate}` : `${run.connections} closed-loop connections, each sending its next request as soon as an answer comes`
+  const sending = run.rate
+    ? `--rate ${run.rate}`
+    : `${run.connections} closed-loop connections, each sending its next request as soon as an answer comes`
   return (
     `the gateway allows this client ${policy.limit} requests per ${policy.windowSeconds} s (its RateLimit-Policy header), ` +
     `and this run (${sending}) may send up to ${needed} in that time: most answers would be fast 429s that say nothing of its speed. ` +

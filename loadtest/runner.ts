@@ -108,7 +108,15 @@ export interface RunningLoad {
 hdr.initWebAssemblySync()
 
 /** The histogram autocannon records latencies in (lib/histUtil.js), so routes and overall read alike. */
-const newHistogram = () => hdr.build({ useWebAssembly: true, bitBucketSize: 64, autoResize: true, lowestDiscernibleValue: 1, highestTrackableValue: 10000, numberOfSignificantValueDigits: 5 })
+const newHistogram = () =>
+  hdr.build({
+    useWebAssembly: true,
+    bitBucketSize: 64,
+    autoResize: true,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 10000,
+    numberOfSignificantValueDigits: 5,
+  })
 type Histogram = ReturnType<typeof newHistogram>
 
 interface RouteTally {
@@ -121,11 +129,20 @@ interface RouteTally {
 
 function percentilesOf(histogram: Histogram): Percentiles {
   const at = (p: number) => (histogram.totalCount ? histogram.getValueAtPercentile(p) : 0)
-  return { p50: at(50), p90: at(90), p95: at(95), p99: at(99), p99_9: at(99.9), max: histogram.totalCount ? histogram.maxValue : 0, mean: histogram.totalCount ? histogram.mean : 0 }
+  return {
+    p50: at(50),
+    p90: at(90),
+    p95: at(95),
+    p99: at(99),
+    p99_9: at(99.9),
+    max: histogram.totalCount ? histogram.maxValue : 0,
+    mean: histogram.totalCount ? histogram.mean : 0,
+  }
 }
 
 const isError = (status: string) => !/^2\d\d$/.test(status)
-const errorsIn = (statuses: Record<string, number>) => Object.entries(statuses).reduce((total, [status, count]) => total + (isError(status) ? count : 0), 0)
+const errorsIn = (statuses: Record<string, number>) =>
+  Object.entries(statuses).reduce((total, [status, count]) => total + (isError(status) ? count : 0), 0)
 
 function statsOf(tally: RouteTally, seconds: number): RouteStats {
   const requests = Object.values(tally.statuses).reduce((total, count) => total + count, 0)
@@ -150,7 +167,8 @@ export function startLoad(options: LoadOptions): RunningLoad {
     if (!tally) tallies.set(route, (tally = { histogram: newHistogram(), statuses: {}, bytes: 0, rows: 0, counted: false }))
     return tally
   }
-  const statsByRoute = (seconds: number) => Object.fromEntries([...tallies].sort(([a], [b]) => a.localeCompare(b)).map(([route, tally]) => [route, statsOf(tally, seconds)]))
+  const statsByRoute = (seconds: number) =>
+    Object.fromEntries([...tallies].sort(([a], [b]) => a.localeCompare(b)).map(([route, tally]) => [route, statsOf(tally, seconds)]))
   /** Every answer's latency again, for the one percentile autocannon does not compute (p95). */
   const overallHistogram = newHistogram()
   const started = performance.now()
@@ -204,7 +222,10 @@ export function startLoad(options: LoadOptions): RunningLoad {
     for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[status] = count ?? 0
     if (result.timeouts) statuses.timeout = result.timeouts
     if (result.errors - result.timeouts) statuses.error = result.errors - result.timeouts
-    const answered = Object.entries(statuses).reduce((total, [status, count]) => total + (status === 'timeout' || status === 'error' ? 0 : count), 0)
+    const answered = Object.entries(statuses).reduce(
+      (total, [status, count]) => total + (status === 'timeout' || status === 'error' ? 0 : count),
+      0,
+    )
     const routes = statsByRoute(seconds)
     const rows = Object.values(routes).filter((route) => route.rows !== undefined)
     const { latency } = result
@@ -216,11 +237,24 @@ export function startLoad(options: LoadOptions): RunningLoad {
       overall: {
         requests: answered + (statuses.timeout ?? 0) + (statuses.error ?? 0),
         rps: answered / seconds,
-        latency: { p50: latency.p50, p90: latency.p90, p95: percentilesOf(overallHistogram).p95, p99: latency.p99, p99_9: latency.p99_9, max: latency.max, mean: latency.mean },
+        latency: {
+          p50: latency.p50,
+          p90: latency.p90,
+          p95: percentilesOf(overallHistogram).p95,
+          p99: latency.p99,
+          p99_9: latency.p99_9,
+          max: latency.max,
+          mean: latency.mean,
+        },
         statuses,
         errors: errorsIn(statuses),
         bytes: result.throughput.total,
-        ...(rows.length ? { rows: rows.reduce((n, route) => n + (route.rows ?? 0), 0), rowsPerSecond: rows.reduce((n, route) => n + (route.rows ?? 0), 0) / seconds } : {}),
+        ...(rows.length
+          ? {
+              rows: rows.reduce((n, route) => n + (route.rows ?? 0), 0),
+              rowsPerSecond: rows.reduce((n, route) => n + (route.rows ?? 0), 0) / seconds,
+            }
+          : {}),
       },
       routes,
     }
@@ -231,7 +265,11 @@ export function startLoad(options: LoadOptions): RunningLoad {
         const seconds = (performance.now() - started) / 1000
         const routes = statsByRoute(seconds)
         const all = Object.values(routes)
-        options.onTick?.({ seconds, overall: { requests: all.reduce((n, r) => n + r.requests, 0), errors: all.reduce((n, r) => n + r.errors, 0) }, routes })
+        options.onTick?.({
+          seconds,
+          overall: { requests: all.reduce((n, r) => n + r.requests, 0), errors: all.reduce((n, r) => n + r.errors, 0) },
+          routes,
+        })
       }, 1000)
     : undefined
 

@@ -33,10 +33,23 @@ export function parseSlo(text: string): Objective[] {
       const latency = /^(p50|p90|p95|p99|p99\.9|max|mean)\s*<\s*(\d+(?:\.\d+)?)\s*(ms|s)$/.exec(part)
       if (latency) {
         const key = LATENCIES[latency[1] as keyof typeof LATENCIES]
-        return { text: part, measure: (stats) => stats.latency[key], limit: Number(latency[2]) * (latency[3] === 's' ? 1000 : 1), unit: 'ms', direction: '<' }
+        return {
+          text: part,
+          measure: (stats) => stats.latency[key],
+          limit: Number(latency[2]) * (latency[3] === 's' ? 1000 : 1),
+          unit: 'ms',
+          direction: '<',
+        }
       }
       const errors = /^errors\s*<\s*(\d+(?:\.\d+)?)\s*%$/.exec(part)
-      if (errors) return { text: part, measure: (stats) => (stats.requests ? (100 * stats.errors) / stats.requests : 0), limit: Number(errors[1]), unit: '%', direction: '<' }
+      if (errors)
+        return {
+          text: part,
+          measure: (stats) => (stats.requests ? (100 * stats.errors) / stats.requests : 0),
+          limit: Number(errors[1]),
+          unit: '%',
+          direction: '<',
+        }
       const rps = /^rps\s*>\s*(\d+(?:\.\d+)?)$/.exec(part)
       if (rps) return { text: part, measure: (stats) => stats.rps, limit: Number(rps[1]), unit: 'rps', direction: '>' }
       throw new SloSyntaxError(`cannot read objective "${part}": write p50|p90|p95|p99|p99.9|max|mean<N ms (or s), errors<N% or rps>N`)

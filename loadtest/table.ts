@@ -8,7 +8,8 @@ const statusText = (statuses: Record<string, number>) =>
     .filter(([status]) => !/^2\d\d$/.test(status))
     .map(([status, count]) => `${status}: ${count}`)
     .join(', ') || '-'
-export const bytesText = (bytes: number) => (bytes >= 1024 ** 2 ? `${(bytes / 1024 ** 2).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} kB`)
+export const bytesText = (bytes: number) =>
+  bytes >= 1024 ** 2 ? `${(bytes / 1024 ** 2).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} kB`
 
 export const HEADER = ['route', 'requests', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'errors by status', 'bytes', 'rows/s']
 

@@ -60,7 +60,10 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly setting: string, problem: string) {
+  constructor(
+    readonly setting: string,
+    problem: string,
+  ) {
     super(`${setting}: ${problem}`)
     this.name = 'ConfigError'
   }
@@ -112,7 +115,8 @@ function readHost(env: Env, name: string, fallback: string): string {
 function readTrustProxy(env: Env, name: string): boolean | number | string {
   const raw = env[name] ?? ''
   // TRICKY: Express trims each entry, so " 2" would silently be an address (0.0.0.2), not a hop count.
-  if (raw !== raw.trim()) throw new ConfigError(name, `expected true, false, a hop count or addresses/subnets without blanks around them, got "${raw}"`)
+  if (raw !== raw.trim())
+    throw new ConfigError(name, `expected true, false, a hop count or addresses/subnets without blanks around them, got "${raw}"`)
   if (raw === '' || raw === 'false') return false
   if (raw === 'true') return true
   if (/^\d+$/.test(raw)) return Number(raw)
@@ -137,7 +141,8 @@ export function loadConfig(env: Env = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info'
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`)
   const logFormat = env.LOG_FORMAT || undefined
-  if (logFormat !== undefined && !(LOG_FORMATS as readonly string[]).includes(logFormat)) throw new ConfigError('LOG_FORMAT', `must be one of ${LOG_FORMATS.join(', ')}`)
+  if (logFormat !== undefined && !(LOG_FORMATS as readonly string[]).includes(logFormat))
+    throw new ConfigError('LOG_FORMAT', `must be one of ${LOG_FORMATS.join(', ')}`)
   return {
     port: readInteger(env, 'PORT', { fallback: 3000, min: 0, max: 65535 }),
     host: readHost(env, 'HOST', '0.0.0.0'),

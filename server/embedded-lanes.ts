@@ -4,7 +4,16 @@
 // of which run beside the data statements; and a session per streamed statement.
 import type { Session } from 'chdb'
 import { HEAVY_PRIORITY, QUESTION_PRIORITY } from './priorities'
-import { guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput, type StatementStream, type StreamBlock, type UnstoppableStatement } from '../queries/run/runner'
+import {
+  guardrailSettings,
+  type EngineLanes,
+  type Guardrails,
+  type Statement,
+  type StatementOutput,
+  type StatementStream,
+  type StreamBlock,
+  type UnstoppableStatement,
+} from '../queries/run/runner'
 
 const STATEMENT_ID = /^[0-9a-f-]{36}$/
 const KILL_RETRY_MS = 50
@@ -110,7 +119,12 @@ export class EmbeddedLanes implements EngineLanes {
     const questions = { ...guardrails, priority: QUESTION_PRIORITY }
     this.questionSettings = questions
     this.heavySettings = { ...guardrails, priority: HEAVY_PRIORITY }
-    this.ready = Promise.all([lockDown(serving, questions), lockDown(heavy, this.heavySettings), lockDown(bounded, questions), lockDown(control, {})]).then(() => undefined)
+    this.ready = Promise.all([
+      lockDown(serving, questions),
+      lockDown(heavy, this.heavySettings),
+      lockDown(bounded, questions),
+      lockDown(control, {}),
+    ]).then(() => undefined)
     // Failures surface on the first statement; this only keeps them from being unhandled meanwhile.
     this.ready.catch(() => undefined)
   }
@@ -118,7 +132,9 @@ export class EmbeddedLanes implements EngineLanes {
   async data(statement: Statement): Promise<StatementOutput> {
     await this.ready
     return this.withOwnSettings(this.serving, statement, this.questionSettings, () =>
-      this.runOn(this.serving, statement, () => this.serving.queryBindAsync(taggedSql(statement), statement.params, { format: statement.format })),
+      this.runOn(this.serving, statement, () =>
+        this.serving.queryBindAsync(taggedSql(statement), statement.params, { format: statement.format }),
+      ),
     )
   }
 
@@ -156,7 +172,12 @@ export class EmbeddedLanes implements EngineLanes {
    * would apply to every statement after it on that session. All of it runs within the statement's turn,
    * so no other statement runs on the session meanwhile. A statement without settings starts at once.
    */
-  private async withOwnSettings<T>(session: Session, statement: Statement, base: Record<string, string | number>, work: () => Promise<T>): Promise<T> {
+  private async withOwnSettings<T>(
+    session: Session,
+    statement: Statement,
+    base: Record<string, string | number>,
+    work: () => Promise<T>,
+  ): Promise<T> {
     const own = statement.settings ?? {}
     const names = Object.keys(own)
     if (!names.length) return work()
@@ -178,7 +199,10 @@ export class EmbeddedLanes implements EngineLanes {
     await this.ready
     return this.withOwnSettings(this.boundedSession, statement, this.questionSettings, async () => {
       statement.signal.throwIfAborted()
-      const stream = this.boundedSession.queryStreamBind(statement.sql, statement.params, { format: statement.format, signal: statement.signal })
+      const stream = this.boundedSession.queryStreamBind(statement.sql, statement.params, {
+        format: statement.format,
+        signal: statement.signal,
+      })
       let text = ''
       for await (const chunk of stream) text += chunk.text()
       return { text }
@@ -202,7 +226,9 @@ export class EmbeddedLanes implements EngineLanes {
     const session = new this.options.Session(this.options.dataDir)
     this.streamSessions.add(session)
     // The session is the statement's own, so its settings simply join the stream's.
-    const blocks = lockDown(session, { ...this.streamSettings, ...statement.settings }).then(() => session.queryStreamBind(sql, statement.params, { format: statement.format })[Symbol.asyncIterator]())
+    const blocks = lockDown(session, { ...this.streamSettings, ...statement.settings }).then(() =>
+      session.queryStreamBind(sql, statement.params, { format: statement.format })[Symbol.asyncIterator](),
+    )
     blocks.catch(() => undefined)
     let closed = false
     return {
@@ -216,7 +242,10 @@ export class EmbeddedLanes implements EngineLanes {
         if (closed) return
         closed = true
         this.streamSessions.delete(session)
-        void blocks.then((iterator) => iterator.return?.()).catch(() => undefined).finally(() => session.close())
+        void blocks
+          .then((iterator) => iterator.return?.())
+          .catch(() => undefined)
+          .finally(() => session.close())
       },
     }
   }

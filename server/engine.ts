@@ -164,7 +164,10 @@ export const embeddedDataVersion = (writes: WriteCount) => (writes.running > 0 ?
  * during a statement.
  * jemalloc reads this once, when libchdb loads; an operator's own `JE_MALLOC_CONF` is left as it is.
  */
-export function keepFreedMemory(settings: Pick<EngineSettings, 'memoryDecaySeconds'>, env: Record<string, string | undefined> = process.env): void {
+export function keepFreedMemory(
+  settings: Pick<EngineSettings, 'memoryDecaySeconds'>,
+  env: Record<string, string | undefined> = process.env,
+): void {
   env.JE_MALLOC_CONF ??= `dirty_decay_ms:${settings.memoryDecaySeconds * 1000},background_thread:true`
 }
 
@@ -184,7 +187,10 @@ async function openEmbedded(settings: EngineSettings, observer: EngineObserver):
   try {
     // TRICKY: chdb types its connection against its own copy of @clickhouse/client-common; the runtime
     // contract is the same, so the cast only bridges the two declaration copies.
-    const connection = countWrites(isolateFailedOutput(statementSettingsOnly(createChdbConnection({ path: settings.dataDir }))), writes) as unknown as ClientOptions['connection']
+    const connection = countWrites(
+      isolateFailedOutput(statementSettingsOnly(createChdbConnection({ path: settings.dataDir }))),
+      writes,
+    ) as unknown as ClientOptions['connection']
     client = createClient({ connection })
     await client.query({ query: 'SELECT 1', format: 'JSONEachRow' }).then((rs) => rs.json())
   } catch (error) {
@@ -200,7 +206,12 @@ async function openEmbedded(settings: EngineSettings, observer: EngineObserver):
     settings,
     dataVersion: () => embeddedDataVersion(writes),
     openLanes(guardrails, observer) {
-      const lane = new EmbeddedLanes({ Session, dataDir: settings.dataDir, guardrails, onUnstoppable: (statement) => observer?.statementUnstoppable?.(statement) })
+      const lane = new EmbeddedLanes({
+        Session,
+        dataDir: settings.dataDir,
+        guardrails,
+        onUnstoppable: (statement) => observer?.statementUnstoppable?.(statement),
+      })
       lanes.push(lane)
       return lane
     },
@@ -244,5 +255,11 @@ export async function openEngine(settings: EngineSettings, observer: EngineObser
 
 /** The gateway's runner over this engine's serving lanes. */
 export function createRunner(engine: Engine, config: Guardrails & Pick<Config, 'engineQueue'>, observer?: RunObserver): Runner {
-  return new Runner({ lanes: engine.openLanes(config, observer), guardrails: config, maxQueued: config.engineQueue, observer, dataVersion: engine.dataVersion })
+  return new Runner({
+    lanes: engine.openLanes(config, observer),
+    guardrails: config,
+    maxQueued: config.engineQueue,
+    observer,
+    dataVersion: engine.dataVersion,
+  })
 }

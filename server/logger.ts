@@ -26,7 +26,10 @@ export function createLogger(level: string, silent = false, format: LogFormat = 
   return winston.createLogger({
     level,
     silent,
-    format: winston.format.combine(winston.format.timestamp(), format === 'json' ? winston.format.json() : prettyFormat(Boolean(process.stderr.isTTY))),
+    format: winston.format.combine(
+      winston.format.timestamp(),
+      format === 'json' ? winston.format.json() : prettyFormat(Boolean(process.stderr.isTTY)),
+    ),
     transports: [new winston.transports.Console({ stderrLevels: ['error', 'warn', 'info', 'debug'] })],
   })
 }

@@ -20,7 +20,10 @@ async function startMetrics(metrics: Metrics, listen: Config['metrics']) {
   try {
     return await startMetricsServer(metrics, listen)
   } catch (error) {
-    throw new ConfigError('QUARRY_METRICS_PORT', `cannot listen on ${listen.host}:${listen.port} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+    throw new ConfigError(
+      'QUARRY_METRICS_PORT',
+      `cannot listen on ${listen.host}:${listen.port} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    )
   }
 }
 
@@ -58,7 +61,10 @@ async function main() {
       logger.error('a cancelled statement could not be stopped; /ready fails until it ends', { ...statement })
     },
   })
-  metrics.trackQueue(() => runner.queueDepth(), () => runner.inFlight())
+  metrics.trackQueue(
+    () => runner.queueDepth(),
+    () => runner.inFlight(),
+  )
   // TRICKY: the serving lanes open their chDB connections on the data directory and set each one (guardrails,
   // readonly) in parallel; a probe waits for those. Only then does the compaction start writing on
   // the admin connection, so the lanes open with nothing else running on the engine, as they do everywhere
@@ -70,12 +76,21 @@ async function main() {
   const compaction = scheduleCompaction(engine, {
     ...compactionOptions(config),
     everyMs: config.compactSeconds * 1000,
-    onRun: (report) => (report.days || report.dropped || report.deferred || report.leaseHeldBy) && logger.info('sessions compacted', { ...report }),
+    onRun: (report) =>
+      (report.days || report.dropped || report.deferred || report.leaseHeldBy) && logger.info('sessions compacted', { ...report }),
     onError: (error) => logger.error('session compaction failed', { error: String((error as Error)?.stack ?? error) }),
   })
   logger.debug('start: compaction scheduled')
   const drain = new Drain()
-  const app = createApp({ config, runner, directory: new Directory(runner, config.authCacheMs, { checksPerSecond: config.authChecksPerSecond }), logger, metrics, drain, demoProjectId: demo?.credentials.projectId })
+  const app = createApp({
+    config,
+    runner,
+    directory: new Directory(runner, config.authCacheMs, { checksPerSecond: config.authChecksPerSecond }),
+    logger,
+    metrics,
+    drain,
+    demoProjectId: demo?.credentials.projectId,
+  })
   const server: Server = app.listen(config.port, config.host, () => banner.listening({ host: config.host, port: config.port, demo }))
 
   // SIGTERM: /ready and new requests answer 503 at once (the listener stays open so probes see it), the
@@ -87,7 +102,10 @@ async function main() {
     logger.info('stopping', { signal, inFlight: drain.requestsInFlight })
     const drained = await drain.finish(config.shutdownGraceMs)
     if (!drained) {
-      logger.warn('grace period over: cutting the requests still in flight', { inFlight: drain.requestsInFlight, graceMs: config.shutdownGraceMs })
+      logger.warn('grace period over: cutting the requests still in flight', {
+        inFlight: drain.requestsInFlight,
+        graceMs: config.shutdownGraceMs,
+      })
       server.closeAllConnections()
     }
     server.close(async () => {
@@ -104,7 +122,8 @@ async function main() {
 }
 
 main().catch((error) => {
-  if (error instanceof ConfigError || error instanceof EngineBusyError || error instanceof SchemaBehindError) console.error(`quarry: ${error.message}`)
+  if (error instanceof ConfigError || error instanceof EngineBusyError || error instanceof SchemaBehindError)
+    console.error(`quarry: ${error.message}`)
   else console.error('quarry: failed to start:', error)
   process.exit(1)
 })

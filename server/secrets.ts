@@ -2,7 +2,12 @@
 import crypto from 'node:crypto'
 import { promisify } from 'node:util'
 
-const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>
+const scrypt = promisify(crypto.scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: crypto.ScryptOptions,
+) => Promise<Buffer>
 const PARAMS = { N: 16384, r: 8, p: 1 }
 const KEY_LENGTH = 32
 

@@ -3,7 +3,15 @@
 // the statement ended; control statements and the looks for cancelled statements on a control client.
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client'
 import { HEAVY_PRIORITY, QUESTION_PRIORITY } from './priorities'
-import { STUCK_GRACE_MS, guardrailSettings, type EngineLanes, type Guardrails, type Statement, type StatementOutput, type UnstoppableStatement } from '../queries/run/runner'
+import {
+  STUCK_GRACE_MS,
+  guardrailSettings,
+  type EngineLanes,
+  type Guardrails,
+  type Statement,
+  type StatementOutput,
+  type UnstoppableStatement,
+} from '../queries/run/runner'
 
 const STATEMENT_ID = /^[0-9a-f-]{36}$/
 /** How often a cancelled statement is looked for among the server's running statements (and KILLed). */
@@ -155,7 +163,12 @@ export class ServerLanes implements EngineLanes {
    */
   private async ask(sql: string): Promise<string> {
     const signal = AbortSignal.timeout(LOOK_TIMEOUT_MS)
-    const result = await this.controlClient.query({ query: sql, format: 'JSONEachRow', clickhouse_settings: { readonly: '2', log_comment: '' }, abort_signal: signal })
+    const result = await this.controlClient.query({
+      query: sql,
+      format: 'JSONEachRow',
+      clickhouse_settings: { readonly: '2', log_comment: '' },
+      abort_signal: signal,
+    })
     return result.text()
   }
 
@@ -170,7 +183,12 @@ export class ServerLanes implements EngineLanes {
   }
 
   async control(sql: string, signal: AbortSignal): Promise<string> {
-    const result = await this.controlClient.query({ query: sql, format: 'JSONEachRow', clickhouse_settings: { readonly: '2' }, abort_signal: signal })
+    const result = await this.controlClient.query({
+      query: sql,
+      format: 'JSONEachRow',
+      clickhouse_settings: { readonly: '2' },
+      abort_signal: signal,
+    })
     return result.text()
   }
 }

@@ -9,15 +9,22 @@ const LATEST_SHARE = 0.7
 const insight = (resource: string): RequestKind => ({
   route: resource,
   weight: 1,
-  build: (target, random) => ({ route: resource, path: `/insights/${encodeURIComponent(target.projectId)}/${resource}?${windowQuery(target, random, WINDOW_DAYS, LATEST_SHARE)}` }),
+  build: (target, random) => ({
+    route: resource,
+    path: `/insights/${encodeURIComponent(target.projectId)}/${resource}?${windowQuery(target, random, WINDOW_DAYS, LATEST_SHARE)}`,
+  }),
 })
 
-const CHART_SERIES = [{ name: 'screen_view', segment: 'user' }, { name: '*', segment: 'session' }]
+const CHART_SERIES = [
+  { name: 'screen_view', segment: 'user' },
+  { name: '*', segment: 'session' },
+]
 
 export const dashboard: Scenario = {
   name: 'dashboard',
   version: 1,
-  description: 'One dashboard load: metrics (with series), pages, referrer_name, country, device and browser breakdowns, a two-series chart and live, in equal parts, over random windows of 1, 7 or 30 days (70% of them ending on the last day with events) and random time zones.',
+  description:
+    'One dashboard load: metrics (with series), pages, referrer_name, country, device and browser breakdowns, a two-series chart and live, in equal parts, over random windows of 1, 7 or 30 days (70% of them ending on the last day with events) and random time zones.',
   kinds: [
     insight('metrics'),
     insight('pages'),
@@ -25,7 +32,10 @@ export const dashboard: Scenario = {
     {
       route: 'chart',
       weight: 1,
-      build: (target, random) => ({ route: 'chart', path: `/export/charts?projectId=${encodeURIComponent(target.projectId)}&${windowQuery(target, random, WINDOW_DAYS, LATEST_SHARE)}&series=${json(CHART_SERIES)}` }),
+      build: (target, random) => ({
+        route: 'chart',
+        path: `/export/charts?projectId=${encodeURIComponent(target.projectId)}&${windowQuery(target, random, WINDOW_DAYS, LATEST_SHARE)}&series=${json(CHART_SERIES)}`,
+      }),
     },
     { route: 'live', weight: 1, build: (target) => ({ route: 'live', path: `/insights/${encodeURIComponent(target.projectId)}/live` }) },
   ],

@@ -6,4 +6,6 @@ import { cold, type Scenario } from './scenario'
 
 const WARM = [dashboard, breakdowns, exportScenario]
 
-export const SCENARIOS: Record<string, Scenario> = Object.fromEntries([...WARM, ...WARM.map(cold)].map((scenario) => [scenario.name, scenario]))
+export const SCENARIOS: Record<string, Scenario> = Object.fromEntries(
+  [...WARM, ...WARM.map(cold)].map((scenario) => [scenario.name, scenario]),
+)

@@ -34,10 +34,12 @@ export function cold(scenario: Scenario): Scenario {
     version: scenario.version,
     description: `${scenario.description} Every request carries Cache-Control: no-cache.`,
     kinds: scenario.kinds.map((kind) => ({ ...kind, build: (target, random) => uncached(kind.build(target, random)) })),
-    follow: scenario.follow && ((previous, target) => {
-      const next = scenario.follow?.(previous, target)
-      return next && uncached(next)
-    }),
+    follow:
+      scenario.follow &&
+      ((previous, target) => {
+        const next = scenario.follow?.(previous, target)
+        return next && uncached(next)
+      }),
   }
 }
 
@@ -48,7 +50,12 @@ const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00
  * A window of whole days inside the target's span, its length from `lengths`. It ends on the target's last
  * day with the chance `latestShare` (most viewers look at "the last 7 days"), else on a day drawn uniformly.
  */
-export function drawWindow(target: Target, random: Random, lengths: readonly number[], latestShare = 0): { startDate: string; endDate: string } {
+export function drawWindow(
+  target: Target,
+  random: Random,
+  lengths: readonly number[],
+  latestShare = 0,
+): { startDate: string; endDate: string } {
   const span = Math.round((Date.parse(target.lastDay) - Date.parse(target.firstDay)) / DAY_MS) + 1
   const endDate = random.next() < latestShare ? target.lastDay : addDays(target.firstDay, random.below(span))
   const start = addDays(endDate, 1 - random.pick(lengths))

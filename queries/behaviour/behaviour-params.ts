@@ -51,7 +51,12 @@ export function parseBehaviourBase(
   issues.push(...schemaIssues(validator, params))
   const typed = params as { startDate?: string; endDate?: string; range: Range; timezone?: string; filters?: string }
   const text = typeof typed.filters === 'string' ? typed.filters : undefined
-  const { filters, tree, issues: filterIssues, patterns }: { filters: Filter[]; tree?: FilterTree; issues: Issue[]; patterns: RegexPattern[] } = options.trees
+  const {
+    filters,
+    tree,
+    issues: filterIssues,
+    patterns,
+  }: { filters: Filter[]; tree?: FilterTree; issues: Issue[]; patterns: RegexPattern[] } = options.trees
     ? readFiltersOrTree(text)
     : readFilters(text)
   issues.push(...filterIssues)

@@ -75,9 +75,12 @@ function parseSteps(values: string[], issues: Issue[], patterns: RegexPattern[])
       return []
     }
   }
-  if (raw.length < MIN_STEPS || raw.length > MAX_STEPS) issues.push({ path: ['steps'], message: `a funnel has ${MIN_STEPS} to ${MAX_STEPS} steps, got ${raw.length}` })
+  if (raw.length < MIN_STEPS || raw.length > MAX_STEPS)
+    issues.push({ path: ['steps'], message: `a funnel has ${MIN_STEPS} to ${MAX_STEPS} steps, got ${raw.length}` })
   const steps = raw.map(({ value, fromText }, index) =>
-    fromText ? parseStepText(value as string, ['steps', index], issues, patterns) : parseStepValue(value, ['steps', index], issues, patterns),
+    fromText
+      ? parseStepText(value as string, ['steps', index], issues, patterns)
+      : parseStepValue(value, ['steps', index], issues, patterns),
   )
   return steps.filter((step): step is Step => step !== undefined)
 }
@@ -89,16 +92,32 @@ function parseFunnel(raw: Record<string, unknown>, scope: Scope): FunnelQuery {
   const stepPatterns: RegexPattern[] = []
   const steps = Array.isArray(typed.steps) ? parseSteps(typed.steps, issues, stepPatterns) : []
   // The request's filters are ANDed into every step: each step's condition runs their patterns.
-  issues.push(...regexIssues([{ patterns, runs: steps.length }, { patterns: stepPatterns, runs: 1 }]))
+  issues.push(
+    ...regexIssues([
+      { patterns, runs: steps.length },
+      { patterns: stepPatterns, runs: 1 },
+    ]),
+  )
   issues.push(...eventColumnIssues(base?.filters ?? [], ['filters']))
   let breakdown: FunnelQuery['breakdown']
   if (typeof typed.breakdown === 'string') {
     const source = fieldSource(typed.breakdown)
     if (source) breakdown = { name: typed.breakdown, source }
-    else issues.push({ path: ['breakdown'], message: `unknown breakdown "${typed.breakdown}": an event field, a session attribute other than the entry page, or properties.<key>` })
+    else
+      issues.push({
+        path: ['breakdown'],
+        message: `unknown breakdown "${typed.breakdown}": an event field, a session attribute other than the entry page, or properties.<key>`,
+      })
   }
   const checked = baseOrThrow(base, issues)
-  return { ...checked, steps, windowHours: typed.windowHours, groupBy: typed.groupBy, breakdown, breakdownLimit: breakdown ? typed.breakdownLimit : 1 }
+  return {
+    ...checked,
+    steps,
+    windowHours: typed.windowHours,
+    groupBy: typed.groupBy,
+    breakdown,
+    breakdownLimit: breakdown ? typed.breakdownLimit : 1,
+  }
 }
 
 /** A funnel with its engine picked. */
@@ -146,7 +165,11 @@ function engineTemplate(query: PlannedFunnel): { file: string; fragments: Record
         params: { breakdownLimit: query.breakdownLimit, stepNames },
       }
     case 'fold':
-      return { file: 'behaviour/funnel.sql', fragments: { breakdown_value: breakdownValue(query) }, params: { breakdownLimit: query.breakdownLimit } }
+      return {
+        file: 'behaviour/funnel.sql',
+        fragments: { breakdown_value: breakdownValue(query) },
+        params: { breakdownLimit: query.breakdownLimit },
+      }
     default:
       return assertNever(query.engine)
   }
@@ -171,17 +194,24 @@ function breakdownValue(query: FunnelQuery): Fragment {
  * once, as `s<index>_...`, the request's filters ANDed into each.
  */
 function decideFunnelSteps(query: PickedFunnel): PlannedFunnel {
-  return { ...query, conditions: compileSteps(query.steps.map((step, index) => ({ prefix: `s${index}`, step })), query.filters) }
+  return {
+    ...query,
+    conditions: compileSteps(
+      query.steps.map((step, index) => ({ prefix: `s${index}`, step })),
+      query.filters,
+    ),
+  }
 }
 
 /** Each event's steps as bits: bit i when it matches step i, bit 0 only inside the window. */
 function stepMask({ steps, filterParams }: CompiledSteps): Fragment {
   const bits = steps.map((step, index) =>
-    index === 0
-      ? `if(${step.sql} AND created_at < {end:DateTime64(3, 'UTC')}, 1, 0)`
-      : `if(${step.sql}, ${2 ** index}, 0)`,
+    index === 0 ? `if(${step.sql} AND created_at < {end:DateTime64(3, 'UTC')}, 1, 0)` : `if(${step.sql}, ${2 ** index}, 0)`,
   )
-  return { sql: `toUInt16(${bits.join(' + ')})`, params: mergeParams([...steps.map((step) => step.params), filterParams], 'the funnel steps') }
+  return {
+    sql: `toUInt16(${bits.join(' + ')})`,
+    params: mergeParams([...steps.map((step) => step.params), filterParams], 'the funnel steps'),
+  }
 }
 
 /** A funnel's row: every engine's template returns these columns (behaviour/funnel*.sql). */
@@ -190,7 +220,9 @@ type FunnelRow = Rows['behaviour/funnel.sql']
 /** A funnel's steps from the groups reaching each (users_1 first). */
 function shapeSteps(query: FunnelQuery, reached: readonly number[]) {
   const users = query.steps.map((_, index) => Number(reached[index] ?? 0))
-  const dropoffs = users.map((count, index) => (index === users.length - 1 || count === 0 ? null : percent(count - users[index + 1], count)))
+  const dropoffs = users.map((count, index) =>
+    index === users.length - 1 || count === 0 ? null : percent(count - users[index + 1], count),
+  )
   const highest = dropoffs.reduce<number | null>((best, value) => (value !== null && (best === null || value > best) ? value : best), null)
   const highestIndex = highest === null ? -1 : dropoffs.indexOf(highest)
   const steps = query.steps.map((step, index) => ({
@@ -201,7 +233,12 @@ function shapeSteps(query: FunnelQuery, reached: readonly number[]) {
     dropoffPercent: dropoffs[index],
     isHighestDropoff: index === highestIndex,
   }))
-  return { steps, totalUsers: users[0], completedUsers: users[users.length - 1], overallConversionRate: percent(users[users.length - 1], users[0]) }
+  return {
+    steps,
+    totalUsers: users[0],
+    completedUsers: users[users.length - 1],
+    overallConversionRate: percent(users[users.length - 1], users[0]),
+  }
 }
 
 export const funnel: Resource<FunnelQuery, PlannedFunnel, FunnelRow> = {

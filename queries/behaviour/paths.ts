@@ -25,7 +25,7 @@ export const pathsSchema = {
   properties: {
     ...dateProperties,
     filters: TREE_FILTERS_PROPERTY,
-    node: { type: 'string', enum: NODES, default: 'page', description: 'page: the path of each page view; event: each event\'s name' },
+    node: { type: 'string', enum: NODES, default: 'page', description: "page: the path of each page view; event: each event's name" },
     start: { type: 'string', description: 'Optional step (a JSON step or an event name) a sequence begins at' },
     steps: { type: 'integer', minimum: 2, maximum: MAX_PATH_STEPS, default: 5 },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Nodes and links kept per step' },
@@ -63,7 +63,12 @@ function parsePaths(raw: Record<string, unknown>, scope: Scope): PathsQuery {
   const typed = params as { node: NodeKind; start?: string; steps: number; limit: number }
   const startPatterns: RegexPattern[] = []
   const start = typeof typed.start === 'string' ? parseStepText(typed.start, ['start'], issues, startPatterns) : undefined
-  issues.push(...regexIssues([{ patterns, runs: 1 }, { patterns: startPatterns, runs: 1 }]))
+  issues.push(
+    ...regexIssues([
+      { patterns, runs: 1 },
+      { patterns: startPatterns, runs: 1 },
+    ]),
+  )
   const checked = baseOrThrow(base, issues)
   if (typeof typed.start === 'string' && !start) throw invalid(issues)
   return { ...checked, node: typed.node, start, steps: typed.steps, limit: typed.limit, lookbackMs: scope.sessionLookbackMs }
@@ -131,16 +136,23 @@ export const paths: Resource<PathsQuery, PlannedPaths, Rows['behaviour/paths.sql
         start_match: start ? { sql: `toUInt8(${start.sql})`, params: start.params } : sqlOnly('toUInt8(0)'),
         sequence_start: sqlOnly(start ? 'arrayFirstIndex(node -> bitAnd(node, 255) = 1, sorted)' : '1'),
         attributes: sqlOnly(firstEventFields(query.sessions.attributes, undefined, '        ')),
-        session_filters: { sql: query.sessions.conditions.map((condition) => `\n        AND ${condition}`).join(''), params: query.sessions.params },
+        session_filters: {
+          sql: query.sessions.conditions.map((condition) => `\n        AND ${condition}`).join(''),
+          params: query.sessions.params,
+        },
       },
     )
   },
   shape(rows, query) {
     const steps = Array.from({ length: query.steps }, (_, index) => ({
       step: index + 1,
-      nodes: rows.filter((row) => row.kind === 'node' && Number(row.step) === index + 1).map((row) => ({ label: row.source, sessions: Number(row.sessions), exits: Number(row.exits) })),
+      nodes: rows
+        .filter((row) => row.kind === 'node' && Number(row.step) === index + 1)
+        .map((row) => ({ label: row.source, sessions: Number(row.sessions), exits: Number(row.exits) })),
     })).filter((step) => step.nodes.length > 0)
-    const links = rows.filter((row) => row.kind === 'link').map((row) => ({ step: Number(row.step), source: row.source, target: row.target, sessions: Number(row.sessions) }))
+    const links = rows
+      .filter((row) => row.kind === 'link')
+      .map((row) => ({ step: Number(row.step), source: row.source, target: row.target, sessions: Number(row.sessions) }))
     const sessions = Number(rows[0]?.total ?? 0)
     const warnings = sessions === 0 && query.start ? [startWarning(query.start, query.node)] : []
     return { body: { sessions, steps, links, ...(warnings.length ? { meta: { warnings } } : {}) } }

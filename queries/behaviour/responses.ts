@@ -2,7 +2,12 @@
 import { instant, nullable, type RouteResponse } from '../core/responses'
 
 const json = (schema: object): RouteResponse['content'] => ({ 'application/json': { schema } })
-const object = (properties: Record<string, object>, required = Object.keys(properties)) => ({ type: 'object', additionalProperties: false, required, properties })
+const object = (properties: Record<string, object>, required = Object.keys(properties)) => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+})
 const count = { type: 'integer', minimum: 0 }
 const rate = { type: 'number', minimum: 0, maximum: 100, description: 'Percent, two decimals' }
 
@@ -11,7 +16,10 @@ const funnelStep = object({
   eventName: { type: 'string' },
   users: { ...count, description: 'Groups (sessions or visitors) reaching this step' },
   conversionRateFromStart: rate,
-  dropoffPercent: nullable({ type: 'number', description: 'Percent lost before the next step; null on the last step and where no group reached this one' }),
+  dropoffPercent: nullable({
+    type: 'number',
+    description: 'Percent lost before the next step; null on the last step and where no group reached this one',
+  }),
   isHighestDropoff: { type: 'boolean' },
 })
 const funnelTotals = {
@@ -30,12 +38,19 @@ export const funnelResponse: RouteResponse = {
     required: Object.keys(funnelTotals),
     properties: {
       ...funnelTotals,
-      breakdowns: { type: 'array', items: object({ value: nullable({ type: 'string', description: 'null where the entry event has no value' }), ...funnelTotals }) },
+      breakdowns: {
+        type: 'array',
+        items: object({ value: nullable({ type: 'string', description: 'null where the entry event has no value' }), ...funnelTotals }),
+      },
     },
   }),
 }
 
-const periodValues = { type: 'array', items: nullable({ type: 'integer', minimum: 0 }), description: 'Period 0 (the cohort) to `periods`; null where the period starts after now' }
+const periodValues = {
+  type: 'array',
+  items: nullable({ type: 'integer', minimum: 0 }),
+  description: 'Period 0 (the cohort) to `periods`; null where the period starts after now',
+}
 const periodPercentages = { type: 'array', items: nullable({ type: 'number', minimum: 0, maximum: 100 }) }
 
 export const retentionResponse: RouteResponse = {
@@ -44,21 +59,44 @@ export const retentionResponse: RouteResponse = {
   content: json(
     object({
       period: { type: 'string', enum: ['day', 'week', 'month'] },
-      cohorts: { type: 'array', items: object({ date: { ...instant, description: 'Start of the cohort period' }, size: count, values: periodValues, percentages: periodPercentages }) },
+      cohorts: {
+        type: 'array',
+        items: object({
+          date: { ...instant, description: 'Start of the cohort period' },
+          size: count,
+          values: periodValues,
+          percentages: periodPercentages,
+        }),
+      },
       average: object({ percentages: { ...periodPercentages, description: 'null for a period no cohort has reached yet' } }),
     }),
   ),
 }
 
 export const pathsResponse: RouteResponse = {
-  description: 'The sessions\' sequences of pages or events, as nodes per step and links between steps',
+  description: "The sessions' sequences of pages or events, as nodes per step and links between steps",
   cacheable: true,
   content: json(
-    object({
-      sessions: { ...count, description: 'Sequences (sessions with at least one node)' },
-      steps: { type: 'array', items: object({ step: { type: 'integer', minimum: 1 }, nodes: { type: 'array', items: object({ label: { type: 'string' }, sessions: count, exits: count }) } }) },
-      links: { type: 'array', items: object({ step: { type: 'integer', minimum: 1 }, source: { type: 'string' }, target: { type: 'string' }, sessions: count }) },
-      meta: { ...object({ warnings: { type: 'array', items: { type: 'string' } } }), description: 'Present when `start` began no sequence: why' },
-    }, ['sessions', 'steps', 'links']),
+    object(
+      {
+        sessions: { ...count, description: 'Sequences (sessions with at least one node)' },
+        steps: {
+          type: 'array',
+          items: object({
+            step: { type: 'integer', minimum: 1 },
+            nodes: { type: 'array', items: object({ label: { type: 'string' }, sessions: count, exits: count }) },
+          }),
+        },
+        links: {
+          type: 'array',
+          items: object({ step: { type: 'integer', minimum: 1 }, source: { type: 'string' }, target: { type: 'string' }, sessions: count }),
+        },
+        meta: {
+          ...object({ warnings: { type: 'array', items: { type: 'string' } } }),
+          description: 'Present when `start` began no sequence: why',
+        },
+      },
+      ['sessions', 'steps', 'links'],
+    ),
   ),
 }

@@ -27,7 +27,10 @@ export const retentionSchema = {
   additionalProperties: false,
   properties: {
     ...dateProperties,
-    startEvent: { type: 'string', description: 'The step that places a visitor in a cohort (a JSON step or an event name); any event by default' },
+    startEvent: {
+      type: 'string',
+      description: 'The step that places a visitor in a cohort (a JSON step or an event name); any event by default',
+    },
     returnEvent: { type: 'string', description: 'The step that counts as coming back; any event by default' },
     period: { type: 'string', enum: PERIODS, default: 'week' },
     periods: { type: 'integer', minimum: 1, maximum: MAX_PERIODS, default: 8 },
@@ -53,11 +56,20 @@ function parseRetention(raw: Record<string, unknown>, scope: Scope): RetentionQu
   const start = parseStepText(typeof typed.startEvent === 'string' ? typed.startEvent : '*', ['startEvent'], issues, stepPatterns)
   const back = parseStepText(typeof typed.returnEvent === 'string' ? typed.returnEvent : '*', ['returnEvent'], issues, stepPatterns)
   // The request's filters are ANDed into both steps: each step's condition runs their patterns.
-  issues.push(...regexIssues([{ patterns, runs: 2 }, { patterns: stepPatterns, runs: 1 }]))
+  issues.push(
+    ...regexIssues([
+      { patterns, runs: 2 },
+      { patterns: stepPatterns, runs: 1 },
+    ]),
+  )
   issues.push(...eventColumnIssues(base?.filters ?? [], ['filters']))
   if (base && PERIODS.includes(typed.period)) {
     const cohorts = bucketCount(base.window, typed.period, base.timezone)
-    if (cohorts > MAX_COHORTS) issues.push({ path: ['period'], message: `this window has ${cohorts} ${typed.period}s, more than ${MAX_COHORTS} cohorts: narrow the window or widen the period` })
+    if (cohorts > MAX_COHORTS)
+      issues.push({
+        path: ['period'],
+        message: `this window has ${cohorts} ${typed.period}s, more than ${MAX_COHORTS} cohorts: narrow the window or widen the period`,
+      })
   }
   const checked = baseOrThrow(base, issues)
   if (!start || !back) throw invalid(issues)
@@ -82,7 +94,10 @@ function decideRetentionSteps(query: RetentionQuery): PlannedRetention {
 }
 
 /** The start of the period `k` periods after the one starting at `from`, in the request's zone. */
-const periodStart = (from: Date, k: number, query: RetentionQuery): Date => DateTime.fromJSDate(from, { zone: query.timezone }).plus({ [`${query.period}s`]: k }).toJSDate()
+const periodStart = (from: Date, k: number, query: RetentionQuery): Date =>
+  DateTime.fromJSDate(from, { zone: query.timezone })
+    .plus({ [`${query.period}s`]: k })
+    .toJSDate()
 
 /**
  * How many of a cohort's periods (k = 0 its own, up to `periods`) have begun by the question's `now`: a
@@ -148,7 +163,9 @@ function returnWords({ word, count }: { word: Word; count: number }): string {
 /** The return words as one value whose bit k is period `first + k`: word j moved by `bits`·j - first. */
 function relativeReturns({ word, count }: { word: Word; count: number }): string {
   const moved = Array.from({ length: count }, (_, j) =>
-    j === 0 ? 'bitShiftRight(w0, first)' : `if(first <= ${j * word.bits}, bitShiftLeft(w${j}, toUInt16(${j * word.bits} - first)), bitShiftRight(w${j}, toUInt16(greatest(first - ${j * word.bits}, 0))))`,
+    j === 0
+      ? 'bitShiftRight(w0, first)'
+      : `if(first <= ${j * word.bits}, bitShiftLeft(w${j}, toUInt16(${j * word.bits} - first)), bitShiftRight(w${j}, toUInt16(greatest(first - ${j * word.bits}, 0))))`,
   )
   return moved.reduce((all, next) => `bitOr(${all}, ${next})`)
 }

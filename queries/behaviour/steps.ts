@@ -25,7 +25,12 @@ const validateStep = compileSchema(stepSchema, { coerce: false, keyNoun: 'key' }
 export function eventColumnIssues(filters: Filter[], path: (string | number)[]): Issue[] {
   return filters.flatMap((filter, index) =>
     filter.target.kind === 'session' && SESSION_ONLY_ATTRIBUTES.includes(filter.target.attribute)
-      ? [{ path: [...path, index, 'name'], message: `"${filter.target.attribute}" describes sessions; steps and their filters read each event's own columns` }]
+      ? [
+          {
+            path: [...path, index, 'name'],
+            message: `"${filter.target.attribute}" describes sessions; steps and their filters read each event's own columns`,
+          },
+        ]
       : [],
   )
 }
@@ -91,12 +96,24 @@ function compileStep(step: Step, prefix: string, shared: Fragment | null): Fragm
   parts.push(...step.filters.map((filter, index) => compileFilter(filter, `${prefix}_f${index}`, 'events')))
   if (shared) parts.push({ sql: shared.sql, params: {} })
   if (parts.length === 0) return { sql: '1', params: {} }
-  return { sql: `(${parts.map((part) => part.sql).join(' AND ')})`, params: mergeParams(parts.map((part) => part.params), `step ${prefix}`) }
+  return {
+    sql: `(${parts.map((part) => part.sql).join(' AND ')})`,
+    params: mergeParams(
+      parts.map((part) => part.params),
+      `step ${prefix}`,
+    ),
+  }
 }
 
 /** The request's `filters` over event columns, each bound once as `f<index>`; null without any. */
 function compileSharedFilters(filters: Filter[]): Fragment | null {
   if (filters.length === 0) return null
   const parts = filters.map((filter, index) => compileFilter(filter, `f${index}`, 'events'))
-  return { sql: parts.map((part) => part.sql).join(' AND '), params: mergeParams(parts.map((part) => part.params), 'the filters') }
+  return {
+    sql: parts.map((part) => part.sql).join(' AND '),
+    params: mergeParams(
+      parts.map((part) => part.params),
+      'the filters',
+    ),
+  }
 }

@@ -31,7 +31,7 @@ function fieldExpression(source: FieldSource, param: string, params: Params): st
 }
 
 function labelsExpression(breakdowns: Breakdown[], params: Params, names: string): string {
-  if (breakdowns.length === 0) return 'CAST([], \'Array(String)\')'
+  if (breakdowns.length === 0) return "CAST([], 'Array(String)')"
   return `[${breakdowns.map((breakdown, index) => fieldExpression(breakdown.source, `${names}b${index}_key`, params)).join(', ')}]`
 }
 
@@ -126,7 +126,12 @@ function compileItem(query: ChartQuery, item: PlannedEventItem, index: number): 
   }
   const series = firstEvent
     ? compileInner('export/chart-series-first-event.sql', context, fragments)
-    : compileInner('export/chart-series.sql', context, { ...fragments, at: sqlOnly(at), aggregate: sqlOnly(aggregate), array_join: sqlOnly(arrayJoin) })
+    : compileInner('export/chart-series.sql', context, {
+        ...fragments,
+        at: sqlOnly(at),
+        aggregate: sqlOnly(aggregate),
+        array_join: sqlOnly(arrayJoin),
+      })
   return { sql: series.sql, params: own }
 }
 
@@ -135,7 +140,10 @@ export function compileChart(query: PlannedChart): CompiledQuery {
   const parts = query.items.flatMap((item, index) => (item.kind === 'event' ? [compileItem(query, item, index)] : []))
   const union: Fragment = {
     sql: parts.map((part) => part.sql).join('\n\nUNION ALL\n\n'),
-    params: mergeParams(parts.map((part) => part.params), 'the chart series'),
+    params: mergeParams(
+      parts.map((part) => part.params),
+      'the chart series',
+    ),
   }
   return compileTemplate('export/chart.sql', chartParams(query), { series: union })
 }

@@ -12,8 +12,16 @@ import { EVENT_FIELDS, SESSION_ATTRIBUTES, isEventField, isSessionAttribute, pro
 import { compileSchema, schemaIssues } from '../core/validate'
 
 export const SEGMENTS = [
-  'event', 'user', 'session', 'group', 'user_average', 'one_event_per_user',
-  'property_sum', 'property_average', 'property_min', 'property_max',
+  'event',
+  'user',
+  'session',
+  'group',
+  'user_average',
+  'one_event_per_user',
+  'property_sum',
+  'property_average',
+  'property_min',
+  'property_max',
 ] as const
 export type Segment = (typeof SEGMENTS)[number]
 export const PROPERTY_SEGMENTS: readonly Segment[] = ['property_sum', 'property_average', 'property_min', 'property_max']
@@ -186,7 +194,15 @@ function numericSource(property: string): NumericSource | undefined {
   return key === undefined ? undefined : { kind: 'property', key }
 }
 
-type RawItem = { name?: string; filters?: unknown[]; segment?: Segment; property?: string; displayName?: string; type?: 'formula'; formula?: string }
+type RawItem = {
+  name?: string
+  filters?: unknown[]
+  segment?: Segment
+  property?: string
+  displayName?: string
+  type?: 'formula'
+  formula?: string
+}
 
 /** The series items, every problem into `issues` and the items' regex patterns into `patterns`. */
 function parseItems(raw: RawItem[], issues: Issue[], patterns: RegexPattern[]): SeriesItem[] {
@@ -200,7 +216,10 @@ function parseItems(raw: RawItem[], issues: Issue[], patterns: RegexPattern[]): 
         const formula = parseFormula(item.formula as string)
         const unknown = lettersOf(formula).filter((used) => !eventLetters.has(used))
         if (unknown.length) {
-          issues.push({ path: [...path, 'formula'], message: `the formula refers to ${[...new Set(unknown)].join(', ')}, which name no event series` })
+          issues.push({
+            path: [...path, 'formula'],
+            message: `the formula refers to ${[...new Set(unknown)].join(', ')}, which name no event series`,
+          })
           return []
         }
         return [{ kind: 'formula', letter, formula, text: item.formula as string, displayName: item.displayName }]
@@ -211,18 +230,27 @@ function parseItems(raw: RawItem[], issues: Issue[], patterns: RegexPattern[]): 
     }
     const segment = item.segment ?? 'event'
     let property: NumericSource | undefined
-    if (isPropertySegment(segment) && item.property === undefined) issues.push({ path: [...path, 'property'], message: `segment "${segment}" needs "property"` })
-    if (!isPropertySegment(segment) && item.property !== undefined) issues.push({ path: [...path, 'property'], message: `segment "${segment}" takes no "property"` })
+    if (isPropertySegment(segment) && item.property === undefined)
+      issues.push({ path: [...path, 'property'], message: `segment "${segment}" needs "property"` })
+    if (!isPropertySegment(segment) && item.property !== undefined)
+      issues.push({ path: [...path, 'property'], message: `segment "${segment}" takes no "property"` })
     if (isPropertySegment(segment) && item.property !== undefined) {
       property = numericSource(item.property)
-      if (!property) issues.push({ path: [...path, 'property'], message: `"${item.property}" is not properties.<key> nor one of ${Object.keys(NUMERIC_COLUMNS).join(', ')}` })
+      if (!property)
+        issues.push({
+          path: [...path, 'property'],
+          message: `"${item.property}" is not properties.<key> nor one of ${Object.keys(NUMERIC_COLUMNS).join(', ')}`,
+        })
     }
     const { filters, issues: filterIssues, patterns: itemPatterns } = parseFilterList(item.filters ?? [])
     issues.push(...filterIssues.map((issue) => ({ ...issue, path: [...path, ...issue.path] })))
     patterns.push(...patternsUnder(path, itemPatterns))
     filters.forEach((filter, filterIndex) => {
       if (filter.target.kind === 'session' && SESSION_ONLY_ATTRIBUTES.includes(filter.target.attribute)) {
-        issues.push({ path: [...path, 'filters', filterIndex, 'name'], message: `"${filter.target.attribute}" describes sessions; chart series count events` })
+        issues.push({
+          path: [...path, 'filters', filterIndex, 'name'],
+          message: `"${filter.target.attribute}" describes sessions; chart series count events`,
+        })
       }
     })
     const common = { kind: 'event' as const, letter, name: item.name as string, filters, displayName: item.displayName }
@@ -234,14 +262,28 @@ function parseItems(raw: RawItem[], issues: Issue[], patterns: RegexPattern[]): 
 export function parseChart(raw: Record<string, unknown>, scope: Scope): ChartRequest {
   const params = { ...raw }
   const issues = schemaIssues(validateParams, params)
-  const typed = params as { series?: string; breakdowns?: string; breakdownLimit: number; interval?: Interval; range: Range; startDate?: string; endDate?: string; timezone?: string; previous: string }
+  const typed = params as {
+    series?: string
+    breakdowns?: string
+    breakdownLimit: number
+    interval?: Interval
+    range: Range
+    startDate?: string
+    endDate?: string
+    timezone?: string
+    previous: string
+  }
   let items: SeriesItem[] = []
   if (typeof typed.series === 'string') {
     const parsed = parseJson(typed.series, 'series', issues)
     if (parsed !== undefined) {
       // A tree in an item's filters is one issue; the item is checked for its other problems without it.
-      const trees = Array.isArray(parsed) ? parsed.map((item, index) => treeRefusal((item as { filters?: unknown } | null)?.filters, ['series', index, 'filters'])) : []
-      const untreed = trees.some(Boolean) ? (parsed as object[]).map((item, index) => (trees[index] ? { ...item, filters: [] } : item)) : parsed
+      const trees = Array.isArray(parsed)
+        ? parsed.map((item, index) => treeRefusal((item as { filters?: unknown } | null)?.filters, ['series', index, 'filters']))
+        : []
+      const untreed = trees.some(Boolean)
+        ? (parsed as object[]).map((item, index) => (trees[index] ? { ...item, filters: [] } : item))
+        : parsed
       const shape = [...trees.flatMap((tree) => tree ?? []), ...schemaIssues(validateItems, untreed, ['series'])]
       issues.push(...shape)
       const patterns: RegexPattern[] = []
@@ -266,5 +308,14 @@ export function parseChart(raw: Record<string, unknown>, scope: Scope): ChartReq
   }
   const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })
   if (issues.length || !window) throw invalid(issues)
-  return { projectId: scope.project.id, timezone, window, interval: typed.interval, previous: typed.previous === 'true', items, breakdowns, breakdownLimit: typed.breakdownLimit }
+  return {
+    projectId: scope.project.id,
+    timezone,
+    window,
+    interval: typed.interval,
+    previous: typed.previous === 'true',
+    items,
+    breakdowns,
+    breakdownLimit: typed.breakdownLimit,
+  }
 }

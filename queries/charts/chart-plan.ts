@@ -33,7 +33,12 @@ export function capChartCells(query: ChartQuery): ChartQuery {
   const perBucket = lines * (query.previousWindow ? 2 : 1)
   const cells = perBucket * bucketCount(query.window, query.interval, query.timezone)
   if (cells > CHART_CELL_CAP) {
-    throw invalid([{ path: ['interval'], message: `this chart would have ${cells} cells (lines x buckets x periods, a line per item or group), more than ${CHART_CELL_CAP}: narrow the window, widen the interval or lower breakdownLimit` }])
+    throw invalid([
+      {
+        path: ['interval'],
+        message: `this chart would have ${cells} cells (lines x buckets x periods, a line per item or group), more than ${CHART_CELL_CAP}: narrow the window, widen the interval or lower breakdownLimit`,
+      },
+    ])
   }
   return query
 }
@@ -52,7 +57,12 @@ function itemConditions(item: EventItem, names: string): Fragment {
 
 /** Plan step: each event item's name and filters compiled once, with the names its statement binds them by. */
 export function decideChartFilters(query: ChartQuery): SortedChart {
-  return { ...query, items: query.items.map((item, index) => (item.kind === 'event' ? { ...item, conditions: itemConditions(item, itemNames(index)) } : item)) }
+  return {
+    ...query,
+    items: query.items.map((item, index) =>
+      item.kind === 'event' ? { ...item, conditions: itemConditions(item, itemNames(index)) } : item,
+    ),
+  }
 }
 
 /** Plan step, last: what each event item is read from (core/reads.ts, `chartItemReads`). */

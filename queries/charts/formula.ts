@@ -66,7 +66,8 @@ export function parseFormula(text: string): Formula {
 
   if (tokens.length === 0) throw new Error('the formula is empty')
   const tree = expression()
-  if (position < tokens.length) throw new Error(`unexpected "${JSON.stringify(tokens[position]).replace(/[{}"]/g, '')}" after a complete formula`)
+  if (position < tokens.length)
+    throw new Error(`unexpected "${JSON.stringify(tokens[position]).replace(/[{}"]/g, '')}" after a complete formula`)
   return tree
 }
 

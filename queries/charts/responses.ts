@@ -27,7 +27,11 @@ const series = {
   additionalProperties: false,
   required: ['id', 'names', 'event', 'metrics', 'data'],
   properties: {
-    id: { type: 'string', description: "The item letter, with `-<rank>` for a breakdown group (a formula's groups, the union of those its series kept, rank by their sum: largest first, null last)" },
+    id: {
+      type: 'string',
+      description:
+        "The item letter, with `-<rank>` for a breakdown group (a formula's groups, the union of those its series kept, rank by their sum: largest first, null last)",
+    },
     names: { type: 'array', items: { type: 'string' }, description: 'Display name, then the group labels' },
     event: {
       type: 'object',

@@ -53,7 +53,11 @@ export function mergeParams(parts: Params[], where: string): Params {
 }
 
 /** The marker texts of `fragments`, and the `own` params with every fragment's. */
-function gatherFragments(template: Template, own: Params, fragments: Record<string, Fragment>): { texts: Record<string, string>; params: Params } {
+function gatherFragments(
+  template: Template,
+  own: Params,
+  fragments: Record<string, Fragment>,
+): { texts: Record<string, string>; params: Params } {
   const texts = Object.fromEntries(Object.entries(fragments).map(([marker, fragment]) => [marker, fragment.sql]))
   const parts = [own, ...Object.values(fragments).map((fragment) => fragment.params)]
   return { texts, params: mergeParams(parts, template.name) }
@@ -70,7 +74,13 @@ export function compileTemplate(file: string, params: Params, fragments: Record<
 
 /** Conditions as `AND ...` lines to append to a WHERE or HAVING clause (empty when there are none). */
 export function andClauses(parts: Fragment[], indent = '  '): Fragment {
-  return { sql: parts.map((part) => `\n${indent}AND ${part.sql}`).join(''), params: mergeParams(parts.map((part) => part.params), 'AND clauses') }
+  return {
+    sql: parts.map((part) => `\n${indent}AND ${part.sql}`).join(''),
+    params: mergeParams(
+      parts.map((part) => part.params),
+      'AND clauses',
+    ),
+  }
 }
 
 const withoutHeader = (sql: string) => sql.replace(/^--.*\n/gm, '')

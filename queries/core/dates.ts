@@ -6,8 +6,21 @@ import { DateTime, IANAZone } from 'luxon'
 import { assertNever, type Issue } from './errors'
 
 export const RANGES = [
-  '30min', 'lastHour', 'last24h', 'today', 'yesterday', '7d', '30d', '3m', '6m', '12m',
-  'monthToDate', 'lastMonth', 'yearToDate', 'lastYear', 'custom',
+  '30min',
+  'lastHour',
+  'last24h',
+  'today',
+  'yesterday',
+  '7d',
+  '30d',
+  '3m',
+  '6m',
+  '12m',
+  'monthToDate',
+  'lastMonth',
+  'yearToDate',
+  'lastYear',
+  'custom',
 ] as const
 export type Range = (typeof RANGES)[number]
 
@@ -135,7 +148,8 @@ export function resolveWindow(params: DateParams, now: Date): { window?: Window;
     ;({ start, end } = presetWindow(params.range, clock()))
   }
   if (issues.length || !start || !end) return { issues }
-  if (start >= end) return { issues: [{ path: ['startDate'], message: `the window is empty: start ${start.toISO()} is not before end ${end.toISO()}` }] }
+  if (start >= end)
+    return { issues: [{ path: ['startDate'], message: `the window is empty: start ${start.toISO()} is not before end ${end.toISO()}` }] }
   return { window: { start: start.toJSDate(), end: end.toJSDate() }, issues }
 }
 
@@ -159,7 +173,11 @@ export function pickInterval<Q extends { window: Window; interval?: Interval }>(
 export function bucketStarts(window: Window, interval: Interval, zone: string): Date[] {
   const end = DateTime.fromJSDate(window.end, { zone })
   const starts: Date[] = []
-  for (let bucket = DateTime.fromJSDate(window.start, { zone }).startOf(interval); bucket < end; bucket = bucket.plus({ [`${interval}s`]: 1 }).startOf(interval)) {
+  for (
+    let bucket = DateTime.fromJSDate(window.start, { zone }).startOf(interval);
+    bucket < end;
+    bucket = bucket.plus({ [`${interval}s`]: 1 }).startOf(interval)
+  ) {
     starts.push(bucket.toJSDate())
   }
   return starts
@@ -178,14 +196,21 @@ export interface Bucket {
  * request for the same window.
  */
 const LISTED_BUCKETS = 50_000
-const listed = new LRUCache<string, readonly Bucket[]>({ maxSize: LISTED_BUCKETS, sizeCalculation: (buckets) => Math.max(1, buckets.length) })
+const listed = new LRUCache<string, readonly Bucket[]>({
+  maxSize: LISTED_BUCKETS,
+  sizeCalculation: (buckets) => Math.max(1, buckets.length),
+})
 
 /** Every bucket of a window (as `bucketStarts`), kept for the next request for the same window. */
 export function buckets(window: Window, interval: Interval, zone: string): readonly Bucket[] {
   const key = `${window.start.getTime()}|${window.end.getTime()}|${interval}|${zone}`
   let found = listed.get(key)
   if (!found) {
-    found = Object.freeze(bucketStarts(window, interval, zone).map((start) => Object.freeze({ start, seconds: Math.floor(start.getTime() / 1000), date: formatInstant(start, zone) })))
+    found = Object.freeze(
+      bucketStarts(window, interval, zone).map((start) =>
+        Object.freeze({ start, seconds: Math.floor(start.getTime() / 1000), date: formatInstant(start, zone) }),
+      ),
+    )
     listed.set(key, found)
   }
   return found
@@ -235,7 +260,8 @@ export function bucketCount(window: Window, interval: Interval, zone: string): n
 }
 
 /** Days between two wall-clock dates, whatever the length of each day. */
-const calendarDays = (from: DateTime, to: DateTime) => Math.round((Date.UTC(to.year, to.month - 1, to.day) - Date.UTC(from.year, from.month - 1, from.day)) / DAY_MS)
+const calendarDays = (from: DateTime, to: DateTime) =>
+  Math.round((Date.UTC(to.year, to.month - 1, to.day) - Date.UTC(from.year, from.month - 1, from.day)) / DAY_MS)
 
 /** ISO 8601 with milliseconds and the zone's offset at that instant, never `Z`. */
 export function formatInstant(instant: Date, zone: string): string {
@@ -254,13 +280,19 @@ export interface RequestDates {
  * date parameters. Their problems are added to `issues` (those already there for the date parameters,
  * from the schema, are not repeated); the window is undefined when anything is wrong.
  */
-export function requestWindow(params: RequestDates, { projectZone, now, issues }: { projectZone: string; now: Date; issues: Issue[] }): { timezone: string; window?: Window } {
+export function requestWindow(
+  params: RequestDates,
+  { projectZone, now, issues }: { projectZone: string; now: Date; issues: Issue[] },
+): { timezone: string; window?: Window } {
   const timezone = params.timezone ?? projectZone
   if (params.timezone !== undefined && !isValidTimezone(params.timezone)) {
     issues.push({ path: ['timezone'], message: `"timezone" must be an IANA time zone such as Europe/Berlin, got "${params.timezone}"` })
   }
   if (issues.some((issue) => ['startDate', 'endDate', 'range', 'timezone'].includes(String(issue.path[0])))) return { timezone }
-  const { window, issues: dateIssues } = resolveWindow({ range: params.range, startDate: params.startDate, endDate: params.endDate, timezone }, now)
+  const { window, issues: dateIssues } = resolveWindow(
+    { range: params.range, startDate: params.startDate, endDate: params.endDate, timezone },
+    now,
+  )
   issues.push(...dateIssues)
   return { timezone, window }
 }

@@ -29,8 +29,16 @@ const narrow = (message: string) => [{ path: [], message }]
  * what a request sizes, only a filter tree's leaves grow a statement by much (each adds its test and its
  * condition once, queries/core/filter-tree.ts), so that is what it names.
  */
-const tooBig = () => new QueryError('too_costly', 'The query is larger than the engine accepts', [{ path: ['filters'], message: 'narrow the filter tree: fewer leaves, or fewer filters inside its performed leaves' }])
-const tooMuchMemory = () => new QueryError('too_costly', 'The query needs more memory than one statement may use', narrow('narrow the date range, the filters or the breakdowns'))
+const tooBig = () =>
+  new QueryError('too_costly', 'The query is larger than the engine accepts', [
+    { path: ['filters'], message: 'narrow the filter tree: fewer leaves, or fewer filters inside its performed leaves' },
+  ])
+const tooMuchMemory = () =>
+  new QueryError(
+    'too_costly',
+    'The query needs more memory than one statement may use',
+    narrow('narrow the date range, the filters or the breakdowns'),
+  )
 
 export function toQueryError(error: unknown): unknown {
   if (error instanceof QueryError) return error
@@ -49,7 +57,11 @@ export function toQueryError(error: unknown): unknown {
   // The same code caps what a GROUP BY spills to disk once past half the memory cap: still memory.
   if (code === TOO_MANY_ROWS_OR_BYTES && /temporary files/i.test(message)) return tooMuchMemory()
   if (code !== undefined && TOO_MANY_ROWS.has(code)) {
-    return new QueryError('too_costly', 'The answer has more rows than one statement may return', narrow('narrow the date range or the filters, or page with "cursor"'))
+    return new QueryError(
+      'too_costly',
+      'The answer has more rows than one statement may return',
+      narrow('narrow the date range or the filters, or page with "cursor"'),
+    )
   }
   // TRICKY: 241 is raised both for one statement's cap (max_memory_usage: the request's fault) and for
   // the engine's total (the whole server is short of memory: retry later). Only the message tells them apart.

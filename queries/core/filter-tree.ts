@@ -31,15 +31,29 @@ const EVENT_NAME = { type: 'string', minLength: 1, maxLength: 200 }
 
 /** The node shapes, each checked alone as the parser walks down (so every issue names its node). */
 const NODE_SCHEMAS = {
-  and: { type: 'object', additionalProperties: false, required: ['and'], properties: { and: { type: 'array', minItems: 1, maxItems: MAX_TREE_LEAVES } } },
-  or: { type: 'object', additionalProperties: false, required: ['or'], properties: { or: { type: 'array', minItems: 1, maxItems: MAX_TREE_LEAVES } } },
+  and: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['and'],
+    properties: { and: { type: 'array', minItems: 1, maxItems: MAX_TREE_LEAVES } },
+  },
+  or: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['or'],
+    properties: { or: { type: 'array', minItems: 1, maxItems: MAX_TREE_LEAVES } },
+  },
   not: { type: 'object', additionalProperties: false, required: ['not'], properties: { not: { type: 'object' } } },
   performed: {
     type: 'object',
     additionalProperties: false,
     required: ['performed'],
     properties: {
-      performed: { type: 'object', additionalProperties: false, properties: { name: EVENT_NAME, filters: { type: 'array', maxItems: MAX_TREE_LEAVES } } },
+      performed: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { name: EVENT_NAME, filters: { type: 'array', maxItems: MAX_TREE_LEAVES } },
+      },
     },
   },
 } as const
@@ -64,7 +78,10 @@ export function filterTreeSchema(ref: string): object {
         properties: {
           performed: {
             ...performed.properties.performed,
-            properties: { ...performed.properties.performed.properties, filters: { ...performed.properties.performed.properties.filters, items: filterItemSchema } },
+            properties: {
+              ...performed.properties.performed.properties,
+              filters: { ...performed.properties.performed.properties.filters, items: filterItemSchema },
+            },
           },
         },
       },
@@ -79,7 +96,8 @@ export function filterTreeSchema(ref: string): object {
  */
 export const TREE_FILTERS_PROPERTY = {
   type: 'string',
-  description: 'URL-encoded JSON: a flat array of filters, ANDed, or a filter tree of and, or, not, session leaves and performed leaves (docs/api/filters.md)',
+  description:
+    'URL-encoded JSON: a flat array of filters, ANDed, or a filter tree of and, or, not, session leaves and performed leaves (docs/api/filters.md)',
 }
 
 /** A node's path as text, `filters.or[1].not.performed.name`. */
@@ -106,13 +124,18 @@ function parsePerformed(raw: { name?: string; filters?: unknown[] }, path: (stri
   const issues = parsed.issues.map((issue) => ({ ...issue, path: [...path, 'performed', ...issue.path] }))
   parsed.filters.forEach((filter, index) => {
     if (filter.target.kind === 'session') {
-      issues.push({ path: [...path, 'performed', 'filters', index, 'name'], message: `"${filter.target.attribute}" describes sessions: give it as a session leaf of the tree, not inside "performed"` })
+      issues.push({
+        path: [...path, 'performed', 'filters', index, 'name'],
+        message: `"${filter.target.attribute}" describes sessions: give it as a session leaf of the tree, not inside "performed"`,
+      })
     }
   })
   walk.leaves += 1 + (raw.filters?.length ?? 0)
   walk.patterns.push(...patternsUnder([...path, 'performed'], parsed.patterns))
   walk.issues.push(...named(issues))
-  return issues.length ? undefined : { kind: 'performed', performed: { ...(raw.name === undefined ? {} : { name: raw.name }), filters: parsed.filters } }
+  return issues.length
+    ? undefined
+    : { kind: 'performed', performed: { ...(raw.name === undefined ? {} : { name: raw.name }), filters: parsed.filters } }
 }
 
 function parseSessionLeaf(value: unknown, path: (string | number)[], walk: Walk): FilterTree | undefined {
@@ -120,7 +143,10 @@ function parseSessionLeaf(value: unknown, path: (string | number)[], walk: Walk)
   const { filter, issues, patterns } = parseFilterItem(value, path)
   walk.patterns.push(...patterns)
   if (filter && filter.target.kind !== 'session') {
-    issues.push({ path: [...path, 'name'], message: `"${(value as { name: string }).name}" is an event field: a tree's event conditions go inside a "performed" leaf` })
+    issues.push({
+      path: [...path, 'name'],
+      message: `"${(value as { name: string }).name}" is an event field: a tree's event conditions go inside a "performed" leaf`,
+    })
   }
   walk.issues.push(...named(issues))
   return issues.length ? undefined : filter && { kind: 'session', filter }
@@ -128,7 +154,14 @@ function parseSessionLeaf(value: unknown, path: (string | number)[], walk: Walk)
 
 function parseNode(value: unknown, path: (string | number)[], depth: number, walk: Walk): FilterTree | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    walk.issues.push(...named([{ path, message: 'a tree node is an object: { "and": [...] }, { "or": [...] }, { "not": ... }, { "performed": ... } or a session filter' }]))
+    walk.issues.push(
+      ...named([
+        {
+          path,
+          message: 'a tree node is an object: { "and": [...] }, { "or": [...] }, { "not": ... }, { "performed": ... } or a session filter',
+        },
+      ]),
+    )
     return undefined
   }
   const kind = kindOf(value as Record<string, unknown>)
@@ -138,7 +171,8 @@ function parseNode(value: unknown, path: (string | number)[], depth: number, wal
   if (kind === 'performed') {
     // The filters of a misshapen leaf are checked too, so that the 400 lists their problems as well.
     const performed = (value as { performed: unknown }).performed as { name?: string; filters?: unknown[] }
-    const checked = typeof performed === 'object' && performed !== null && (performed.filters === undefined || Array.isArray(performed.filters))
+    const checked =
+      typeof performed === 'object' && performed !== null && (performed.filters === undefined || Array.isArray(performed.filters))
     const leaf = checked ? parsePerformed(performed, path, walk) : undefined
     return shape.length ? undefined : leaf
   }
@@ -158,17 +192,32 @@ function parseNode(value: unknown, path: (string | number)[], depth: number, wal
 
 /** Whether a tree holds a `performed` leaf. */
 const treeHasPerformed = (tree: FilterTree): boolean =>
-  tree.kind === 'performed' || (tree.kind === 'not' ? treeHasPerformed(tree.child) : tree.kind === 'and' || tree.kind === 'or' ? tree.children.some(treeHasPerformed) : false)
+  tree.kind === 'performed' ||
+  (tree.kind === 'not'
+    ? treeHasPerformed(tree.child)
+    : tree.kind === 'and' || tree.kind === 'or'
+      ? tree.children.some(treeHasPerformed)
+      : false)
 
 /**
  * Parses a tree already read from JSON: every problem, each naming its node's path under `path`, and its regex
  * patterns for the request's budget.
  */
-export function parseFilterTree(value: unknown, path: (string | number)[] = ['filters']): { tree?: FilterTree; issues: Issue[]; patterns: RegexPattern[] } {
+export function parseFilterTree(
+  value: unknown,
+  path: (string | number)[] = ['filters'],
+): { tree?: FilterTree; issues: Issue[]; patterns: RegexPattern[] } {
   const walk: Walk = { issues: [], leaves: 0, patterns: [] }
   const tree = parseNode(value, path, 0, walk)
   if (walk.leaves > MAX_TREE_LEAVES) {
-    walk.issues.push(...named([{ path, message: `a tree holds at most ${MAX_TREE_LEAVES} leaves (session filters, performed leaves and each filter inside one); this one holds ${walk.leaves}` }]))
+    walk.issues.push(
+      ...named([
+        {
+          path,
+          message: `a tree holds at most ${MAX_TREE_LEAVES} leaves (session filters, performed leaves and each filter inside one); this one holds ${walk.leaves}`,
+        },
+      ]),
+    )
   }
   if (walk.issues.length || !tree) return { issues: walk.issues, patterns: walk.patterns }
   return { tree, issues: [], patterns: walk.patterns }
@@ -205,7 +254,13 @@ function performedCondition(performed: Performed, prefix: string): Fragment {
   if (performed.name !== undefined) parts.push({ sql: `name = {${prefix}_name:String}`, params: { [`${prefix}_name`]: performed.name } })
   parts.push(...performed.filters.map((filter, index) => compileFilter(filter, `${prefix}_f${index}`, 'events')))
   if (parts.length === 0) return { sql: '1', params: {} }
-  return { sql: `(${parts.map((part) => part.sql).join(' AND ')})`, params: mergeParams(parts.map((part) => part.params), `performed leaf ${prefix}`) }
+  return {
+    sql: `(${parts.map((part) => part.sql).join(' AND ')})`,
+    params: mergeParams(
+      parts.map((part) => part.params),
+      `performed leaf ${prefix}`,
+    ),
+  }
 }
 
 /**
@@ -222,7 +277,11 @@ const SET_CONTEXT: Params = { projectId: '', readFrom: '', readTo: '' }
 function performedScan(conditions: (Fragment & { index: number })[], params: Params): string {
   const bits = conditions.map(({ sql, index }) => `bitShiftLeft(toUInt64(${sql}), ${index})`).join(' + ')
   const anyLeaf = conditions.length > 1 ? `(${conditions.map(({ sql }) => sql).join(' OR ')})` : conditions[0].sql
-  return compileInner('insights/performed-sessions.sql', { ...SET_CONTEXT, ...params }, { leaf_bits: sqlOnly(bits), performed: sqlOnly(anyLeaf) }).sql
+  return compileInner(
+    'insights/performed-sessions.sql',
+    { ...SET_CONTEXT, ...params },
+    { leaf_bits: sqlOnly(bits), performed: sqlOnly(anyLeaf) },
+  ).sql
 }
 
 const performedKey = (performed: Performed): string => JSON.stringify(performed)
@@ -254,7 +313,8 @@ function mergeIsLeaves(children: FilterTree[]): FilterTree[] {
 
 /** Whether a node holds performed leaves only, under any `and`, `or` and `not`. */
 const performedOnly = (node: FilterTree): boolean =>
-  node.kind === 'performed' || (node.kind === 'not' ? performedOnly(node.child) : (node.kind === 'and' || node.kind === 'or') && node.children.every(performedOnly))
+  node.kind === 'performed' ||
+  (node.kind === 'not' ? performedOnly(node.child) : (node.kind === 'and' || node.kind === 'or') && node.children.every(performedOnly))
 
 /** A performed-only node's value for a session without a matching event: every leaf false. */
 function valueWithoutEvents(node: FilterTree): boolean {
@@ -304,13 +364,18 @@ export function compileTree(tree: FilterTree, reading: PerformedReading): Compil
   collect(tree)
   const conditions = [...performed.entries()].map(([key, leaf], index) => ({ key, index, ...performedCondition(leaf, `p${index}`) }))
   const byKey = new Map(conditions.map((condition) => [condition.key, condition]))
-  const performedParams = mergeParams(conditions.map((condition) => condition.params), 'the performed leaves')
+  const performedParams = mergeParams(
+    conditions.map((condition) => condition.params),
+    'the performed leaves',
+  )
   const leafOf = (node: { performed: Performed }) => byKey.get(performedKey(node.performed)) as (typeof conditions)[number]
   const renderMask = (node: FilterTree): string => {
     switch (node.kind) {
       case 'and':
       case 'or':
-        return node.children.length === 1 ? renderMask(node.children[0]) : `(${node.children.map(renderMask).join(node.kind === 'and' ? ' AND ' : ' OR ')})`
+        return node.children.length === 1
+          ? renderMask(node.children[0])
+          : `(${node.children.map(renderMask).join(node.kind === 'and' ? ' AND ' : ' OR ')})`
       case 'not':
         return `(NOT ${renderMask(node.child)})`
       case 'performed':
@@ -382,7 +447,12 @@ export function sortTree(tree: FilterTree): SortedFilters {
  * meaning, an object is a tree. Every problem is listed, and the regex patterns are given for the request's
  * budget, which the caller applies over all of the request's patterns.
  */
-export function readFiltersOrTree(text: string | undefined): { filters: Filter[]; tree?: FilterTree; issues: Issue[]; patterns: RegexPattern[] } {
+export function readFiltersOrTree(text: string | undefined): {
+  filters: Filter[]
+  tree?: FilterTree
+  issues: Issue[]
+  patterns: RegexPattern[]
+} {
   if (text === undefined) return { filters: [], issues: [], patterns: [] }
   let parsed: unknown
   try {

@@ -4,15 +4,42 @@
 import { mergeParams, type Fragment, type Params } from './compiled'
 import { assertNever, type Issue } from './errors'
 import { regexIssues, type RegexPattern } from './regex-budget'
-import { EVENT_FIELDS, SESSION_ATTRIBUTES, SESSION_ONLY_ATTRIBUTES, isEventField, isSessionAttribute, propertyKeyOf, sessionColumn, type EventField, type SessionAttribute } from './registry'
+import {
+  EVENT_FIELDS,
+  SESSION_ATTRIBUTES,
+  SESSION_ONLY_ATTRIBUTES,
+  isEventField,
+  isSessionAttribute,
+  propertyKeyOf,
+  sessionColumn,
+  type EventField,
+  type SessionAttribute,
+} from './registry'
 import { compileSchema, schemaIssues } from './validate'
 
-export const OPERATORS = ['is', 'isNot', 'contains', 'doesNotContain', 'startsWith', 'endsWith', 'regex', 'isNull', 'isNotNull', 'gt', 'lt', 'gte', 'lte'] as const
+export const OPERATORS = [
+  'is',
+  'isNot',
+  'contains',
+  'doesNotContain',
+  'startsWith',
+  'endsWith',
+  'regex',
+  'isNull',
+  'isNotNull',
+  'gt',
+  'lt',
+  'gte',
+  'lte',
+] as const
 export type Operator = (typeof OPERATORS)[number]
 const NUMERIC_OPERATORS: readonly Operator[] = ['gt', 'lt', 'gte', 'lte']
 const VALUELESS_OPERATORS: readonly Operator[] = ['isNull', 'isNotNull']
 
-export type FilterTarget = { kind: 'session'; attribute: SessionAttribute } | { kind: 'event'; field: EventField } | { kind: 'property'; key: string }
+export type FilterTarget =
+  | { kind: 'session'; attribute: SessionAttribute }
+  | { kind: 'event'; field: EventField }
+  | { kind: 'property'; key: string }
 
 export interface Filter {
   target: FilterTarget
@@ -63,7 +90,10 @@ const KNOWN_NAMES = [...Object.keys(SESSION_ATTRIBUTES), ...Object.keys(EVENT_FI
  * One filter, every problem listed, and its regex patterns (a regex filter's values, at their paths) for the
  * request's regex check (regex-budget.ts), which counts and compiles every pattern of the request at once.
  */
-function parseOne(raw: { name: string; operator: Operator; value?: (string | number)[] }, path: (string | number)[]): { filter?: Filter; issues: Issue[]; patterns: RegexPattern[] } {
+function parseOne(
+  raw: { name: string; operator: Operator; value?: (string | number)[] },
+  path: (string | number)[],
+): { filter?: Filter; issues: Issue[]; patterns: RegexPattern[] } {
   const issues: Issue[] = []
   const target = targetOf(raw.name)
   if (!target) issues.push({ path: [...path, 'name'], message: `unknown filter "${raw.name}"; known: ${KNOWN_NAMES}` })
@@ -76,7 +106,11 @@ function parseOne(raw: { name: string; operator: Operator; value?: (string | num
     issues.push({ path: [...path, 'value'], message: `operator "${raw.operator}" needs at least one value` })
   }
   if (NUMERIC_OPERATORS.includes(raw.operator)) {
-    if (target && target.kind !== 'property') issues.push({ path: [...path, 'operator'], message: `operator "${raw.operator}" compares numbers and applies only to properties.<key>` })
+    if (target && target.kind !== 'property')
+      issues.push({
+        path: [...path, 'operator'],
+        message: `operator "${raw.operator}" compares numbers and applies only to properties.<key>`,
+      })
     values.forEach((value, index) => {
       if (NUMBER.test(value) && Number.isFinite(Number(value))) numbers.push(Number(value))
       else issues.push({ path: [...path, 'value', index], message: `"${value}" is not a number` })
@@ -97,7 +131,11 @@ export function readFilters(text: string | undefined): { filters: Filter[]; issu
   try {
     parsed = JSON.parse(text)
   } catch (error) {
-    return { filters: [], issues: [{ path: ['filters'], message: `"filters" is not valid JSON: ${(error as Error).message}` }], patterns: [] }
+    return {
+      filters: [],
+      issues: [{ path: ['filters'], message: `"filters" is not valid JSON: ${(error as Error).message}` }],
+      patterns: [],
+    }
   }
   return parseFilterList(parsed)
 }
@@ -158,10 +196,14 @@ export type FilterSubject = 'sessions' | 'events'
 export { SESSION_ONLY_ATTRIBUTES }
 
 /** The filter's target as SQL; a property key is bound as a value. */
-function targetExpression(target: FilterTarget, { prefix, params, subject }: { prefix: string; params: Fragment['params']; subject: FilterSubject }): string {
+function targetExpression(
+  target: FilterTarget,
+  { prefix, params, subject }: { prefix: string; params: Fragment['params']; subject: FilterSubject },
+): string {
   switch (target.kind) {
     case 'session':
-      if (subject === 'events' && SESSION_ONLY_ATTRIBUTES.includes(target.attribute)) throw new Error(`${target.attribute} is not an event column`)
+      if (subject === 'events' && SESSION_ONLY_ATTRIBUTES.includes(target.attribute))
+        throw new Error(`${target.attribute} is not an event column`)
       return subject === 'sessions' ? sessionColumn(target.attribute) : SESSION_ATTRIBUTES[target.attribute]
     case 'event':
       return EVENT_FIELDS[target.field]
@@ -257,12 +299,19 @@ export function compileFilter(filter: Filter, prefix: string, subject: FilterSub
 
 const isSessionFilter = (filter: Filter) => filter.target.kind === 'session'
 const isNameFilter = (filter: Filter) => filter.target.kind === 'event' && filter.target.field === 'name'
-const isPageFilter = (filter: Filter) => filter.target.kind === 'event' && (filter.target.field === 'origin' || filter.target.field === 'path')
+const isPageFilter = (filter: Filter) =>
+  filter.target.kind === 'event' && (filter.target.field === 'origin' || filter.target.field === 'path')
 
 /** Fragments ANDed into one, or null when there are none. */
 function allOf(parts: Fragment[]): Fragment | null {
   if (parts.length === 0) return null
-  return { sql: parts.map((part) => part.sql).join(' AND '), params: mergeParams(parts.map((part) => part.params), 'a filter conjunction') }
+  return {
+    sql: parts.map((part) => part.sql).join(' AND '),
+    params: mergeParams(
+      parts.map((part) => part.params),
+      'a filter conjunction',
+    ),
+  }
 }
 
 /**
@@ -323,6 +372,9 @@ export function sortFilters(filters: Filter[]): SortedFilters {
     sessionAttributes: filters.flatMap((filter) => (filter.target.kind === 'session' ? [filter.target.attribute] : [])),
     restrictionReadsEvents: false,
     performedSessions: null,
-    params: mergeParams(compiled.map((entry) => entry.fragment.params), 'the filters'),
+    params: mergeParams(
+      compiled.map((entry) => entry.fragment.params),
+      'the filters',
+    ),
   }
 }

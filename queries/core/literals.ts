@@ -29,16 +29,24 @@ function bare(value: Value, type: string, where: string): { text: string; cast: 
   if (type === 'Identifier') return { text: typeof value === 'string' && value !== '' ? identifier(value) : fail(), cast: false }
   if (type === 'Bool') return { text: typeof value === 'boolean' ? String(value) : fail(), cast: false }
   if (INTEGER.test(type)) {
-    const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : typeof value === 'string' && /^-?\d+$/.test(value) ? value : fail()
+    const text =
+      typeof value === 'number' && Number.isSafeInteger(value)
+        ? String(value)
+        : typeof value === 'string' && /^-?\d+$/.test(value)
+          ? value
+          : fail()
     const bits = BigInt(/\d+$/.exec(type)?.[0] ?? '64')
     const [low, high] = type.startsWith('U') ? [0n, 2n ** bits - 1n] : [-(2n ** (bits - 1n)), 2n ** (bits - 1n) - 1n]
     if (BigInt(text) < low || BigInt(text) > high) fail()
     return { text, cast: true }
   }
-  if (type === 'Float32' || type === 'Float64') return { text: typeof value === 'number' && Number.isFinite(value) ? String(value) : fail(), cast: true }
-  if (type === 'Date' || type === 'Date32') return { text: typeof value === 'string' && DATE.test(value) ? stringLiteral(value) : fail(), cast: true }
+  if (type === 'Float32' || type === 'Float64')
+    return { text: typeof value === 'number' && Number.isFinite(value) ? String(value) : fail(), cast: true }
+  if (type === 'Date' || type === 'Date32')
+    return { text: typeof value === 'string' && DATE.test(value) ? stringLiteral(value) : fail(), cast: true }
   if (type === 'UUID') return { text: typeof value === 'string' && UUID.test(value) ? stringLiteral(value) : fail(), cast: true }
-  if (DATETIME_TYPE.test(type)) return { text: typeof value === 'string' && DATETIME.test(value) ? stringLiteral(value) : fail(), cast: true }
+  if (DATETIME_TYPE.test(type))
+    return { text: typeof value === 'string' && DATETIME.test(value) ? stringLiteral(value) : fail(), cast: true }
   throw new Error(`${where}: no typed literal for ${type}`)
 }
 

@@ -38,7 +38,12 @@ export type PlanStep<In, Out = In> = (query: In) => Out
 export function planSteps<A, B>(first: PlanStep<A, B>): PlanStep<A, B>
 export function planSteps<A, B, C>(first: PlanStep<A, B>, second: PlanStep<B, C>): PlanStep<A, C>
 export function planSteps<A, B, C, D>(first: PlanStep<A, B>, second: PlanStep<B, C>, third: PlanStep<C, D>): PlanStep<A, D>
-export function planSteps<A, B, C, D, E>(first: PlanStep<A, B>, second: PlanStep<B, C>, third: PlanStep<C, D>, fourth: PlanStep<D, E>): PlanStep<A, E>
+export function planSteps<A, B, C, D, E>(
+  first: PlanStep<A, B>,
+  second: PlanStep<B, C>,
+  third: PlanStep<C, D>,
+  fourth: PlanStep<D, E>,
+): PlanStep<A, E>
 export function planSteps<A, B, C, D, E, F>(
   first: PlanStep<A, B>,
   second: PlanStep<B, C>,
@@ -175,7 +180,11 @@ export interface Prepared<Q> {
   compiled: CompiledQuery
 }
 
-export function prepare<Parsed, Planned>(resource: Resource<Parsed, Planned>, raw: Record<string, unknown>, scope: Scope): Prepared<Planned> {
+export function prepare<Parsed, Planned>(
+  resource: Resource<Parsed, Planned>,
+  raw: Record<string, unknown>,
+  scope: Scope,
+): Prepared<Planned> {
   const query = resource.plan(resource.parse(raw, scope))
   return { query, compiled: resource.compile(query) }
 }

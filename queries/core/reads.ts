@@ -61,12 +61,15 @@ const HOURLY_COUNTS: ReadonlySet<string> = new Set(['event', 'user', 'session', 
 export function chartItemReads(chart: ChartQuestion, item: ChartItem): EventReads {
   const windows = chart.previousWindow ? [chart.window, chart.previousWindow] : [chart.window]
   const chartByHour = chart.breakdowns.length === 0 && windows.every((window) => boundsOnWholeHours(window, chart.interval, chart.timezone))
-  const itemByHour = item.filters.length === 0 && (HOURLY_COUNTS.has(item.segment) || (item.segment === 'property_sum' && item.property?.kind === 'column'))
+  const itemByHour =
+    item.filters.length === 0 && (HOURLY_COUNTS.has(item.segment) || (item.segment === 'property_sum' && item.property?.kind === 'column'))
   return chartByHour && itemByHour ? 'hours' : 'events'
 }
 
 /** Plan step of metrics, after the interval is picked and the filters sorted: where revenue is read (`revenueReads`). */
-export const decideRevenueReads = <Q extends SortedQuestion & { interval: Interval; timezone: string }>(query: Q): Q & { reads: EventReads } => ({
+export const decideRevenueReads = <Q extends SortedQuestion & { interval: Interval; timezone: string }>(
+  query: Q,
+): Q & { reads: EventReads } => ({
   ...query,
   reads: revenueReads(query),
 })

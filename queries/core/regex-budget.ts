@@ -28,7 +28,8 @@ export const MAX_REQUEST_LARGE_PATTERNS = 2
 
 /** Escapes of a pattern, each a backslash and the character after it (`\\` is one, so `\\p` names no class). */
 const ESCAPE = /\\[\s\S]/g
-const unicodeClassesOf = (text: string): number => [...text.matchAll(ESCAPE)].filter(([written]) => written === '\\p' || written === '\\P').length
+const unicodeClassesOf = (text: string): number =>
+  [...text.matchAll(ESCAPE)].filter(([written]) => written === '\\p' || written === '\\P').length
 
 /** A regex pattern of a request and the path of the parameter value that holds it (`steps.0.filters.1.value.0`). */
 export interface RegexPattern {
@@ -84,7 +85,8 @@ function budgetIssues(uses: readonly RegexUse[]): Issue[] | undefined {
         count += 1
         characters += pattern.text.length
         classes += unicodeClassesOf(pattern.text)
-        const over = count > MAX_REQUEST_REGEX_PATTERNS || characters > MAX_REQUEST_REGEX_CHARACTERS || classes > MAX_REQUEST_UNICODE_CLASSES
+        const over =
+          count > MAX_REQUEST_REGEX_PATTERNS || characters > MAX_REQUEST_REGEX_CHARACTERS || classes > MAX_REQUEST_UNICODE_CLASSES
         if (!past && over) past = pattern
       }
     }

@@ -97,7 +97,8 @@ function headerText(text: string): string | undefined {
   const first = lines.findIndex((line) => line.startsWith('-- @returns '))
   if (first === -1) return undefined
   let header = lines[first].slice('-- @returns '.length).trim()
-  for (let next = first + 1; header.endsWith(',') && lines[next]?.startsWith('--'); next += 1) header += ` ${lines[next].replace(/^--\s*/, '').trim()}`
+  for (let next = first + 1; header.endsWith(',') && lines[next]?.startsWith('--'); next += 1)
+    header += ` ${lines[next].replace(/^--\s*/, '').trim()}`
   return header
 }
 
@@ -119,7 +120,8 @@ export function readReturns(text: string, markers: readonly string[]): { returns
     .filter((column) => !parseColumnType(column.type))
     .map((column) => `"-- @returns" column ${column.name} has an unknown type ${column.type}`)
   const names = columns.map((column) => column.name)
-  for (const name of new Set(names.filter((name, index) => names.indexOf(name) !== index))) problems.push(`"-- @returns" names the column ${name} twice`)
+  for (const name of new Set(names.filter((name, index) => names.indexOf(name) !== index)))
+    problems.push(`"-- @returns" names the column ${name} twice`)
   if (rest && !markers.includes(rest)) problems.push(`"-- @returns" ends in @${rest}, which is not a marker of the template`)
   return { returns: { kind: 'columns', columns, ...(rest ? { rest } : {}) }, problems }
 }

@@ -9,7 +9,9 @@ import { invalid, type Issue } from './errors'
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 // `verbose` gives each error its schema, so a missing enum parameter can name its values.
-const coercing = addFormats(new Ajv({ allErrors: true, coerceTypes: 'array', useDefaults: true, strict: true, allowUnionTypes: true, verbose: true }))
+const coercing = addFormats(
+  new Ajv({ allErrors: true, coerceTypes: 'array', useDefaults: true, strict: true, allowUnionTypes: true, verbose: true }),
+)
 const exact = addFormats(new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true }))
 
 /**
@@ -42,7 +44,13 @@ export interface Validator<T> {
 }
 
 function toIssue(error: ErrorObject, keyNoun: string, basePath: (string | number)[]): Issue {
-  const path = [...basePath, ...error.instancePath.split('/').filter(Boolean).map((part) => (/^\d+$/.test(part) ? Number(part) : part))]
+  const path = [
+    ...basePath,
+    ...error.instancePath
+      .split('/')
+      .filter(Boolean)
+      .map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+  ]
   if (error.keyword === 'additionalProperties') {
     const name = (error.params as { additionalProperty: string }).additionalProperty
     return { path: [...path, name], message: `unknown ${keyNoun} "${name}"` }
@@ -77,8 +85,11 @@ function numberTextIssues(schema: { properties?: Record<string, PropertySchema> 
     const property = schema.properties[name]
     const single = numberKindOf(property)
     const listed = property?.type === 'array' ? numberKindOf(property.items) : undefined
-    const texts: [(string | number)[], unknown, NumberKind | undefined][] =
-      single ? [[[name], raw, single]] : listed ? (Array.isArray(raw) ? raw : [raw]).map((item, index) => [[name, index], item, listed]) : []
+    const texts: [(string | number)[], unknown, NumberKind | undefined][] = single
+      ? [[[name], raw, single]]
+      : listed
+        ? (Array.isArray(raw) ? raw : [raw]).map((item, index) => [[name, index], item, listed])
+        : []
     for (const [path, text, kind] of texts) {
       if (kind && typeof text === 'string' && !DECIMAL_TEXT[kind].pattern.test(text)) {
         issues.push({ path: [...basePath, ...path], message: `"${path.join('.')}" ${DECIMAL_TEXT[kind].says}` })
@@ -90,14 +101,20 @@ function numberTextIssues(schema: { properties?: Record<string, PropertySchema> 
 
 export function compileSchema<T>(schema: JSONSchemaType<T> | object, options: SchemaOptions = {}): Validator<T> {
   const ajv = options.coerce === false ? exact : coercing
-  return { validate: ajv.compile<T>(schema as JSONSchemaType<T>), keyNoun: options.keyNoun ?? 'parameter', coerce: options.coerce !== false }
+  return {
+    validate: ajv.compile<T>(schema as JSONSchemaType<T>),
+    keyNoun: options.keyNoun ?? 'parameter',
+    coerce: options.coerce !== false,
+  }
 }
 
 /** Validates `value` (coercing in place where the validator does); returns the issues, empty when valid. */
 export function schemaIssues<T>(validator: Validator<T>, value: unknown, basePath: (string | number)[] = []): Issue[] {
   const textIssues = validator.coerce ? numberTextIssues(validator.validate.schema as object, value, basePath) : []
   const refused = new Set(textIssues.map((issue) => issue.path.join('\0')))
-  const issues = validator.validate(value) ? [] : (validator.validate.errors ?? []).map((error) => toIssue(error, validator.keyNoun, basePath))
+  const issues = validator.validate(value)
+    ? []
+    : (validator.validate.errors ?? []).map((error) => toIssue(error, validator.keyNoun, basePath))
   if (!validator.coerce) return issues
   return [...issues.filter((issue) => !refused.has(issue.path.join('\0'))), ...textIssues, ...infiniteNumbers(value, basePath)]
 }

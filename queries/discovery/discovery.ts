@@ -25,8 +25,18 @@ const pagingProperties = {
   cursor: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
   limit: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
 }
-const search = { type: 'string', maxLength: TEXT_MAX_LENGTH, default: '', description: 'Keeps the rows whose text contains this, ignoring case' }
-const event = { type: 'string', minLength: 1, maxLength: TEXT_MAX_LENGTH, description: 'Counts only events of this name (every name when absent)' }
+const search = {
+  type: 'string',
+  maxLength: TEXT_MAX_LENGTH,
+  default: '',
+  description: 'Keeps the rows whose text contains this, ignoring case',
+}
+const event = {
+  type: 'string',
+  minLength: 1,
+  maxLength: TEXT_MAX_LENGTH,
+  description: 'Counts only events of this name (every name when absent)',
+}
 const key = {
   type: 'string',
   minLength: 1,
@@ -74,7 +84,8 @@ function parseDiscovery(validate: ReturnType<typeof compileSchema>, raw: Record<
   const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })
   // A key named as filters name it (`properties.price`) is the bare key; `properties.` alone names none.
   const key = typed.key === undefined ? '' : (propertyKeyOf(typed.key) ?? typed.key)
-  if (typed.key === 'properties.') issues.push({ path: ['key'], message: `"key" names no property: give it bare ("price") or as filters do ("properties.price")` })
+  if (typed.key === 'properties.')
+    issues.push({ path: ['key'], message: `"key" names no property: give it bare ("price") or as filters do ("properties.price")` })
   if (issues.length || !window) throw invalid(issues)
   return {
     projectId: scope.project.id,
@@ -118,7 +129,10 @@ function discoveryStatement(file: string, query: PlannedDiscovery, own: Params):
     return compileTemplate(`insights/${file}.sql`, summaries, { event_minutes: sqlOnly('') })
   }
   const minutes = compileInner(`insights/${file}-minutes.sql`, params)
-  const indented = minutes.sql.split('\n').map((line) => `  ${line}`).join('\n')
+  const indented = minutes.sql
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n')
   return compileTemplate(`insights/${file}.sql`, params, { event_minutes: { sql: `\n  UNION ALL\n${indented}`, params: minutes.params } })
 }
 
@@ -148,7 +162,11 @@ export const eventNames = discoveryResource({
   name: 'events/names',
   schema: schemaOf({}),
   compile: (query) => discoveryStatement('events-names', query, {}),
-  row: (row, query) => ({ name: String(row.name), count: Number(row.event_count), lastSeen: formatInstant(new Date(Number(row.last_seen_ms)), query.timezone) }),
+  row: (row, query) => ({
+    name: String(row.name),
+    count: Number(row.event_count),
+    lastSeen: formatInstant(new Date(Number(row.last_seen_ms)), query.timezone),
+  }),
 })
 
 export const eventProperties = discoveryResource({

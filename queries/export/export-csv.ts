@@ -72,18 +72,28 @@ const nested = (compiled: CompiledQuery): Fragment => ({ sql: compiled.sql.repla
 
 /** One keyset chunk of `rows` rows after `after`, as CSV text written by the engine. */
 export function compileCsvChunk(query: PlannedExport, slice: { after?: Keyset; rows: number }): CompiledQuery {
-  const rowsFragment = nested(compileRows(query, { ...slice, extraColumns: ['created_at AS createdAtKey', 'toUInt128(events.id) AS idKey'] }))
+  const rowsFragment = nested(
+    compileRows(query, { ...slice, extraColumns: ['created_at AS createdAtKey', 'toUInt128(events.id) AS idKey'] }),
+  )
   // The profile look-up reads the chunk's rows statement again; the chunk binds its params once.
   const profiles = query.includes.includes('profile')
     ? compileInner('export/profile-cells.sql', rowsFragment.params, {
-        profiles: compileInner('export/profiles.sql', rowsFragment.params, { ids: sqlOnly(`(SELECT profileId FROM (${rowsFragment.sql}))`) }),
+        profiles: compileInner('export/profiles.sql', rowsFragment.params, {
+          ids: sqlOnly(`(SELECT profileId FROM (${rowsFragment.sql}))`),
+        }),
       })
     : undefined
-  const compiled = compileTemplate('export/events-csv.sql', {}, {
-    rows: rowsFragment,
-    cells: cellsOf(query),
-    profiles: profiles ? { sql: `\nLEFT JOIN (${profiles.sql}) AS profile ON profile.profileKey = chunk.profileId`, params: profiles.params } : { sql: '', params: {} },
-  })
+  const compiled = compileTemplate(
+    'export/events-csv.sql',
+    {},
+    {
+      rows: rowsFragment,
+      cells: cellsOf(query),
+      profiles: profiles
+        ? { sql: `\nLEFT JOIN (${profiles.sql}) AS profile ON profile.profileKey = chunk.profileId`, params: profiles.params }
+        : { sql: '', params: {} },
+    },
+  )
   return { ...compiled, format: 'TabSeparatedRaw' }
 }
 

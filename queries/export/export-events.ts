@@ -15,11 +15,18 @@ export const INCLUDES = {
   geo: ['region', 'latitude', 'longitude'],
   device: ['device', 'brand', 'model', 'os_version AS osVersion', 'browser_version AS browserVersion'],
   referrer: [
-    'referrer', 'referrer_name AS referrerName', 'referrer_type AS referrerType', 'utm_source AS utmSource', 'utm_medium AS utmMedium',
-    'utm_campaign AS utmCampaign', 'utm_term AS utmTerm', 'utm_content AS utmContent',
+    'referrer',
+    'referrer_name AS referrerName',
+    'referrer_type AS referrerType',
+    'utm_source AS utmSource',
+    'utm_medium AS utmMedium',
+    'utm_campaign AS utmCampaign',
+    'utm_term AS utmTerm',
+    'utm_content AS utmContent',
   ],
   meta: [
-    'sdk_name AS sdkName', 'sdk_version AS sdkVersion',
+    'sdk_name AS sdkName',
+    'sdk_version AS sdkVersion',
     "if(isNull(imported_at), NULL, concat(substring(formatDateTime(assumeNotNull(imported_at), '%Y-%m-%dT%H:%i:%S.%f', 'UTC'), 1, 23), '+00:00')) AS importedAt",
   ],
   profile: [],
@@ -29,11 +36,27 @@ export const INCLUDES = {
   groups: ['groups'],
 } as const satisfies Record<string, readonly string[]>
 export type Include = keyof typeof INCLUDES
-const BASE_COLUMNS = ['id', 'name', 'deviceId', 'profileId', 'sessionId', 'projectId', 'createdAt', 'path', 'duration', 'city', 'country', 'os', 'browser']
+const BASE_COLUMNS = [
+  'id',
+  'name',
+  'deviceId',
+  'profileId',
+  'sessionId',
+  'projectId',
+  'createdAt',
+  'path',
+  'duration',
+  'city',
+  'country',
+  'os',
+  'browser',
+]
 
 /** The response fields of an export row, in order: the base ones, then each include's. */
 export function exportColumns(query: { includes: readonly Include[] }): string[] {
-  const included = query.includes.flatMap((name) => (name === 'profile' ? ['profile'] : INCLUDES[name].map((column) => column.split(' AS ').pop() as string)))
+  const included = query.includes.flatMap((name) =>
+    name === 'profile' ? ['profile'] : INCLUDES[name].map((column) => column.split(' AS ').pop() as string),
+  )
   return [...BASE_COLUMNS, ...included]
 }
 export const FORMATS = ['json', 'ndjson', 'csv'] as const
@@ -87,7 +110,10 @@ const MAX_PAGE_OFFSET = 100_000
 const validate = compileSchema(schema)
 
 const listOf = (value: unknown): string[] =>
-  (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((item) => String(item).split(',')).map((item) => item.trim()).filter(Boolean)
+  (Array.isArray(value) ? value : value === undefined ? [] : [value])
+    .flatMap((item) => String(item).split(','))
+    .map((item) => item.trim())
+    .filter(Boolean)
 
 // DateTime64(3) stops at 2299; an open end reads to there.
 const OPEN_START = new Date('1970-01-01T00:00:00Z')
@@ -101,9 +127,13 @@ function decodeCursor(text: string): Keyset | undefined {
   try {
     const [createdAtMs, id, page] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[]
     const valid =
-      Number.isSafeInteger(createdAtMs) && (createdAtMs as number) >= 0 && (createdAtMs as number) < OPEN_END.getTime() &&
-      typeof id === 'string' && UUID_PATTERN.test(id) &&
-      Number.isSafeInteger(page) && (page as number) >= 1
+      Number.isSafeInteger(createdAtMs) &&
+      (createdAtMs as number) >= 0 &&
+      (createdAtMs as number) < OPEN_END.getTime() &&
+      typeof id === 'string' &&
+      UUID_PATTERN.test(id) &&
+      Number.isSafeInteger(page) &&
+      (page as number) >= 1
     if (!valid) return undefined
     return { createdAtMs: createdAtMs as number, id, page: page as number }
   } catch {
@@ -114,7 +144,8 @@ function decodeCursor(text: string): Keyset | undefined {
 function bound(raw: unknown, { name, zone, issues }: { name: 'start' | 'end'; zone: string; issues: Issue[] }): DateTime | undefined {
   if (raw === undefined) return undefined
   const value = parseBound(String(raw), zone, name === 'end')
-  if (!value) issues.push({ path: [name], message: `"${name}" must be YYYY-MM-DD or an ISO date-time with Z or an offset, got "${String(raw)}"` })
+  if (!value)
+    issues.push({ path: [name], message: `"${name}" must be YYYY-MM-DD or an ISO date-time with Z or an offset, got "${String(raw)}"` })
   return value
 }
 
@@ -122,20 +153,26 @@ export function parseExport(raw: Record<string, unknown>, scope: Scope): ExportQ
   const params = { ...raw }
   const issues = schemaIssues(validate, params)
   const timezone = typeof params.timezone === 'string' ? params.timezone : scope.project.timezone
-  if (typeof params.timezone === 'string' && !isValidTimezone(params.timezone)) issues.push({ path: ['timezone'], message: `"timezone" must be an IANA time zone, got "${params.timezone}"` })
+  if (typeof params.timezone === 'string' && !isValidTimezone(params.timezone))
+    issues.push({ path: ['timezone'], message: `"timezone" must be an IANA time zone, got "${params.timezone}"` })
   const zone = isValidTimezone(timezone) ? timezone : 'UTC'
   const start = bound(params.start, { name: 'start', zone, issues })
   const end = bound(params.end, { name: 'end', zone, issues })
-  if (start && end && start >= end) issues.push({ path: ['start'], message: `the window is empty: start ${start.toISO()} is not before end ${end.toISO()}` })
+  if (start && end && start >= end)
+    issues.push({ path: ['start'], message: `the window is empty: start ${start.toISO()} is not before end ${end.toISO()}` })
   const includes = listOf(params.includes)
   includes.forEach((name, index) => {
-    if (!Object.hasOwn(INCLUDES, name)) issues.push({ path: ['includes', index], message: `unknown include "${name}"; known: ${Object.keys(INCLUDES).join(', ')}` })
+    if (!Object.hasOwn(INCLUDES, name))
+      issues.push({ path: ['includes', index], message: `unknown include "${name}"; known: ${Object.keys(INCLUDES).join(', ')}` })
   })
   const { filters, issues: filterIssues } = parseFilters(typeof params.filters === 'string' ? params.filters : undefined)
   issues.push(...filterIssues)
   filters.forEach((filter, index) => {
     if (filter.target.kind === 'session' && SESSION_ONLY_ATTRIBUTES.includes(filter.target.attribute)) {
-      issues.push({ path: ['filters', index, 'name'], message: `"${filter.target.attribute}" describes sessions; exported events have no such field` })
+      issues.push({
+        path: ['filters', index, 'name'],
+        message: `"${filter.target.attribute}" describes sessions; exported events have no such field`,
+      })
     }
   })
   const format = params.format as ExportFormat
@@ -144,12 +181,18 @@ export function parseExport(raw: Record<string, unknown>, scope: Scope): ExportQ
     after = decodeCursor(params.cursor)
     if (!after) issues.push({ path: ['cursor'], message: '"cursor" is not a cursor this API issued' })
   }
-  if (params.cursor !== undefined && params.page !== undefined) issues.push({ path: ['page'], message: 'give "cursor" or "page", not both' })
+  if (params.cursor !== undefined && params.page !== undefined)
+    issues.push({ path: ['page'], message: 'give "cursor" or "page", not both' })
   const skipped = typeof params.page === 'number' && typeof params.limit === 'number' ? (params.page - 1) * params.limit : 0
-  if (skipped > MAX_PAGE_OFFSET) issues.push({ path: ['page'], message: `page ${params.page} with limit ${params.limit} skips ${skipped} rows, more than ${MAX_PAGE_OFFSET}: follow "cursor" (each page's meta.nextCursor), which costs the same at any depth` })
+  if (skipped > MAX_PAGE_OFFSET)
+    issues.push({
+      path: ['page'],
+      message: `page ${params.page} with limit ${params.limit} skips ${skipped} rows, more than ${MAX_PAGE_OFFSET}: follow "cursor" (each page's meta.nextCursor), which costs the same at any depth`,
+    })
   if (format !== 'json') {
     for (const name of ['cursor', 'page', 'limit'] as const) {
-      if (raw[name] !== undefined) issues.push({ path: [name], message: `"${name}" pages JSON; format=${format} streams every matching row` })
+      if (raw[name] !== undefined)
+        issues.push({ path: [name], message: `"${name}" pages JSON; format=${format} streams every matching row` })
     }
   }
   if (issues.length) throw invalid(issues)
@@ -205,7 +248,10 @@ const exportWindowParams = (query: ExportQuery): Params => windowParams(query.pr
  * One slice of the order: `rows` rows after `after` (keyset) or after `offset` rows. `extraColumns`
  * (SQL from a closed list of the caller's) are added after the included ones.
  */
-export function compileRows(query: PlannedExport, slice: { after?: Keyset; offset?: number; rows: number; extraColumns?: string[] }): CompiledQuery {
+export function compileRows(
+  query: PlannedExport,
+  slice: { after?: Keyset; offset?: number; rows: number; extraColumns?: string[] },
+): CompiledQuery {
   const includes = [...query.includes.flatMap((name) => INCLUDES[name]), ...(slice.extraColumns ?? [])]
   return compileTemplate(
     'export/events.sql',

@@ -6,7 +6,19 @@ import { planSteps, type Chunk, type Resource, type RowSets, type StatementSet, 
 import { parseLines, type CompiledQuery } from '../core/compiled'
 import type { Rows } from '../core/rows.generated'
 import { compileCsvChunk, compileCsvLines, csvHeader, parseCsvChunk } from './export-csv'
-import { compileCount, compileProfiles, compileRows, decideExportFilters, encodeCursor, exportEventsSchema, keysetOf, parseExport, type ExportQuery, type Keyset, type PlannedExport } from './export-events'
+import {
+  compileCount,
+  compileProfiles,
+  compileRows,
+  decideExportFilters,
+  encodeCursor,
+  exportEventsSchema,
+  keysetOf,
+  parseExport,
+  type ExportQuery,
+  type Keyset,
+  type PlannedExport,
+} from './export-events'
 
 /** An event row: its base fields and the columns its `includes` add (sql/export/events.sql). */
 export type ExportRow = Rows['export/events.sql']
@@ -69,7 +81,11 @@ function ndjsonChunk(output: string, follow: RowSets, query: ExportQuery): Chunk
   }
   const rows = withProfiles(parseLines<ExportRow>(output), follow.profiles ?? [])
   const last = rows.at(-1)
-  return { text: rows.map((row) => `${JSON.stringify(row)}\n`).join(''), count: rows.length, next: nextAfter(rows.length, last && keysetOf(last, 1)) }
+  return {
+    text: rows.map((row) => `${JSON.stringify(row)}\n`).join(''),
+    count: rows.length,
+    next: nextAfter(rows.length, last && keysetOf(last, 1)),
+  }
 }
 
 /** How an export is streamed: as one statement where the engine streams one, or keyset chunk after chunk. */
@@ -90,7 +106,8 @@ export const exportStream: StreamPlan<PlannedExport, Keyset> = {
     if (query.format === 'csv') return compileCsvChunk(query, { after, rows: STREAM_CHUNK_ROWS })
     return compileRows(query, { after, rows: STREAM_CHUNK_ROWS })
   },
-  followChunk: (query, output) => (query.format === 'ndjson' && includesProfiles(query) ? profilesOf(query, parseLines<ExportRow>(output)) : {}),
+  followChunk: (query, output) =>
+    query.format === 'ndjson' && includesProfiles(query) ? profilesOf(query, parseLines<ExportRow>(output)) : {},
   shapeChunk: (output, follow, query) => (query.format === 'csv' ? csvChunk(output) : ndjsonChunk(output, follow, query)),
 }
 

@@ -1,7 +1,6 @@
 // Response bodies of `GET /export/events`: JSON pages, or every matching row as NDJSON or CSV.
 import { attributionProperties, instant, nullable, pageBody, text, type RouteResponse } from '../core/responses'
 
-
 /** The fields every exported event has, then each `includes` group's (queries/export/export-events.ts INCLUDES). */
 const baseFields = {
   id: { type: 'string', format: 'uuid' },

@@ -26,7 +26,11 @@ function attributesOf(name: Dimension): SessionAttribute[] {
 type PlannedBreakdown = PlannedInsight & { reads: SessionReads }
 
 /** A regrouped session's member, prefix and value under each breakdown asked together (insights/member-join.sql). */
-const MEMBER_VALUES = { member: sqlOnly('\n    toUInt32(member_value.1) AS member,'), prefix: sqlOnly('member_value.2'), name: sqlOnly('member_value.3') }
+const MEMBER_VALUES = {
+  member: sqlOnly('\n    toUInt32(member_value.1) AS member,'),
+  prefix: sqlOnly('member_value.2'),
+  name: sqlOnly('member_value.3'),
+}
 
 /**
  * The statement of breakdowns that read the session rollup (the wing's `breakdownRollupRows`): one
@@ -36,14 +40,22 @@ const MEMBER_VALUES = { member: sqlOnly('\n    toUInt32(member_value.1) AS membe
  */
 function compileRollup(names: Dimension[], { source, params }: { source: SessionSource; params: Params }): CompiledQuery {
   const breakdowns = names.map(breakdownSql)
-  const rollupRows = breakdownRollupRows(source, breakdowns.map((breakdown) => breakdown.name))
+  const rollupRows = breakdownRollupRows(
+    source,
+    breakdowns.map((breakdown) => breakdown.name),
+  )
   const regrouped = regroupedSessions(source, [...new Set(names.flatMap(attributesOf))])
   // Each regrouped session's member (none alone), prefix and value, and the join that gives its members.
   const counts = (values: Record<'member' | 'prefix' | 'name' | 'member_join', Fragment>) =>
     compileInner('insights/rollup-counts.sql', params, { rollup_rows: rollupRows, regrouped_sessions: regrouped, ...values })
   if (names.length === 1) {
     return compileTemplate('insights/dimension-rollup.sql', params, {
-      rollup_counts: counts({ member: sqlOnly(''), prefix: sqlOnly(breakdowns[0].prefix), name: sqlOnly(breakdowns[0].value), member_join: sqlOnly('') }),
+      rollup_counts: counts({
+        member: sqlOnly(''),
+        prefix: sqlOnly(breakdowns[0].prefix),
+        name: sqlOnly(breakdowns[0].value),
+        member_join: sqlOnly(''),
+      }),
     })
   }
   const members = compileInner('insights/member-join.sql', params, {
@@ -61,7 +73,11 @@ function compileDimensions(names: Dimension[], query: PlannedBreakdown): Compile
   if (query.reads === 'rollup') return compileRollup(names, { source, params })
   const { views, join } = eventJoin(source)
   const attributes = [...new Set(names.flatMap(attributesOf))]
-  const counts = compileInner('insights/kept-counts.sql', params, { window_sessions: windowSessions(source, attributes), views, views_join: join })
+  const counts = compileInner('insights/kept-counts.sql', params, {
+    window_sessions: windowSessions(source, attributes),
+    views,
+    views_join: join,
+  })
   const shared = { performed_with: performedWith(query), kept_counts: counts }
   if (names.length === 1) {
     const { prefix, value } = breakdownSql(names[0])
@@ -87,7 +103,11 @@ const breakdownsTogether: Joins<PlannedBreakdown> = {
   family: 'insights.dimension',
   key: (query) => JSON.stringify(query),
   rows: (query) => pageParams(query).rowsToRead,
-  compile: (members, settled) => compileDimensions(members.map((member) => member.resource as Dimension), withSettled(members[0].query, settled)),
+  compile: (members, settled) =>
+    compileDimensions(
+      members.map((member) => member.resource as Dimension),
+      withSettled(members[0].query, settled),
+    ),
 }
 
 function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedBreakdown, Rows['insights/dimension.sql']> {
@@ -117,4 +137,6 @@ function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedBreak
   }
 }
 
-export const dimensions: Resource<InsightQuery, PlannedBreakdown, Rows['insights/dimension.sql']>[] = (Object.keys(DIMENSIONS) as Dimension[]).map(dimensionResource)
+export const dimensions: Resource<InsightQuery, PlannedBreakdown, Rows['insights/dimension.sql']>[] = (
+  Object.keys(DIMENSIONS) as Dimension[]
+).map(dimensionResource)

@@ -25,7 +25,11 @@ export interface EntryExitQuery extends InsightQuery {
 type PlannedEntryExit = EntryExitQuery & PlannedInsight & { reads: SessionReads }
 
 const modeProperties = {
-  mode: { type: 'string', enum: ENTRY_EXIT_MODES, description: "`entry`: sessions by the page they entered on; `exit`: by the page of their last page view" },
+  mode: {
+    type: 'string',
+    enum: ENTRY_EXIT_MODES,
+    description: '`entry`: sessions by the page they entered on; `exit`: by the page of their last page view',
+  },
 }
 
 export const entryExitSchema = { ...pagedSchema, required: ['mode'], properties: { ...pagedSchema.properties, ...modeProperties } }
@@ -76,7 +80,11 @@ function compileExits(query: PlannedEntryExit): CompiledQuery {
   }
   const { sessions, join } = sessionsWithPages(source, ['exit_origin', 'exit_path'])
   const items = compileInner('insights/exit-items.sql', params, { views_join: join })
-  return compileTemplate('insights/exit-pages.sql', params, { performed_with: performedWith(query), window_sessions: sessions, exit_items: items })
+  return compileTemplate('insights/exit-pages.sql', params, {
+    performed_with: performedWith(query),
+    window_sessions: sessions,
+    exit_items: items,
+  })
 }
 
 /** An entry page's row (insights/dimension.sql; its rollup twin returns the same columns). */

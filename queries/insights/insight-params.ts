@@ -153,7 +153,12 @@ export function decideFilters<Q extends InsightQuery>(query: Q): Q & { sorted: S
 export function capSeriesBuckets<Q extends InsightQuery & { interval: Interval }>(query: Q): Q {
   const buckets = bucketCount(query.window, query.interval, query.timezone)
   if (buckets > SERIES_BUCKET_CAP) {
-    throw invalid([{ path: ['interval'], message: `this series would have ${buckets} buckets, more than ${SERIES_BUCKET_CAP}: narrow the window or widen the interval` }])
+    throw invalid([
+      {
+        path: ['interval'],
+        message: `this series would have ${buckets} buckets, more than ${SERIES_BUCKET_CAP}: narrow the window or widen the interval`,
+      },
+    ])
   }
   return query
 }

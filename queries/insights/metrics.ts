@@ -3,12 +3,28 @@ import { bucketExpression } from '../core/buckets'
 import { andClauses, compileInner, compileTemplate, sqlOnly, type Fragment } from '../core/compiled'
 import { buckets, pickInterval } from '../core/dates'
 import { decideRevenueReads, type EventReads } from '../core/reads'
-import { capSeriesBuckets, decideFilters, parseInsightParams, seriesSchema, widenForSessions, type InsightQuery, type PlannedSeries } from './insight-params'
+import {
+  capSeriesBuckets,
+  decideFilters,
+  parseInsightParams,
+  seriesSchema,
+  widenForSessions,
+  type InsightQuery,
+  type PlannedSeries,
+} from './insight-params'
 import { withSettled } from '../sessions/question'
 import { planSteps, type Resource } from '../core/pipeline'
 import type { Rows } from '../core/rows.generated'
 import { percent, ratio } from '../core/rounding'
-import { eventConditions, eventJoin, performedWith, sessionParams, sessionsMatchingAttributes, settledCheck, windowSessions } from '../sessions/by-question'
+import {
+  eventConditions,
+  eventJoin,
+  performedWith,
+  sessionParams,
+  sessionsMatchingAttributes,
+  settledCheck,
+  windowSessions,
+} from '../sessions/by-question'
 
 /** A metrics request after its plan: where its revenue is read from decided (core/reads.ts). */
 type PlannedMetrics = PlannedSeries & { reads: EventReads }

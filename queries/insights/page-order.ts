@@ -20,9 +20,23 @@ export interface PagesQuery extends InsightQuery {
 const SEARCH_MAX_LENGTH = 200
 
 const orderProperties = {
-  sortBy: { type: 'string', enum: PAGE_SORTS, default: 'sessions', description: 'The measure rows are ordered by; ties by origin, then path' },
-  sortOrder: { type: 'string', enum: SORT_ORDERS, default: 'desc', description: 'Direction of `sortBy`; rows without a value (null) come last either way' },
-  search: { type: 'string', maxLength: SEARCH_MAX_LENGTH, description: "Keeps the pages whose path or title contains this text, ignoring case" },
+  sortBy: {
+    type: 'string',
+    enum: PAGE_SORTS,
+    default: 'sessions',
+    description: 'The measure rows are ordered by; ties by origin, then path',
+  },
+  sortOrder: {
+    type: 'string',
+    enum: SORT_ORDERS,
+    default: 'desc',
+    description: 'Direction of `sortBy`; rows without a value (null) come last either way',
+  },
+  search: {
+    type: 'string',
+    maxLength: SEARCH_MAX_LENGTH,
+    description: 'Keeps the pages whose path or title contains this text, ignoring case',
+  },
 }
 
 export const pagesSchema = { ...pagedSchema, properties: { ...pagedSchema.properties, ...orderProperties } }
@@ -39,7 +53,10 @@ const SORT_KEYS = {
   pageviews: { sql: 'view_count', nullable: false },
   // TRICKY: intDiv throws on a zero divisor even in the branch `if` does not take for that row; intDivOrZero
   // never does, and the zero it gives there is replaced by NULL.
-  bounce_rate: { sql: 'if(entered_all = 0, NULL, intDivOrZero(20000 * entered_bounced_all + entered_all, 2 * entered_all))', nullable: true },
+  bounce_rate: {
+    sql: 'if(entered_all = 0, NULL, intDivOrZero(20000 * entered_bounced_all + entered_all, 2 * entered_all))',
+    nullable: true,
+  },
   avg_duration: { sql: 'if(with_next = 0, NULL, intDivOrZero(200 * gap_total_ms + 1000 * with_next, 2000 * with_next))', nullable: true },
 } as const satisfies Record<PageSort, { sql: string; nullable: boolean }>
 

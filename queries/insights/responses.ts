@@ -40,7 +40,12 @@ export const metricsResponse: RouteResponse = {
 export const liveResponse: RouteResponse = {
   description: 'Distinct visitors with an event in the last five minutes',
   cacheable: true,
-  content: json({ type: 'object', additionalProperties: false, required: ['visitors'], properties: { visitors: { type: 'integer', minimum: 0 } } }),
+  content: json({
+    type: 'object',
+    additionalProperties: false,
+    required: ['visitors'],
+    properties: { visitors: { type: 'integer', minimum: 0 } },
+  }),
 }
 
 const pageRow = {
@@ -57,7 +62,10 @@ export const pagesResponse: RouteResponse = {
   description: 'One page of rows, most sessions first',
   cacheable: true,
   paged: true,
-  content: json({ type: 'array', items: { type: 'object', additionalProperties: false, required: Object.keys(pageRow), properties: pageRow } }),
+  content: json({
+    type: 'array',
+    items: { type: 'object', additionalProperties: false, required: Object.keys(pageRow), properties: pageRow },
+  }),
 }
 
 /** A breakdown's rows; `prefix` (the country of a region, say) only where the registry gives one. */
@@ -87,7 +95,8 @@ const entryExitRow = {
   avg_session_duration: { type: 'number', description: 'Seconds, over those sessions' },
   exit_rate: {
     type: 'number',
-    description: 'mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session\'s last page view',
+    description:
+      "mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session's last page view",
   },
 }
 
@@ -97,10 +106,14 @@ export const entryExitResponse: RouteResponse = {
   paged: true,
   content: json({
     type: 'array',
-    items: { type: 'object', additionalProperties: false, required: ['origin', 'path', 'sessions', 'bounce_rate', 'avg_session_duration'], properties: entryExitRow },
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['origin', 'path', 'sessions', 'bounce_rate', 'avg_session_duration'],
+      properties: entryExitRow,
+    },
   }),
 }
-
 
 /** A listed session: the fields of queries/insights/sessions-list.ts, in its order. */
 const listedSession = {
@@ -131,7 +144,10 @@ export const sessionsResponse: RouteResponse = {
   content: json(
     pageBody(
       { nextCursor: nullable({ type: 'string', description: 'The `cursor` of the next page; null on the last one' }) },
-      { type: 'array', items: { type: 'object', additionalProperties: false, required: Object.keys(listedSession), properties: listedSession } },
+      {
+        type: 'array',
+        items: { type: 'object', additionalProperties: false, required: Object.keys(listedSession), properties: listedSession },
+      },
     ),
   ),
 }

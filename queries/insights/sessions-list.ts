@@ -45,7 +45,8 @@ export function encodeSessionCursor(keyset: SessionKeyset): string {
 function decodeSessionCursor(text: string): SessionKeyset | undefined {
   try {
     const [startMs, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[]
-    if (!Number.isSafeInteger(startMs) || (startMs as number) < 0 || (startMs as number) >= LAST_MS || typeof id !== 'string') return undefined
+    if (!Number.isSafeInteger(startMs) || (startMs as number) < 0 || (startMs as number) >= LAST_MS || typeof id !== 'string')
+      return undefined
     return { startMs: startMs as number, id }
   } catch {
     return undefined
@@ -76,8 +77,24 @@ function endAtCursor(query: SessionsQuery): SessionsQuery {
 
 /** The session fields a listed session shows, as `s_` columns. */
 const LISTED: SessionField[] = [
-  'referrer', 'referrer_name', 'referrer_type', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
-  'country', 'region', 'city', 'device', 'browser', 'os', 'entry_origin', 'entry_path', 'exit_origin', 'exit_path',
+  'referrer',
+  'referrer_name',
+  'referrer_type',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'country',
+  'region',
+  'city',
+  'device',
+  'browser',
+  'os',
+  'entry_origin',
+  'entry_path',
+  'exit_origin',
+  'exit_path',
 ]
 
 /** A page of the list (insights/sessions-list.sql), its sessions from the wing. */

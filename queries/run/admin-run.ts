@@ -23,7 +23,12 @@ export class AdminRunner {
 
   async rows<T>(query: CompiledQuery): Promise<T[]> {
     this.onStatement?.(query.template)
-    const result = await this.client.query({ query: query.sql, query_params: { ...query.params }, format: 'JSONEachRow', clickhouse_settings: { ...query.settings } })
+    const result = await this.client.query({
+      query: query.sql,
+      query_params: { ...query.params },
+      format: 'JSONEachRow',
+      clickhouse_settings: { ...query.settings },
+    })
     return result.json<T>()
   }
 

@@ -102,13 +102,20 @@ export class Answers {
   }
 
   /** The answer of `question` by `resource`; a QueryError on bad input or a failed statement. */
-  async answer<Parsed, Planned, Returned extends Row>(resource: Resource<Parsed, Planned, Returned>, question: Question): Promise<Answered> {
+  async answer<Parsed, Planned, Returned extends Row>(
+    resource: Resource<Parsed, Planned, Returned>,
+    question: Question,
+  ): Promise<Answered> {
     const query = resource.plan(resource.parse({ ...question.raw }, question.scope))
     const stream = resource.stream
     if (stream?.streams(query)) {
       question.report?.({ template: resource.name })
       const runner = this.runner.forClient(question.clientId)
-      return { kind: 'stream', head: stream.head(query), writeTo: (sink) => writeStream({ runner, plan: stream, query, signal: question.signal, ...sink }) }
+      return {
+        kind: 'stream',
+        head: stream.head(query),
+        writeTo: (sink) => writeStream({ runner, plan: stream, query, signal: question.signal, ...sink }),
+      }
     }
     if (resource.alongside || resource.follow) {
       question.report?.({ template: resource.name })
@@ -153,7 +160,12 @@ export class Answers {
    * A question of one statement: its settled check first (or its rows reused), then the statement compiled
    * with them, the one that runs (`asked`, compiled with none, when the question has no check).
    */
-  private async run<Planned>(resource: Resource<unknown, Planned>, query: Planned, asked: CompiledQuery, question: Question): Promise<Record<string, unknown>[]> {
+  private async run<Planned>(
+    resource: Resource<unknown, Planned>,
+    query: Planned,
+    asked: CompiledQuery,
+    question: Question,
+  ): Promise<Record<string, unknown>[]> {
     const { signal, clientId, askedAt } = question
     // One time limit and one turn for the question: its settled check and its statement share them, so the
     // statement starts in the slot the check frees instead of waiting behind other clients' statements.

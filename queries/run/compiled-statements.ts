@@ -15,13 +15,19 @@ class Unkeyable extends Error {}
 /** A value as JSON that says its type: every composite one a list whose first item names it. */
 function tagged(value: unknown): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
-  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0) ? value : ['Number', Object.is(value, -0) ? '-0' : String(value)]
+  if (typeof value === 'number')
+    return Number.isFinite(value) && !Object.is(value, -0) ? value : ['Number', Object.is(value, -0) ? '-0' : String(value)]
   if (value === undefined) return ['undefined']
   if (value instanceof Date) return ['Date', value.getTime()]
   if (Array.isArray(value)) return ['Array', ...value.map(tagged)]
   if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     const record = value as Record<string, unknown>
-    return ['Object', ...Object.keys(record).sort().flatMap((name) => [name, tagged(record[name])])]
+    return [
+      'Object',
+      ...Object.keys(record)
+        .sort()
+        .flatMap((name) => [name, tagged(record[name])]),
+    ]
   }
   throw new Unkeyable()
 }

@@ -38,7 +38,11 @@ export class JoinedRuns {
    * `member`'s rows: from a batch of its family still waiting for a turn, or from one opened now and run
    * when its turn comes. The batch is cancelled only when every member has gone away (`signal`).
    */
-  async run<Planned>(joins: Joins<Planned>, member: Member<Planned>, options: RunOptions & { signal: AbortSignal }): Promise<RunResult<Row>> {
+  async run<Planned>(
+    joins: Joins<Planned>,
+    member: Member<Planned>,
+    options: RunOptions & { signal: AbortSignal },
+  ): Promise<RunResult<Row>> {
     const key = JSON.stringify([joins.family, options.clientId, options.lane, joins.key(member.query), member.statement.params])
     const rows = joins.rows(member.query)
     let batch = this.waiting.get(key)

@@ -100,7 +100,10 @@ export class ResultCache {
   private digestOf(compiled: CompiledQuery): string {
     let digest = this.digests.get(compiled)
     if (digest === undefined) {
-      digest = crypto.createHash('sha256').update(JSON.stringify([compiled.template, compiled.sql, compiled.params])).digest('base64url')
+      digest = crypto
+        .createHash('sha256')
+        .update(JSON.stringify([compiled.template, compiled.sql, compiled.params]))
+        .digest('base64url')
       this.digests.set(compiled, digest)
     }
     return digest

@@ -121,7 +121,6 @@ export interface UnstoppableStatement {
   lastKillError?: string
 }
 
-
 export interface StatementEvent {
   template: string
   clientId?: string
@@ -306,9 +305,11 @@ export class Runner {
     const unstoppable = this.lanes.unstoppable?.() ?? 0
     if (unstoppable) return `${unstoppable} cancelled statement(s) could not be stopped and still run`
     const stalledMs = this.schedulers.data.stalledForMs()
-    if (stalledMs > this.deadlineMs + STUCK_GRACE_MS) return `no statement has ended for ${Math.round(stalledMs / 1000)} s while statements run`
+    if (stalledMs > this.deadlineMs + STUCK_GRACE_MS)
+      return `no statement has ended for ${Math.round(stalledMs / 1000)} s while statements run`
     const heavyStalledMs = this.schedulers.heavy.stalledForMs()
-    if (heavyStalledMs > this.deadlineMs + STUCK_GRACE_MS) return `no heavy statement has ended for ${Math.round(heavyStalledMs / 1000)} s while heavy statements run`
+    if (heavyStalledMs > this.deadlineMs + STUCK_GRACE_MS)
+      return `no heavy statement has ended for ${Math.round(heavyStalledMs / 1000)} s while heavy statements run`
     return undefined
   }
 
@@ -328,15 +329,22 @@ export class Runner {
   }
 
   /** The result as the engine wrote it (the query's format), for streaming it on without re-encoding. */
-  async runText(query: CompiledQuery | CompiledAtTurn, options: RunOptions = {}): Promise<Omit<RunResult<unknown>, 'rows'> & { text: string }> {
+  async runText(
+    query: CompiledQuery | CompiledAtTurn,
+    options: RunOptions = {},
+  ): Promise<Omit<RunResult<unknown>, 'rows'> & { text: string }> {
     let template = query.template
     const lane = options.lane ?? 'data'
-    const { output, durationMs } = await this.inTurn(options, () => template, (signal) => {
-      const statement = compiledNow(query)
-      template = statement.template
-      // A heavy statement binds nothing, so that it runs beside the bound ones (embedded, those share one chain).
-      return this.lanes[lane](statementOf(lane === 'heavy' ? inlineParams(statement) : statement, signal))
-    })
+    const { output, durationMs } = await this.inTurn(
+      options,
+      () => template,
+      (signal) => {
+        const statement = compiledNow(query)
+        template = statement.template
+        // A heavy statement binds nothing, so that it runs beside the bound ones (embedded, those share one chain).
+        return this.lanes[lane](statementOf(lane === 'heavy' ? inlineParams(statement) : statement, signal))
+      },
+    )
     return { text: output.text, durationMs, readRows: output.readRows, readBytes: output.readBytes }
   }
 
@@ -355,7 +363,11 @@ export class Runner {
     const blocks: AsyncIterableIterator<StreamBlock> = {
       next: async () => {
         try {
-          const { output } = await this.inTurn({ ...options, lane: 'heavy' }, () => template, (signal) => stream.next(signal))
+          const { output } = await this.inTurn(
+            { ...options, lane: 'heavy' },
+            () => template,
+            (signal) => stream.next(signal),
+          )
           if (output) return { done: false, value: output }
         } catch (error) {
           stream.close()
@@ -399,7 +411,12 @@ export class Runner {
       })
     }
     try {
-      const release = await this.schedulers[options.lane ?? 'data'].admit(options.clientId ?? ANONYMOUS, signal, options.kept, options.requests)
+      const release = await this.schedulers[options.lane ?? 'data'].admit(
+        options.clientId ?? ANONYMOUS,
+        signal,
+        options.kept,
+        options.requests,
+      )
       const turnAt = performance.now()
       admitted = turnAt
       let running: Promise<T>
@@ -419,7 +436,13 @@ export class Runner {
         const givenUpAt = performance.now()
         if (signal.aborted) {
           void stopped.then((stoppedAt) =>
-            this.observer?.statementStopped?.({ template: template(), clientId: options.clientId, lane: options.lane ?? 'data', ranMs: stoppedAt - turnAt, overrunMs: stoppedAt - givenUpAt }),
+            this.observer?.statementStopped?.({
+              template: template(),
+              clientId: options.clientId,
+              lane: options.lane ?? 'data',
+              ranMs: stoppedAt - turnAt,
+              overrunMs: stoppedAt - givenUpAt,
+            }),
           )
         }
         throw error

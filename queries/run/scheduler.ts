@@ -145,12 +145,19 @@ export class FairScheduler {
     if (kept?.claim(this)) return Promise.resolve(this.take(clientId, requests(), kept, true))
     if (this.running < this.options.maxInFlight && this.queued === 0) return Promise.resolve(this.take(clientId, requests(), kept))
     if (this.queued >= this.options.maxQueued) {
-      return Promise.reject(new QueryError('overloaded', `The engine queue is full (${this.options.maxQueued} statements waiting); retry shortly`))
+      return Promise.reject(
+        new QueryError('overloaded', `The engine queue is full (${this.options.maxQueued} statements waiting); retry shortly`),
+      )
     }
     const waiting = this.queues.get(clientId)?.length ?? 0
     const share = clientShare(this.options.maxQueued, this.queues.size + (waiting ? 0 : 1))
     if (waiting >= share) {
-      return Promise.reject(new QueryError('too_many_queries', `This client has ${waiting} statements waiting for the engine, its share of the queue; retry shortly`))
+      return Promise.reject(
+        new QueryError(
+          'too_many_queries',
+          `This client has ${waiting} statements waiting for the engine, its share of the queue; retry shortly`,
+        ),
+      )
     }
     return new Promise<Release>((resolve, reject) => {
       const onAbort = () => {

@@ -24,7 +24,13 @@ export function settledCheckOf(resource: AnyResource, raw: Record<string, unknow
  * A session question's settled check comes first, and its statement is compiled with `settled`, the rows
  * the check returned; without them (no engine to run it) with no day settled.
  */
-export function statementsOf(resource: AnyResource, raw: Record<string, unknown>, scope: Scope, streams: boolean, settled?: readonly SettledRow[]): Statement[] {
+export function statementsOf(
+  resource: AnyResource,
+  raw: Record<string, unknown>,
+  scope: Scope,
+  streams: boolean,
+  settled?: readonly SettledRow[],
+): Statement[] {
   const query = resource.plan(resource.parse(raw, scope))
   const followers = (statements: StatementSet, after: string): Statement[] =>
     Object.entries(statements).map(([name, compiled]) => ({ label: `${name} (${after})`, compiled }))
@@ -33,7 +39,10 @@ export function statementsOf(resource: AnyResource, raw: Record<string, unknown>
     const whole = streams && stream.compileStream(query)
     if (whole) return [{ label: 'stream (the whole stream as one statement, read a block at a time)', compiled: whole }]
     return [
-      { label: "chunk (the first; each next chunk continues after the previous chunk's last row)", compiled: stream.compileChunk(query, undefined) },
+      {
+        label: "chunk (the first; each next chunk continues after the previous chunk's last row)",
+        compiled: stream.compileChunk(query, undefined),
+      },
       ...followers(stream.followChunk(query, ''), 'for the rows of each chunk, once it is in'),
     ]
   }
@@ -46,11 +55,15 @@ export function statementsOf(resource: AnyResource, raw: Record<string, unknown>
     ]
   }
   if (!check) return [{ label: resource.name, compiled }]
-  const checkLabel = 'settled check (first, unless the same check ran since the data version last changed; see queries/run/settled-check.ts)'
+  const checkLabel =
+    'settled check (first, unless the same check ran since the data version last changed; see queries/run/settled-check.ts)'
   if (!settled) {
     return [
       { label: `${checkLabel}; not run here`, compiled: check },
-      { label: `${resource.name} (compiled with no settled day, as no check ran: its rows give ${SETTLED_PARAM_NAMES.join(', ')} at run time)`, compiled },
+      {
+        label: `${resource.name} (compiled with no settled day, as no check ran: its rows give ${SETTLED_PARAM_NAMES.join(', ')} at run time)`,
+        compiled,
+      },
     ]
   }
   return [
@@ -77,5 +90,8 @@ export function joinedStatementsOf(resources: AnyResource[], raw: Record<string,
   }
   return [...batches.values()]
     .filter((batch) => batch.members.length > 1)
-    .map(({ joins, members }) => ({ label: `${members.length} resources of ${joins.family} asked together`, compiled: joins.compile(members) }))
+    .map(({ joins, members }) => ({
+      label: `${members.length} resources of ${joins.family} asked together`,
+      compiled: joins.compile(members),
+    }))
 }

@@ -6,11 +6,20 @@ import { runTogether } from './run-together'
 import type { StatementRunner, StreamBlock } from './runner'
 
 /** Every statement of a set, side by side; when one fails, the others are cancelled. */
-export async function runStatements(runner: StatementRunner, statements: StatementSet, signal: AbortSignal, deadline?: AbortSignal): Promise<RowSets> {
+export async function runStatements(
+  runner: StatementRunner,
+  statements: StatementSet,
+  signal: AbortSignal,
+  deadline?: AbortSignal,
+): Promise<RowSets> {
   const entries = Object.entries(statements)
   const results = await runTogether(
     signal,
-    entries.map(([, compiled]) => (shared: AbortSignal) => runner.run<Record<string, unknown>>(compiled, { signal: shared, deadline })),
+    entries.map(
+      ([, compiled]) =>
+        (shared: AbortSignal) =>
+          runner.run<Record<string, unknown>>(compiled, { signal: shared, deadline }),
+    ),
   )
   return Object.fromEntries(entries.map(([name], index) => [name, results[index].rows]))
 }

@@ -31,7 +31,10 @@ export interface CombinedTable {
 export const COMBINED_TABLES = [
   {
     table: 'sessions_settled',
-    build: { template: 'admin/compact-build.sql', fragments: ({ fields }) => ({ attributes: sqlOnly(combinedFields(Object.keys(fields), '    ', fields)) }) },
+    build: {
+      template: 'admin/compact-build.sql',
+      fragments: ({ fields }) => ({ attributes: sqlOnly(combinedFields(Object.keys(fields), '    ', fields)) }),
+    },
     serves: 'every session question over settled days that no rollup answers (a filter, or a window not on whole hours)',
     relations: ['sessions/settled-sessions.sql'],
   },

@@ -25,11 +25,7 @@ export function breakdownTuples(dimensions: readonly Dimension[]): Fragment {
 /** The registry's breakdowns, as every compaction rolls sessions up by them. */
 export const BREAKDOWNS = breakdownTuples(Object.keys(DIMENSIONS) as Dimension[])
 
-const statementText = (sql: string) =>
-  sql
-    .replace(/--.*$/gm, '')
-    .replace(/\s+/g, ' ')
-    .trim()
+const statementText = (sql: string) => sql.replace(/--.*$/gm, '').replace(/\s+/g, ' ').trim()
 
 /** The inputs of this gateway's builds: the registry's session fields and breakdowns. */
 export const BUILD_INPUTS: BuildInputs = { fields: SESSION_FIELDS, breakdowns: BREAKDOWNS }
@@ -47,7 +43,8 @@ export function versionOf(tables: readonly CombinedTable[], { fields, breakdowns
 }
 
 /** The version of the declared combined tables built by `breakdowns` and `fields`. */
-export const definitionOf = (breakdowns: Fragment, fields: SessionFields = SESSION_FIELDS): string => versionOf(COMBINED_TABLES, { fields, breakdowns })
+export const definitionOf = (breakdowns: Fragment, fields: SessionFields = SESSION_FIELDS): string =>
+  versionOf(COMBINED_TABLES, { fields, breakdowns })
 
 /** This gateway's definition of the combined tables. */
 export const COMPACTION_DEFINITION = versionOf(COMBINED_TABLES, BUILD_INPUTS)

@@ -37,7 +37,10 @@ function storedPageViews(source: SessionSource, reads: PageReads, sessions: Frag
   const settledDays = compileInner('sessions/view-days-settled.sql', source.params)
   switch (reads) {
     case 'events':
-      return { days: compileInner('sessions/view-days-none.sql', source.params), pages: storedViews(source, 'settled', { match: sqlOnly('0'), sessions }) }
+      return {
+        days: compileInner('sessions/view-days-none.sql', source.params),
+        pages: storedViews(source, 'settled', { match: sqlOnly('0'), sessions }),
+      }
     case 'rollup':
       return { days: settledDays, pages: storedViews(source, 'rollup', { match: viewMatch(source.question), sessions: EMPTY }) }
     case 'settled':
@@ -51,14 +54,18 @@ function storedPageViews(source: SessionSource, reads: PageReads, sessions: Frag
  * What tells a session's pages apart as its views are ordered: the stored page key, with whether the view
  * counts only when a filter other than the page decides that (then two views of one page may differ).
  */
-const pageIdentity = (question: SessionQuestion): Fragment => sqlOnly(question.sorted.viewConditionOnPage ? 'page_key' : 'page_key, counted')
+const pageIdentity = (question: SessionQuestion): Fragment =>
+  sqlOnly(question.sorted.viewConditionOnPage ? 'page_key' : 'page_key, counted')
 
 /**
  * The window's page views (sessions/window-page-views.sql) whose session passes the filters (`sessions`), and
  * `days`, the WITH items naming the days whose views come stored (`reads`) and the range the others are read
  * from.
  */
-export function windowPageViews(source: SessionSource, { reads, sessions }: { reads: PageReads; sessions: Fragment }): { days: Fragment; views: Fragment } {
+export function windowPageViews(
+  source: SessionSource,
+  { reads, sessions }: { reads: PageReads; sessions: Fragment },
+): { days: Fragment; views: Fragment } {
   const stored = storedPageViews(source, reads, sessions)
   const views = compileInner('sessions/window-page-views.sql', source.params, {
     page_identity: pageIdentity(source.question),

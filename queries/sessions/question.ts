@@ -19,4 +19,5 @@ export interface SessionQuestion {
 }
 
 /** A planned session question as its statement is compiled: with its settled check's rows (none: no day settled). */
-export const withSettled = <Q extends SessionQuestion>(query: Q, settled: readonly SettledRow[] | undefined): Q => (settled ? { ...query, settled } : query)
+export const withSettled = <Q extends SessionQuestion>(query: Q, settled: readonly SettledRow[] | undefined): Q =>
+  settled ? { ...query, settled } : query

@@ -32,7 +32,10 @@ export function pageReads(query: SortedQuestion): PageReads {
 }
 
 /** Plan step of breakdowns and entry/exit pages, after the filters are sorted: `reads` (`sessionReads`). */
-export const decideSessionReads = <Q extends SortedQuestion>(query: Q): Q & { reads: SessionReads } => ({ ...query, reads: sessionReads(query) })
+export const decideSessionReads = <Q extends SortedQuestion>(query: Q): Q & { reads: SessionReads } => ({
+  ...query,
+  reads: sessionReads(query),
+})
 
 /** Plan step of `/pages`, after the filters are sorted: `reads` (`pageReads`). */
 export const decidePageReads = <Q extends SortedQuestion>(query: Q): Q & { reads: PageReads } => ({ ...query, reads: pageReads(query) })

@@ -37,11 +37,15 @@ export function wholeDays(window: { start: Date; end: Date }): { wholeFrom: stri
 export function pageRollupRows(source: SessionSource, dimensions: readonly string[]): Fragment {
   const days = wholeDays(source.question.window)
   const names = (suffix: string) => dimensions.map((dimension) => `'${dimension}${suffix}'`).join(', ')
-  const member = dimensions.length > 1 ? `\n  toUInt32(indexOf([${names('')}], dimension) + indexOf([${names('_day')}], dimension) - 1) AS member,` : ''
+  const member =
+    dimensions.length > 1 ? `\n  toUInt32(indexOf([${names('')}], dimension) + indexOf([${names('_day')}], dimension) - 1) AS member,` : ''
   const context = { ...source.params, ...days }
   const rows = compileInner('sessions/session-rollup-rows.sql', context, {
     member: sqlOnly(member),
-    rollup_hours: compileInner('sessions/rollup-days.sql', context, { dimensions: sqlOnly(names('')), day_dimensions: sqlOnly(names('_day')) }),
+    rollup_hours: compileInner('sessions/rollup-days.sql', context, {
+      dimensions: sqlOnly(names('')),
+      day_dimensions: sqlOnly(names('_day')),
+    }),
   })
   return { sql: rows.sql, params: { ...rows.params, ...days } }
 }

@@ -36,7 +36,9 @@ function partialRow(fields: SessionFields): [string, string][] {
     ['device_id', 'argMin(device_id, event_key)'],
     ...Object.keys(fields).map((field): [string, string] => [
       field,
-      fields[field].from === 'last_view' ? `argMaxIf(${eventColumn(fields, field)}, event_key, name = 'screen_view')` : `argMin(${eventColumn(fields, field)}, event_key)`,
+      fields[field].from === 'last_view'
+        ? `argMaxIf(${eventColumn(fields, field)}, event_key, name = 'screen_view')`
+        : `argMin(${eventColumn(fields, field)}, event_key)`,
     ]),
   ]
 }
@@ -78,12 +80,19 @@ export function combinedFieldColumns(fields: SessionFields = SESSION_FIELDS, ind
  * first_event_key)`), an exit that of its latest page view (`argMax(..., last_view_key)`). Each line starts
  * with a comma, to follow the columns before it.
  */
-export function combinedFields(names: readonly string[] = Object.keys(SESSION_FIELDS), indent = '  ', fields: SessionFields = SESSION_FIELDS): string {
-  const combine = (field: string) => (fields[field].from === 'last_view' ? `argMax(${field}, last_view_key)` : `argMin(${field}, first_event_key)`)
+export function combinedFields(
+  names: readonly string[] = Object.keys(SESSION_FIELDS),
+  indent = '  ',
+  fields: SessionFields = SESSION_FIELDS,
+): string {
+  const combine = (field: string) =>
+    fields[field].from === 'last_view' ? `argMax(${field}, last_view_key)` : `argMin(${field}, first_event_key)`
   return [...new Set(names)].map((field) => `,\n${indent}${combine(field)} AS s_${field}`).join('')
 }
 
 /** Each attribute as its first event's value over `events` rows grouped by session (ties by the id text), as `s_<field>`. */
 export function firstEventFields(names: readonly string[], fields: SessionFields = SESSION_FIELDS, indent = '  '): string {
-  return [...new Set(names)].map((field) => `,\n${indent}argMin(${eventColumn(fields, field)}, (created_at, toString(id))) AS s_${field}`).join('')
+  return [...new Set(names)]
+    .map((field) => `,\n${indent}argMin(${eventColumn(fields, field)}, (created_at, toString(id))) AS s_${field}`)
+    .join('')
 }

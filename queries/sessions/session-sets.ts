@@ -22,7 +22,8 @@ const namedPerformed = (question: SessionQuestion, name: (scan: string) => strin
   question.sorted.performedSessions === null ? EMPTY : sqlOnly(name(question.sorted.performedSessions))
 
 /** The performed sessions as a WITH before a statement's first SELECT (the `performed_with` marker). */
-export const performedWith = (question: SessionQuestion): Fragment => namedPerformed(question, (scan) => `WITH ${PERFORMED_SESSIONS} AS\n(\n${scan}\n)\n`)
+export const performedWith = (question: SessionQuestion): Fragment =>
+  namedPerformed(question, (scan) => `WITH ${PERFORMED_SESSIONS} AS\n(\n${scan}\n)\n`)
 
 /** The performed sessions as the first item of the WITH a statement opens with (the `performed_cte` marker). */
 export const performedInWith = (question: SessionQuestion): Fragment =>

@@ -40,7 +40,9 @@ const LISTED_EXTRA = sqlOnly(',\n  argMin(profile_id, first_event_key) AS visito
  * `newest.2` on: the read keeps only that end of the sort key's range (bounded by its day too, the key's
  * first time column), and each chosen session is still whole.
  */
-const CHOSEN_SESSIONS = sqlOnly('\n  AND toDate(started_at) >= toDate(newest.2)\n  AND started_at >= newest.2\n  AND has(newest.1, session_key)')
+const CHOSEN_SESSIONS = sqlOnly(
+  '\n  AND toDate(started_at) >= toDate(newest.2)\n  AND started_at >= newest.2\n  AND has(newest.1, session_key)',
+)
 
 /**
  * Whether the settled days are the first of the window's days (none counts), so that every regrouped
@@ -73,13 +75,18 @@ export function listedSessions(source: SessionSource, page: ListedPage): ListedS
   // The page's statement binds its rows too: its fragments may read them.
   const paged: SessionSource = { question, params: context }
   const settled = (conditions: Fragment[]): Fragment =>
-    settledSessions(paged, [storedColumns(page.columns), LISTED_STORED], [
-      compileInner('sessions/listed-keyset.sql', context, { session_filters: attributeRestriction(question, conditions, '      ') }),
-    ])
+    settledSessions(
+      paged,
+      [storedColumns(page.columns), LISTED_STORED],
+      [compileInner('sessions/listed-keyset.sql', context, { session_filters: attributeRestriction(question, conditions, '      ') })],
+    )
   if (params.regroupFrom === params.regroupTo) {
     return {
       with: compileInner('sessions/listed-settled.sql', context, { newest_sessions: EMPTY }),
-      sessions: compileInner('sessions/listed-sessions.sql', context, { settled_sessions: settled(page.conditions), regrouped_sessions: EMPTY }),
+      sessions: compileInner('sessions/listed-sessions.sql', context, {
+        settled_sessions: settled(page.conditions),
+        regrouped_sessions: EMPTY,
+      }),
       params: { ...settledPartParams(source, page.readsEvents), rowsToRead: page.rowsToRead },
     }
   }

@@ -48,7 +48,8 @@ export function settledParams(days: DayParams, rows: readonly SettledRow[]): Set
   while (first <= last && settled.has(first)) first += DAY_MS
   while (last >= first && settled.has(last)) last -= DAY_MS
   const lookbackMs = days.lookbackSeconds * 1000
-  const [from, to] = first > last ? [Date.parse(days.firstDay), Date.parse(days.firstDay)] : [first - lookbackMs, last + DAY_MS + lookbackMs]
+  const [from, to] =
+    first > last ? [Date.parse(days.firstDay), Date.parse(days.firstDay)] : [first - lookbackMs, last + DAY_MS + lookbackMs]
   return {
     settledDays: rows.map((row) => row.day),
     settledCompactions: rows.map((row) => row.compaction),
@@ -66,7 +67,11 @@ const lastDay = (question: SessionQuestion) => utcDay(question.window.end.getTim
 
 /** The window's UTC days and the lookback: a settled check binds them, its statement the days and what its rows give. */
 export function dayParams(question: SessionQuestion): DayParams {
-  return { lookbackSeconds: Math.round(question.lookbackMs / 1000), firstDay: dateText(firstDay(question)), lastDay: dateText(lastDay(question)) }
+  return {
+    lookbackSeconds: Math.round(question.lookbackMs / 1000),
+    firstDay: dateText(firstDay(question)),
+    lastDay: dateText(lastDay(question)),
+  }
 }
 
 /**

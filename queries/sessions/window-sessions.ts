@@ -19,9 +19,15 @@ export function storedColumns(attributes: readonly SessionField[]): Fragment {
 export function settledSessions(source: SessionSource, columns: Fragment[], conditions: Fragment[]): Fragment {
   const joined = (parts: Fragment[]): Fragment => ({
     sql: parts.map((part) => part.sql).join(''),
-    params: mergeParams(parts.map((part) => part.params), 'settled sessions'),
+    params: mergeParams(
+      parts.map((part) => part.params),
+      'settled sessions',
+    ),
   })
-  return compileInner('sessions/settled-sessions.sql', source.params, { settled_attributes: joined(columns), session_filters: joined(conditions) })
+  return compileInner('sessions/settled-sessions.sql', source.params, {
+    settled_attributes: joined(columns),
+    session_filters: joined(conditions),
+  })
 }
 
 /**
@@ -33,8 +39,11 @@ export function settledSessions(source: SessionSource, columns: Fragment[], cond
 function sourceRestrictions(question: SessionQuestion): { inSources: Fragment; overAll: Fragment } {
   const { restrictionReadsEvents, sessionRestriction } = question.sorted
   if (!restrictionReadsEvents || sessionRestriction === null) return { inSources: attributeRestriction(question), overAll: EMPTY }
-  return { inSources: EMPTY, overAll: sqlOnly(`
-WHERE ${sessionRestriction}`) }
+  return {
+    inSources: EMPTY,
+    overAll: sqlOnly(`
+WHERE ${sessionRestriction}`),
+  }
 }
 
 /**

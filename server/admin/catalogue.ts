@@ -37,7 +37,10 @@ export interface CatalogueFile {
 
 /** `/insights/:projectId/referrer` -> `insights-referrer.md`: the route's fixed path segments. */
 export const catalogueFileName = (routePath: string): string =>
-  `${routePath.split('/').filter((segment) => segment !== '' && !segment.startsWith(':')).join('-')}.md`
+  `${routePath
+    .split('/')
+    .filter((segment) => segment !== '' && !segment.startsWith(':'))
+    .join('-')}.md`
 
 /** The URL a route is asked with for one example query string: the project in the path or in the query. */
 function exampleUrl(route: Route, query: Record<string, string>, projectId: string): string {
@@ -46,7 +49,8 @@ function exampleUrl(route: Route, query: Record<string, string>, projectId: stri
 }
 
 /** Query-string parameters as an analyst reads them: one decoded parameter a line. */
-const queryLines = (search: string): string[] => [...new URLSearchParams(search)].map(([key, value], index) => `  ${index ? '&' : '?'}${key}=${value}`)
+const queryLines = (search: string): string[] =>
+  [...new URLSearchParams(search)].map(([key, value], index) => `  ${index ? '&' : '?'}${key}=${value}`)
 
 /** A request as an analyst reads it: the path, then its parameters. */
 function requestBlock(url: string): string {
@@ -55,7 +59,12 @@ function requestBlock(url: string): string {
 }
 
 /** The file under sql/ of each route template, by its `@name`. */
-const templateFiles = (): Map<string, string> => new Map(listSqlFiles().filter(isRouteTemplate).map((file) => [loadTemplate(file).name, `sql/${file}`]))
+const templateFiles = (): Map<string, string> =>
+  new Map(
+    listSqlFiles()
+      .filter(isRouteTemplate)
+      .map((file) => [loadTemplate(file).name, `sql/${file}`]),
+  )
 
 /** A statement's params as printed: the combined tables' definition by name. */
 const shownParams = (params: Readonly<Params>): Params =>
@@ -74,7 +83,10 @@ function statementBlocks(statements: Statement[], heading: string): string[] {
 
 /** The statements of one request on the embedded engine and on a server, compiled as the startup check compiles them. */
 function requestStatements(route: Route, query: Record<string, string>, scope: Scope): { embedded: Statement[]; server: Statement[] } {
-  return { embedded: statementsOf(resourceOf(route), { ...query }, scope, true), server: statementsOf(resourceOf(route), { ...query }, scope, false) }
+  return {
+    embedded: statementsOf(resourceOf(route), { ...query }, scope, true),
+    server: statementsOf(resourceOf(route), { ...query }, scope, false),
+  }
 }
 
 /** The statements of one request; a stream differs by engine, so then both ways are written. */
@@ -109,7 +121,13 @@ function routeFile(route: Route, scope: Scope): CatalogueFile {
  * format, SQL, params): a breakdown's row on the breakdowns' page, which changes with any of its statements.
  */
 export function statementsDigest(statements: Statement[]): string {
-  const printed = statements.map(({ label, compiled }) => [label, compiled.template, compiled.format ?? '', compiled.sql, shownParams(compiled.params)])
+  const printed = statements.map(({ label, compiled }) => [
+    label,
+    compiled.template,
+    compiled.format ?? '',
+    compiled.sql,
+    shownParams(compiled.params),
+  ])
   return crypto.createHash('sha256').update(JSON.stringify(printed)).digest('hex').slice(0, 12)
 }
 
@@ -151,7 +169,9 @@ function breakdownsFile(routes: Route[], scope: Scope): CatalogueFile {
       `(${scopeLine(scope)}). A change to any breakdown's statements changes its row. To read a breakdown's statements in full: ` +
       `\`npm run cli -- explain '/insights/demo/${names[names.length - 1]}?range=7d' --timezone ${scope.project.timezone}\`.`,
   ]
-  const table = ['| breakdown | groups by (session column) | prefix (session column) | statements |', '|---|---|---|---|', ...rows].join('\n')
+  const table = ['| breakdown | groups by (session column) | prefix (session column) | statements |', '|---|---|---|---|', ...rows].join(
+    '\n',
+  )
   const sections = examples.flatMap((query, index) => requestSection(shown, query, index + 1, scope))
   const title = `# GET /insights/:projectId/<breakdown>: the ${routes.length} breakdowns`
   const text = [title, GENERATED, ...intro, table, `Every statement of \`${shown.path}\`:`, ...sections]
@@ -182,7 +202,9 @@ function joinedFile(routes: Route[], scope: Scope): CatalogueFile | undefined {
 
 function indexFile(routes: Route[], files: CatalogueFile[], scope: Scope): CatalogueFile {
   const rows = routes.map((route) => `| \`GET ${route.path}\` | [${fileOf(route)}](${fileOf(route)}) | ${route.summary} |`)
-  const joined = files.some((file) => file.name === 'joined.md') ? ['[joined.md](joined.md): the statements of routes asked the same request at once.'] : []
+  const joined = files.some((file) => file.name === 'joined.md')
+    ? ['[joined.md](joined.md): the statements of routes asked the same request at once.']
+    : []
   const text = [
     '# SQL catalogue',
     GENERATED,
@@ -224,21 +246,27 @@ export function compareCatalogue(files: CatalogueFile[], dir: string = CATALOGUE
     const at = compiled.findIndex((line, index) => line !== lines[index])
     if (at === -1 && lines.length === compiled.length) return []
     const line = at === -1 ? compiled.length : at
-    return [`${shown(name)} differs from what the code compiles from line ${line + 1}:\n    in the file: ${lines[line] ?? '(end of file)'}\n    compiled:    ${compiled[line] ?? '(end of file)'}`]
+    return [
+      `${shown(name)} differs from what the code compiles from line ${line + 1}:\n    in the file: ${lines[line] ?? '(end of file)'}\n    compiled:    ${compiled[line] ?? '(end of file)'}`,
+    ]
   })
-  const stale = present.filter((name) => !files.some((file) => file.name === name)).map((name) => `${shown(name)} is no route's (the route was removed or renamed)`)
+  const stale = present
+    .filter((name) => !files.some((file) => file.name === name))
+    .map((name) => `${shown(name)} is no route's (the route was removed or renamed)`)
   return [...problems, ...stale]
 }
 
 /** Writes the catalogue to `dir`, removing Markdown files of routes that are gone; returns the files it changed. */
 export function writeCatalogue(files: CatalogueFile[], dir: string = CATALOGUE_DIR): string[] {
   fs.mkdirSync(dir, { recursive: true })
-  const changed = files.filter(({ name, text }) => {
-    const file = path.join(dir, name)
-    if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) return false
-    fs.writeFileSync(file, text)
-    return true
-  }).map((file) => file.name)
+  const changed = files
+    .filter(({ name, text }) => {
+      const file = path.join(dir, name)
+      if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) return false
+      fs.writeFileSync(file, text)
+      return true
+    })
+    .map((file) => file.name)
   const stale = fs.readdirSync(dir).filter((name) => name.endsWith('.md') && !files.some((file) => file.name === name))
   for (const name of stale) fs.rmSync(path.join(dir, name))
   return [...changed, ...stale]

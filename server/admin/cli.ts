@@ -3,7 +3,17 @@ import fs from 'node:fs'
 import { parseArgs } from 'node:util'
 import { QueryError } from '../../queries/core/errors'
 import { ConfigError, loadConfig, type Config } from '../config'
-import { ControlError, createApiClient, createProject, findProject, listApiClients, listProjects, revokeApiClient, type ClientListing, type ProjectRow } from './control'
+import {
+  ControlError,
+  createApiClient,
+  createProject,
+  findProject,
+  listApiClients,
+  listProjects,
+  revokeApiClient,
+  type ClientListing,
+  type ProjectRow,
+} from './control'
 import { otherOwnerOf } from './data-dir-owner'
 import { EngineBusyError, createRunner, openEngine, type Engine } from '../engine'
 import type { CompiledQuery } from '../../queries/core/compiled'
@@ -61,7 +71,14 @@ const print = (value: unknown) => console.log(typeof value === 'string' ? value 
 /** A project as the CLI prints it (camelCase, as every JSON it prints). */
 const projectOut = (row: ProjectRow) => ({ id: row.id, name: row.name, timezone: row.timezone, createdAt: row.created_at })
 /** A client as the CLI prints it: the keys `client create` answers with, never the secret's hash. */
-const clientOut = (row: ClientListing) => ({ id: row.id, name: row.name, type: row.type, projectId: row.project_id, createdAt: row.created_at, revoked: Boolean(Number(row.revoked)) })
+const clientOut = (row: ClientListing) => ({
+  id: row.id,
+  name: row.name,
+  type: row.type,
+  projectId: row.project_id,
+  createdAt: row.created_at,
+  revoked: Boolean(Number(row.revoked)),
+})
 
 /** The engine of the CLI; an embedded directory another process holds is refused before the engine tries it. */
 async function openCliEngine(config: Config): Promise<Engine> {
@@ -75,18 +92,27 @@ type Command = (engine: Engine, positionals: string[], options: Options) => Prom
 /** Compacts the settled days that changed, and says what it did. */
 async function compactNow(engine: Engine): Promise<string> {
   const report = await compactSessions(engine, { ...compactionOptions(loadConfig()), now: new Date() })
-  if (report.leaseHeldBy) return `compacted nothing: compaction ${report.leaseHeldBy} (another process on this database) is running; it compacts the same days`
+  if (report.leaseHeldBy)
+    return `compacted nothing: compaction ${report.leaseHeldBy} (another process on this database) is running; it compacts the same days`
   return `compacted ${report.sessions} session(s) of ${report.days} settled day(s), dropped ${report.dropped} replaced compaction(s), rewriting ${report.rewritten} month(s) without them${report.deferred ? ` (${report.deferred} table(s) keep theirs until the next run: a mutation of theirs is still running)` : ''}, in ${report.seconds.toFixed(1)} s`
 }
 
 const COMMANDS: Record<string, Command> = {
   'project create': async (engine, [id], options) => {
     if (!id) throw new UsageError('project create needs an id')
-    print(projectOut(await createProject(engine, { id, name: options.name as string | undefined, timezone: options.timezone as string | undefined })))
+    print(
+      projectOut(
+        await createProject(engine, { id, name: options.name as string | undefined, timezone: options.timezone as string | undefined }),
+      ),
+    )
   },
   'project list': async (engine) => print((await listProjects(engine)).map(projectOut)),
   'client create': async (engine, _, options) => {
-    const client = await createApiClient(engine, { type: need(options, 'type'), projectId: options.project as string | undefined, name: options.name as string | undefined })
+    const client = await createApiClient(engine, {
+      type: need(options, 'type'),
+      projectId: options.project as string | undefined,
+      name: options.name as string | undefined,
+    })
     print({ ...client, note: 'The secret is shown once; only its scrypt hash is stored.' })
   },
   'client list': async (engine, _, options) => print((await listApiClients(engine, options.project as string | undefined)).map(clientOut)),
@@ -100,20 +126,38 @@ const COMMANDS: Record<string, Command> = {
     const skipBad = options['skip-bad'] === true
     const progress = createProgress({ label: 'import', total: fs.existsSync(file) ? await countLines(file) : undefined })
     const fromProject = options['from-project'] as string | undefined
-    const report = await importEvents(engine, { projectId: need(options, 'project'), file, skipBad, fromProject, onProgress: progress.update }).catch((error: unknown) => {
+    const report = await importEvents(engine, {
+      projectId: need(options, 'project'),
+      file,
+      skipBad,
+      fromProject,
+      onProgress: progress.update,
+    }).catch((error: unknown) => {
       progress.done('failed')
       throw error
     })
-    progress.done(report.badLines === 0 ? undefined : skipBad ? `done, ${report.badLines} bad line(s) skipped` : `refused: ${report.badLines} bad line(s), nothing imported`)
+    progress.done(
+      report.badLines === 0
+        ? undefined
+        : skipBad
+          ? `done, ${report.badLines} bad line(s) skipped`
+          : `refused: ${report.badLines} bad line(s), nothing imported`,
+    )
     for (const bad of report.bad) console.error(`line ${bad.line}: ${bad.problems.join('; ')}`)
     const unlisted = report.badLines - report.bad.length
     if (unlisted > 0) console.error(`and ${unlisted} more bad line(s), not listed`)
     if (report.badLines && !skipBad) {
       throw new ControlError(`${report.badLines} bad line(s); nothing was imported (use --skip-bad to import the good lines)`)
     }
-    const resessioned = report.resessioned ? `; rebuilt the partial rows of ${report.resessioned} session(s) an earlier run was killed before writing` : ''
-    const rediscovered = report.rediscovered ? `; rebuilt the discovery summaries of ${report.rediscovered} day(s) an earlier run was killed before counting` : ''
-    print(`imported ${report.imported} event(s), skipped ${report.skipped} bad line(s), ${report.duplicates} already imported (not written again)${resessioned}${rediscovered}`)
+    const resessioned = report.resessioned
+      ? `; rebuilt the partial rows of ${report.resessioned} session(s) an earlier run was killed before writing`
+      : ''
+    const rediscovered = report.rediscovered
+      ? `; rebuilt the discovery summaries of ${report.rediscovered} day(s) an earlier run was killed before counting`
+      : ''
+    print(
+      `imported ${report.imported} event(s), skipped ${report.skipped} bad line(s), ${report.duplicates} already imported (not written again)${resessioned}${rediscovered}`,
+    )
     print(await compactNow(engine))
   },
   seed: async (engine, _, options) => {
@@ -121,7 +165,14 @@ const COMMANDS: Record<string, Command> = {
     const projectId = need(options, 'project')
     const events = wholeNumber(options, 'events', 200_000)
     const progress = createProgress({ label: 'seed', total: events })
-    const { seconds } = await seedProject(engine, { projectId, events, days: wholeNumber(options, 'days', 30), seed: wholeNumber(options, 'seed', 42), end, onProgress: progress.update }).finally(progress.done)
+    const { seconds } = await seedProject(engine, {
+      projectId,
+      events,
+      days: wholeNumber(options, 'days', 30),
+      seed: wholeNumber(options, 'seed', 42),
+      end,
+      onProgress: progress.update,
+    }).finally(progress.done)
     print(`seeded ${events} events into "${projectId}" in ${seconds.toFixed(1)} s`)
     print(await compactNow(engine))
   },
@@ -190,7 +241,8 @@ function writeSqlCatalogue(options: Options): number {
  */
 async function explainEngine(config: Config, timezone: string | undefined): Promise<{ engine?: Engine; without?: string }> {
   const { engine: settings } = config
-  if (timezone && settings.mode === 'embedded' && !fs.existsSync(settings.dataDir)) return { without: `there is no data directory ${settings.dataDir}` }
+  if (timezone && settings.mode === 'embedded' && !fs.existsSync(settings.dataDir))
+    return { without: `there is no data directory ${settings.dataDir}` }
   try {
     return { engine: await openCliEngine(config) }
   } catch (error) {
@@ -227,11 +279,16 @@ async function explain([url]: string[], options: Options, config: Config): Promi
     const runCheck = runner && (async (check: CompiledQuery) => (await runner.run<SettledRow>(check)).rows)
     if (without) console.error(`quarry: no settled check can run (${without}): a session question is compiled with no settled day`)
     print(
-      await explainRequest(url, (id) => ({
-        project: { id, name: id, timezone: timezone ?? 'UTC' },
-        now,
-        sessionLookbackMs: config.sessionLookbackHours * 3_600_000,
-      }), config.engine.mode === 'embedded', runCheck),
+      await explainRequest(
+        url,
+        (id) => ({
+          project: { id, name: id, timezone: timezone ?? 'UTC' },
+          now,
+          sessionLookbackMs: config.sessionLookbackHours * 3_600_000,
+        }),
+        config.engine.mode === 'embedded',
+        runCheck,
+      ),
     )
     return 0
   } catch (error) {
@@ -264,7 +321,13 @@ export async function runCli(argv: string[]): Promise<number> {
     return 0
   } catch (error) {
     if (error instanceof UsageError) console.error(`quarry: ${error.message}\n${USAGE}`)
-    else if (error instanceof ControlError || error instanceof ConfigError || error instanceof EngineBusyError || error instanceof SchemaBehindError) console.error(`quarry: ${error.message}`)
+    else if (
+      error instanceof ControlError ||
+      error instanceof ConfigError ||
+      error instanceof EngineBusyError ||
+      error instanceof SchemaBehindError
+    )
+      console.error(`quarry: ${error.message}`)
     else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) console.error(`quarry: ${(error as Error).message}\n${USAGE}`)
     else console.error('quarry: failed:', error)
     return error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1

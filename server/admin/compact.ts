@@ -81,7 +81,8 @@ async function swapDay(engine: Engine, swap: SwapStatements, lease: Lease): Prom
   await engine.admin.command(swap.clear)
   await engine.admin.command(swap.build)
   const [{ rows, foreign_rows: foreign }] = await engine.admin.rows<{ rows: number | string; foreign_rows: number | string }>(swap.check)
-  if (Number(foreign) > 0) throw new Error(`Compaction ${lease.holder}: ${swap.table.table}_stage holds rows of another job; it stops before attaching them`)
+  if (Number(foreign) > 0)
+    throw new Error(`Compaction ${lease.holder}: ${swap.table.table}_stage holds rows of another job; it stops before attaching them`)
   if (Number(rows) === 0) return 0
   await keepsLease(engine, lease)
   if (swap.sync) await engine.admin.command(swap.sync)
@@ -185,7 +186,11 @@ export interface CompactionTimer {
  */
 export function scheduleCompaction(
   engine: Engine,
-  options: Pick<CompactOptions, 'lookbackMs' | 'keepSupersededMs'> & { everyMs: number; onRun(report: CompactReport): void; onError(error: unknown): void },
+  options: Pick<CompactOptions, 'lookbackMs' | 'keepSupersededMs'> & {
+    everyMs: number
+    onRun(report: CompactReport): void
+    onError(error: unknown): void
+  },
 ): CompactionTimer {
   let running: Promise<void> | undefined
   const run = () => {

@@ -47,11 +47,14 @@ export async function claimLease(engine: Engine, seen?: LeaseState): Promise<{ l
   const holder = `${LEASE_PROCESS}${crypto.randomUUID()}`
   // TRICKY: a gateway killed during a run leaves its claim live for the lease time; embedded, no other
   // process can be running, so their holders are released first.
-  if (engine.settings.mode === 'embedded') await engine.admin.command(compileTemplate('admin/compact-lease-release-others.sql', { process: LEASE_PROCESS }))
+  if (engine.settings.mode === 'embedded')
+    await engine.admin.command(compileTemplate('admin/compact-lease-release-others.sql', { process: LEASE_PROCESS }))
   const state = seen ?? (await readLease(engine))
   if (state.live) return { heldBy: state.holder }
   const generation = state.generation + 1
-  await engine.admin.command(compileTemplate('admin/compact-lease-claim.sql', { generation, holder, token: `compaction-claim-${generation}` }))
+  await engine.admin.command(
+    compileTemplate('admin/compact-lease-claim.sql', { generation, holder, token: `compaction-claim-${generation}` }),
+  )
   const winner = await winnerOf(engine, generation)
   if (winner !== holder) return { heldBy: winner ?? 'none' }
   await engine.admin.command(compileTemplate('admin/compact-lease-take.sql', { holder }))
@@ -67,7 +70,9 @@ export async function renewLease(engine: Engine, lease: Lease): Promise<void> {
 export async function keepsLease(engine: Engine, lease: Lease): Promise<void> {
   const state = await readLease(engine)
   if (state.generation !== lease.generation || state.holder !== lease.holder || !state.live) {
-    throw new Error(`Compaction ${lease.holder} lost its lease to ${state.holder || 'nobody'}; it stops before attaching or recording anything more`)
+    throw new Error(
+      `Compaction ${lease.holder} lost its lease to ${state.holder || 'nobody'}; it stops before attaching or recording anything more`,
+    )
   }
 }
 

@@ -10,7 +10,16 @@
 // `distributed_foreground_insert = 1`). The stage is then synced on every replica, attached ON CLUSTER (once
 // per shard, to the rows staged there), and the day recorded once for the cluster: the one compaction number
 // names the day's rows on every shard, and the count it records is the cluster's.
-import { compileInner, compileTemplate, sqlOnly, withSettings, type CompiledQuery, type Fragment, type Params, type Settings } from '../../queries/core/compiled'
+import {
+  compileInner,
+  compileTemplate,
+  sqlOnly,
+  withSettings,
+  type CompiledQuery,
+  type Fragment,
+  type Params,
+  type Settings,
+} from '../../queries/core/compiled'
 import { inlineParams, stringLiteral } from '../../queries/core/literals'
 import { COMBINED_TABLES, type CombinedTable } from '../../queries/sessions/combined-tables'
 import { BUILD_INPUTS } from '../../queries/sessions/definition'
@@ -127,7 +136,12 @@ export class CompactionSql {
   /** The table's build template, filled with its fragments made from this gateway's build inputs. */
   build({ build }: CombinedTable, job: DayJob): CompiledQuery {
     const { params, fragments } = this.jobOf(job)
-    return this.background(build.template, params, { ...fragments, ...build.fragments?.(BUILD_INPUTS) }, this.cluster ? CLUSTER_BUILD_SETTINGS : {})
+    return this.background(
+      build.template,
+      params,
+      { ...fragments, ...build.fragments?.(BUILD_INPUTS) },
+      this.cluster ? CLUSTER_BUILD_SETTINGS : {},
+    )
   }
 
   /** The staged rows, and those not of the job (read through the Distributed staging table on a cluster). */
@@ -137,15 +151,26 @@ export class CompactionSql {
 
   /** On a cluster, every replica of the local staging table fetches what its shard staged; nothing on one node. */
   syncStage({ table }: CombinedTable): CompiledQuery | undefined {
-    return this.cluster ? this.statement('admin/compact-stage-sync.sql', { stage: this.local(`${table}_stage`) }, { on_cluster: this.onCluster }) : undefined
+    return this.cluster
+      ? this.statement('admin/compact-stage-sync.sql', { stage: this.local(`${table}_stage`) }, { on_cluster: this.onCluster })
+      : undefined
   }
 
   attach({ table }: CombinedTable, day: string): CompiledQuery {
-    return this.statement('admin/compact-attach.sql', { table: this.local(table), month: monthOf(day), stage: this.local(`${table}_stage`) }, { on_cluster: this.onCluster })
+    return this.statement(
+      'admin/compact-attach.sql',
+      { table: this.local(table), month: monthOf(day), stage: this.local(`${table}_stage`) },
+      { on_cluster: this.onCluster },
+    )
   }
 
   /** What the day's compaction saw, per project, under `definition`: recorded once every table holds the day. */
-  record(job: DayJob, lookbackSeconds: number, counts: { project_id: string; partial_rows: number | string }[], definition: string): CompiledQuery {
+  record(
+    job: DayJob,
+    lookbackSeconds: number,
+    counts: { project_id: string; partial_rows: number | string }[],
+    definition: string,
+  ): CompiledQuery {
     const params = {
       day: job.day,
       compaction: job.compaction,

@@ -47,7 +47,8 @@ export async function findProject(engine: Engine, id: string): Promise<ProjectRo
 
 export async function createProject(engine: Engine, input: { id: string; name?: string; timezone?: string }): Promise<ProjectRow> {
   const problems: string[] = []
-  if (!PROJECT_ID_PATTERN.test(input.id)) problems.push(`project id "${input.id}" must be 1-64 of a-z, 0-9, _ and -, starting with a letter or digit`)
+  if (!PROJECT_ID_PATTERN.test(input.id))
+    problems.push(`project id "${input.id}" must be 1-64 of a-z, 0-9, _ and -, starting with a letter or digit`)
   const timezone = input.timezone ?? 'UTC'
   if (!IANAZone.isValidZone(timezone)) problems.push(`"${timezone}" is not an IANA time zone (e.g. Europe/Berlin)`)
   if (problems.length) throw new ControlError(problems.join('; '))
@@ -62,7 +63,8 @@ export async function createApiClient(
   engine: Engine,
   input: { type: string; projectId?: string; name?: string },
 ): Promise<{ id: string; secret: string; type: ClientType; projectId: string }> {
-  if (!CLIENT_TYPES.includes(input.type as ClientType)) throw new ControlError(`client type must be one of ${CLIENT_TYPES.join(', ')}, got "${input.type}"`)
+  if (!CLIENT_TYPES.includes(input.type as ClientType))
+    throw new ControlError(`client type must be one of ${CLIENT_TYPES.join(', ')}, got "${input.type}"`)
   const type = input.type as ClientType
   const projectId = input.projectId ?? ''
   if (type === 'root' && projectId) throw new ControlError('a root client reads every project; do not give --project')
@@ -74,12 +76,16 @@ export async function createApiClient(
   const secret = generateSecret()
   const now = nowText()
   const name = input.name ?? `${type} client`
-  await engine.admin.command(compileTemplate('control/client-create.sql', { id, name, type, projectId, secretHash: await hashSecret(secret), now }))
+  await engine.admin.command(
+    compileTemplate('control/client-create.sql', { id, name, type, projectId, secretHash: await hashSecret(secret), now }),
+  )
   return { id, secret, type, projectId }
 }
 
 export async function listApiClients(engine: Engine, projectId?: string): Promise<ClientListing[]> {
-  return engine.admin.rows<ClientListing>(compileTemplate('control/client-list.sql', { all: projectId === undefined, projectId: projectId ?? '' }))
+  return engine.admin.rows<ClientListing>(
+    compileTemplate('control/client-list.sql', { all: projectId === undefined, projectId: projectId ?? '' }),
+  )
 }
 
 export async function revokeApiClient(engine: Engine, id: string): Promise<void> {

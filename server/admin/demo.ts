@@ -38,5 +38,7 @@ export async function ensureDemo(engine: Engine, events: number, log: (line: str
     fs.writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 })
     return { credentials, created: true, file }
   }
-  return fs.existsSync(file) ? { credentials: JSON.parse(fs.readFileSync(file, 'utf8')) as DemoCredentials, created: false, file } : undefined
+  return fs.existsSync(file)
+    ? { credentials: JSON.parse(fs.readFileSync(file, 'utf8')) as DemoCredentials, created: false, file }
+    : undefined
 }

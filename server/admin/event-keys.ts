@@ -10,7 +10,10 @@ const NOT_EVENT_FIELDS: Record<string, string> = {
 const camelOf = (snake: string) => snake.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())
 
 /** A line's keys in snake_case, or why they cannot be read. */
-export function toSnakeKeys(event: Record<string, unknown>, snakeFields: readonly string[]): { event: Record<string, unknown>; problems: string[] } {
+export function toSnakeKeys(
+  event: Record<string, unknown>,
+  snakeFields: readonly string[],
+): { event: Record<string, unknown>; problems: string[] } {
   const snakeOf = new Map(snakeFields.filter((field) => field.includes('_')).map((field) => [camelOf(field), field]))
   const keys = Object.keys(event)
   const problems = keys.filter((key) => Object.hasOwn(NOT_EVENT_FIELDS, key)).map((key) => NOT_EVENT_FIELDS[key])

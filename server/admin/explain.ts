@@ -18,7 +18,6 @@ export interface ResolvedRequest {
   query: Record<string, unknown>
 }
 
-
 type Outcome = { resolved?: ResolvedRequest; error?: unknown }
 const pending = new WeakMap<IncomingMessage, (outcome: Outcome) => void>()
 const settle = (req: Request, outcome: Outcome) => pending.get(req)?.(outcome)
@@ -28,7 +27,9 @@ function createResolver(routes: Route[]): express.Express {
   const app = express()
   app.set('query parser', QUERY_PARSER)
   for (const route of routes) {
-    app.get(route.path, (req: Request) => settle(req, { resolved: { route, params: { ...req.params }, query: { ...(req.query as Record<string, unknown>) } } }))
+    app.get(route.path, (req: Request) =>
+      settle(req, { resolved: { route, params: { ...req.params }, query: { ...(req.query as Record<string, unknown>) } } }),
+    )
   }
   app.use((req: Request) => settle(req, {}))
   app.use((error: unknown, req: Request, _res: Response, _next: NextFunction) => settle(req, { error }))
@@ -69,7 +70,11 @@ export async function explainTarget(url: string): Promise<{ projectId?: string; 
 }
 
 function formatStatement({ compiled }: Statement): string {
-  return [`-- template: ${compiled.template}`, `-- params: ${JSON.stringify(compiled.params, null, 2).replace(/\n/g, '\n-- ')}`, compiled.sql].join('\n')
+  return [
+    `-- template: ${compiled.template}`,
+    `-- params: ${JSON.stringify(compiled.params, null, 2).replace(/\n/g, '\n-- ')}`,
+    compiled.sql,
+  ].join('\n')
 }
 
 /** Runs a session question's settled check on the engine and gives its rows. */
@@ -80,11 +85,17 @@ export type CheckRun = (check: CompiledQuery) => Promise<readonly SettledRow[]>
  * text for review. With `runCheck`, a session question's settled check runs first and its statement is
  * compiled with the rows it returned, exactly as the gateway compiles it; without, with no day settled.
  */
-export async function explainRequest(url: string, scopeFor: (projectId: string) => Scope, streams: boolean, runCheck?: CheckRun): Promise<string> {
+export async function explainRequest(
+  url: string,
+  scopeFor: (projectId: string) => Scope,
+  streams: boolean,
+  runCheck?: CheckRun,
+): Promise<string> {
   const resolved = await resolveRequest(url)
   if (!resolved) throw new QueryError('not_found', `No endpoint ${new URL(url, 'http://explain').pathname}`)
   const projectId = projectIdIn(resolved)
-  if (!projectId) throw new QueryError('invalid_request', 'name the project (projectId)', [{ path: ['projectId'], message: '"projectId" is required' }])
+  if (!projectId)
+    throw new QueryError('invalid_request', 'name the project (projectId)', [{ path: ['projectId'], message: '"projectId" is required' }])
   const resource = resourceOf(resolved.route)
   const scope = scopeFor(projectId)
   const check = runCheck && settledCheckOf(resource, resolved.query, scope)

@@ -30,9 +30,14 @@ export interface ExportFileOptions {
 export async function exportToFile(engine: Engine, config: Config, options: ExportFileOptions): Promise<number> {
   const project = await findProject(engine, options.projectId)
   if (!project) throw new ControlError(`no project "${options.projectId}"`)
-  if (options.format !== 'ndjson' && options.format !== 'csv') throw new ControlError(`--format must be ndjson or csv, got "${options.format}"`)
+  if (options.format !== 'ndjson' && options.format !== 'csv')
+    throw new ControlError(`--format must be ndjson or csv, got "${options.format}"`)
   const given = { start: options.start, end: options.end, includes: options.includes, event: options.event, filters: options.filters }
-  const raw = { projectId: project.id, format: options.format, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) }
+  const raw = {
+    projectId: project.id,
+    format: options.format,
+    ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)),
+  }
   let query: ReturnType<typeof exportEvents.plan>
   try {
     query = exportEvents.plan(exportEvents.parse(raw, { project, now: new Date(), sessionLookbackMs: 0 }))
@@ -51,7 +56,14 @@ export async function exportToFile(engine: Engine, config: Config, options: Expo
       const { rows: counted } = await runner.run<{ total: number }>(compileCount(query))
       options.onTotal(Number(counted[0]?.total ?? 0))
     }
-    const rows = await writeStream({ runner, plan: exportStream, query, write, signal: new AbortController().signal, onProgress: options.onProgress })
+    const rows = await writeStream({
+      runner,
+      plan: exportStream,
+      query,
+      write,
+      signal: new AbortController().signal,
+      onProgress: options.onProgress,
+    })
     file.end()
     await once(file, 'finish')
     fs.renameSync(partial, options.out)

@@ -14,9 +14,30 @@ import { toSnakeKeys } from './event-keys'
 import { readLines } from './line-reader'
 
 const TEXT_COLUMNS = [
-  'profile_id', 'path', 'origin', 'title', 'referrer', 'referrer_name', 'referrer_type', 'utm_source', 'utm_medium', 'utm_campaign',
-  'utm_term', 'utm_content', 'country', 'region', 'city', 'device', 'brand', 'model', 'browser', 'browser_version', 'os', 'os_version',
-  'sdk_name', 'sdk_version',
+  'profile_id',
+  'path',
+  'origin',
+  'title',
+  'referrer',
+  'referrer_name',
+  'referrer_type',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'country',
+  'region',
+  'city',
+  'device',
+  'brand',
+  'model',
+  'browser',
+  'browser_version',
+  'os',
+  'os_version',
+  'sdk_name',
+  'sdk_version',
 ] as const
 
 const eventSchema = {
@@ -95,28 +116,47 @@ function listProblems(problems: string[]): string[] {
 const withinApiYears = (instant: Date) => instant.getUTCFullYear() >= FIRST_YEAR && instant.getUTCFullYear() <= LAST_YEAR
 
 /** One line's problems, or the row to insert; `fromProject` is the project id the line may name instead of `projectId`. */
-export function parseEventLine(text: string, projectId: string, fromProject?: string): { row?: Record<string, unknown>; problems: string[] } {
+export function parseEventLine(
+  text: string,
+  projectId: string,
+  fromProject?: string,
+): { row?: Record<string, unknown>; problems: string[] } {
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch (error) {
     return { problems: listProblems([`not JSON: ${(error as Error).message}`]) }
   }
-  const keyed = value !== null && typeof value === 'object' && !Array.isArray(value) ? toSnakeKeys(value as Record<string, unknown>, Object.keys(eventSchema.properties)) : { event: value, problems: [] }
+  const keyed =
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? toSnakeKeys(value as Record<string, unknown>, Object.keys(eventSchema.properties))
+      : { event: value, problems: [] }
   if (keyed.problems.length) return { problems: listProblems(keyed.problems) }
   const problems = schemaIssues(validateEvent, keyed.event).map((issue) => issue.message)
   const event = keyed.event as Record<string, unknown>
   const expected = fromProject ?? projectId
   if (problems.length === 0 && event.project_id !== undefined && event.project_id !== expected) {
-    const hint = fromProject ? '' : ` (a file exported from project "${String(event.project_id)}" goes into --project with --from-project ${String(event.project_id)})`
-    problems.push(`project_id "${String(event.project_id)}" differs from --${fromProject ? 'from-project' : 'project'} "${expected}"${hint}`)
+    const hint = fromProject
+      ? ''
+      : ` (a file exported from project "${String(event.project_id)}" goes into --project with --from-project ${String(event.project_id)})`
+    problems.push(
+      `project_id "${String(event.project_id)}" differs from --${fromProject ? 'from-project' : 'project'} "${expected}"${hint}`,
+    )
   }
   if (problems.length === 0 && !withinApiYears(new Date(String(event.created_at)))) {
-    problems.push(`"created_at" ${String(event.created_at)} is outside ${FIRST_YEAR}-01-01 to ${LAST_YEAR}-12-31 (UTC), the dates the API can ask for`)
+    problems.push(
+      `"created_at" ${String(event.created_at)} is outside ${FIRST_YEAR}-01-01 to ${LAST_YEAR}-12-31 (UTC), the dates the API can ask for`,
+    )
   }
   if (problems.length) return { problems: listProblems(problems) }
   // The schema's uuid format also admits the URN form; the engine takes the bare UUID.
-  const row: Record<string, unknown> = { ...event, project_id: projectId, id: String(event.id).toLowerCase().replace(/^urn:uuid:/, '') }
+  const row: Record<string, unknown> = {
+    ...event,
+    project_id: projectId,
+    id: String(event.id)
+      .toLowerCase()
+      .replace(/^urn:uuid:/, ''),
+  }
   row.profile_id = event.profile_id || event.device_id
   row.created_at = toClickHouseTime(new Date(String(event.created_at)))
   if (typeof event.imported_at === 'string') row.imported_at = toClickHouseTime(new Date(event.imported_at))
@@ -144,7 +184,8 @@ async function dropLeftoverStages(engine: Engine): Promise<void> {
   const tables = await engine.admin.rows<{ name: string }>(compileTemplate('admin/import-leftovers.sql', {}))
   for (const { name } of tables) {
     const created = Number(STAGE_NAME.exec(name)?.[1])
-    if (engine.settings.mode === 'embedded' || Date.now() - created > STALE_STAGE_MS) await engine.admin.command(compileTemplate('admin/import-drop.sql', { stage: name }))
+    if (engine.settings.mode === 'embedded' || Date.now() - created > STALE_STAGE_MS)
+      await engine.admin.command(compileTemplate('admin/import-drop.sql', { stage: name }))
   }
 }
 
@@ -208,7 +249,9 @@ async function resession(engine: Engine, params: Params): Promise<number> {
     const sessions = Number(rows)
     if (sessions === 0) return 0
     if (engine.settings.cluster) {
-      throw new ControlError(`${sessions} session(s) of this file have stored events without their partial rows in sessions (an earlier import was killed while it moved them); on a cluster they are not rebuilt`)
+      throw new ControlError(
+        `${sessions} session(s) of this file have stored events without their partial rows in sessions (an earlier import was killed while it moved them); on a cluster they are not rebuilt`,
+      )
     }
     const rebuild = { projectId: params.projectId, found }
     // The compactions of the days these rows lie in no longer hold: invalidated before the rows change, and
@@ -216,7 +259,12 @@ async function resession(engine: Engine, params: Params): Promise<number> {
     const invalidate = compileTemplate('admin/compact-invalidate.sql', rebuild)
     await engine.admin.command(invalidate)
     await engine.admin.command(compileTemplate('admin/import-resession-clear.sql', rebuild))
-    await engine.admin.command(compileTemplate('admin/import-resession.sql', rebuild, { partial_columns: sqlOnly(partialRowColumns()), partial_row: sqlOnly(partialRowSelect()) }))
+    await engine.admin.command(
+      compileTemplate('admin/import-resession.sql', rebuild, {
+        partial_columns: sqlOnly(partialRowColumns()),
+        partial_row: sqlOnly(partialRowSelect()),
+      }),
+    )
     await engine.admin.command(invalidate)
     return sessions
   } finally {
@@ -243,12 +291,17 @@ async function rediscover(engine: Engine, params: Params): Promise<number> {
     const days = Number(rows)
     if (days === 0) return 0
     if (engine.settings.cluster) {
-      throw new ControlError(`${days} day(s) of this file have stored events their discovery summaries do not count (an earlier import was killed while it moved them); on a cluster they are not rebuilt`)
+      throw new ControlError(
+        `${days} day(s) of this file have stored events their discovery summaries do not count (an earlier import was killed while it moved them); on a cluster they are not rebuilt`,
+      )
     }
     for (const { table } of DISCOVERY_SUMMARIES) {
-      await engine.admin.command(compileTemplate('admin/import-discovery-clear.sql', { summary: table, projectId: params.projectId, found }))
+      await engine.admin.command(
+        compileTemplate('admin/import-discovery-clear.sql', { summary: table, projectId: params.projectId, found }),
+      )
     }
-    for (const { rebuild } of DISCOVERY_SUMMARIES) await engine.admin.command(compileTemplate(rebuild, { projectId: params.projectId, found }))
+    for (const { rebuild } of DISCOVERY_SUMMARIES)
+      await engine.admin.command(compileTemplate(rebuild, { projectId: params.projectId, found }))
     return days
   } finally {
     await engine.admin.command(compileTemplate('admin/import-drop.sql', { stage: found }))
@@ -266,7 +319,9 @@ export async function importEvents(engine: Engine, options: ImportOptions): Prom
     if (badLines && !options.skipBad) return { imported: 0, duplicates: 0, resessioned: 0, rediscovered: 0, skipped: 0, badLines, bad }
     const params: Params = { stage, projectId: options.projectId }
     const newEvents = compileInner('admin/import-new-events.sql', params)
-    const [counts] = await engine.admin.rows<{ staged: number | string; new_events: number | string }>(compileTemplate('admin/import-count.sql', params, { new_events: newEvents }))
+    const [counts] = await engine.admin.rows<{ staged: number | string; new_events: number | string }>(
+      compileTemplate('admin/import-count.sql', params, { new_events: newEvents }),
+    )
     await engine.admin.command(compileTemplate('admin/import-move.sql', params, { new_events: newEvents }))
     const imported = Number(counts.new_events)
     const duplicates = Number(counts.staged) - imported

@@ -16,7 +16,8 @@ export async function* readLines(chunks: AsyncIterable<Buffer>, maxBytes: number
   }
   const finish = (): FileLine => {
     number += 1
-    const line = length > maxBytes ? { number, tooLongBytes: length } : { number, text: Buffer.concat(parts).toString('utf8').replace(/\r$/, '') }
+    const line =
+      length > maxBytes ? { number, tooLongBytes: length } : { number, text: Buffer.concat(parts).toString('utf8').replace(/\r$/, '') }
     parts = []
     length = 0
     return line

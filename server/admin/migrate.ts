@@ -54,19 +54,26 @@ export function renderMigration(text: string, topology: Topology): string[] {
     })
     .replace(/\{\{on_cluster\}\}/g, cluster ? `ON CLUSTER ${quote(cluster)}` : '')
     .replace(/\{\{table (\w+)\}\}/g, (_, table: string) => (cluster ? `${table}_local` : table))
-    .replace(/CREATE TABLE IF NOT EXISTS (\w+)([^]*?)ENGINE = \{\{(sharded|everywhere) ([^}]+)\}\}/g, (_, table: string, body: string, kind: string, engine: string) => {
-      if (!cluster) return `CREATE TABLE IF NOT EXISTS ${table}${body}ENGINE = ${engine}`
-      const zkPath = kind === 'sharded' ? `/clickhouse/tables/{shard}/${database}/${table}` : `/clickhouse/tables/all/${database}/${table}`
-      return `CREATE TABLE IF NOT EXISTS ${table}${body}ENGINE = ${replicated(engine, zkPath)}`
-    })
+    .replace(
+      /CREATE TABLE IF NOT EXISTS (\w+)([^]*?)ENGINE = \{\{(sharded|everywhere) ([^}]+)\}\}/g,
+      (_, table: string, body: string, kind: string, engine: string) => {
+        if (!cluster) return `CREATE TABLE IF NOT EXISTS ${table}${body}ENGINE = ${engine}`
+        const zkPath =
+          kind === 'sharded' ? `/clickhouse/tables/{shard}/${database}/${table}` : `/clickhouse/tables/all/${database}/${table}`
+        return `CREATE TABLE IF NOT EXISTS ${table}${body}ENGINE = ${replicated(engine, zkPath)}`
+      },
+    )
     .replace(/\{\{distributed (\w+) ([^}]+)\}\}/g, (_, table: string, shardingKey: string) =>
       cluster
         ? `CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER ${quote(cluster)} AS ${table}_local ` +
           `ENGINE = Distributed(${quote(cluster)}, ${quote(database)}, ${quote(`${table}_local`)}, ${shardingKey})`
         : '',
     )
-    .replace(/\{\{on_distributed (\w+): ([^}]+)\}\}/g, (_, table: string, clauses: string) => (cluster ? `ALTER TABLE ${table} ON CLUSTER ${quote(cluster)} ${clauses}` : ''))
-  if (/\{\{/.test(rendered)) throw new Error(`Unknown migration marker in: ${rendered.slice(rendered.indexOf('{{'), rendered.indexOf('{{') + 60)}`)
+    .replace(/\{\{on_distributed (\w+): ([^}]+)\}\}/g, (_, table: string, clauses: string) =>
+      cluster ? `ALTER TABLE ${table} ON CLUSTER ${quote(cluster)} ${clauses}` : '',
+    )
+  if (/\{\{/.test(rendered))
+    throw new Error(`Unknown migration marker in: ${rendered.slice(rendered.indexOf('{{'), rendered.indexOf('{{') + 60)}`)
   return rendered
     .split(/;\s*(?:\n|$)/)
     .map((statement) => statement.trim())
@@ -120,7 +127,10 @@ export function recordedName(migration: { name: string; text: string }): string 
 
 /** Every table the derived tables' migration creates (and the legacy ones it replaced), as DROP statements. */
 function dropDerived(text: string, topology: Topology): string[] {
-  const created = [...text.matchAll(/^CREATE TABLE IF NOT EXISTS (?:\{\{table (\w+)\}\}|(\w+))/gm)].map((match) => ({ name: match[1] ?? match[2], sharded: match[1] !== undefined }))
+  const created = [...text.matchAll(/^CREATE TABLE IF NOT EXISTS (?:\{\{table (\w+)\}\}|(\w+))/gm)].map((match) => ({
+    name: match[1] ?? match[2],
+    sharded: match[1] !== undefined,
+  }))
   const drops = [...created, ...LEGACY_DERIVED_TABLES.map((name) => ({ name, sharded: false }))].flatMap(({ name, sharded }) => [
     `DROP TABLE IF EXISTS ${sharded ? `{{table ${name}}}` : name} {{on_cluster}} SYNC;`,
     // The Distributed table over the local ones on a cluster (on one node, the same table: already gone).
@@ -198,7 +208,8 @@ export async function migrate(engine: Engine): Promise<string[]> {
   await ddl('admin.migrations-table', trackingTable(topology))
   const done = await engine.admin.rows<{ name: string }>(compileTemplate('admin/migrations-applied.sql', {}))
   const applied = new Set(done.map((row) => row.name))
-  const record = (name: string) => engine.admin.command(compileTemplate('admin/migration-record.sql', { name, appliedAt: toClickHouseTime(new Date()) }))
+  const record = (name: string) =>
+    engine.admin.command(compileTemplate('admin/migration-record.sql', { name, appliedAt: toClickHouseTime(new Date()) }))
   // A directory that applied every legacy migration has the baseline's source tables (by other texts):
   // recorded as applied; its derived tables are dropped and created anew below, as for a changed definition.
   if (checkLegacy(applied) === 'upgradable') {

@@ -30,7 +30,14 @@ function formatSeconds(seconds: number): string {
 }
 
 /** One progress line: `label [bar] 42% | 4,200,000/10,000,000 rows | 350,000 rows/s | ETA 17s`. */
-export function formatProgress(input: { label: string; rows: number; total?: number; elapsedMs: number; bar?: string; outcome?: string }): string {
+export function formatProgress(input: {
+  label: string
+  rows: number
+  total?: number
+  elapsedMs: number
+  bar?: string
+  outcome?: string
+}): string {
   const { label, rows, total, elapsedMs, bar, outcome } = input
   const rate = elapsedMs > 0 ? (rows * 1000) / elapsedMs : 0
   const parts = [label]
@@ -43,7 +50,10 @@ export function formatProgress(input: { label: string; rows: number; total?: num
   }
   parts.push(`${count.format(Math.round(rate))} rows/s`)
   if (outcome !== undefined) parts.push(outcome)
-  else if (total !== undefined) parts.push(rows >= total ? `done in ${formatSeconds(elapsedMs / 1000)}` : `ETA ${rate > 0 ? formatSeconds((total - rows) / rate) : '?'}`)
+  else if (total !== undefined)
+    parts.push(
+      rows >= total ? `done in ${formatSeconds(elapsedMs / 1000)}` : `ETA ${rate > 0 ? formatSeconds((total - rows) / rate) : '?'}`,
+    )
   return parts.join(' | ')
 }
 

@@ -68,7 +68,14 @@ export function generateRowTypes(): string {
       if (returns.rest) fields.push(`    /** The columns the @${returns.rest} marker adds. */`, '    readonly [column: string]: unknown')
       return [`  /** ${template.name} */`, `  '${file}': {`, ...fields, '  }']
     })
-  return [HEADER, '/** The row of each template that lists its columns, by its file under sql/. */', 'export interface Rows {', ...entries, '}', ''].join('\n')
+  return [
+    HEADER,
+    '/** The row of each template that lists its columns, by its file under sql/. */',
+    'export interface Rows {',
+    ...entries,
+    '}',
+    '',
+  ].join('\n')
 }
 
 if (require.main === module) {

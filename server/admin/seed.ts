@@ -25,11 +25,13 @@ export interface SeedOptions {
 function seedProblems(options: SeedOptions): string[] {
   const problems: string[] = []
   if (!Number.isSafeInteger(options.events) || options.events < 1) problems.push('--events must be a whole number >= 1')
-  if (!Number.isSafeInteger(options.days) || options.days < 1 || options.days > 3650) problems.push('--days must be a whole number from 1 to 3650')
+  if (!Number.isSafeInteger(options.days) || options.days < 1 || options.days > 3650)
+    problems.push('--days must be a whole number from 1 to 3650')
   if (!Number.isSafeInteger(options.seed) || options.seed < 0) problems.push('--seed must be a whole number >= 0')
   if (Number.isNaN(options.end.getTime())) problems.push('--end must be an ISO date-time')
   const batch = options.batchRows ?? DEFAULT_BATCH_ROWS
-  if (!Number.isSafeInteger(batch) || batch < SEED_BLOCK_ROWS || batch % SEED_BLOCK_ROWS !== 0) problems.push(`batch size must be a multiple of ${SEED_BLOCK_ROWS}`)
+  if (!Number.isSafeInteger(batch) || batch < SEED_BLOCK_ROWS || batch % SEED_BLOCK_ROWS !== 0)
+    problems.push(`batch size must be a multiple of ${SEED_BLOCK_ROWS}`)
   return problems
 }
 

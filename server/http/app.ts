@@ -26,7 +26,15 @@ import { QUERY_PARSER, ROUTES, type Route } from '../routes/routes'
 export interface AppOptions {
   config: Pick<
     Config,
-    'rateLimit' | 'maxConcurrentQueries' | 'sessionLookbackHours' | 'trustProxy' | 'cache' | 'maxExecutionSeconds' | 'maxResultRows' | 'streamIdleSeconds' | 'maxStreamsPerClient'
+    | 'rateLimit'
+    | 'maxConcurrentQueries'
+    | 'sessionLookbackHours'
+    | 'trustProxy'
+    | 'cache'
+    | 'maxExecutionSeconds'
+    | 'maxResultRows'
+    | 'streamIdleSeconds'
+    | 'maxStreamsPerClient'
   > & { engine: Pick<Config['engine'], 'cluster'> }
   runner: Runner
   directory: Directory
@@ -56,7 +64,12 @@ export function createApp(options: AppOptions): express.Express {
   const clock = options.clock ?? (() => new Date())
   const drain = options.drain ?? new Drain()
   const readiness = options.readiness ?? new ReadinessProbe(runner)
-  const answers = new Answers(runner, { cluster: config.engine.cluster, cache: config.cache, maxExecutionSeconds: config.maxExecutionSeconds, maxResultRows: config.maxResultRows })
+  const answers = new Answers(runner, {
+    cluster: config.engine.cluster,
+    cache: config.cache,
+    maxExecutionSeconds: config.maxExecutionSeconds,
+    maxResultRows: config.maxResultRows,
+  })
   const app = express()
   app.disable('x-powered-by')
   app.set('query parser', QUERY_PARSER)
@@ -106,7 +119,10 @@ export function createApp(options: AppOptions): express.Express {
   })
   app.get('/ready', async (_req, res) => {
     if (drain.isDraining) {
-      res.set('Retry-After', '5').status(503).json(errorBody({ status: 503, message: 'The gateway is shutting down', requestId: res.locals.requestId }))
+      res
+        .set('Retry-After', '5')
+        .status(503)
+        .json(errorBody({ status: 503, message: 'The gateway is shutting down', requestId: res.locals.requestId }))
       return
     }
     const state = await readiness.check()
@@ -114,7 +130,10 @@ export function createApp(options: AppOptions): express.Express {
       res.json({ status: 'ready' })
       return
     }
-    res.set('Retry-After', '5').status(503).json(errorBody({ status: 503, message: state.reason, requestId: res.locals.requestId }))
+    res
+      .set('Retry-After', '5')
+      .status(503)
+      .json(errorBody({ status: 503, message: state.reason, requestId: res.locals.requestId }))
   })
   const openApi = buildOpenApi(ROUTES, { demoProjectId: options.demoProjectId })
   app.get('/openapi.json', (_req, res) => {
@@ -125,7 +144,11 @@ export function createApp(options: AppOptions): express.Express {
 
   app.use(drain.track)
   const guards = [
-    authenticate({ directory, failures: new FailedAttempts({ limit: config.rateLimit.requests, windowMs: config.rateLimit.windowMs }), onFailure: metrics?.authFailure }),
+    authenticate({
+      directory,
+      failures: new FailedAttempts({ limit: config.rateLimit.requests, windowMs: config.rateLimit.windowMs }),
+      onFailure: metrics?.authFailure,
+    }),
     clientRateLimit({ ...config.rateLimit, store: options.rateLimitStore }),
     concurrencyCap(config.maxConcurrentQueries),
   ]
@@ -160,7 +183,12 @@ export function createApp(options: AppOptions): express.Express {
     const text = JSON.stringify(answered.body)
     const etag = etagOf(text)
     const age = Math.max(0, Math.floor((Date.now() - cache.storedAt) / 1000))
-    res.set({ 'Cache-Control': `private, max-age=${Math.max(0, cache.maxAgeSeconds - age)}`, Age: String(age), 'X-Cache': cache.hit ? 'hit' : 'miss', ETag: etag })
+    res.set({
+      'Cache-Control': `private, max-age=${Math.max(0, cache.maxAgeSeconds - age)}`,
+      Age: String(age),
+      'X-Cache': cache.hit ? 'hit' : 'miss',
+      ETag: etag,
+    })
     if (answered.hasMore) res.set('Link', nextPageLink(req))
     if (matchesEtag(req.get('if-none-match'), etag)) {
       res.status(304).end()

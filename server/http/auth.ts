@@ -41,14 +41,24 @@ export function authenticate({ directory, failures, onFailure = () => undefined 
       return error
     }
     const credentials = credentialsOf(req)
-    if (!credentials) throw refuse('missing_credentials', new QueryError('unauthorized', 'Send openpanel-client-id and openpanel-client-secret headers, or HTTP Basic credentials'))
+    if (!credentials)
+      throw refuse(
+        'missing_credentials',
+        new QueryError('unauthorized', 'Send openpanel-client-id and openpanel-client-secret headers, or HTTP Basic credentials'),
+      )
     const address = ipKeyGenerator(req.ip ?? '')
-    const verdict = await directory.judge(credentials.id, credentials.secret, { caller: address, suspect: failures.exceeded(address, credentials.id) })
+    const verdict = await directory.judge(credentials.id, credentials.secret, {
+      caller: address,
+      suspect: failures.exceeded(address, credentials.id),
+    })
     if (verdict.client === null) {
       const retryAfter = verdict.remembered ? failures.retryAfter(address, credentials.id) : failures.record(address, credentials.id)
       if (retryAfter === undefined) throw refuse('bad_credentials', new QueryError('unauthorized', 'Unknown client or wrong secret'))
       res.set('Retry-After', String(retryAfter))
-      throw refuse('bad_credentials', new QueryError('rate_limited', 'Too many failed authentication attempts for this client id from this address'))
+      throw refuse(
+        'bad_credentials',
+        new QueryError('rate_limited', 'Too many failed authentication attempts for this client id from this address'),
+      )
     }
     if (verdict.client.type === 'write') throw refuse('write_client', new QueryError('forbidden', 'Write clients cannot read data'))
     res.locals.client = verdict.client
@@ -69,9 +79,18 @@ export async function authorizeProject(directory: Directory, client: ApiClient, 
 /** The project named in the query string (`projectId`/`project_id`), or a read client's own project. */
 export async function resolveQueryProject(directory: Directory, client: ApiClient, query: Record<string, unknown>) {
   const named = [query.projectId, query.project_id].filter((value) => value !== undefined)
-  if (named.some((value) => typeof value !== 'string' || value === '')) throw new QueryError('invalid_request', '"projectId" must be one project id', [{ path: ['projectId'], message: '"projectId" must be one project id' }])
-  if (named.length === 2 && named[0] !== named[1]) throw new QueryError('invalid_request', '"projectId" and "project_id" differ', [{ path: ['project_id'], message: '"projectId" and "project_id" name different projects' }])
+  if (named.some((value) => typeof value !== 'string' || value === ''))
+    throw new QueryError('invalid_request', '"projectId" must be one project id', [
+      { path: ['projectId'], message: '"projectId" must be one project id' },
+    ])
+  if (named.length === 2 && named[0] !== named[1])
+    throw new QueryError('invalid_request', '"projectId" and "project_id" differ', [
+      { path: ['project_id'], message: '"projectId" and "project_id" name different projects' },
+    ])
   const projectId = (named[0] as string | undefined) ?? (client.type === 'read' ? client.projectId : undefined)
-  if (!projectId) throw new QueryError('invalid_request', '"projectId" is required for a root client', [{ path: ['projectId'], message: '"projectId" is required for a root client' }])
+  if (!projectId)
+    throw new QueryError('invalid_request', '"projectId" is required for a root client', [
+      { path: ['projectId'], message: '"projectId" is required for a root client' },
+    ])
   return authorizeProject(directory, client, projectId)
 }

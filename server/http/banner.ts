@@ -18,12 +18,18 @@ type Interfaces = ReturnType<typeof os.networkInterfaces>
 const urlOf = (address: string, port: number) => `http://${address.includes(':') ? `[${address}]` : address}:${port}`
 
 /** Which interfaces `host` covers, and the URLs that reach the gateway (this machine's first). */
-export function listeningOn(host: string, port: number, interfaces: Interfaces = os.networkInterfaces()): { scope: string; urls: string[] } {
+export function listeningOn(
+  host: string,
+  port: number,
+  interfaces: Interfaces = os.networkInterfaces(),
+): { scope: string; urls: string[] } {
   const addresses = Object.values(interfaces).flatMap((list) => list ?? [])
-  const external = (ipv6: boolean) => addresses.filter((a) => !a.internal && (ipv6 || a.family === 'IPv4')).map((a) => urlOf(a.address, port))
+  const external = (ipv6: boolean) =>
+    addresses.filter((a) => !a.internal && (ipv6 || a.family === 'IPv4')).map((a) => urlOf(a.address, port))
   if (host === '0.0.0.0') return { scope: `every IPv4 interface (HOST=${host})`, urls: [urlOf('127.0.0.1', port), ...external(false)] }
   if (host === '::') return { scope: `every interface (HOST=${host})`, urls: [urlOf('::1', port), ...external(true)] }
-  if (host === 'localhost' || host === '::1' || host.startsWith('127.')) return { scope: `this machine only (HOST=${host})`, urls: [urlOf(host, port)] }
+  if (host === 'localhost' || host === '::1' || host.startsWith('127.'))
+    return { scope: `this machine only (HOST=${host})`, urls: [urlOf(host, port)] }
   return { scope: `${host} only (HOST=${host})`, urls: [urlOf(host, port)] }
 }
 
@@ -67,11 +73,17 @@ function listeningEntry(scope: string, urls: string[], demo: Demo | undefined): 
   return entry
 }
 
-export function createBanner(options: { format?: LogFormat; json?: boolean; write?: (line: string) => void; interfaces?: () => Interfaces }): Banner {
+export function createBanner(options: {
+  format?: LogFormat
+  json?: boolean
+  write?: (line: string) => void
+  interfaces?: () => Interfaces
+}): Banner {
   // The logger's own rule (server/logger.ts): unset means pretty on a terminal, JSON otherwise.
   const json = options.json ?? (options.format ?? (process.stderr.isTTY ? 'pretty' : 'json')) === 'json'
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`))
-  const entry = (fields: Record<string, unknown>) => write(JSON.stringify({ level: 'info', ...fields, timestamp: new Date().toISOString() }))
+  const entry = (fields: Record<string, unknown>) =>
+    write(JSON.stringify({ level: 'info', ...fields, timestamp: new Date().toISOString() }))
   return {
     note: (line) => (json ? entry({ message: line }) : write(line)),
     listening({ host, port, demo }) {

@@ -66,7 +66,10 @@ export class CredentialChecks {
     if (tier === 'suspect') {
       const held = this.suspects.get(caller) ?? 0
       if (held >= this.options.suspectPerCaller) {
-        throw new QueryError('too_many_queries', `At most ${this.options.suspectPerCaller} credential checks at once from one address for unknown ids or ids with too many failures; retry shortly`)
+        throw new QueryError(
+          'too_many_queries',
+          `At most ${this.options.suspectPerCaller} credential checks at once from one address for unknown ids or ids with too many failures; retry shortly`,
+        )
       }
       this.suspects.set(caller, held + 1)
     }
@@ -121,7 +124,9 @@ export class CredentialChecks {
     queue.splice(at, 1)
     if (!queue.length) this.waiting[tier].delete(caller)
     this.queued -= 1
-    waiter.refuse(new QueryError('too_many_queries', `No credential check turn within ${Math.ceil(this.options.maxWaitMs / 1000)} s; retry shortly`))
+    waiter.refuse(
+      new QueryError('too_many_queries', `No credential check turn within ${Math.ceil(this.options.maxWaitMs / 1000)} s; retry shortly`),
+    )
   }
 
   /**
@@ -139,7 +144,9 @@ export class CredentialChecks {
         const waiter = queue.pop() as Waiter
         if (!queue.length) this.waiting[victimTier].delete(victim)
         this.queued -= 1
-        waiter.refuse(new QueryError('too_many_queries', 'The credential checks queue is full and this address holds most of it; retry shortly'))
+        waiter.refuse(
+          new QueryError('too_many_queries', 'The credential checks queue is full and this address holds most of it; retry shortly'),
+        )
         return true
       }
       if (victimTier === tier) return false
@@ -184,10 +191,13 @@ export class CredentialChecks {
       return true
     }
     if (!this.wakeUp) {
-      this.wakeUp = setTimeout(() => {
-        this.wakeUp = undefined
-        this.startNext()
-      }, Math.ceil(((1 - this.tokens) * 1000) / perSecond))
+      this.wakeUp = setTimeout(
+        () => {
+          this.wakeUp = undefined
+          this.startNext()
+        },
+        Math.ceil(((1 - this.tokens) * 1000) / perSecond),
+      )
       this.wakeUp.unref()
     }
     return false

@@ -11,7 +11,6 @@ import { dummyHash, verifySecret } from '../secrets'
 import { DEFAULT_CHECKS_PER_SECOND } from '../config'
 import { CredentialChecks } from './credential-checks'
 
-
 export interface ApiClient {
   id: string
   name: string
@@ -74,7 +73,8 @@ export const CHECK_WAIT_MS = 5_000
 const MAX_REFUSED = 10_000
 
 /** The key of one outcome: the id is part of it, so an answer for one id says nothing about another. */
-const outcomeKey = (id: string, stored: string, secret: string) => crypto.createHash('sha256').update(`${id}\0${stored}\0${secret}`).digest('base64url')
+const outcomeKey = (id: string, stored: string, secret: string) =>
+  crypto.createHash('sha256').update(`${id}\0${stored}\0${secret}`).digest('base64url')
 
 export class Directory {
   private readonly now: () => number

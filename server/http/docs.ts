@@ -11,7 +11,10 @@ const OPEN_OPERATION = ['operations', 'Behaviour', 'insightsFunnel']
 
 /** Swagger UI layout keys and whether each is shown on arrival: the collapsed families folded, the funnel open. */
 const SHOWN_ON_ARRIVAL: [string[], boolean][] = [
-  ...FAMILIES.filter((family) => 'collapsed' in family && family.collapsed).map(({ name }): [string[], boolean] => [['operations-tag', name], false]),
+  ...FAMILIES.filter((family) => 'collapsed' in family && family.collapsed).map(({ name }): [string[], boolean] => [
+    ['operations-tag', name],
+    false,
+  ]),
   [OPEN_OPERATION, true],
 ]
 
@@ -21,7 +24,9 @@ const SHOWN_ON_ARRIVAL: [string[], boolean][] = [
  * `initialState` option cannot express as JSON, hence the layout actions.
  */
 function showOnArrival() {
-  const { ui } = window as unknown as { ui: { getConfigs(): { shownOnArrival: [string[], boolean][] }; layoutActions: { show(key: string[], shown: boolean): void } } }
+  const { ui } = window as unknown as {
+    ui: { getConfigs(): { shownOnArrival: [string[], boolean][] }; layoutActions: { show(key: string[], shown: boolean): void } }
+  }
   for (const [key, shown] of ui.getConfigs().shownOnArrival) ui.layoutActions.show(key, shown)
 }
 
@@ -33,7 +38,14 @@ function showOnArrival() {
 const OPTIONS = {
   customSiteTitle: 'Quarry API',
   customCss: '',
-  swaggerOptions: { url: '../openapi.json', validatorUrl: null, layout: 'BaseLayout', docExpansion: 'list', shownOnArrival: SHOWN_ON_ARRIVAL, onComplete: showOnArrival },
+  swaggerOptions: {
+    url: '../openapi.json',
+    validatorUrl: null,
+    layout: 'BaseLayout',
+    docExpansion: 'list',
+    shownOnArrival: SHOWN_ON_ARRIVAL,
+    onComplete: showOnArrival,
+  },
 }
 
 /**

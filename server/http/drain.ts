@@ -19,7 +19,10 @@ export class Drain {
   /** Middleware: counts the requests in flight, and refuses new ones while draining. */
   readonly track: RequestHandler = (_req, res, next) => {
     if (this.draining) {
-      res.set({ 'Retry-After': '5', Connection: 'close' }).status(503).json(errorBody({ status: 503, message: 'The gateway is shutting down; retry shortly', requestId: res.locals.requestId }))
+      res
+        .set({ 'Retry-After': '5', Connection: 'close' })
+        .status(503)
+        .json(errorBody({ status: 503, message: 'The gateway is shutting down; retry shortly', requestId: res.locals.requestId }))
       return
     }
     this.inFlight += 1

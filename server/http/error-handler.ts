@@ -36,7 +36,17 @@ function statusOf(code: QueryErrorCode): number {
 
 const RETRY_AFTER_SECONDS: Partial<Record<QueryErrorCode, number>> = { engine_unavailable: 5, overloaded: 1, too_many_queries: 1 }
 
-export function errorBody({ status, message, requestId, issues = [] }: { status: number; message: string; requestId: string; issues?: Issue[] }) {
+export function errorBody({
+  status,
+  message,
+  requestId,
+  issues = [],
+}: {
+  status: number
+  message: string
+  requestId: string
+  issues?: Issue[]
+}) {
   return {
     error: http.STATUS_CODES[status] ?? 'Error',
     message,
@@ -68,7 +78,8 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       const status = statusOf(error.code)
       const retryAfter = RETRY_AFTER_SECONDS[error.code]
       if (retryAfter) res.set('Retry-After', String(retryAfter))
-      if (status >= 500) logger.error('request failed', { requestId, path: req.path, code: error.code, cause: String(rawError?.stack ?? rawError) })
+      if (status >= 500)
+        logger.error('request failed', { requestId, path: req.path, code: error.code, cause: String(rawError?.stack ?? rawError) })
       res.status(status).json(errorBody({ status, message: error.message, requestId, issues: error.issues }))
       return
     }

@@ -53,7 +53,8 @@ export class PerClientSlots {
 export function concurrencyCap(maxInFlight: number): RequestHandler {
   const slots = new PerClientSlots(maxInFlight)
   return (_req, res, next) => {
-    if (!slots.take(clientIdOf(res.locals), res)) throw new QueryError('too_many_queries', `At most ${maxInFlight} queries at once per client`)
+    if (!slots.take(clientIdOf(res.locals), res))
+      throw new QueryError('too_many_queries', `At most ${maxInFlight} queries at once per client`)
     next()
   }
 }

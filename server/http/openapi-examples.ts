@@ -27,11 +27,19 @@ const notSent = (summary: string): ParameterExample => ({ summary, value: NOT_SE
 const json = (value: unknown): string => JSON.stringify(value)
 
 /** A flat filter list: ANDed, an event field narrows the page views counted. */
-const FLAT_FILTERS = json([{ name: 'device', operator: 'is', value: ['desktop', 'mobile'] }, { name: 'path', operator: 'startsWith', value: ['/products'] }])
+const FLAT_FILTERS = json([
+  { name: 'device', operator: 'is', value: ['desktop', 'mobile'] },
+  { name: 'path', operator: 'startsWith', value: ['/products'] },
+])
 /** A tree: an `or` of session leaves, and a `performed` leaf with a numeric property filter. */
 const TREE_FILTERS = json({
   and: [
-    { or: [{ name: 'utm_source', operator: 'is', value: ['google'] }, { name: 'referrer_type', operator: 'is', value: ['social'] }] },
+    {
+      or: [
+        { name: 'utm_source', operator: 'is', value: ['google'] },
+        { name: 'referrer_type', operator: 'is', value: ['social'] },
+      ],
+    },
     { performed: { name: 'add_to_cart', filters: [{ name: 'properties.quantity', operator: 'gte', value: [1] }] } },
   ],
 })
@@ -55,10 +63,14 @@ const PARAMETERS: Record<string, ParameterDoc> = {
   },
   range: {
     description: 'A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it.',
-    examples: { last7days: { summary: 'The last 7 days, today included', value: '7d' }, last30days: { summary: 'The last 30 days, today included', value: '30d' } },
+    examples: {
+      last7days: { summary: 'The last 7 days, today included', value: '7d' },
+      last30days: { summary: 'The last 30 days, today included', value: '30d' },
+    },
   },
   startDate: {
-    description: '`YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now.',
+    description:
+      '`YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now.',
     examples: { none: notSent('Not sent: the window is range'), day: { summary: 'From a calendar day', value: '2026-11-01' } },
   },
   endDate: {
@@ -85,15 +97,24 @@ const PARAMETERS: Record<string, ParameterDoc> = {
   },
   'If-None-Match': {
     description: 'The `ETag` of an earlier answer: `304` while it still holds.',
-    examples: { none: notSent('Not sent: always a 200'), etag: { summary: 'An ETag (this one matches nothing, so 200)', value: 'W/"2a-0000000000000000000000000000"' } },
+    examples: {
+      none: notSent('Not sent: always a 200'),
+      etag: { summary: 'An ETag (this one matches nothing, so 200)', value: 'W/"2a-0000000000000000000000000000"' },
+    },
   },
 }
 
 /** Where a name means something else on a route, or a route needs its own worked example. */
 const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = {
   '/insights/:projectId/pages': {
-    sortBy: { description: 'The measure rows are ordered by; ties by origin, then path.', examples: { sessions: { summary: 'By sessions', value: 'sessions' } } },
-    sortOrder: { description: 'Direction of `sortBy`; rows without a value (null) come last either way.', examples: { desc: { summary: 'Largest first', value: 'desc' } } },
+    sortBy: {
+      description: 'The measure rows are ordered by; ties by origin, then path.',
+      examples: { sessions: { summary: 'By sessions', value: 'sessions' } },
+    },
+    sortOrder: {
+      description: 'Direction of `sortBy`; rows without a value (null) come last either way.',
+      examples: { desc: { summary: 'Largest first', value: 'desc' } },
+    },
     search: { description: 'Keeps the pages whose path or title contains this text, ignoring case.' },
   },
   '/insights/:projectId/sessions': {
@@ -116,7 +137,10 @@ const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = 
     },
   },
   '/insights/:projectId/events/property_values': {
-    key: { description: 'The property key whose values are counted.', examples: { currency: { summary: 'The currency of carts and purchases', value: 'currency' } } },
+    key: {
+      description: 'The property key whose values are counted.',
+      examples: { currency: { summary: 'The currency of carts and purchases', value: 'currency' } },
+    },
     event: {
       description: 'Counts only events of this name (every name when absent).',
       examples: { none: notSent('Every event'), purchase: { summary: 'Purchases only', value: 'purchase' } },
@@ -130,55 +154,105 @@ const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = 
       examples: {
         repeated: {
           summary: 'A product page view, then add to cart, then purchase',
-          value: [json({ name: 'screen_view', filters: [{ name: 'path', operator: 'startsWith', value: ['/products/'] }] }), 'add_to_cart', 'purchase'],
+          value: [
+            json({ name: 'screen_view', filters: [{ name: 'path', operator: 'startsWith', value: ['/products/'] }] }),
+            'add_to_cart',
+            'purchase',
+          ],
         },
         array: {
           summary: 'One JSON array: a view of /pricing, then a signup by email',
-          value: [json([{ name: 'screen_view', filters: [{ name: 'path', operator: 'is', value: ['/pricing'] }] }, { name: 'signup', filters: [{ name: 'properties.method', operator: 'is', value: ['email'] }] }])],
+          value: [
+            json([
+              { name: 'screen_view', filters: [{ name: 'path', operator: 'is', value: ['/pricing'] }] },
+              { name: 'signup', filters: [{ name: 'properties.method', operator: 'is', value: ['email'] }] },
+            ]),
+          ],
         },
       },
     },
     filters: {
-      description: 'URL-encoded JSON: a flat array of filters, ANDed with every step (event fields and session attributes as each event carries them).',
-      examples: { flat: { summary: 'Mobile devices only', value: json([{ name: 'device', operator: 'is', value: ['mobile'] }]) }, none: notSent('No filters') },
+      description:
+        'URL-encoded JSON: a flat array of filters, ANDed with every step (event fields and session attributes as each event carries them).',
+      examples: {
+        flat: { summary: 'Mobile devices only', value: json([{ name: 'device', operator: 'is', value: ['mobile'] }]) },
+        none: notSent('No filters'),
+      },
     },
-    windowHours: { description: 'Hours from the first step within which the last must happen.', examples: { day: { summary: 'One day', value: 24 } } },
-    groupBy: { description: 'Count sessions (`session_id`) or visitors (`profile_id`) through the steps.', examples: { sessions: { summary: 'Sessions', value: 'session_id' } } },
+    windowHours: {
+      description: 'Hours from the first step within which the last must happen.',
+      examples: { day: { summary: 'One day', value: 24 } },
+    },
+    groupBy: {
+      description: 'Count sessions (`session_id`) or visitors (`profile_id`) through the steps.',
+      examples: { sessions: { summary: 'Sessions', value: 'session_id' } },
+    },
     breakdown: {
       description: 'One event field, session attribute (as the event carries it) or `properties.<key>`: a funnel per value.',
       examples: { none: notSent('One funnel'), country: { summary: 'A funnel per country', value: 'country' } },
     },
-    breakdownLimit: { description: 'Breakdown values kept, by the sessions or visitors entering the funnel.', examples: { five: { summary: '5 values', value: 5 } } },
+    breakdownLimit: {
+      description: 'Breakdown values kept, by the sessions or visitors entering the funnel.',
+      examples: { five: { summary: '5 values', value: 5 } },
+    },
   },
   '/insights/:projectId/retention': {
     filters: {
       description: 'URL-encoded JSON: a flat array of filters, ANDed, read on both the cohort and the return events.',
-      examples: { flat: { summary: 'Desktop only', value: json([{ name: 'device', operator: 'is', value: ['desktop'] }]) }, none: notSent('No filters') },
-    },
-    startEvent: {
-      description: 'The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default.',
       examples: {
-        name: { summary: 'Signed up', value: 'signup' },
-        step: { summary: 'Signed up on the plus plan', value: json({ name: 'signup', filters: [{ name: 'properties.plan', operator: 'is', value: ['plus'] }] }) },
+        flat: { summary: 'Desktop only', value: json([{ name: 'device', operator: 'is', value: ['desktop'] }]) },
+        none: notSent('No filters'),
       },
     },
-    returnEvent: { description: 'The step that counts as coming back (a name or a JSON step); any event by default.', examples: { name: { summary: 'Any page view', value: 'screen_view' } } },
-    period: { description: 'The length of a cohort and of each period after it.', examples: { week: { summary: 'Weekly cohorts', value: 'week' } } },
+    startEvent: {
+      description:
+        'The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default.',
+      examples: {
+        name: { summary: 'Signed up', value: 'signup' },
+        step: {
+          summary: 'Signed up on the plus plan',
+          value: json({ name: 'signup', filters: [{ name: 'properties.plan', operator: 'is', value: ['plus'] }] }),
+        },
+      },
+    },
+    returnEvent: {
+      description: 'The step that counts as coming back (a name or a JSON step); any event by default.',
+      examples: { name: { summary: 'Any page view', value: 'screen_view' } },
+    },
+    period: {
+      description: 'The length of a cohort and of each period after it.',
+      examples: { week: { summary: 'Weekly cohorts', value: 'week' } },
+    },
     periods: { description: 'Periods counted after each cohort.', examples: { four: { summary: '4 periods', value: 4 } } },
-    criteria: { description: '`on`: back in that very period; `on_or_after`: back in it or any later one.', examples: { on: { summary: 'In that period', value: 'on' } } },
+    criteria: {
+      description: '`on`: back in that very period; `on_or_after`: back in it or any later one.',
+      examples: { on: { summary: 'In that period', value: 'on' } },
+    },
   },
   '/insights/:projectId/paths': {
-    node: { description: '`page`: the path of each page view; `event`: each event\'s name.', examples: { page: { summary: 'Pages', value: 'page' } } },
+    node: {
+      description: "`page`: the path of each page view; `event`: each event's name.",
+      examples: { page: { summary: 'Pages', value: 'page' } },
+    },
     start: {
       description: 'The step (an event name or a JSON step) a sequence begins at; each session from its first event otherwise.',
-      examples: { none: notSent("From each session's first event"), step: { summary: 'From a view of /pricing', value: json({ name: 'screen_view', filters: [{ name: 'path', operator: 'is', value: ['/pricing'] }] }) } },
+      examples: {
+        none: notSent("From each session's first event"),
+        step: {
+          summary: 'From a view of /pricing',
+          value: json({ name: 'screen_view', filters: [{ name: 'path', operator: 'is', value: ['/pricing'] }] }),
+        },
+      },
     },
     steps: { description: 'Steps of each sequence.', examples: { five: { summary: '5 steps', value: 5 } } },
     limit: { description: 'Nodes and links kept per step.', examples: { ten: { summary: '10 per step', value: 10 } } },
   },
   '/export/charts': {
     projectId: { description: "The project to read; a `read` client's own by default." },
-    project_id: { description: "OpenPanel's name for `projectId`; send one of the two.", examples: { none: notSent('Not sent: projectId names it') } },
+    project_id: {
+      description: "OpenPanel's name for `projectId`; send one of the two.",
+      examples: { none: notSent('Not sent: projectId names it') },
+    },
     series: {
       description:
         'URL-encoded JSON: up to 10 items, lettered A, B, ...: event items `{ "name", "segment", "filters", "property", "displayName" }` and formula items `{ "type": "formula", "formula" }` over the letters.',
@@ -191,7 +265,10 @@ const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = 
             { type: 'formula', formula: 'B/A*100', displayName: 'Conversion %' },
           ]),
         },
-        revenue: { summary: 'The sum of the purchases\' price property', value: json([{ name: 'purchase', segment: 'property_sum', property: 'properties.price' }]) },
+        revenue: {
+          summary: "The sum of the purchases' price property",
+          value: json([{ name: 'purchase', segment: 'property_sum', property: 'properties.price' }]),
+        },
       },
     },
     breakdowns: {
@@ -199,24 +276,51 @@ const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = 
       examples: { none: notSent('No breakdown'), device: { summary: 'A series per device', value: json([{ name: 'device' }]) } },
     },
     breakdownLimit: { description: 'Breakdown values kept, by their total.', examples: { five: { summary: '5 values', value: 5 } } },
-    previous: { description: '`true`: the same series over the window before this one too.', examples: { no: { summary: 'This window only', value: 'false' }, yes: { summary: 'With the previous period', value: 'true' } } },
+    previous: {
+      description: '`true`: the same series over the window before this one too.',
+      examples: { no: { summary: 'This window only', value: 'false' }, yes: { summary: 'With the previous period', value: 'true' } },
+    },
   },
   '/export/events': {
     projectId: { description: "The project to read; a `read` client's own by default." },
-    project_id: { description: "OpenPanel's name for `projectId`; send one of the two.", examples: { none: notSent('Not sent: projectId names it') } },
-    event: { description: 'Event names to keep (repeat for several); every name by default.', examples: { purchase: { summary: 'Purchases', value: 'purchase' } } },
+    project_id: {
+      description: "OpenPanel's name for `projectId`; send one of the two.",
+      examples: { none: notSent('Not sent: projectId names it') },
+    },
+    event: {
+      description: 'Event names to keep (repeat for several); every name by default.',
+      examples: { purchase: { summary: 'Purchases', value: 'purchase' } },
+    },
     profileId: { description: "Keeps one profile's events.", examples: { none: notSent('Every profile') } },
     start: {
       description: 'First instant (ISO date or date-time, in `timezone`); 30 days before `end` by default.',
       examples: { none: notSent('Not sent: the last 30 days'), day: { summary: 'From a day', value: '2026-11-01' } },
     },
-    end: { description: 'End of the window, excluded (ISO date or date-time); now by default.', examples: { none: notSent('Not sent: up to now'), day: { summary: 'Up to a day', value: '2026-12-01' } } },
-    filters: { description: 'URL-encoded JSON: a flat array of filters on the fields of each event, ANDed.', examples: { flat: { summary: 'Events on product pages', value: EVENT_FILTERS }, none: notSent('No filters') } },
-    includes: { description: 'Extra fields of each event (repeat for several).', examples: { properties: { summary: 'The event properties', value: 'properties' } } },
+    end: {
+      description: 'End of the window, excluded (ISO date or date-time); now by default.',
+      examples: { none: notSent('Not sent: up to now'), day: { summary: 'Up to a day', value: '2026-12-01' } },
+    },
+    filters: {
+      description: 'URL-encoded JSON: a flat array of filters on the fields of each event, ANDed.',
+      examples: { flat: { summary: 'Events on product pages', value: EVENT_FILTERS }, none: notSent('No filters') },
+    },
+    includes: {
+      description: 'Extra fields of each event (repeat for several).',
+      examples: { properties: { summary: 'The event properties', value: 'properties' } },
+    },
     limit: { description: 'Events per page (JSON) or per chunk.', examples: { ten: { summary: '10 events', value: 10 } } },
-    cursor: { description: "The previous page's `meta.nextCursor` (opaque keyset cursor); the first page without it.", examples: { none: notSent('The first page') } },
-    page: { description: 'A 1-based page number, for clients that page by number (slower than `cursor` deep down).', examples: { none: notSent('Not sent: keyset paging') } },
-    format: { description: '`json`: pages with `meta`; `ndjson` or `csv`: one stream of every matching event.', examples: { json: { summary: 'JSON pages', value: 'json' } } },
+    cursor: {
+      description: "The previous page's `meta.nextCursor` (opaque keyset cursor); the first page without it.",
+      examples: { none: notSent('The first page') },
+    },
+    page: {
+      description: 'A 1-based page number, for clients that page by number (slower than `cursor` deep down).',
+      examples: { none: notSent('Not sent: keyset paging') },
+    },
+    format: {
+      description: '`json`: pages with `meta`; `ndjson` or `csv`: one stream of every matching event.',
+      examples: { json: { summary: 'JSON pages', value: 'json' } },
+    },
   },
 }
 
@@ -232,7 +336,11 @@ export function parameterDocOf(path: string, name: string): ParameterDoc | undef
 export const FAMILIES = [
   { name: 'Overview', description: 'Live visitors and the headline metrics of a window' },
   { name: 'Pages', description: 'Top pages, entry and exit pages' },
-  { name: 'Breakdowns', description: 'Sessions by one attribute (referrer, UTM, location, device): one route per attribute, the same parameters', collapsed: true },
+  {
+    name: 'Breakdowns',
+    description: 'Sessions by one attribute (referrer, UTM, location, device): one route per attribute, the same parameters',
+    collapsed: true,
+  },
   { name: 'Behaviour', description: 'Funnels, retention and paths' },
   { name: 'Discovery', description: 'Which event names, property keys and values a window holds' },
   { name: 'Sessions', description: 'The sessions of a window, one by one' },

@@ -7,7 +7,7 @@ const ORIGIN = 'http://localhost:3000'
 /** The funnel example's steps as `--data-urlencode` arguments, so the curl call is the page's example. */
 function funnelStepArguments(): string[] {
   const [first] = Object.values(parameterDocOf('/insights/:projectId/funnel', 'steps')?.examples ?? {})
-  if (!first) throw new Error('the funnel\'s steps parameter has no example to show')
+  if (!first) throw new Error("the funnel's steps parameter has no example to show")
   return (first.value as string[]).map((step) => `  --data-urlencode 'steps=${step}'`)
 }
 
@@ -29,7 +29,13 @@ export function introduction(demoProjectId: string | undefined): string {
     'The headline metrics of the last 30 days, one point per day:',
     ['```sh', `curl -s -u "$CLIENT_ID:$CLIENT_SECRET" '${ORIGIN}/insights/${project}/metrics?range=30d&interval=day'`, '```'].join('\n'),
     'A funnel: sessions viewing a product page, then adding to cart, then purchasing (each step an event name or a JSON step with filters):',
-    ['```sh', `curl -s -G -u "$CLIENT_ID:$CLIENT_SECRET" '${ORIGIN}/insights/${project}/funnel' \\`, "  --data-urlencode 'range=30d' \\", funnelStepArguments().join(' \\\n'), '```'].join('\n'),
+    [
+      '```sh',
+      `curl -s -G -u "$CLIENT_ID:$CLIENT_SECRET" '${ORIGIN}/insights/${project}/funnel' \\`,
+      "  --data-urlencode 'range=30d' \\",
+      funnelStepArguments().join(' \\\n'),
+      '```',
+    ].join('\n'),
     'Every operation below opens with its parameters filled with a worked example: **Try it out**, then **Execute**. Bad parameters answer 400 listing every problem.',
     '## Read more',
     'In the repository: `docs/api/parameters.md` (date windows, intervals, paging), `docs/api/filters.md` (flat filters and filter trees), `docs/api/charts.md`, `docs/api/export.md`, `docs/api/errors.md`, and `docs/definitions.md` for the exact definition of every figure.',

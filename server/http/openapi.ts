@@ -20,13 +20,19 @@ const ERROR = { $ref: '#/components/schemas/Error' }
 const HEADERS = {
   'X-Request-Id': { description: 'Identifies the request in the gateway log', required: true, schema: { type: 'string', format: 'uuid' } },
   'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
-  Link: { description: 'The next page, `<...>; rel="next"`, while more rows exist', schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' } },
+  Link: {
+    description: 'The next page, `<...>; rel="next"`, while more rows exist',
+    schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
+  },
   RateLimit: { description: "The client's remaining requests in the window (IETF draft 7)", schema: { type: 'string' } },
   'RateLimit-Policy': { description: 'The per-client limit and its window (IETF draft 7)', schema: { type: 'string' } },
   'Cache-Control': { description: 'How long the answer may be reused (when the result cache is on)', schema: { type: 'string' } },
   Age: { description: 'Seconds since a cached answer was computed', schema: { type: 'string', pattern: '^[0-9]+$' } },
   'X-Cache': { description: 'Whether the result cache answered', schema: { type: 'string', enum: ['hit', 'miss'] } },
-  ETag: { description: 'Validator of the body (Express sets a weak one on every JSON body), for If-None-Match', schema: { type: 'string' } },
+  ETag: {
+    description: 'Validator of the body (Express sets a weak one on every JSON body), for If-None-Match',
+    schema: { type: 'string' },
+  },
 } satisfies Record<string, Header>
 type HeaderName = keyof typeof HEADERS
 
@@ -57,12 +63,22 @@ const ERROR_RESPONSES = {
 /** Node's HTTP parser answers this itself, before the gateway sees the request. */
 const TOO_LARGE = { description: "The request line and headers exceed Node's limit (16 KiB); no body" }
 
-const NOT_MODIFIED = { description: 'Not modified: If-None-Match matched the ETag of the JSON answer', headers: headerRefs(...ROUTE_HEADERS, ...CACHE_HEADERS) }
+const NOT_MODIFIED = {
+  description: 'Not modified: If-None-Match matched the ETag of the JSON answer',
+  headers: headerRefs(...ROUTE_HEADERS, ...CACHE_HEADERS),
+}
 
 function routeResponses(response: RouteResponse) {
   const headers = headerRefs(...ROUTE_HEADERS, ...(response.paged ? ['Link' as const] : []), ...(response.cacheable ? CACHE_HEADERS : []))
-  const errors = Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([status, [name]]) => [status, { $ref: `#/components/responses/${name}` }]))
-  return { 200: { description: response.description, headers, content: response.content }, 304: { $ref: '#/components/responses/NotModified' }, ...errors, 431: { $ref: '#/components/responses/HeadersTooLarge' } }
+  const errors = Object.fromEntries(
+    Object.entries(ERROR_RESPONSES).map(([status, [name]]) => [status, { $ref: `#/components/responses/${name}` }]),
+  )
+  return {
+    200: { description: response.description, headers, content: response.content },
+    304: { $ref: '#/components/responses/NotModified' },
+    ...errors,
+    431: { $ref: '#/components/responses/HeadersTooLarge' },
+  }
 }
 
 /** Headers of the ops answers: no credentials, so no rate limit. */
@@ -99,16 +115,24 @@ interface ParameterSource {
  */
 function examplesOf({ route, demoProjectId, name, schema }: ParameterSource): Record<string, ParameterExample> {
   const examples = Object.entries(parameterDocOf(route.path, name)?.examples ?? {}).map(([key, example]): [string, ParameterExample] =>
-    name === 'projectId' ? [key, demoProjectId ? { summary: 'The demo project', value: demoProjectId } : { ...example, value: PROJECT_PLACEHOLDER }] : [key, example],
+    name === 'projectId'
+      ? [key, demoProjectId ? { summary: 'The demo project', value: demoProjectId } : { ...example, value: PROJECT_PLACEHOLDER }]
+      : [key, example],
   )
   if (schema.default === undefined) return Object.fromEntries(examples)
   const isDefault = ([, example]: [string, ParameterExample]) => example.value === schema.default
-  const first: [string, ParameterExample] = examples.find(isDefault) ?? ['default', { summary: `The default, ${String(schema.default)}`, value: schema.default }]
+  const first: [string, ParameterExample] = examples.find(isDefault) ?? [
+    'default',
+    { summary: `The default, ${String(schema.default)}`, value: schema.default },
+  ]
   return Object.fromEntries([first, ...examples.filter((example) => !isDefault(example))])
 }
 
 /** A parameter with its description and examples (openapi-examples.ts) on the Parameter object, where the renderers show them. */
-function parameterOf(base: { name: string; in: string; required: boolean; schema: object }, { route, demoProjectId }: { route: Route; demoProjectId?: string }) {
+function parameterOf(
+  base: { name: string; in: string; required: boolean; schema: object },
+  { route, demoProjectId }: { route: Route; demoProjectId?: string },
+) {
   const source: ParameterSource = { route, demoProjectId, name: base.name, schema: base.schema }
   const description = parameterDocOf(route.path, base.name)?.description || source.schema.description
   const examples = examplesOf(source)
@@ -117,14 +141,20 @@ function parameterOf(base: { name: string; in: string; required: boolean; schema
 
 function routeOperation(route: Route, options: OpenApiOptions) {
   const schema = schemaOf(route) as { properties?: Record<string, object>; required?: string[] }
-  const pathParams = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }))
+  const pathParams = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }))
   // Required ones first, so a route's own parameters (a funnel's steps) come before the shared window ones.
   const queryParams = Object.entries(schema.properties ?? {})
     .map(([name, property]) => ({
       name,
       in: 'query',
       required: (schema.required ?? []).includes(name),
-      schema: property === TREE_FILTERS_PROPERTY ? { ...property, contentMediaType: 'application/json', contentSchema: FILTERS_REF } : property,
+      schema:
+        property === TREE_FILTERS_PROPERTY ? { ...property, contentMediaType: 'application/json', contentSchema: FILTERS_REF } : property,
     }))
     .sort((a, b) => Number(b.required) - Number(a.required))
   const cacheParams = [{ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }]
@@ -133,7 +163,9 @@ function routeOperation(route: Route, options: OpenApiOptions) {
     summary: route.summary,
     tags: [familyOf(route)],
     security: [{ clientId: [], clientSecret: [] }, { basic: [] }],
-    parameters: [...pathParams, ...queryParams, ...cacheParams].map((parameter) => parameterOf(parameter, { route, demoProjectId: options.demoProjectId })),
+    parameters: [...pathParams, ...queryParams, ...cacheParams].map((parameter) =>
+      parameterOf(parameter, { route, demoProjectId: options.demoProjectId }),
+    ),
     responses: routeResponses(route.response),
   }
 }
@@ -149,7 +181,11 @@ const OPS_PATHS = {
         200: {
           description: 'Up',
           headers: OPS_HEADERS,
-          content: { 'application/json': { schema: { type: 'object', additionalProperties: false, required: ['status'], properties: { status: { const: 'ok' } } } } },
+          content: {
+            'application/json': {
+              schema: { type: 'object', additionalProperties: false, required: ['status'], properties: { status: { const: 'ok' } } },
+            },
+          },
         },
       },
     },
@@ -164,9 +200,17 @@ const OPS_PATHS = {
         200: {
           description: 'Ready',
           headers: OPS_HEADERS,
-          content: { 'application/json': { schema: { type: 'object', additionalProperties: false, required: ['status'], properties: { status: { const: 'ready' } } } } },
+          content: {
+            'application/json': {
+              schema: { type: 'object', additionalProperties: false, required: ['status'], properties: { status: { const: 'ready' } } },
+            },
+          },
         },
-        503: { description: 'ClickHouse is not reachable', headers: headerRefs('X-Request-Id', 'ETag', 'Retry-After'), content: { 'application/json': { schema: ERROR } } },
+        503: {
+          description: 'ClickHouse is not reachable',
+          headers: headerRefs('X-Request-Id', 'ETag', 'Retry-After'),
+          content: { 'application/json': { schema: ERROR } },
+        },
       },
     },
   },
@@ -176,7 +220,9 @@ const OPS_PATHS = {
       summary: 'This document',
       tags: ['Health'],
       security: [],
-      responses: { 200: { description: 'OpenAPI 3.1', headers: OPS_HEADERS, content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        200: { description: 'OpenAPI 3.1', headers: OPS_HEADERS, content: { 'application/json': { schema: { type: 'object' } } } },
+      },
     },
   },
 }

@@ -11,10 +11,15 @@ import { ROUTES, resourceOf, type Route } from '../routes/routes'
 function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
   const issues = error instanceof QueryError ? error.issues.map((issue) => `; ${issue.path.join('.')}: ${issue.message}`).join('') : ''
-  const files = new Map(listSqlFiles().filter((file) => !file.startsWith('migrations/')).map((file) => [loadTemplate(file).name, file]))
-  return `${error.message}${issues}`.replace(/Template ([\w.]+)/g, (text, name: string) => (files.has(name) ? `${text} (sql/${files.get(name)})` : text))
+  const files = new Map(
+    listSqlFiles()
+      .filter((file) => !file.startsWith('migrations/'))
+      .map((file) => [loadTemplate(file).name, file]),
+  )
+  return `${error.message}${issues}`.replace(/Template ([\w.]+)/g, (text, name: string) =>
+    files.has(name) ? `${text} (sql/${files.get(name)})` : text,
+  )
 }
-
 
 /**
  * Every problem of compiling the example requests of the given routes (each alone, and the routes that
@@ -29,18 +34,20 @@ export function findRouteProblems(routes: Route[], scope: Scope): string[] {
       return [`resources asked together ?${new URLSearchParams(query)}: ${describeError(error)}`]
     }
   })
-  return joined.concat(routes.flatMap((route) => {
-    const examples = examplesFor(route)
-    if (!examples.length) return [`${route.path}: no example request reaches this route (add one to EXAMPLE_QUERIES)`]
-    return examples.flatMap((query) => {
-      try {
-        for (const streams of [true, false]) statementsOf(resourceOf(route), { ...query }, scope, streams)
-        return []
-      } catch (error) {
-        return [`${route.path}?${new URLSearchParams(query)}: ${describeError(error)}`]
-      }
-    })
-  }))
+  return joined.concat(
+    routes.flatMap((route) => {
+      const examples = examplesFor(route)
+      if (!examples.length) return [`${route.path}: no example request reaches this route (add one to EXAMPLE_QUERIES)`]
+      return examples.flatMap((query) => {
+        try {
+          for (const streams of [true, false]) statementsOf(resourceOf(route), { ...query }, scope, streams)
+          return []
+        } catch (error) {
+          return [`${route.path}?${new URLSearchParams(query)}: ${describeError(error)}`]
+        }
+      })
+    }),
+  )
 }
 
 /** Markers of the templates under sql/ that no compiler has filled so far, as `file: problem` lines. */
@@ -48,7 +55,11 @@ export function findUnfilledMarkers(): string[] {
   const filled = filledMarkers()
   return listSqlFiles()
     .filter(isRouteTemplate)
-    .flatMap((file) => loadTemplate(file).markers.filter((marker) => !filled.has(`${file} @${marker}`)).map((marker) => `${file}: marker @${marker} is filled by no example request of any route`))
+    .flatMap((file) =>
+      loadTemplate(file)
+        .markers.filter((marker) => !filled.has(`${file} @${marker}`))
+        .map((marker) => `${file}: marker @${marker} is filled by no example request of any route`),
+    )
 }
 
 /**
@@ -58,7 +69,11 @@ export function findUnfilledMarkers(): string[] {
  */
 export function checkQueries(routes: Route[] = ROUTES, now: Date = new Date()): void {
   checkTemplates()
-  const scope: Scope = { project: { id: 'startup-check', name: 'startup check', timezone: 'Europe/Berlin' }, now, sessionLookbackMs: 86_400_000 }
+  const scope: Scope = {
+    project: { id: 'startup-check', name: 'startup check', timezone: 'Europe/Berlin' },
+    now,
+    sessionLookbackMs: 86_400_000,
+  }
   const problems = findRouteProblems(routes, scope)
   if (!problems.length) problems.push(...findUnfilledMarkers())
   if (problems.length) throw new Error(`routes cannot compile their example requests:\n  ${problems.join('\n  ')}`)

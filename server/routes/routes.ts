@@ -19,7 +19,14 @@ import { chartResponse } from '../../queries/charts/responses'
 import type { RouteResponse } from '../../queries/core/responses'
 import { exportEventsResponse } from '../../queries/export/responses'
 import { funnelResponse, pathsResponse, retentionResponse } from '../../queries/behaviour/responses'
-import { dimensionResponse, entryExitResponse, liveResponse, metricsResponse, pagesResponse, sessionsResponse } from '../../queries/insights/responses'
+import {
+  dimensionResponse,
+  entryExitResponse,
+  liveResponse,
+  metricsResponse,
+  pagesResponse,
+  sessionsResponse,
+} from '../../queries/insights/responses'
 
 /**
  * A route and the resource that answers it. Its project is the `:projectId` path segment, or with
@@ -55,17 +62,74 @@ export const BREAKDOWN_ROUTES: Route[] = dimensions.map((resource) => ({
 
 export const ROUTES: Route[] = [
   { path: '/insights/:projectId/live', summary: 'Visitors active in the last 5 minutes', resource: live, response: liveResponse },
-  { path: '/insights/:projectId/metrics', summary: 'Session metrics and revenue, with a zero-filled series', resource: metrics, response: metricsResponse },
+  {
+    path: '/insights/:projectId/metrics',
+    summary: 'Session metrics and revenue, with a zero-filled series',
+    resource: metrics,
+    response: metricsResponse,
+  },
   { path: '/insights/:projectId/pages', summary: 'Top pages by sessions', resource: pages, response: pagesResponse },
-  { path: '/insights/:projectId/sessions', summary: "The window's sessions, newest first, as keyset pages", resource: sessionsList, response: sessionsResponse },
-  { path: '/insights/:projectId/pages/entry_exit', summary: 'Sessions by entry page or exit page, with exit rates', resource: entryExit, response: entryExitResponse },
+  {
+    path: '/insights/:projectId/sessions',
+    summary: "The window's sessions, newest first, as keyset pages",
+    resource: sessionsList,
+    response: sessionsResponse,
+  },
+  {
+    path: '/insights/:projectId/pages/entry_exit',
+    summary: 'Sessions by entry page or exit page, with exit rates',
+    resource: entryExit,
+    response: entryExitResponse,
+  },
   ...BREAKDOWN_ROUTES,
-  { path: '/insights/:projectId/events/names', summary: 'Event names of the window with their events and last time seen', resource: eventNames, response: eventNamesResponse },
-  { path: '/insights/:projectId/events/properties', summary: 'Property keys of the window with the events carrying each', resource: eventProperties, response: eventPropertiesResponse },
-  { path: '/insights/:projectId/events/property_values', summary: "Values of one property key in the window with each one's events", resource: eventPropertyValues, response: eventPropertyValuesResponse },
-  { path: '/insights/:projectId/funnel', summary: 'Sessions or visitors reaching each step of a funnel, optionally per breakdown value', resource: funnel, response: funnelResponse },
-  { path: '/insights/:projectId/retention', summary: 'Visitors of each cohort coming back in the periods after it', resource: retention, response: retentionResponse },
-  { path: '/insights/:projectId/paths', summary: 'Where sessions go: nodes per step (pages or events) and the links between them', resource: paths, response: pathsResponse },
-  { path: '/export/charts', summary: 'Time series of event series (segments, breakdowns, formulas, previous period)', resource: chart, projectFrom: 'query', response: chartResponse },
-  { path: '/export/events', summary: 'Raw events: JSON pages (keyset cursor or page) or a stream (ndjson, csv)', resource: exportEvents, projectFrom: 'query', response: exportEventsResponse },
+  {
+    path: '/insights/:projectId/events/names',
+    summary: 'Event names of the window with their events and last time seen',
+    resource: eventNames,
+    response: eventNamesResponse,
+  },
+  {
+    path: '/insights/:projectId/events/properties',
+    summary: 'Property keys of the window with the events carrying each',
+    resource: eventProperties,
+    response: eventPropertiesResponse,
+  },
+  {
+    path: '/insights/:projectId/events/property_values',
+    summary: "Values of one property key in the window with each one's events",
+    resource: eventPropertyValues,
+    response: eventPropertyValuesResponse,
+  },
+  {
+    path: '/insights/:projectId/funnel',
+    summary: 'Sessions or visitors reaching each step of a funnel, optionally per breakdown value',
+    resource: funnel,
+    response: funnelResponse,
+  },
+  {
+    path: '/insights/:projectId/retention',
+    summary: 'Visitors of each cohort coming back in the periods after it',
+    resource: retention,
+    response: retentionResponse,
+  },
+  {
+    path: '/insights/:projectId/paths',
+    summary: 'Where sessions go: nodes per step (pages or events) and the links between them',
+    resource: paths,
+    response: pathsResponse,
+  },
+  {
+    path: '/export/charts',
+    summary: 'Time series of event series (segments, breakdowns, formulas, previous period)',
+    resource: chart,
+    projectFrom: 'query',
+    response: chartResponse,
+  },
+  {
+    path: '/export/events',
+    summary: 'Raw events: JSON pages (keyset cursor or page) or a stream (ndjson, csv)',
+    resource: exportEvents,
+    projectFrom: 'query',
+    response: exportEventsResponse,
+  },
 ]

@@ -24,8 +24,14 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const ARTIFACTS = path.join(__dirname, '..', 'artifacts')
 // Chromium's own background traffic is refused on closed networks; these flags keep it quiet.
 const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
 ]
 
 describe('/docs in a browser', function () {
@@ -42,7 +48,12 @@ describe('/docs in a browser', function () {
   let response: HTTPResponse | null
   const documented = () => Object.keys(buildOpenApi(ROUTES).paths).map((route) => `GET ${route}`)
   const listedOperations = () =>
-    page.$$eval('.opblock', (blocks) => blocks.map((block) => `${block.querySelector('.opblock-summary-method')?.textContent} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`))
+    page.$$eval('.opblock', (blocks) =>
+      blocks.map(
+        (block) =>
+          `${block.querySelector('.opblock-summary-method')?.textContent} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+      ),
+    )
 
   /** Authorizes the page with Basic credentials, replacing any given before. */
   async function authorize(id: string, secret: string) {
@@ -53,7 +64,9 @@ describe('/docs in a browser', function () {
     await page.waitForSelector('#auth-basic-username')
     await page.type('#auth-basic-username', id)
     await page.type('#auth-basic-password', secret)
-    await page.$eval('#auth-basic-username', (input) => (input.closest('form')!.querySelector('button[type=submit]') as HTMLButtonElement).click())
+    await page.$eval('#auth-basic-username', (input) =>
+      (input.closest('form')!.querySelector('button[type=submit]') as HTMLButtonElement).click(),
+    )
     await page.click('.btn-done')
   }
 
@@ -77,12 +90,25 @@ describe('/docs in a browser', function () {
     h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
     // What a first start does: the demo project, seeded, and its read client's credentials in a file.
     demo = (await ensureDemo(h.engine, 20_000, () => undefined))!.credentials
-    h.app = createApp({ config: h.config, runner: h.runner, directory: h.directory, logger: createLogger('error', true), demoProjectId: demo.projectId })
+    h.app = createApp({
+      config: h.config,
+      runner: h.runner,
+      directory: h.directory,
+      logger: createLogger('error', true),
+      demoProjectId: demo.projectId,
+    })
     await createProject(h.engine, { id: 'docs-shop', timezone: 'Europe/Berlin' })
     const now = Date.now()
     await insertRawEvents(
       h.engine,
-      [0, 1, 2].map((i) => ({ id: crypto.randomUUID(), name: 'screen_view', device_id: 'd1', session_id: 's1', path: `/p${i}`, created_at: new Date(now - 3_600_000 + i * 60_000).toISOString() })),
+      [0, 1, 2].map((i) => ({
+        id: crypto.randomUUID(),
+        name: 'screen_view',
+        device_id: 'd1',
+        session_id: 's1',
+        path: `/p${i}`,
+        created_at: new Date(now - 3_600_000 + i * 60_000).toISOString(),
+      })),
       'docs-shop',
     )
     credentials = await createApiClient(h.engine, { type: 'read', projectId: 'docs-shop' })
@@ -106,12 +132,19 @@ describe('/docs in a browser', function () {
     const intro = await page.$eval('.information-container .info', (element) => element.textContent ?? '')
     assert.match(intro, /Authentication/)
     assert.match(intro, /demo-credentials\.json/)
-    assert.match(intro, /curl -s -u "\$CLIENT_ID:\$CLIENT_SECRET" 'http:\/\/localhost:3000\/insights\/demo\/metrics\?range=30d&interval=day'/)
+    assert.match(
+      intro,
+      /curl -s -u "\$CLIENT_ID:\$CLIENT_SECRET" 'http:\/\/localhost:3000\/insights\/demo\/metrics\?range=30d&interval=day'/,
+    )
     await page.waitForSelector(`${funnel} tr[data-param-name="steps"]`)
-    const steps = await page.$$eval(`${funnel} tr[data-param-name="steps"] input`, (inputs) => inputs.map((input) => (input as HTMLInputElement).value).join(' '))
+    const steps = await page.$$eval(`${funnel} tr[data-param-name="steps"] input`, (inputs) =>
+      inputs.map((input) => (input as HTMLInputElement).value).join(' '),
+    )
     assert.match(steps, /"name":"screen_view","filters":\[\{"name":"path","operator":"startsWith","value":\["\/products\/"\]\}\]/)
     assert.match(steps, /add_to_cart/)
-    const folded = (await listedOperations()).filter((operation) => /\/insights\/\{projectId\}\/(country|referrer|os_version)$/.test(operation))
+    const folded = (await listedOperations()).filter((operation) =>
+      /\/insights\/\{projectId\}\/(country|referrer|os_version)$/.test(operation),
+    )
     assert.deepEqual(folded, [], 'the breakdowns start folded')
     await page.setViewport({ width: 1280, height: 2200 })
     await page.screenshot({ path: path.join(ARTIFACTS, 'docs.png') })
@@ -124,12 +157,21 @@ describe('/docs in a browser', function () {
     const sent = page.waitForRequest((request) => request.url().startsWith(`${origin}/insights/demo/funnel?`))
     await page.click(`${funnel} .btn.execute`)
     const request = new URL((await sent).url())
-    assert.deepEqual(request.searchParams.getAll('steps'), [JSON.stringify({ name: 'screen_view', filters: [{ name: 'path', operator: 'startsWith', value: ['/products/'] }] }), 'add_to_cart', 'purchase'])
+    assert.deepEqual(request.searchParams.getAll('steps'), [
+      JSON.stringify({ name: 'screen_view', filters: [{ name: 'path', operator: 'startsWith', value: ['/products/'] }] }),
+      'add_to_cart',
+      'purchase',
+    ])
     const statusCell = `${funnel} .live-responses-table .response .response-col_status`
     await page.waitForSelector(statusCell)
     assert.equal((await page.$eval(statusCell, (cell) => cell.textContent ?? '')).trim(), '200')
-    const body = JSON.parse(await page.$eval(`${funnel} .live-responses-table .response .response-col_description pre`, (cell) => cell.textContent ?? ''))
-    assert.deepEqual(body.steps.map((step: { eventName: string }) => step.eventName), ['screen_view', 'add_to_cart', 'purchase'])
+    const body = JSON.parse(
+      await page.$eval(`${funnel} .live-responses-table .response .response-col_description pre`, (cell) => cell.textContent ?? ''),
+    )
+    assert.deepEqual(
+      body.steps.map((step: { eventName: string }) => step.eventName),
+      ['screen_view', 'add_to_cart', 'purchase'],
+    )
     assert.ok(body.steps[0].users > 0, JSON.stringify(body.steps))
     await page.$eval(`${funnel} .live-responses-table`, (element) => element.scrollIntoView({ block: 'center' }))
     await page.screenshot({ path: path.join(ARTIFACTS, 'docs-funnel.png') })
@@ -166,7 +208,10 @@ describe('/docs in a browser', function () {
     const statusCell = `${operation} .live-responses-table .response .response-col_status`
     await page.waitForSelector(statusCell)
     assert.equal((await page.$eval(statusCell, (cell) => cell.textContent ?? '')).trim(), '200')
-    const body = await page.$eval(`${operation} .live-responses-table .response .response-col_description`, (cell) => cell.textContent ?? '')
+    const body = await page.$eval(
+      `${operation} .live-responses-table .response .response-col_description`,
+      (cell) => cell.textContent ?? '',
+    )
     assert.match(body, /"total_sessions": 1/, request.url())
 
     await page.$eval(`${operation} .live-responses-table`, (element) => element.scrollIntoView({ block: 'center' }))
@@ -189,7 +234,10 @@ describe('/docs in a browser', function () {
     await recordViolations(other)
     try {
       await other.goto(`${origin}/docs/index.html`, { waitUntil: 'networkidle0' })
-      assert.deepEqual(fetched.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith('data:')), [])
+      assert.deepEqual(
+        fetched.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith('data:')),
+        [],
+      )
       await other.waitForSelector('.opblock')
       assert.ok(fetched.includes(`${origin}/openapi.json`), fetched.join(', '))
       assert.deepEqual(await violationsOf(other), [])

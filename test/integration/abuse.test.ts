@@ -40,20 +40,32 @@ describe('a hostile read client', () => {
     const res = await request(h.app).get(url).set(auth)
     assert.equal(res.status, 400, `${url}: ${JSON.stringify(res.body)}`)
     assert.equal(res.body.error, 'Bad Request')
-    assert.ok(res.body.details.issues.some((item: { message: string }) => issue.test(item.message)), `${url}: ${JSON.stringify(res.body.details.issues)}`)
+    assert.ok(
+      res.body.details.issues.some((item: { message: string }) => issue.test(item.message)),
+      `${url}: ${JSON.stringify(res.body.details.issues)}`,
+    )
     assert.deepEqual(dataStatements, [], `${url} ran no data statement`)
   }
 
   it('gets a 400 for minute-interval metrics over 30 days, 12 months or since 1970', async () => {
     for (const dates of ['range=30d', 'range=12m', 'startDate=1970-01-01']) {
-      await refused(`/insights/shop/metrics?${dates}&interval=minute`, /this series would have \d+ buckets, more than 5000: narrow the window or widen the interval/)
+      await refused(
+        `/insights/shop/metrics?${dates}&interval=minute`,
+        /this series would have \d+ buckets, more than 5000: narrow the window or widen the interval/,
+      )
     }
   })
 
   it('gets a 400 for a chart of a millennium of days, and for one past the cell cap', async () => {
     const series = encodeURIComponent('[{"name":"*"}]')
-    await refused(`/export/charts?projectId=shop&series=${series}&interval=day&startDate=1000-01-01&endDate=1999-12-31`, /from 1970-01-01 to 2199-12-31/)
-    await refused(`/export/charts?projectId=shop&series=${series}&interval=day&startDate=1970-01-01&endDate=2199-12-31`, /84006 cells .* more than 20000: narrow the window/)
+    await refused(
+      `/export/charts?projectId=shop&series=${series}&interval=day&startDate=1000-01-01&endDate=1999-12-31`,
+      /from 1970-01-01 to 2199-12-31/,
+    )
+    await refused(
+      `/export/charts?projectId=shop&series=${series}&interval=day&startDate=1970-01-01&endDate=2199-12-31`,
+      /84006 cells .* more than 20000: narrow the window/,
+    )
   })
 
   it('gets a 400 for 100 alternation-heavy regex values', async () => {
@@ -76,7 +88,10 @@ describe('a hostile read client', () => {
 
   it('gets a working Link header whatever its Host header says', async () => {
     for (const host of ['bad host', '[::1', 'a:b:c', '%']) {
-      const res = await request(h.app).get('/insights/shop/pages?startDate=2024-03-20&endDate=2024-04-01&limit=1').set(auth).set('Host', host)
+      const res = await request(h.app)
+        .get('/insights/shop/pages?startDate=2024-03-20&endDate=2024-04-01&limit=1')
+        .set(auth)
+        .set('Host', host)
       assert.equal(res.status, 200, `Host ${host}: ${JSON.stringify(res.body)}`)
       assert.equal(res.headers.link, '</insights/shop/pages?startDate=2024-03-20&endDate=2024-04-01&limit=1&cursor=2>; rel="next"')
     }
@@ -96,7 +111,11 @@ describe('a hostile read client', () => {
   })
 })
 
-const PROCESSES: CompiledQuery = { template: 'test.processes', sql: "SELECT count() AS n FROM system.processes WHERE query NOT LIKE '%system.processes%'", params: {} }
+const PROCESSES: CompiledQuery = {
+  template: 'test.processes',
+  sql: "SELECT count() AS n FROM system.processes WHERE query NOT LIKE '%system.processes%'",
+  params: {},
+}
 
 /**
  * A regex filter of 20 alternation-heavy patterns (the most one takes), different for every `tag`. Each
@@ -136,7 +155,10 @@ describe('a hostile client beside a second client (issue 8)', function () {
   let second: Record<string, string>
 
   before(async () => {
-    h = await startHarness({ env: { QUARRY_MAX_EXECUTION_SECONDS: '120', QUARRY_RATE_LIMIT: '100000' }, now: new Date('2026-01-01T12:00:00Z') })
+    h = await startHarness({
+      env: { QUARRY_MAX_EXECUTION_SECONDS: '120', QUARRY_RATE_LIMIT: '100000' },
+      now: new Date('2026-01-01T12:00:00Z'),
+    })
     await createProject(h.engine, { id: 'big', timezone: 'Europe/Berlin' })
     await seedProject(h.engine, { projectId: 'big', events: 400_000, days: 365, seed: 8, end: new Date('2026-01-01T00:00:00Z') })
     const headersOf = async (name: string) => {
@@ -181,20 +203,30 @@ describe('a hostile client beside a second client (issue 8)', function () {
 
   // TRICKY: the test's client shares the gateway's event loop, so this checks the order of turns, not how
   // long a statement keeps that loop busy; bench/abuse.ts measures the latencies from another process.
-  it('answers the second client\'s /ready and /live before the 8 hostile requests in flight end', async () => {
+  it("answers the second client's /ready and /live before the 8 hostile requests in flight end", async () => {
     const finished: string[] = []
     // The statements that ran to their end (the request that goes away is cancelled while queued).
-    const runner = createRunner(h.engine, h.config, { statementFinished: (event) => event.outcome !== 'cancelled' && finished.push(`${event.template} ${event.outcome}`) })
-    const gateway = await serve(createApp({ config: h.config, runner, directory: new Directory(runner, 0), logger: createLogger('error', true), clock: () => h.now }))
+    const runner = createRunner(h.engine, h.config, {
+      statementFinished: (event) => event.outcome !== 'cancelled' && finished.push(`${event.template} ${event.outcome}`),
+    })
+    const gateway = await serve(
+      createApp({ config: h.config, runner, directory: new Directory(runner, 0), logger: createLogger('error', true), clock: () => h.now }),
+    )
     const ended: Ended[] = []
     const send = sender(gateway.url, ended)
     try {
       const [first, ...rest] = heavyRequests(100).slice(0, 6)
       const attack = [send('hostile 0', first, { headers: hostile })]
       await until(() => runner.inFlight() === 1)
-      attack.push(...rest.map((path, n) => send(`hostile ${n + 1}`, path, { headers: hostile })), send('hostile stream', '/export/events?projectId=big&format=ndjson', { headers: hostile }))
+      attack.push(
+        ...rest.map((path, n) => send(`hostile ${n + 1}`, path, { headers: hostile })),
+        send('hostile stream', '/export/events?projectId=big&format=ndjson', { headers: hostile }),
+      )
       const leaving = new AbortController()
-      const goneAway = send('hostile gone', `/insights/big/pages?range=12m&filters=${query(regexFilter(200))}`, { headers: hostile, signal: leaving.signal })
+      const goneAway = send('hostile gone', `/insights/big/pages?range=12m&filters=${query(regexFilter(200))}`, {
+        headers: hostile,
+        signal: leaving.signal,
+      })
       await until(() => runner.queueDepth() >= 6)
       leaving.abort()
       await goneAway
@@ -205,15 +237,22 @@ describe('a hostile client beside a second client (issue 8)', function () {
       // Hostile statements run on two lanes (a 12-month question on the heavy one, an export page on the data one),
       // so besides /live at most the two already running may end meanwhile (and their requests answer first);
       // none that got a turn after it asked.
-      assert.ok(ended.filter(({ who }) => who.startsWith('hostile ') && who !== 'hostile gone').length <= 2, `at most the two hostile requests already running ended first: ${order}`)
+      assert.ok(
+        ended.filter(({ who }) => who.startsWith('hostile ') && who !== 'hostile gone').length <= 2,
+        `at most the two hostile requests already running ended first: ${order}`,
+      )
       const during = finished.slice(finishedBefore)
-      assert.ok(during.includes('insights.live ok') && during.length <= 3, `the second client's /live ran beside the hostile statements already running, not after them: ${during.join(', ')}`)
+      assert.ok(
+        during.includes('insights.live ok') && during.length <= 3,
+        `the second client's /live ran beside the hostile statements already running, not after them: ${during.join(', ')}`,
+      )
       await Promise.all(attack)
       const status = (who: string) => ended.find((item) => item.who === who)?.status
       assert.equal(status('second /ready'), 200)
       assert.equal(status('second /live'), 200)
       assert.equal(status('hostile gone'), 0)
-      for (const item of ended.filter(({ who }) => who.startsWith('hostile ') && who !== 'hostile gone')) assert.equal(item.status, 200, `${item.who}: ${item.body.slice(0, 300)}`)
+      for (const item of ended.filter(({ who }) => who.startsWith('hostile ') && who !== 'hostile gone'))
+        assert.equal(item.status, 200, `${item.who}: ${item.body.slice(0, 300)}`)
       await until(() => runner.inFlight() === 0 && runner.queueDepth() === 0)
     } finally {
       await gateway.close()
@@ -226,11 +265,15 @@ describe('a hostile client beside a second client (issue 8)', function () {
     // of these statements ends well within a second alone, so a 1 s limit would stop none of them.
     const config = { ...h.config, maxExecutionSeconds: 0.25 }
     const quick = createRunner(h.engine, config, { statementFinished: (event) => statements.push(`${event.template} ${event.outcome}`) })
-    const gateway = await serve(createApp({ config, runner: quick, directory: new Directory(quick, 0), logger: createLogger('error', true) }))
+    const gateway = await serve(
+      createApp({ config, runner: quick, directory: new Directory(quick, 0), logger: createLogger('error', true) }),
+    )
     const ended: Ended[] = []
     const send = sender(gateway.url, ended)
     try {
-      const tooMany = query([{ name: 'path', operator: 'regex', value: Array.from({ length: 100 }, (_, i) => `^(/(a|b|c|d)+)+${i}(x|y|z)*$`) }])
+      const tooMany = query([
+        { name: 'path', operator: 'regex', value: Array.from({ length: 100 }, (_, i) => `^(/(a|b|c|d)+)+${i}(x|y|z)*$`) },
+      ])
       const refused = [
         '/insights/big/metrics?range=12m&interval=minute',
         '/insights/big/metrics?startDate=1970-01-01&interval=minute',
@@ -240,13 +283,20 @@ describe('a hostile client beside a second client (issue 8)', function () {
         '/insights/big/metrics?startDate=2024-01-01&endDate=9999-12-31',
       ]
       for (const path of refused) await send(`refused ${path}`, path, { headers: hostile })
-      assert.deepEqual(ended.map(({ status }) => status), refused.map(() => 400), ended.map(({ body }) => body.slice(0, 200)).join('\n'))
+      assert.deepEqual(
+        ended.map(({ status }) => status),
+        refused.map(() => 400),
+        ended.map(({ body }) => body.slice(0, 200)).join('\n'),
+      )
       assert.deepEqual(statements, [], 'no refused request ran a statement')
 
       ended.length = 0
       const leaving = new AbortController()
       const attack = heavyRequests(300).map((path, n) => send(`hostile ${n}`, path, { headers: hostile }))
-      const goneAway = send('hostile gone', `/insights/big/pages?range=12m&filters=${query(regexFilter(400))}`, { headers: hostile, signal: leaving.signal })
+      const goneAway = send('hostile gone', `/insights/big/pages?range=12m&filters=${query(regexFilter(400))}`, {
+        headers: hostile,
+        signal: leaving.signal,
+      })
       await until(() => quick.inFlight() === 1 || ended.length === attack.length)
       leaving.abort()
       await Promise.all([...attack, goneAway])
@@ -254,7 +304,10 @@ describe('a hostile client beside a second client (issue 8)', function () {
         assert.ok([200, 504].includes(item.status), `${item.who}: ${item.status} ${item.body.slice(0, 300)}`)
         if (item.status === 504) assert.equal(JSON.parse(item.body).message, 'The query took longer than the time limit')
       }
-      assert.ok(ended.some(({ status }) => status === 504), `a 0.25 s limit stops some of 7 heavy statements in a row: ${ended.map(({ who, status }) => `${who}: ${status}`).join(', ')}`)
+      assert.ok(
+        ended.some(({ status }) => status === 504),
+        `a 0.25 s limit stops some of 7 heavy statements in a row: ${ended.map(({ who, status }) => `${who}: ${status}`).join(', ')}`,
+      )
 
       // TRICKY: a statement stopped in chDB stays listed in system.processes (idle) until its session runs
       // the next one, so the follow-up statement comes first.

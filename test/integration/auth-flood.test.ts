@@ -22,7 +22,9 @@ describe('authentication under a flood of wrong secrets', function () {
   before(async () => {
     // 20 failures per pair and window; the scrypt budget at its default (10 a second); the clients are
     // read once, before the flood, so the flood's requests cost the engine nothing.
-    h = await startHarness({ env: { QUARRY_RATE_LIMIT: '20', QUARRY_RATE_WINDOW_MS: '600000', QUARRY_TRUST_PROXY: 'loopback', QUARRY_AUTH_CACHE_MS: '600000' } })
+    h = await startHarness({
+      env: { QUARRY_RATE_LIMIT: '20', QUARRY_RATE_WINDOW_MS: '600000', QUARRY_TRUST_PROXY: 'loopback', QUARRY_AUTH_CACHE_MS: '600000' },
+    })
     await createProject(h.engine, { id: 'shop' })
     server = await new Promise((resolve) => {
       const listening = h.app.listen(0, '127.0.0.1', () => resolve(listening))
@@ -58,10 +60,12 @@ describe('authentication under a flood of wrong secrets', function () {
     const valid = new Promise<void>((resolve) => {
       setTimeout(() => {
         const sent = performance.now()
-        ask('198.51.100.1', victim.id, victim.secret, VALID_TIMEOUT_MS).then(
-          (res) => (answered = { status: res.status, ms: performance.now() - sent }),
-          (error: Error) => (answered = { status: error.name, ms: performance.now() - sent }),
-        ).finally(resolve)
+        ask('198.51.100.1', victim.id, victim.secret, VALID_TIMEOUT_MS)
+          .then(
+            (res) => (answered = { status: res.status, ms: performance.now() - sent }),
+            (error: Error) => (answered = { status: error.name, ms: performance.now() - sent }),
+          )
+          .finally(resolve)
       }, 1_000)
     })
     for (let n = 0; answered === undefined && performance.now() - started < FLOOD_MAX_MS; n += 1) {
@@ -78,10 +82,17 @@ describe('authentication under a flood of wrong secrets', function () {
     }
     await valid
     const outcomes = await Promise.all(flood)
-    assert.deepEqual(answered && { status: answered.status }, { status: 200 }, `the valid request: ${JSON.stringify(answered)}, flood of ${outcomes.length}`)
+    assert.deepEqual(
+      answered && { status: answered.status },
+      { status: 200 },
+      `the valid request: ${JSON.stringify(answered)}, flood of ${outcomes.length}`,
+    )
     assert.ok(answered && answered.ms < 3_000, `the valid request took ${Math.round(answered?.ms ?? Infinity)} ms`)
     const statuses = [...new Set(outcomes.map((outcome) => outcome.status))].sort()
-    assert.ok(statuses.every((status) => status === 401 || status === 429), `every flood request was answered: ${statuses.join(', ')}`)
+    assert.ok(
+      statuses.every((status) => status === 401 || status === 429),
+      `every flood request was answered: ${statuses.join(', ')}`,
+    )
     assert.ok(Math.max(...outcomes.map((outcome) => outcome.ms)) < 7_000, 'none waited much past the 5 s deadline')
   })
 })

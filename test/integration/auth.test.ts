@@ -20,7 +20,15 @@ describe('authentication and authorization', () => {
   const wrong: [string, Record<string, string>][] = []
 
   before(async () => {
-    h = await startHarness({ env: { QUARRY_AUTH_CACHE_MS: '200', QUARRY_TRUST_PROXY: 'loopback', QUARRY_RATE_WINDOW_MS: '600000', QUARRY_RATE_LIMIT: '20', QUARRY_AUTH_CHECKS_PER_SECOND: '1000' } })
+    h = await startHarness({
+      env: {
+        QUARRY_AUTH_CACHE_MS: '200',
+        QUARRY_TRUST_PROXY: 'loopback',
+        QUARRY_RATE_WINDOW_MS: '600000',
+        QUARRY_RATE_LIMIT: '20',
+        QUARRY_AUTH_CHECKS_PER_SECOND: '1000',
+      },
+    })
     await createProject(h.engine, { id: 'shop', timezone: 'Europe/Berlin' })
     await createProject(h.engine, { id: 'blog' })
     reader = await createApiClient(h.engine, { type: 'read', projectId: 'shop' })
@@ -84,11 +92,25 @@ describe('authentication and authorization', () => {
   })
 
   it('authenticates before validating parameters', async () => {
-    await request(h.app).get(`${live('shop')}?bogus=1`).expect(401)
-    await request(h.app).get(`${live('shop')}?bogus=1`).set(headerAuth(writer)).expect(403)
-    await request(h.app).get(`${live('blog')}?bogus=1`).set(headerAuth(reader)).expect(403)
-    await request(h.app).get(`${live('nope')}?bogus=1`).set(headerAuth(root)).expect(404)
-    const res = await request(h.app).get(`${live('shop')}?bogus=1&other=2`).set(headerAuth(reader)).expect(400)
+    await request(h.app)
+      .get(`${live('shop')}?bogus=1`)
+      .expect(401)
+    await request(h.app)
+      .get(`${live('shop')}?bogus=1`)
+      .set(headerAuth(writer))
+      .expect(403)
+    await request(h.app)
+      .get(`${live('blog')}?bogus=1`)
+      .set(headerAuth(reader))
+      .expect(403)
+    await request(h.app)
+      .get(`${live('nope')}?bogus=1`)
+      .set(headerAuth(root))
+      .expect(404)
+    const res = await request(h.app)
+      .get(`${live('shop')}?bogus=1&other=2`)
+      .set(headerAuth(reader))
+      .expect(400)
     assert.deepEqual(
       res.body.details.issues.map((issue: { path: string[] }) => issue.path),
       [['bogus'], ['other']],
@@ -126,11 +148,18 @@ describe('authentication and authorization', () => {
     const victim = await createApiClient(h.engine, { type: 'read', projectId: 'shop' })
     await new Promise((resolve) => setTimeout(resolve, 250))
     const from = () => request(h.app).get(live('shop')).set('X-Forwarded-For', '203.0.113.9')
-    for (let n = 0; n < 20; n += 1) await from().set({ ...headerAuth(victim), 'openpanel-client-secret': `guess-${n}` }).expect(401)
-    await from().set({ ...headerAuth(victim), 'openpanel-client-secret': 'another-guess' }).expect(429)
+    for (let n = 0; n < 20; n += 1)
+      await from()
+        .set({ ...headerAuth(victim), 'openpanel-client-secret': `guess-${n}` })
+        .expect(401)
+    await from()
+      .set({ ...headerAuth(victim), 'openpanel-client-secret': 'another-guess' })
+      .expect(429)
     // Never verified before, so not cached: its check takes the suspect tier's turn, and passes.
     await from().set(headerAuth(victim)).expect(200)
-    await from().set({ ...headerAuth(victim), 'openpanel-client-secret': 'guess-0' }).expect(429)
+    await from()
+      .set({ ...headerAuth(victim), 'openpanel-client-secret': 'guess-0' })
+      .expect(429)
     await from().set(headerAuth(victim)).expect(200)
   })
 
@@ -138,9 +167,17 @@ describe('authentication and authorization', () => {
     const target = await createApiClient(h.engine, { type: 'read', projectId: 'shop' })
     await new Promise((resolve) => setTimeout(resolve, 250))
     const from = () => request(h.app).get(live('shop')).set('X-Forwarded-For', '203.0.113.10')
-    for (let n = 0; n < 50; n += 1) await from().set({ ...headerAuth(target), 'openpanel-client-secret': 'the-same-guess' }).expect(401)
-    for (let n = 0; n < 19; n += 1) await from().set({ ...headerAuth(target), 'openpanel-client-secret': `guess-${n}` }).expect(401)
-    const limited = await from().set({ ...headerAuth(target), 'openpanel-client-secret': 'the-same-guess' }).expect(429)
+    for (let n = 0; n < 50; n += 1)
+      await from()
+        .set({ ...headerAuth(target), 'openpanel-client-secret': 'the-same-guess' })
+        .expect(401)
+    for (let n = 0; n < 19; n += 1)
+      await from()
+        .set({ ...headerAuth(target), 'openpanel-client-secret': `guess-${n}` })
+        .expect(401)
+    const limited = await from()
+      .set({ ...headerAuth(target), 'openpanel-client-secret': 'the-same-guess' })
+      .expect(429)
     assert.ok(Number(limited.headers['retry-after']) >= 1, 'past the limit, a remembered wrong secret answers 429 too')
     await from().set(headerAuth(target)).expect(200)
   })

@@ -46,13 +46,19 @@ describe('strict numbers and named values over HTTP', function () {
 
   const issuesOf = async (url: string) => {
     const res = await request(h.app).get(url).set(auth).expect(400)
-    return (res.body.details.issues as { path: (string | number)[]; message: string }[]).map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+    return (res.body.details.issues as { path: (string | number)[]; message: string }[]).map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    )
   }
 
   it('400s numbers written in hex or with blanks, encoded or not, on every kind of route', async () => {
     const funnel = '/insights/shop/funnel?steps=signup&steps=purchase'
     for (const text of ['0x10', '%205', '5%20', '%2B5', '1e1']) {
-      assert.deepEqual(await issuesOf(`${funnel}&windowHours=${text}`), ['windowHours: "windowHours" must be a decimal integer (digits only)'], text)
+      assert.deepEqual(
+        await issuesOf(`${funnel}&windowHours=${text}`),
+        ['windowHours: "windowHours" must be a decimal integer (digits only)'],
+        text,
+      )
     }
     assert.deepEqual((await issuesOf('/insights/shop/pages?limit=0x10&cursor=%202')).sort(), [
       'cursor: "cursor" must be a decimal integer (digits only)',

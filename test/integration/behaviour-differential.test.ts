@@ -31,7 +31,16 @@ function yearEvents(): RawEvent[] {
   const late = Array.from({ length: 20 }, (_, visitor) => {
     const first = YEAR.from.getTime() + (230 + visitor * 3) * DAY_MS + random.int(0, DAY_MS - 1)
     const times = [first, ...Array.from({ length: random.int(1, 3) }, () => first + random.int(1, 20) * DAY_MS + random.int(0, 3_600_000))]
-    return times.map((time, session): RawEvent => ({ id: random.uuid(), name: 'screen_view', device_id: `late-${visitor}`, session_id: `late-${visitor}-${session}`, created_at: new Date(time).toISOString(), path: '/' }))
+    return times.map(
+      (time, session): RawEvent => ({
+        id: random.uuid(),
+        name: 'screen_view',
+        device_id: `late-${visitor}`,
+        session_id: `late-${visitor}-${session}`,
+        created_at: new Date(time).toISOString(),
+        path: '/',
+      }),
+    )
   })
   return [...randomEvents(SEED + YEAR.sessions, YEAR), ...late.flat()]
 }
@@ -42,7 +51,11 @@ type FilterSpec = { name: string; operator: string; value?: (string | number)[] 
 
 function eventFilter(random: Random): FilterSpec {
   const makers: (() => FilterSpec)[] = [
-    () => ({ name: 'path', operator: random.pick(['contains', 'doesNotContain', 'is']), value: [random.pick(['blog', '/pricing', 'DOCS', '/'])] }),
+    () => ({
+      name: 'path',
+      operator: random.pick(['contains', 'doesNotContain', 'is']),
+      value: [random.pick(['blog', '/pricing', 'DOCS', '/'])],
+    }),
     () => ({ name: 'country', operator: random.pick(['is', 'isNot']), value: [random.pick(CHOICES.places).country] }),
     () => ({ name: 'properties.plan', operator: random.pick(['is', 'isNot']), value: [random.pick(CHOICES.plans.filter(Boolean))] }),
     () => ({ name: 'properties.price', operator: random.pick(['gt', 'lte']), value: [random.pick([5, 12.5, 100])] }),
@@ -63,7 +76,8 @@ function sessionFilter(random: Random): FilterSpec {
   return random.pick(makers)()
 }
 
-const filtersOf = (random: Random, make: (random: Random) => FilterSpec) => JSON.stringify(Array.from({ length: random.pick([1, 1, 2]) }, () => make(random)))
+const filtersOf = (random: Random, make: (random: Random) => FilterSpec) =>
+  JSON.stringify(Array.from({ length: random.pick([1, 1, 2]) }, () => make(random)))
 
 function randomStep(random: Random, name: string = random.pick(NAMES)): string {
   if (random.chance(0.5)) return name
@@ -90,7 +104,10 @@ function randomRequest(random: Random, project: (typeof PROJECTS)[number]) {
   const now = new Date(project.from.getTime() + random.int(3 * 86_400_000, span + 10 * 86_400_000))
   const start = new Date(project.from.getTime() + random.int(-86_400_000, span - 86_400_000))
   const end = new Date(start.getTime() + random.int(6 * 3_600_000, 9 * 86_400_000))
-  const query: Record<string, string | string[]> = { startDate: random.chance(0.5) ? start.toISOString().slice(0, 10) : `${start.toISOString().slice(0, 19)}Z`, endDate: end.toISOString().slice(0, 10) }
+  const query: Record<string, string | string[]> = {
+    startDate: random.chance(0.5) ? start.toISOString().slice(0, 10) : `${start.toISOString().slice(0, 19)}Z`,
+    endDate: end.toISOString().slice(0, 10),
+  }
   if (random.chance(0.4)) query.timezone = random.pick(ZONES)
   const resource = random.pick(['funnel', 'retention', 'paths'])
   if (resource === 'funnel') {
@@ -151,7 +168,13 @@ describe('behaviour questions: gateway vs reference model (randomized)', functio
       const { resource, query, now } = randomRequest(random, project)
       const url = urlOf(project.id, resource, query)
       const replay = `request #${n}: now=${now.toISOString()} GET ${url}`
-      const expected = answerBehaviour({ events: events.get(project.id) as RawEvent[], projectTimezone: project.timezone, resource, query, now })
+      const expected = answerBehaviour({
+        events: events.get(project.id) as RawEvent[],
+        projectTimezone: project.timezone,
+        resource,
+        query,
+        now,
+      })
       h.now = now
       const res = await request(h.app).get(url).set(auth)
       assert.equal(res.status, expected.status, `${replay}\n${JSON.stringify(res.body)}`)
@@ -168,7 +191,10 @@ describe('behaviour questions: gateway vs reference model (randomized)', functio
       if (/"(users|size|sessions)":[1-9]/.test(JSON.stringify(expected.body))) counts.nonEmpty += 1
     }
     assert.ok(counts.nonEmpty > QUERIES / 2, `most answers should have data: ${JSON.stringify(counts)}`)
-    assert.ok(Object.values(engines).every((answered) => answered >= QUERIES / 30), `each funnel engine should answer several requests: ${JSON.stringify(engines)}`)
+    assert.ok(
+      Object.values(engines).every((answered) => answered >= QUERIES / 30),
+      `each funnel engine should answer several requests: ${JSON.stringify(engines)}`,
+    )
   })
 
   it('agrees on daily retention over windows of more days than one return word holds', async () => {
@@ -177,15 +203,31 @@ describe('behaviour questions: gateway vs reference model (randomized)', functio
     const requests: Record<string, string>[] = [
       { startDate: '2024-01-01', endDate: '2024-11-20', period: 'day', periods: '24' },
       { startDate: '2024-01-10', endDate: '2024-11-25', period: 'day', periods: '20', criteria: 'on_or_after' },
-      { startDate: '2024-02-01', endDate: '2024-11-26', period: 'day', periods: '12', timezone: 'Asia/Kathmandu', returnEvent: 'screen_view' },
+      {
+        startDate: '2024-02-01',
+        endDate: '2024-11-26',
+        period: 'day',
+        periods: '12',
+        timezone: 'Asia/Kathmandu',
+        returnEvent: 'screen_view',
+      },
     ]
     for (const query of requests) {
       const url = urlOf(YEAR.id, 'retention', query)
-      const expected = answerBehaviour({ events: events.get(YEAR.id) as RawEvent[], projectTimezone: YEAR.timezone, resource: 'retention', query, now })
+      const expected = answerBehaviour({
+        events: events.get(YEAR.id) as RawEvent[],
+        projectTimezone: YEAR.timezone,
+        resource: 'retention',
+        query,
+        now,
+      })
       assert.equal(expected.status, 200, url)
       const cohorts = (expected.body as { cohorts: { values: (number | null)[] }[] }).cohorts
       // Returns past the first word's 255 periods, so the second word is read.
-      assert.ok(cohorts.some((cohort, index) => cohort.values.some((value, k) => k > 0 && index + k >= 255 && (value ?? 0) > 0)), `no return past period 255: ${url}`)
+      assert.ok(
+        cohorts.some((cohort, index) => cohort.values.some((value, k) => k > 0 && index + k >= 255 && (value ?? 0) > 0)),
+        `no return past period 255: ${url}`,
+      )
       const res = await request(h.app).get(url).set(auth)
       assert.equal(res.status, 200, `${url}\n${JSON.stringify(res.body)}`)
       assert.deepEqual(res.body, expected.body, url)
@@ -204,10 +246,19 @@ describe('behaviour questions: gateway vs reference model (randomized)', functio
     ]
     for (const { query, lateReturn } of requests) {
       const url = urlOf(YEAR.id, 'retention', query)
-      const expected = answerBehaviour({ events: events.get(YEAR.id) as RawEvent[], projectTimezone: YEAR.timezone, resource: 'retention', query, now })
+      const expected = answerBehaviour({
+        events: events.get(YEAR.id) as RawEvent[],
+        projectTimezone: YEAR.timezone,
+        resource: 'retention',
+        query,
+        now,
+      })
       assert.equal(expected.status, 200, url)
       const cohorts = (expected.body as { cohorts: { values: (number | null)[] }[] }).cohorts
-      assert.ok(cohorts.some((cohort, index) => (cohort.values[lateReturn - index] ?? 0) > 0 && lateReturn > index), `no return in period ${lateReturn}: ${url}`)
+      assert.ok(
+        cohorts.some((cohort, index) => (cohort.values[lateReturn - index] ?? 0) > 0 && lateReturn > index),
+        `no return in period ${lateReturn}: ${url}`,
+      )
       const res = await request(h.app).get(url).set(auth)
       assert.equal(res.status, 200, `${url}\n${JSON.stringify(res.body)}`)
       assert.deepEqual(res.body, expected.body, url)

@@ -64,7 +64,13 @@ describe('behaviour questions on the golden flow fixture', () => {
     h.now = new Date('2024-04-23T12:00:00.000Z')
     const after = await request(h.app).get(url).set(auth).expect(200)
     assert.equal(lastValueOfSecondCohort(after.body), 0, 'the week of 22 April has started')
-    const model = answerBehaviour({ events: goldenEvents('flow'), projectTimezone: PROJECT.timezone, resource: 'retention', query: queryOf(url).query, now: h.now })
+    const model = answerBehaviour({
+      events: goldenEvents('flow'),
+      projectTimezone: PROJECT.timezone,
+      resource: 'retention',
+      query: queryOf(url).query,
+      now: h.now,
+    })
     assert.deepEqual(after.body, model.body)
   })
 
@@ -79,12 +85,20 @@ describe('behaviour questions on the golden flow fixture', () => {
     )
     assert.equal(res.body.average.percentages[2], null)
     assert.equal(typeof res.body.average.percentages[1], 'number', 'the first cohort has reached its second week')
-    const model = answerBehaviour({ events: goldenEvents('flow'), projectTimezone: PROJECT.timezone, resource: 'retention', query: queryOf(url).query, now: h.now })
+    const model = answerBehaviour({
+      events: goldenEvents('flow'),
+      projectTimezone: PROJECT.timezone,
+      resource: 'retention',
+      query: queryOf(url).query,
+      now: h.now,
+    })
     assert.deepEqual(res.body, model.body)
   })
 
   it('answers every golden funnel without a breakdown on `entries`, with the rows `window` gives', async () => {
-    const funnels = cases.filter((golden) => golden.status === 200 && queryOf(golden.path).resource === 'funnel' && !golden.path.includes('breakdown='))
+    const funnels = cases.filter(
+      (golden) => golden.status === 200 && queryOf(golden.path).resource === 'funnel' && !golden.path.includes('breakdown='),
+    )
     const answered: number[][] = []
     for (const golden of funnels) {
       const scope: Scope = { project: { ...PROJECT, name: PROJECT.id }, now: new Date(golden.now), sessionLookbackMs: 0 }
@@ -104,7 +118,13 @@ describe('behaviour questions on the golden flow fixture', () => {
     for (const golden of cases) {
       it(golden.name, () => {
         const { resource, query } = queryOf(golden.path)
-        const answer = answerBehaviour({ events: goldenEvents('flow'), projectTimezone: PROJECT.timezone, resource, query, now: new Date(golden.now) })
+        const answer = answerBehaviour({
+          events: goldenEvents('flow'),
+          projectTimezone: PROJECT.timezone,
+          resource,
+          query,
+          now: new Date(golden.now),
+        })
         assert.equal(answer.status, golden.status)
         if (golden.status === 200) assert.deepEqual(answer.body, golden.body)
       })

@@ -41,7 +41,12 @@ const CASES: Case[] = [
   {
     path: `/insights/${PROJECT.id}/referrer`,
     base: SETTLED,
-    variants: { limit: { limit: '2' }, timezone: { timezone: 'UTC' }, filter: { filters: filter('DE') }, 'filter value': { filters: filter('US') } },
+    variants: {
+      limit: { limit: '2' },
+      timezone: { timezone: 'UTC' },
+      filter: { filters: filter('DE') },
+      'filter value': { filters: filter('US') },
+    },
   },
   {
     path: `/insights/${PROJECT.id}/pages/entry_exit`,
@@ -57,7 +62,11 @@ const CASES: Case[] = [
   {
     path: `/insights/${PROJECT.id}/funnel`,
     base: { ...SETTLED, steps: ['screen_view', 'add_to_cart'] },
-    variants: { 'grouped by': { groupBy: 'profile_id' }, breakdown: { breakdown: 'country' }, steps: { steps: ['screen_view', 'purchase'] } },
+    variants: {
+      'grouped by': { groupBy: 'profile_id' },
+      breakdown: { breakdown: 'country' },
+      steps: { steps: ['screen_view', 'purchase'] },
+    },
   },
   {
     path: '/export/charts',
@@ -65,7 +74,9 @@ const CASES: Case[] = [
     variants: {
       interval: { interval: 'week' },
       timezone: { timezone: 'UTC' },
-      'series filter': { series: JSON.stringify([{ name: 'screen_view', segment: 'user', filters: [{ name: 'country', operator: 'is', value: ['DE'] }] }]) },
+      'series filter': {
+        series: JSON.stringify([{ name: 'screen_view', segment: 'user', filters: [{ name: 'country', operator: 'is', value: ['DE'] }] }]),
+      },
       segment: { series: JSON.stringify([{ name: 'screen_view', segment: 'event' }]) },
     },
   },

@@ -100,7 +100,12 @@ describe('charts: gateway vs reference model (randomized)', function () {
     const project = { ...PROJECT, id }
     const events = randomEvents(seed, project)
     await createProject(h.engine, project)
-    for (let part = 0; part < parts; part += 1) await insertRawEvents(h.engine, events.filter((_, index) => index % parts === part), project.id)
+    for (let part = 0; part < parts; part += 1)
+      await insertRawEvents(
+        h.engine,
+        events.filter((_, index) => index % parts === part),
+        project.id,
+      )
     return { project, events }
   }
 
@@ -111,25 +116,45 @@ describe('charts: gateway vs reference model (randomized)', function () {
   function dstChart(project: typeof PROJECT, items: object[]) {
     const query = { startDate: '2024-03-26', endDate: '2024-03-31', interval: 'day', previous: 'true', series: JSON.stringify(items) }
     h.now = new Date('2024-04-05T00:00:00Z')
-    return { query, compiled: prepare(chart, query, { project: { ...project, name: project.id }, now: h.now, sessionLookbackMs: 0 }).compiled }
+    return {
+      query,
+      compiled: prepare(chart, query, { project: { ...project, name: project.id }, now: h.now, sessionLookbackMs: 0 }).compiled,
+    }
   }
 
   /** The gateway answers the chart as the reference model does, with data in every item. */
   async function assertAsReference(project: typeof PROJECT, events: RawEvent[], query: Record<string, string>) {
-    const res = await request(h.app).get(`/export/charts?${new URLSearchParams({ projectId: project.id, ...query })}`).set(auth)
+    const res = await request(h.app)
+      .get(`/export/charts?${new URLSearchParams({ projectId: project.id, ...query })}`)
+      .set(auth)
     assert.equal(res.status, 200, JSON.stringify(res.body))
     const sums = (res.body as { series: { metrics: { sum: number } }[] }).series.map((series) => series.metrics.sum)
-    assert.ok(sums.every((sum) => sum > 0), `every item has data: ${sums.join(', ')}`)
+    assert.ok(
+      sums.every((sum) => sum > 0),
+      `every item has data: ${sums.join(', ')}`,
+    )
     assert.deepEqual(res.body, answerChart({ events, projectTimezone: project.timezone, query, now: h.now }).body)
   }
 
   it('answers items by the hour from the chart_by_hour projection, over parts inserted apart, as the reference does', async () => {
     const { project, events } = await insertApart('hourly', SEED + 1, 3)
-    const items = [{ name: 'screen_view', segment: 'user' }, { name: '*', segment: 'session' }, { name: 'purchase', segment: 'property_sum', property: 'revenue' }, { name: 'add_to_cart' }]
+    const items = [
+      { name: 'screen_view', segment: 'user' },
+      { name: '*', segment: 'session' },
+      { name: 'purchase', segment: 'property_sum', property: 'revenue' },
+      { name: 'add_to_cart' },
+    ]
     const { query, compiled } = dstChart(project, items)
-    const plan = await h.engine.client.query({ query: `EXPLAIN projections = 1 ${compiled.sql}`, query_params: compiled.params, format: 'JSONEachRow' })
+    const plan = await h.engine.client.query({
+      query: `EXPLAIN projections = 1 ${compiled.sql}`,
+      query_params: compiled.params,
+      format: 'JSONEachRow',
+    })
     const reads = ((await plan.json()) as { explain: string }[]).flatMap((row) => /ReadFromMergeTree.*/.exec(row.explain) ?? [])
-    assert.deepEqual(reads, items.map(() => 'ReadFromMergeTree (chart_by_hour)'))
+    assert.deepEqual(
+      reads,
+      items.map(() => 'ReadFromMergeTree (chart_by_hour)'),
+    )
     await assertAsReference(project, events, query)
   })
 

@@ -70,7 +70,10 @@ describe('CLI', () => {
   })
 
   it('refuses bad client requests with a clear message', async () => {
-    assert.match((await cli(dir, 'client', 'create', '--type', 'admin', '--project', 'shop')).err, /client type must be one of read, write, root/)
+    assert.match(
+      (await cli(dir, 'client', 'create', '--type', 'admin', '--project', 'shop')).err,
+      /client type must be one of read, write, root/,
+    )
     assert.match((await cli(dir, 'client', 'create', '--type', 'read')).err, /a read client needs --project/)
     assert.match((await cli(dir, 'client', 'create', '--type', 'read', '--project', 'nope')).err, /no project "nope"/)
     assert.match((await cli(dir, 'client', 'create', '--type', 'root', '--project', 'shop')).err, /root client reads every project/)
@@ -118,16 +121,29 @@ describe('CLI', () => {
     assert.match(refused.err, /line 5: .*unknown field "colour"/)
     assert.match(refused.err, /line 5: .*properties\.price" must be string/)
     assert.match(refused.err, /4 bad line\(s\); nothing was imported/)
-    const shown = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'admin', 'cli.ts'), 'import', '--project', 'shop', '--file', file], {
-      cwd: ROOT, env: { ...process.env, QUARRY_DATA_DIR: dir }, encoding: 'utf8', timeout: 120_000,
-    })
+    const shown = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'server', 'admin', 'cli.ts'), 'import', '--project', 'shop', '--file', file],
+      {
+        cwd: ROOT,
+        env: { ...process.env, QUARRY_DATA_DIR: dir },
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    )
     assert.equal(shown.status, 1, shown.stderr)
-    assert.match(shown.stderr, /^import 100% \| 7\/7 rows \| [\d,]+ rows\/s \| refused: 4 bad line\(s\), nothing imported$/m, 'the progress line says it refused')
+    assert.match(
+      shown.stderr,
+      /^import 100% \| 7\/7 rows \| [\d,]+ rows\/s \| refused: 4 bad line\(s\), nothing imported$/m,
+      'the progress line says it refused',
+    )
     assert.doesNotMatch(shown.stderr, /done in/)
     const count = async () => {
       const engine = await openEngine(loadConfig({ QUARRY_DATA_DIR: dir }).engine)
       try {
-        const rows = await engine.client.query({ query: "SELECT count() AS n, min(created_at) AS first FROM events WHERE project_id = 'shop'", format: 'JSONEachRow' }).then((rs) => rs.json<{ n: number; first: string }>())
+        const rows = await engine.client
+          .query({ query: "SELECT count() AS n, min(created_at) AS first FROM events WHERE project_id = 'shop'", format: 'JSONEachRow' })
+          .then((rs) => rs.json<{ n: number; first: string }>())
         return rows[0]
       } finally {
         await engine.close()
@@ -171,13 +187,32 @@ describe('CLI', () => {
 
   describe('progress of seed', () => {
     const seed = (command: string[]) =>
-      spawnSync(command[0], command.slice(1), { cwd: ROOT, env: { ...process.env, QUARRY_DATA_DIR: dir }, encoding: 'utf8', timeout: 120_000 })
-    const seedArgs = ['--import', 'tsx', path.join(ROOT, 'server', 'admin', 'cli.ts'), 'seed', '--project', 'shop', '--events', '1000', '--days', '2']
+      spawnSync(command[0], command.slice(1), {
+        cwd: ROOT,
+        env: { ...process.env, QUARRY_DATA_DIR: dir },
+        encoding: 'utf8',
+        timeout: 120_000,
+      })
+    const seedArgs = [
+      '--import',
+      'tsx',
+      path.join(ROOT, 'server', 'admin', 'cli.ts'),
+      'seed',
+      '--project',
+      'shop',
+      '--events',
+      '1000',
+      '--days',
+      '2',
+    ]
 
     it('prints plain lines (first and last) when stderr is not a terminal, and the result on stdout', () => {
       const child = seed([process.execPath, ...seedArgs])
       assert.equal(child.status, 0, child.stderr)
-      assert.match(child.stdout, /^seeded 1000 events into "shop" in [\d.]+ s\ncompacted \d+ session\(s\) of \d+ settled day\(s\), dropped \d+ replaced compaction\(s\), rewriting \d+ month\(s\) without them, in [\d.]+ s\n$/)
+      assert.match(
+        child.stdout,
+        /^seeded 1000 events into "shop" in [\d.]+ s\ncompacted \d+ session\(s\) of \d+ settled day\(s\), dropped \d+ replaced compaction\(s\), rewriting \d+ month\(s\) without them, in [\d.]+ s\n$/,
+      )
       const lines = child.stderr.split('\n').filter((line) => line.startsWith('seed'))
       assert.equal(lines[0], 'seed 0% | 0/1,000 rows | 0 rows/s | ETA ?')
       assert.match(lines[lines.length - 1], /^seed 100% \| 1,000\/1,000 rows \| [\d,]+ rows\/s \| done in \d+s$/)
@@ -198,20 +233,33 @@ describe('CLI', () => {
   it('fails clearly while another process holds the data directory', async () => {
     const h = await startHarness()
     try {
-      const child = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'server', 'admin', 'cli.ts'), 'project', 'list'], {
-        env: { ...process.env, QUARRY_DATA_DIR: h.dir },
-        encoding: 'utf8',
-        timeout: 60_000,
-      })
+      const child = spawnSync(
+        process.execPath,
+        [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'server', 'admin', 'cli.ts'), 'project', 'list'],
+        {
+          env: { ...process.env, QUARRY_DATA_DIR: h.dir },
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      )
       assert.equal(child.status, 1)
       assert.match(child.stderr, /in use by another Quarry process/)
       assert.doesNotMatch(child.stderr, /at .*\.ts:\d+/, 'no stack trace')
       assert.doesNotMatch(child.stderr, /DB::Exception|Code: 76/, "no engine line before Quarry's")
-      const explained = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'server', 'admin', 'cli.ts'), 'explain', '/insights/shop/metrics'], {
-        env: { ...process.env, QUARRY_DATA_DIR: h.dir },
-        encoding: 'utf8',
-        timeout: 60_000,
-      })
+      const explained = spawnSync(
+        process.execPath,
+        [
+          path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
+          path.join(ROOT, 'server', 'admin', 'cli.ts'),
+          'explain',
+          '/insights/shop/metrics',
+        ],
+        {
+          env: { ...process.env, QUARRY_DATA_DIR: h.dir },
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      )
       assert.equal(explained.status, 1)
       const lines = explained.stderr.split('\n').filter(Boolean)
       assert.equal(lines.length, 1, explained.stderr)

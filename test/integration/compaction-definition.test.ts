@@ -27,9 +27,18 @@ describe('a breakdown added after its days were compacted', function () {
   const command = (query: string, params: Record<string, unknown> = {}) => h.engine.client.command({ query, query_params: params })
   const expected = () => {
     const [resource, queryString] = URL.split('?')
-    return answerInsights({ events: goldenEvents(PROJECT.id), projectTimezone: PROJECT.timezone, resource, query: Object.fromEntries(new URLSearchParams(queryString)), now: NOW }).body
+    return answerInsights({
+      events: goldenEvents(PROJECT.id),
+      projectTimezone: PROJECT.timezone,
+      resource,
+      query: Object.fromEntries(new URLSearchParams(queryString)),
+      now: NOW,
+    }).body
   }
-  const ask = () => request(h.app).get(`/insights/${PROJECT.id}/${URL}`).set({ ...auth, 'cache-control': 'no-cache' })
+  const ask = () =>
+    request(h.app)
+      .get(`/insights/${PROJECT.id}/${URL}`)
+      .set({ ...auth, 'cache-control': 'no-cache' })
 
   it('answers it exactly from partial rows, then from the days compacted again', async () => {
     const first = await compactSessions(h.engine, { ...compactionOptions(h.config), now: NOW })
@@ -45,7 +54,9 @@ describe('a breakdown added after its days were compacted', function () {
     assert.equal(again.days, first.days, 'every day compacted under the older definition is compacted again')
     const after = await ask()
     assert.deepEqual(after.body, expected())
-    const rollup = await h.engine.client.query({ query: "SELECT count() AS n FROM session_rollup WHERE dimension = 'os_version'", format: 'JSONEachRow' }).then((rs) => rs.json<{ n: string }>())
+    const rollup = await h.engine.client
+      .query({ query: "SELECT count() AS n FROM session_rollup WHERE dimension = 'os_version'", format: 'JSONEachRow' })
+      .then((rs) => rs.json<{ n: string }>())
     assert.ok(Number(rollup[0].n) > 0, 'the days compacted again roll os_version up')
   })
 })

@@ -16,7 +16,13 @@ import { goldenEvents, insertRawEvents, rootHeaders, startHarness, type Harness 
 
 const PROJECT = { id: 'shop', timezone: 'Europe/Berlin' }
 /** The statements a day's compaction runs that read its whole read range or its staged rows. */
-const HEAVY = ['admin.compact-count', 'admin.compact-build', 'admin.compact-views-build', 'admin.compact-rollup-build', 'admin.compact-session-rollup-build']
+const HEAVY = [
+  'admin.compact-count',
+  'admin.compact-build',
+  'admin.compact-views-build',
+  'admin.compact-rollup-build',
+  'admin.compact-session-rollup-build',
+]
 /** A run's checks that read a whole table, as many times as a run asks them (the replaced compactions: once a table). */
 const WHOLE_TABLE = { 'admin.compact-stale-days': 1, 'admin.compact-superseded': 4 }
 
@@ -24,7 +30,13 @@ const WHOLE_TABLE = { 'admin.compact-stale-days': 1, 'admin.compact-superseded':
 const templateName = (sql: string) => /-- @name (\S+)/.exec(sql)?.[1]
 const NOW = new Date('2024-04-10T00:00:00.000Z')
 const WEEK = 'startDate=2024-03-27&endDate=2024-04-02'
-const QUESTIONS = [`metrics?${WEEK}`, `pages?${WEEK}&limit=50`, `referrer?${WEEK}&limit=50`, `metrics?${WEEK}&interval=hour`, `country?${WEEK}&limit=50`]
+const QUESTIONS = [
+  `metrics?${WEEK}`,
+  `pages?${WEEK}&limit=50`,
+  `referrer?${WEEK}&limit=50`,
+  `metrics?${WEEK}&interval=hour`,
+  `country?${WEEK}&limit=50`,
+]
 
 describe('the compaction job', function () {
   this.timeout(120_000)
@@ -32,7 +44,13 @@ describe('the compaction job', function () {
   let auth: Record<string, string>
   const expected = QUESTIONS.map((url) => {
     const [resource, queryString] = url.split('?')
-    return answerInsights({ events: goldenEvents(PROJECT.id), projectTimezone: PROJECT.timezone, resource, query: Object.fromEntries(new URLSearchParams(queryString)), now: NOW })
+    return answerInsights({
+      events: goldenEvents(PROJECT.id),
+      projectTimezone: PROJECT.timezone,
+      resource,
+      query: Object.fromEntries(new URLSearchParams(queryString)),
+      now: NOW,
+    })
   })
 
   before(async () => {
@@ -47,7 +65,9 @@ describe('the compaction job', function () {
   async function wrongAnswers(answered: () => void = () => undefined): Promise<string[]> {
     const wrong: string[] = []
     for (const [index, url] of QUESTIONS.entries()) {
-      const res = await request(h.app).get(`/insights/${PROJECT.id}/${url}`).set({ ...auth, 'cache-control': 'no-cache' })
+      const res = await request(h.app)
+        .get(`/insights/${PROJECT.id}/${url}`)
+        .set({ ...auth, 'cache-control': 'no-cache' })
       answered()
       if (res.status !== expected[index].status || JSON.stringify(res.body) !== JSON.stringify(expected[index].body)) wrong.push(url)
     }
@@ -97,7 +117,11 @@ describe('the compaction job', function () {
   const preempted = () => numberOf("SELECT value FROM system.events WHERE event = 'QueryPreempted'")
 
   it("asks questions at a priority above the compaction's reads", async () => {
-    const { rows } = await h.runner.run<{ priority: number | string }>({ template: 'test.priority', sql: "SELECT getSetting('priority') AS priority", params: {} })
+    const { rows } = await h.runner.run<{ priority: number | string }>({
+      template: 'test.priority',
+      sql: "SELECT getSetting('priority') AS priority",
+      params: {},
+    })
     assert.equal(Number(rows[0].priority), QUESTION_PRIORITY)
     assert.ok(QUESTION_PRIORITY > 0 && QUESTION_PRIORITY < BACKGROUND_PRIORITY, 'a priority of 0 would take no part')
   })
@@ -160,7 +184,9 @@ describe('the compaction job', function () {
 
   /** Claims the next generation for `holder`, as if at `agoSeconds` before now, bypassing the lease's checks. */
   const claimAs = (holder: string, agoSeconds: number) =>
-    command(`INSERT INTO compaction_claims (generation, holder, claimed_at) SELECT max(generation) + 1, '${holder}', now64(3) - INTERVAL ${agoSeconds} SECOND FROM compaction_claims`)
+    command(
+      `INSERT INTO compaction_claims (generation, holder, claimed_at) SELECT max(generation) + 1, '${holder}', now64(3) - INTERVAL ${agoSeconds} SECOND FROM compaction_claims`,
+    )
 
   it('waits while a holder that has not ended claimed or logged within the hour, and not for one that did before', async () => {
     await command('TRUNCATE TABLE session_compactions')
@@ -274,7 +300,12 @@ describe('the compaction job', function () {
         },
       }),
     }
-    const timer = scheduleCompaction(slow, { ...compactionOptions(h.config), everyMs: 20, onRun: () => undefined, onError: (error) => assert.fail(String(error)) })
+    const timer = scheduleCompaction(slow, {
+      ...compactionOptions(h.config),
+      everyMs: 20,
+      onRun: () => undefined,
+      onError: (error) => assert.fail(String(error)),
+    })
     await new Promise((resolve) => setTimeout(resolve, 300))
     release()
     await timer.stop()

@@ -38,15 +38,31 @@ function randomFilter(random: Random): FilterSpec {
     () => ({ name: 'referrer_type', operator: 'is', value: [random.pick(['search', 'social', 'link'])] }),
     () => ({ name: 'browser', operator: 'startsWith', value: [random.pick(['ch', 'SAF', 'x'])] }),
     () => ({ name: 'os_version', operator: 'regex', value: [random.pick(['^1[67]', '\\.', '^14$'])] }),
-    () => ({ name: 'utm_source', operator: random.pick(['contains', 'doesNotContain']), value: [random.pick(['news', '"x"', 'GOO']), 'partner'] }),
+    () => ({
+      name: 'utm_source',
+      operator: random.pick(['contains', 'doesNotContain']),
+      value: [random.pick(['news', '"x"', 'GOO']), 'partner'],
+    }),
     () => ({ name: 'device', operator: 'is', value: [device.device] }),
     () => ({ name: 'entry_path', operator: 'endsWith', value: [random.pick(['/', 'a', 'C'])] }),
-    () => ({ name: 'path', operator: random.pick(['contains', 'doesNotContain', 'startsWith']), value: [random.pick(['blog', 'DOCS', 'über', '产', "'s"])] }),
+    () => ({
+      name: 'path',
+      operator: random.pick(['contains', 'doesNotContain', 'startsWith']),
+      value: [random.pick(['blog', 'DOCS', 'über', '产', "'s"])],
+    }),
     () => ({ name: 'name', operator: random.pick(['is', 'isNot']), value: [random.pick(['screen_view', 'purchase', 'add_to_cart'])] }),
-    () => ({ name: 'title', operator: random.pick(['endsWith', 'isNull', 'contains']), ...(random.chance(0.5) ? { value: ['"beta"', 's'] } : { value: ['s'] }) }),
+    () => ({
+      name: 'title',
+      operator: random.pick(['endsWith', 'isNull', 'contains']),
+      ...(random.chance(0.5) ? { value: ['"beta"', 's'] } : { value: ['s'] }),
+    }),
     () => ({ name: 'origin', operator: 'is', value: [random.pick(CHOICES.origins)] }),
     () => ({ name: 'properties.price', operator: random.pick(['gt', 'lt', 'gte', 'lte']), value: [random.pick([5, 10, 12.5, 100, -3])] }),
-    () => ({ name: 'properties.plan', operator: random.pick(['is', 'isNot', 'contains']), value: [random.pick(CHOICES.plans.filter(Boolean))] }),
+    () => ({
+      name: 'properties.plan',
+      operator: random.pick(['is', 'isNot', 'contains']),
+      value: [random.pick(CHOICES.plans.filter(Boolean))],
+    }),
     () => ({ name: 'properties.plan', operator: random.pick(['isNull', 'isNotNull']) }),
   ]
   const spec = random.pick(makers)()
@@ -119,7 +135,11 @@ describe('gateway vs reference model (randomized)', function () {
       const shuffled = [...raw].sort(() => random.next() - 0.5)
       const batches = 4
       for (let b = 0; b < batches; b += 1) {
-        await insertRawEvents(h.engine, shuffled.filter((_, index) => index % batches === b), project.id)
+        await insertRawEvents(
+          h.engine,
+          shuffled.filter((_, index) => index % batches === b),
+          project.id,
+        )
       }
     }
     // Every settled day compacted: these answers read sessions_settled (golden.test.ts reads partial rows).
@@ -131,7 +151,11 @@ describe('gateway vs reference model (randomized)', function () {
 
   it('stores most sessions as several partial rows (the case worth testing)', async () => {
     const rows = await h.engine.client
-      .query({ query: 'SELECT countIf(parts > 1) AS split, count() AS total FROM (SELECT session_id, count() AS parts FROM sessions GROUP BY session_id)', format: 'JSONEachRow' })
+      .query({
+        query:
+          'SELECT countIf(parts > 1) AS split, count() AS total FROM (SELECT session_id, count() AS parts FROM sessions GROUP BY session_id)',
+        format: 'JSONEachRow',
+      })
       .then((rs) => rs.json<{ split: number; total: number }>())
     assert.ok(rows[0].split > rows[0].total / 3, JSON.stringify(rows[0]))
   })
@@ -144,7 +168,13 @@ describe('gateway vs reference model (randomized)', function () {
       const { resource, query, now } = randomRequest(random, project)
       const url = `/insights/${project.id}/${resource}?${new URLSearchParams(query)}`
       const replay = `request #${n}: now=${now.toISOString()} GET ${url}`
-      const expected = answerInsights({ events: events.get(project.id) as RawEvent[], projectTimezone: project.timezone, resource, query, now })
+      const expected = answerInsights({
+        events: events.get(project.id) as RawEvent[],
+        projectTimezone: project.timezone,
+        resource,
+        query,
+        now,
+      })
       h.now = now
       const res = await request(h.app).get(url).set(auth)
       assert.equal(res.status, expected.status, `${replay}\n${JSON.stringify(res.body)}`)
@@ -181,7 +211,13 @@ describe('gateway vs reference model (randomized)', function () {
     const templates = new Set<string>()
     for (const maxResultRows of [1_000_000, 30]) {
       const config = { ...h.config, maxResultRows, maxConcurrentQueries: 64 }
-      const app = createApp({ config, runner: recording(h.runner, ran), directory: h.directory, logger: createLogger('error', true), clock: () => h.now })
+      const app = createApp({
+        config,
+        runner: recording(h.runner, ran),
+        directory: h.directory,
+        logger: createLogger('error', true),
+        clock: () => h.now,
+      })
       for (let round = 0; round < 6; round += 1) {
         const project = random.pick(PROJECTS)
         let asked = randomRequest(random, project)
@@ -195,7 +231,13 @@ describe('gateway vs reference model (randomized)', function () {
         ran.length = 0
         const answers = await Promise.all(urls.map((url) => request(app).get(url).set(auth)))
         for (const [index, resource] of DIMENSIONS.entries()) {
-          const expected = answerInsights({ events: events.get(project.id) as RawEvent[], projectTimezone: project.timezone, resource, query, now })
+          const expected = answerInsights({
+            events: events.get(project.id) as RawEvent[],
+            projectTimezone: project.timezone,
+            resource,
+            query,
+            now,
+          })
           const replay = `round ${round}, max_result_rows ${maxResultRows}: now=${now.toISOString()} GET ${urls[index]}`
           assert.equal(answers[index].status, expected.status, `${replay}\n${JSON.stringify(answers[index].body)}`)
           assert.deepEqual(answers[index].body, expected.body, replay)
@@ -204,8 +246,14 @@ describe('gateway vs reference model (randomized)', function () {
           const joined = ran.filter((statement) => statement.template.startsWith('insights.dimension_sets'))
           const members = joined.map(membersOf)
           const rowsToRead = Number(joined[0]?.params.rowsToRead)
-          assert.ok(joined.length > 0 && ran.length < DIMENSIONS.length, `${ran.length} statements for ${DIMENSIONS.length} breakdowns asked at once`)
-          assert.ok(Math.max(...members) * rowsToRead <= maxResultRows, `members ${members} of ${rowsToRead} rows each, max_result_rows ${maxResultRows}`)
+          assert.ok(
+            joined.length > 0 && ran.length < DIMENSIONS.length,
+            `${ran.length} statements for ${DIMENSIONS.length} breakdowns asked at once`,
+          )
+          assert.ok(
+            Math.max(...members) * rowsToRead <= maxResultRows,
+            `members ${members} of ${rowsToRead} rows each, max_result_rows ${maxResultRows}`,
+          )
           for (const statement of joined) templates.add(statement.template)
         }
       }
@@ -227,7 +275,13 @@ describe('gateway vs reference model (randomized)', function () {
       const query = { ...(round % 2 ? asked.query : wholeDays(asked.query)), mode }
       const url = `/insights/${project.id}/pages/entry_exit?${new URLSearchParams(query)}`
       const replay = `round ${round}: now=${asked.now.toISOString()} GET ${url}`
-      const expected = answerInsights({ events: events.get(project.id) as RawEvent[], projectTimezone: project.timezone, resource: 'pages/entry_exit', query, now: asked.now })
+      const expected = answerInsights({
+        events: events.get(project.id) as RawEvent[],
+        projectTimezone: project.timezone,
+        resource: 'pages/entry_exit',
+        query,
+        now: asked.now,
+      })
       h.now = asked.now
       const res = await request(h.app).get(url).set(auth)
       assert.equal(res.status, expected.status, `${replay}\n${JSON.stringify(res.body)}`)
@@ -256,9 +310,19 @@ describe('gateway vs reference model (randomized)', function () {
     let sessions = 0
     for (const filters of filterSets) {
       for (const resource of ['metrics', 'pages', 'utm_source']) {
-        const query = { startDate: project.from.toISOString().slice(0, 10), endDate: now.toISOString().slice(0, 10), filters: JSON.stringify(filters) }
+        const query = {
+          startDate: project.from.toISOString().slice(0, 10),
+          endDate: now.toISOString().slice(0, 10),
+          filters: JSON.stringify(filters),
+        }
         const url = `/insights/${project.id}/${resource}?${new URLSearchParams(query)}`
-        const expected = answerInsights({ events: events.get(project.id) as RawEvent[], projectTimezone: project.timezone, resource, query, now })
+        const expected = answerInsights({
+          events: events.get(project.id) as RawEvent[],
+          projectTimezone: project.timezone,
+          resource,
+          query,
+          now,
+        })
         h.now = now
         const res = await request(h.app).get(url).set(auth)
         assert.equal(res.status, 200, `${url}\n${JSON.stringify(res.body)}`)

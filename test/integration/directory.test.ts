@@ -74,9 +74,15 @@ describe('the directory of clients and projects', () => {
     })
     const valid = await createApiClient(h.engine, { type: 'read', projectId: 'shop' })
     const unknownId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
-    const attempts = Array.from({ length: 6 }, (_, n) => directory.authenticate(unknownId(n), `sec_guess_${n}`, { caller: 'attacker', suspect: false }).then((client) => client, (error: Error) => error))
+    const attempts = Array.from({ length: 6 }, (_, n) =>
+      directory.authenticate(unknownId(n), `sec_guess_${n}`, { caller: 'attacker', suspect: false }).then(
+        (client) => client,
+        (error: Error) => error,
+      ),
+    )
     while (started.length < 2) await new Promise((resolve) => setTimeout(resolve, 5))
-    for (const outcome of await Promise.all(attempts.slice(4))) assert.match(String((outcome as Error).message), /At most 4 credential checks at once from one address/)
+    for (const outcome of await Promise.all(attempts.slice(4)))
+      assert.match(String((outcome as Error).message), /At most 4 credential checks at once from one address/)
     const other = directory.authenticate(valid.id, valid.secret, { caller: 'other', suspect: false })
     await new Promise((resolve) => setTimeout(resolve, 20))
     assert.equal(started.length, 2, 'both turns are taken by the attacker')
@@ -117,7 +123,10 @@ describe('the directory of clients and projects', () => {
     })
     const valid = await createApiClient(h.engine, { type: 'read', projectId: 'shop' })
     const unknownId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
-    const running = [directory.authenticate(unknownId(1), 'sec_a', { caller: 'a', suspect: false }), directory.authenticate(unknownId(2), 'sec_b', { caller: 'b', suspect: false })]
+    const running = [
+      directory.authenticate(unknownId(1), 'sec_a', { caller: 'a', suspect: false }),
+      directory.authenticate(unknownId(2), 'sec_b', { caller: 'b', suspect: false }),
+    ]
     while (started.length < 2) await new Promise((resolve) => setTimeout(resolve, 5))
     const waiting = [
       directory.authenticate(unknownId(3), 'sec_c', { caller: 'c', suspect: false }),

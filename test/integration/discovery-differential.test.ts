@@ -82,14 +82,20 @@ describe('discovery routes vs reference model (randomized)', function () {
     h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
     const random = new Random(SEED)
     // Merges stopped: every insert keeps its own summary rows, so answers must sum them.
-    for (const table of ['event_names', 'event_property_keys', 'event_property_values']) await h.engine.client.command({ query: `SYSTEM STOP MERGES ${table}` })
+    for (const table of ['event_names', 'event_property_keys', 'event_property_values'])
+      await h.engine.client.command({ query: `SYSTEM STOP MERGES ${table}` })
     for (const project of PROJECTS) {
       await createProject(h.engine, { id: project.id, timezone: project.timezone })
       const raw = discoveryEvents(SEED + project.sessions, project)
       events.set(project.id, raw)
       // Several shuffled inserts: every bucket's counts arrive as several summary rows.
       const shuffled = [...raw].sort(() => random.next() - 0.5)
-      for (let b = 0; b < 4; b += 1) await insertRawEvents(h.engine, shuffled.filter((_, index) => index % 4 === b), project.id)
+      for (let b = 0; b < 4; b += 1)
+        await insertRawEvents(
+          h.engine,
+          shuffled.filter((_, index) => index % 4 === b),
+          project.id,
+        )
     }
     auth = await rootHeaders(h.engine)
   })
@@ -97,7 +103,11 @@ describe('discovery routes vs reference model (randomized)', function () {
 
   it('stores buckets as several summary rows (the case worth testing)', async () => {
     const rows = await h.engine.client
-      .query({ query: 'SELECT countIf(parts > 1) AS split, count() AS total FROM (SELECT count() AS parts FROM event_names GROUP BY project_id, span, bucket, name)', format: 'JSONEachRow' })
+      .query({
+        query:
+          'SELECT countIf(parts > 1) AS split, count() AS total FROM (SELECT count() AS parts FROM event_names GROUP BY project_id, span, bucket, name)',
+        format: 'JSONEachRow',
+      })
       .then((rs) => rs.json<{ split: number; total: number }>())
     assert.ok(rows[0].split > rows[0].total / 2, JSON.stringify(rows[0]))
   })
@@ -110,7 +120,13 @@ describe('discovery routes vs reference model (randomized)', function () {
       const { resource, query, now } = randomRequest(random, project)
       const url = `/insights/${project.id}/events/${resource}?${new URLSearchParams(query)}`
       const replay = `request #${n}: now=${now.toISOString()} GET ${url}`
-      const expected = answerDiscovery({ events: events.get(project.id) as RawEvent[], projectTimezone: project.timezone, resource, query, now })
+      const expected = answerDiscovery({
+        events: events.get(project.id) as RawEvent[],
+        projectTimezone: project.timezone,
+        resource,
+        query,
+        now,
+      })
       h.now = now
       const res = await request(h.app).get(url).set(auth)
       assert.equal(res.status, expected.status, `${replay}\n${JSON.stringify(res.body)}`)
@@ -124,6 +140,9 @@ describe('discovery routes vs reference model (randomized)', function () {
       if ((expected.body as unknown[]).length) counts.nonEmpty += 1
       if (expected.next) counts.paged += 1
     }
-    assert.ok(counts.nonEmpty > QUERIES / 3 && counts.paged > QUERIES / 20 && counts.invalid > 0, `most answers should have rows, some a next page: ${JSON.stringify(counts)}`)
+    assert.ok(
+      counts.nonEmpty > QUERIES / 3 && counts.paged > QUERIES / 20 && counts.invalid > 0,
+      `most answers should have rows, some a next page: ${JSON.stringify(counts)}`,
+    )
   })
 })

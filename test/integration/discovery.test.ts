@@ -72,7 +72,13 @@ describe('discovery routes', () => {
     for (const golden of cases) {
       it(golden.name, () => {
         const { resource, query } = modelQuery(golden.path)
-        const answer = answerDiscovery({ events: goldenEvents(golden.project), projectTimezone: zones.get(golden.project) as string, resource, query, now: new Date(golden.now) })
+        const answer = answerDiscovery({
+          events: goldenEvents(golden.project),
+          projectTimezone: zones.get(golden.project) as string,
+          resource,
+          query,
+          now: new Date(golden.now),
+        })
         assert.equal(answer.status, golden.status)
         if (golden.status === 200) assert.deepEqual(answer.body, golden.body)
         if (golden.next !== undefined) assert.equal(answer.next, golden.next)
@@ -93,8 +99,17 @@ describe('discovery routes', () => {
     const first = await request(h.app).get(`/insights/blog/events/names?${window}&timezone=UTC`).set(auth)
     const second = await request(h.app).get(`/insights/blog/events/names?${window}&timezone=Asia/Kolkata`).set(auth)
     assert.equal(second.headers['x-cache'], 'hit')
-    for (const [res, timezone] of [[first, 'UTC'], [second, 'Asia/Kolkata']] as const) {
-      const expected = answerDiscovery({ events: goldenEvents('blog'), projectTimezone: 'UTC', resource: 'names', query: { startDate: '2024-03-29T10:00:00Z', endDate: '2024-04-02T13:30:00Z', timezone }, now: h.now })
+    for (const [res, timezone] of [
+      [first, 'UTC'],
+      [second, 'Asia/Kolkata'],
+    ] as const) {
+      const expected = answerDiscovery({
+        events: goldenEvents('blog'),
+        projectTimezone: 'UTC',
+        resource: 'names',
+        query: { startDate: '2024-03-29T10:00:00Z', endDate: '2024-04-02T13:30:00Z', timezone },
+        now: h.now,
+      })
       assert.deepEqual(res.body, expected.body, timezone)
     }
     assert.match(second.body[0].lastSeen, /\+05:30$/)
@@ -102,13 +117,16 @@ describe('discovery routes', () => {
 
   /** Every summary's rows, summed per bucket and text, as a reader sees them. */
   async function summedRows(): Promise<unknown[]> {
-    const sums = SUMMARIES.map((table) => `SELECT '${table}' AS summary, * EXCEPT (events${table === 'event_names' ? ', last_seen' : ''}), sum(events) AS counted${table === 'event_names' ? ', max(last_seen) AS latest' : ''} FROM ${table} GROUP BY ALL ORDER BY ALL`)
+    const sums = SUMMARIES.map(
+      (table) =>
+        `SELECT '${table}' AS summary, * EXCEPT (events${table === 'event_names' ? ', last_seen' : ''}), sum(events) AS counted${table === 'event_names' ? ', max(last_seen) AS latest' : ''} FROM ${table} GROUP BY ALL ORDER BY ALL`,
+    )
     const rows: unknown[] = []
     for (const query of sums) rows.push(...(await h.engine.client.query({ query, format: 'JSONEachRow' }).then((rs) => rs.json())))
     return rows
   }
 
-  it("rebuilds the summaries of the days an import rerun finds short of their events, as the views wrote them", async () => {
+  it('rebuilds the summaries of the days an import rerun finds short of their events, as the views wrote them', async () => {
     const written = await summedRows()
     // The summaries of one shop day lose their rows, as when an import is killed between the events' part
     // and the views' parts: the rerun moves no event, finds the day and rebuilds it.
@@ -118,7 +136,15 @@ describe('discovery routes', () => {
       })
     }
     const report = await importEvents(h.engine, { projectId: 'shop', file: path.join(FIXTURES, 'golden', 'shop.ndjson'), skipBad: false })
-    assert.deepEqual(report, { imported: 0, duplicates: goldenEvents('shop').length, resessioned: 0, rediscovered: 1, skipped: 0, badLines: 0, bad: [] })
+    assert.deepEqual(report, {
+      imported: 0,
+      duplicates: goldenEvents('shop').length,
+      resessioned: 0,
+      rediscovered: 1,
+      skipped: 0,
+      badLines: 0,
+      bad: [],
+    })
     assert.deepEqual(await summedRows(), written)
     await askEveryCase()
     const again = await importEvents(h.engine, { projectId: 'shop', file: path.join(FIXTURES, 'golden', 'shop.ndjson'), skipBad: false })
@@ -130,7 +156,11 @@ describe('discovery routes', () => {
       await h.engine.admin.command({ template: 'test.drop-view', sql: `DROP VIEW IF EXISTS ${table}_mv`, params: {} })
       await h.engine.admin.command({ template: 'test.drop-summary', sql: `DROP TABLE IF EXISTS ${table}`, params: {} })
     }
-    await h.engine.admin.command({ template: 'test.forget-migration', sql: "ALTER TABLE quarry_migrations DELETE WHERE name = '003_event_discovery' SETTINGS mutations_sync = 2", params: {} })
+    await h.engine.admin.command({
+      template: 'test.forget-migration',
+      sql: "ALTER TABLE quarry_migrations DELETE WHERE name = '003_event_discovery' SETTINGS mutations_sync = 2",
+      params: {},
+    })
     assert.deepEqual(await migrate(h.engine), ['003_event_discovery'])
     await askEveryCase()
   })

@@ -25,7 +25,15 @@ const EXAMPLE = path.join(__dirname, '..', '..', 'examples', 'metrics-client.ts'
 
 /** Type errors of `files`, with the types file read as `typesText` (not from disk). */
 function typeErrors(files: string[], typesText: string): string[] {
-  const options: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }
+  const options: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.Node16,
+    moduleResolution: ts.ModuleResolutionKind.Node16,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ['node'],
+  }
   const host = ts.createCompilerHost(options)
   const readFile = host.readFile.bind(host)
   host.readFile = (file) => (path.resolve(file) === TYPES_FILE ? typesText : readFile(file))
@@ -55,7 +63,10 @@ describe('OpenAPI types, the typed client and /docs', function () {
   it('compiles the example client against those types, and refuses a field the document does not have', () => {
     assert.deepEqual(typeErrors([EXAMPLE], typesText), [])
     const wrong = path.join(path.dirname(EXAMPLE), `.wrong-${crypto.randomUUID()}.ts`)
-    fs.writeFileSync(wrong, "import { fetchDailyMetrics } from './metrics-client'\nexport const sessions = (data: Awaited<ReturnType<typeof fetchDailyMetrics>>) => data.metrics.total_session\n")
+    fs.writeFileSync(
+      wrong,
+      "import { fetchDailyMetrics } from './metrics-client'\nexport const sessions = (data: Awaited<ReturnType<typeof fetchDailyMetrics>>) => data.metrics.total_session\n",
+    )
     try {
       const errors = typeErrors([wrong], typesText)
       assert.equal(errors.length, 1, errors.join('\n'))
@@ -70,16 +81,30 @@ describe('OpenAPI types, the typed client and /docs', function () {
     const start = h.now.getTime() - 2 * 86_400_000
     await insertRawEvents(
       h.engine,
-      [0, 1, 2, 3].map((i) => ({ id: crypto.randomUUID(), name: 'screen_view', device_id: `d${i % 2}`, session_id: `s${i % 2}`, path: `/${i}`, created_at: new Date(start + i * 60_000).toISOString() })),
+      [0, 1, 2, 3].map((i) => ({
+        id: crypto.randomUUID(),
+        name: 'screen_view',
+        device_id: `d${i % 2}`,
+        session_id: `s${i % 2}`,
+        path: `/${i}`,
+        created_at: new Date(start + i * 60_000).toISOString(),
+      })),
       'typed',
     )
     const reader = await createApiClient(h.engine, { type: 'read', projectId: 'typed' })
     const server: Server = h.app.listen(0, '127.0.0.1')
     try {
       await new Promise((resolve) => server.once('listening', resolve))
-      const client = createQuarryClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, clientId: reader.id, clientSecret: reader.secret })
+      const client = createQuarryClient({
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        clientId: reader.id,
+        clientSecret: reader.secret,
+      })
       const typed = await fetchDailyMetrics(client, 'typed')
-      const plain = await request(h.app).get('/insights/typed/metrics?range=30d&interval=day').set({ 'openpanel-client-id': reader.id, 'openpanel-client-secret': reader.secret }).expect(200)
+      const plain = await request(h.app)
+        .get('/insights/typed/metrics?range=30d&interval=day')
+        .set({ 'openpanel-client-id': reader.id, 'openpanel-client-secret': reader.secret })
+        .expect(200)
       assert.deepEqual(typed, plain.body)
       assert.equal(typed.metrics.total_sessions, 2)
       assert.equal(typed.metrics.total_screen_views, 4)
@@ -89,7 +114,13 @@ describe('OpenAPI types, the typed client and /docs', function () {
   })
 
   it("answers 200 to every route's worked examples on the demo project, as /docs fills them in", async () => {
-    const app = createApp({ config: h.config, runner: h.runner, directory: h.directory, logger: createLogger('error', true), demoProjectId: demo.projectId })
+    const app = createApp({
+      config: h.config,
+      runner: h.runner,
+      directory: h.directory,
+      logger: createLogger('error', true),
+      demoProjectId: demo.projectId,
+    })
     const document = (await request(app).get('/openapi.json').expect(200)).body
     const auth = { 'openpanel-client-id': demo.clientId, 'openpanel-client-secret': demo.clientSecret }
     const failed: string[] = []
@@ -102,7 +133,10 @@ describe('OpenAPI types, the typed client and /docs', function () {
       }
     }
     assert.deepEqual(failed, [])
-    assert.ok(sent.every((url) => url.startsWith('/insights/demo/') || /[?&]projectId=demo(&|$)/.test(url)), 'every example names the demo project')
+    assert.ok(
+      sent.every((url) => url.startsWith('/insights/demo/') || /[?&]projectId=demo(&|$)/.test(url)),
+      'every example names the demo project',
+    )
     const [funnel] = sent.filter((url) => url.startsWith('/insights/demo/funnel?'))
     assert.deepEqual(new URL(funnel, 'http://localhost').searchParams.getAll('steps').slice(1), ['add_to_cart', 'purchase'])
     const answer = (await request(app).get(funnel).set(auth).expect(200)).body
@@ -115,8 +149,15 @@ describe('OpenAPI types, the typed client and /docs', function () {
     assert.equal(redirect.headers.location, 'docs/')
     const page = await supertest(h.app).get('/docs/').expect(200)
     const sources = [...page.text.matchAll(/(?:src|href)=["']([^"']+)["']/g)].map(([, source]) => source)
-    assert.deepEqual(sources.filter((source) => !source.startsWith('.')), [], 'every asset is relative to /docs/')
-    for (const source of sources) await supertest(h.app).get(`/docs/${source.slice(2)}`).expect(200)
+    assert.deepEqual(
+      sources.filter((source) => !source.startsWith('.')),
+      [],
+      'every asset is relative to /docs/',
+    )
+    for (const source of sources)
+      await supertest(h.app)
+        .get(`/docs/${source.slice(2)}`)
+        .expect(200)
     const init = await supertest(h.app).get('/docs/swagger-ui-init.js').expect(200)
     assert.match(init.text, /"url": "..\/openapi.json"/)
     assert.match(init.text, /"validatorUrl": null/)
@@ -125,14 +166,22 @@ describe('OpenAPI types, the typed client and /docs', function () {
   it("serves the page at /docs/index.html too, and none of swagger-ui-dist's own page, initializer or other files", async () => {
     const page = await supertest(h.app).get('/docs/').expect(200)
     assert.equal((await supertest(h.app).get('/docs/index.html').expect(200)).text, page.text)
-    for (const file of ['swagger-initializer.js', 'index.css', 'index.js', 'oauth2-redirect.html', 'package.json', 'swagger-ui.js', 'absolute-path.js']) {
+    for (const file of [
+      'swagger-initializer.js',
+      'index.css',
+      'index.js',
+      'oauth2-redirect.html',
+      'package.json',
+      'swagger-ui.js',
+      'absolute-path.js',
+    ]) {
       const res = await supertest(h.app).get(`/docs/${file}`)
       assert.equal(res.status, 404, file)
       assert.doesNotMatch(res.text, /petstore/i, file)
     }
   })
 
-  it('sends a Content-Security-Policy that admits only the gateway, with the page\'s inline styles by hash', async () => {
+  it("sends a Content-Security-Policy that admits only the gateway, with the page's inline styles by hash", async () => {
     for (const url of ['/docs/', '/docs/index.html', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui-init.js']) {
       const res = await supertest(h.app).get(url).expect(200)
       assert.equal(res.headers['x-content-type-options'], 'nosniff', url)
@@ -145,7 +194,10 @@ describe('OpenAPI types, the typed client and /docs', function () {
       assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval|\*|https?:/, url)
       const page = (await supertest(h.app).get('/docs/')).text
       for (const [, css] of page.matchAll(/<style>([\s\S]*?)<\/style>/g)) {
-        assert.ok(directives.get('style-src')?.includes(`'sha256-${crypto.createHash('sha256').update(css).digest('base64')}'`), `${url}: a <style> block's hash`)
+        assert.ok(
+          directives.get('style-src')?.includes(`'sha256-${crypto.createHash('sha256').update(css).digest('base64')}'`),
+          `${url}: a <style> block's hash`,
+        )
       }
     }
   })

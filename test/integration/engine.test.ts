@@ -33,7 +33,9 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
 
   /** Statements the engine itself is running (asked on the control lane). */
   const running = async () => {
-    const rows = await h.runner.control<{ query: string }>(raw("SELECT query, elapsed FROM system.processes WHERE query NOT LIKE '%system.processes%'"))
+    const rows = await h.runner.control<{ query: string }>(
+      raw("SELECT query, elapsed FROM system.processes WHERE query NOT LIKE '%system.processes%'"),
+    )
     if (process.env.DEBUG_RUNNING) console.log(rows)
     return rows.length
   }
@@ -45,7 +47,9 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
     await assert.rejects(h.runner.run(raw('CREATE TABLE stacked (x UInt8) ENGINE = Memory; SELECT 1 AS one')))
     await assert.rejects(h.runner.run(raw('CREATE TABLE single (x UInt8) ENGINE = Memory')))
     await assert.rejects(h.runner.control(raw('CREATE TABLE control_side (x UInt8) ENGINE = Memory')), /readonly/i)
-    const tables = await h.engine.client.query({ query: "SELECT name FROM system.tables WHERE name IN ('stacked', 'single', 'control_side')", format: 'JSONEachRow' }).then((rs) => rs.json())
+    const tables = await h.engine.client
+      .query({ query: "SELECT name FROM system.tables WHERE name IN ('stacked', 'single', 'control_side')", format: 'JSONEachRow' })
+      .then((rs) => rs.json())
     assert.deepEqual(tables, [])
   })
 
@@ -80,8 +84,16 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
     assert.ok(stream, 'the embedded engine reads a statement a block at a time')
     // Ten blocks of one row, 0.3 s each: 3 s in all, past the 1 s deadline, and every row comes.
     const numbers: number[] = []
-    for await (const block of opened(stream(raw('SELECT number FROM numbers(10) WHERE sleepEachRow(0.3) = 0 SETTINGS max_block_size = 1')))) {
-      numbers.push(...Buffer.from(block.bytes).toString().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { number: number }).number))
+    for await (const block of opened(
+      stream(raw('SELECT number FROM numbers(10) WHERE sleepEachRow(0.3) = 0 SETTINGS max_block_size = 1')),
+    )) {
+      numbers.push(
+        ...Buffer.from(block.bytes)
+          .toString()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => (JSON.parse(line) as { number: number }).number),
+      )
     }
     assert.deepEqual(numbers, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
     // A read that alone outlasts the deadline is stopped in the engine.
@@ -113,7 +125,13 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
     this.timeout(60_000)
     const lanes = new EmbeddedLanes({ Session, dataDir: h.engine.settings.dataDir, guardrails: h.config })
     const signal = new AbortController().signal
-    const statement = { sql: 'SELECT number FROM numbers(100000) SETTINGS max_block_size = 1000', params: {}, id: crypto.randomUUID(), signal, format: 'JSONEachRow' as const }
+    const statement = {
+      sql: 'SELECT number FROM numbers(100000) SETTINGS max_block_size = 1000',
+      params: {},
+      id: crypto.randomUUID(),
+      signal,
+      format: 'JSONEachRow' as const,
+    }
     const stream = opened(lanes.openStream?.(statement))
     assert.ok(await stream.next(signal), 'a first block')
     lanes.close()
@@ -128,7 +146,11 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
     const first = <T>(rows: T[]) => rows[0]
     for (const lane of ['data', 'bounded'] as const) {
       assert.deepEqual(first((await h.runner.run(own, { lane })).rows), { p: 7 }, `${lane}: the statement runs with its own priority`)
-      assert.deepEqual(first((await h.runner.run(priority, { lane })).rows), { p: QUESTION_PRIORITY }, `${lane}: the next statement runs with the lane's`)
+      assert.deepEqual(
+        first((await h.runner.run(priority, { lane })).rows),
+        { p: QUESTION_PRIORITY },
+        `${lane}: the next statement runs with the lane's`,
+      )
     }
     await assert.rejects(h.runner.run(withSettings(raw('SELECT throwIf(1) AS x'), { priority: 8 })))
     assert.deepEqual(first((await h.runner.run(priority)).rows), { p: QUESTION_PRIORITY }, 'a failed statement gives its settings back too')
@@ -171,7 +193,11 @@ describe('the engine: one read-only admission point, fair turns, real cancellati
     abort.abort()
     await blocker.catch(() => undefined)
     await Promise.all(all)
-    assert.deepEqual(finished, ['polite1', 'other1', 'greedy1', 'greedy2', 'greedy3'], 'the others wait only for the statement already running')
+    assert.deepEqual(
+      finished,
+      ['polite1', 'other1', 'greedy1', 'greedy2', 'greedy3'],
+      'the others wait only for the statement already running',
+    )
   })
 
   it('refuses with overloaded when the queue is full, and a queued statement leaves it when its request goes', async function () {

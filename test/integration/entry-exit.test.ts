@@ -63,8 +63,14 @@ const CASES: [string, unknown[]][] = [
   [`mode=exit&${DAY}&limit=1`, [row('/a', 2, 50, 60, 66.67)]],
   [`mode=exit&${DAY}&limit=1&cursor=2`, [row('/b', 1, 0, 300, 33.33)]],
   // A filter keeps s4 only: its exit rate counts both of its views of /b, not only the views the filter keeps.
-  [`mode=exit&${DAY}&filters=${encodeURIComponent(JSON.stringify([{ name: 'path', operator: 'is', value: ['/c'] }]))}`, [row('/b', 1, 0, 300, 50)]],
-  [`mode=entry&${DAY}&filters=${encodeURIComponent(JSON.stringify([{ name: 'name', operator: 'is', value: ['purchase'] }]))}`, [row('/x', 1, 100, 60)]],
+  [
+    `mode=exit&${DAY}&filters=${encodeURIComponent(JSON.stringify([{ name: 'path', operator: 'is', value: ['/c'] }]))}`,
+    [row('/b', 1, 0, 300, 50)],
+  ],
+  [
+    `mode=entry&${DAY}&filters=${encodeURIComponent(JSON.stringify([{ name: 'name', operator: 'is', value: ['purchase'] }]))}`,
+    [row('/x', 1, 100, 60)],
+  ],
   [`mode=exit&${DAY}&filters=${encodeURIComponent(JSON.stringify([{ name: 'name', operator: 'is', value: ['purchase'] }]))}`, []],
 ]
 
@@ -82,9 +88,17 @@ describe('/pages/entry_exit on hand-checked sessions', function () {
   const agrees = async (stage: string, app = h.app) => {
     for (const [query, rows] of CASES) {
       const url = `/insights/${PROJECT.id}/pages/entry_exit?${query}`
-      const model = answerInsights({ events: EVENTS, projectTimezone: PROJECT.timezone, resource: 'pages/entry_exit', query: Object.fromEntries(new URLSearchParams(query)), now: NOW })
+      const model = answerInsights({
+        events: EVENTS,
+        projectTimezone: PROJECT.timezone,
+        resource: 'pages/entry_exit',
+        query: Object.fromEntries(new URLSearchParams(query)),
+        now: NOW,
+      })
       assert.deepEqual(model.body, rows, `the model, ${url}`)
-      const res = await request(app).get(url).set({ ...auth, 'cache-control': 'no-cache' })
+      const res = await request(app)
+        .get(url)
+        .set({ ...auth, 'cache-control': 'no-cache' })
       assert.equal(res.status, 200, `${stage}: ${url}\n${JSON.stringify(res.body)}`)
       assert.deepEqual(res.body, rows, `${stage}: ${url}`)
       assert.equal(Boolean(res.headers.link), model.next, `${stage}: ${url} (Link)`)
@@ -97,11 +111,22 @@ describe('/pages/entry_exit on hand-checked sessions', function () {
     const report = await compactSessions(h.engine, { ...compactionOptions(h.config), now: NOW })
     assert.ok(report.days > 0, JSON.stringify(report))
     const ran: CompiledQuery[] = []
-    const app = createApp({ config: h.config, runner: recording(h.runner, ran), directory: h.directory, logger: createLogger('error', true), clock: () => h.now })
+    const app = createApp({
+      config: h.config,
+      runner: recording(h.runner, ran),
+      directory: h.directory,
+      logger: createLogger('error', true),
+      clock: () => h.now,
+    })
     await agrees('compacted', app)
     // Each answer read the day settled: without filters from the session rollup, with them from the combined rows.
     const statements = ran.filter((statement) => statement.template !== 'insights.settled_days')
-    assert.deepEqual([...new Set(statements.map((statement) => statement.template))].sort(), ['insights.dimension', 'insights.dimension_rollup', 'insights.exit_pages', 'insights.exit_pages_rollup'])
+    assert.deepEqual([...new Set(statements.map((statement) => statement.template))].sort(), [
+      'insights.dimension',
+      'insights.dimension_rollup',
+      'insights.exit_pages',
+      'insights.exit_pages_rollup',
+    ])
     for (const statement of statements) assert.deepEqual(statement.params.settledDays, ['2024-03-05'], statement.template)
   })
 

@@ -44,7 +44,8 @@ const REFUSED: [string, number][] = [
   ['/insights/shop/nothing', 404],
 ]
 
-const statementKey = (compiled: Pick<CompiledQuery, 'template' | 'sql' | 'params'>) => JSON.stringify([compiled.template, compiled.sql, compiled.params])
+const statementKey = (compiled: Pick<CompiledQuery, 'template' | 'sql' | 'params'>) =>
+  JSON.stringify([compiled.template, compiled.sql, compiled.params])
 
 /** The statements of an explain text, as printed: each one's template, params and SQL. */
 function printedStatements(text: string): Pick<CompiledQuery, 'template' | 'sql' | 'params'>[] {
@@ -68,7 +69,11 @@ function exampleUrl(route: Route, query: Record<string, string>): string {
  * Every route's example requests, but those with profiles: which profiles a page or chunk looks up follows
  * from its rows, which explain does not have (it prints the look-up of none).
  */
-const EXAMPLES = ROUTES.flatMap((route) => examplesFor(route).filter((query) => !query.includes?.split(',').includes('profile')).map((query) => ({ route, url: exampleUrl(route, query) })))
+const EXAMPLES = ROUTES.flatMap((route) =>
+  examplesFor(route)
+    .filter((query) => !query.includes?.split(',').includes('profile'))
+    .map((query) => ({ route, url: exampleUrl(route, query) })),
+)
 
 describe('explain agrees with the gateway', function () {
   this.timeout(300_000)
@@ -88,13 +93,23 @@ describe('explain agrees with the gateway', function () {
   // A new app for each request: an app reuses a settled check's rows while the data version holds, and
   // cached rows, and then runs fewer statements than explain prints.
   beforeEach(() => {
-    app = createApp({ config: h.config, runner: recording(h.runner, ran), directory: h.directory, logger: createLogger('error', true), clock: () => NOW })
+    app = createApp({
+      config: h.config,
+      runner: recording(h.runner, ran),
+      directory: h.directory,
+      logger: createLogger('error', true),
+      clock: () => NOW,
+    })
   })
   after(() => h.close())
 
   /** What explain prints for `url` on this engine: a session question's check run first, on the same data. */
   async function explained(url: string) {
-    const scopeFor = (id: string) => ({ project: { ...PROJECT, id }, now: NOW, sessionLookbackMs: h.config.sessionLookbackHours * 3_600_000 })
+    const scopeFor = (id: string) => ({
+      project: { ...PROJECT, id },
+      now: NOW,
+      sessionLookbackMs: h.config.sessionLookbackHours * 3_600_000,
+    })
     const runCheck = async (check: CompiledQuery) => (await h.runner.run<SettledRow>(check)).rows
     return printedStatements(await explainRequest(url, scopeFor, true, runCheck))
   }
@@ -110,7 +125,10 @@ describe('explain agrees with the gateway', function () {
   }
 
   it('asks every route at least one example request', () => {
-    assert.deepEqual(ROUTES.filter((route) => !EXAMPLES.some((example) => example.route === route)).map((route) => route.path), [])
+    assert.deepEqual(
+      ROUTES.filter((route) => !EXAMPLES.some((example) => example.route === route)).map((route) => route.path),
+      [],
+    )
   })
 
   /** The most settled days a session route's statements were compiled with, by route. */
@@ -121,7 +139,11 @@ describe('explain agrees with the gateway', function () {
       const statements = await agrees(url)
       if (!route.resource.settledCheck) return
       // A session question runs its check, then its statement, compiled with the settled days the check gave.
-      assert.deepEqual(statements.map((statement) => statement.template === 'insights.settled_days'), [true, false], url)
+      assert.deepEqual(
+        statements.map((statement) => statement.template === 'insights.settled_days'),
+        [true, false],
+        url,
+      )
       const days = (statements[1].params.settledDays as string[]).length
       settledSeen.set(route.path, Math.max(days, settledSeen.get(route.path) ?? 0))
     })
@@ -130,7 +152,10 @@ describe('explain agrees with the gateway', function () {
   it('compiled every session route with settled days for some example', () => {
     const sessionRoutes = ROUTES.filter((route) => route.resource.settledCheck).map((route) => route.path)
     assert.ok(sessionRoutes.length >= 5)
-    assert.deepEqual(sessionRoutes.filter((path) => !(settledSeen.get(path) ?? 0)), [])
+    assert.deepEqual(
+      sessionRoutes.filter((path) => !(settledSeen.get(path) ?? 0)),
+      [],
+    )
   })
 
   for (const url of SERVED) {
@@ -150,7 +175,11 @@ describe('explain agrees with the gateway', function () {
         return
       }
       await assert.rejects(
-        resolveRequest(url).then((resolved) => resolved && statementsOf(resourceOf(resolved.route), resolved.query, { project: PROJECT, now: NOW, sessionLookbackMs: 0 }, true)),
+        resolveRequest(url).then(
+          (resolved) =>
+            resolved &&
+            statementsOf(resourceOf(resolved.route), resolved.query, { project: PROJECT, now: NOW, sessionLookbackMs: 0 }, true),
+        ),
         (error: QueryError) => error instanceof QueryError && error.code === 'invalid_request',
       )
     })

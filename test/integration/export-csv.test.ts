@@ -17,13 +17,49 @@ const FORMULA_START = /^[=+\-@\t\r]/
 
 /** Hostile and awkward values, one set per early event, over every kind of text column. */
 const AWKWARD: Partial<RawEvent>[] = [
-  { name: '=HYPERLINK("http://evil.example","click")', path: '+1,2', city: '-3', os: '@SUM(A1)', browser: '\tTab', latitude: -33.8688, longitude: 151.2093 },
-  { name: 'plain', device_id: 'dev "quoted"', path: '/a\r\nb', city: '\rCR', referrer: '=1+1', utm_source: 'multi\nline', sdk_name: '-sdk', properties: { formula: '=1', 'a/b': 'x/y "q"' } },
-  { name: 'screen_view', path: '', city: '', os: 'Windows, 11', browser: '"', imported_at: '2024-03-09T10:00:00.000Z', latitude: 0.1, longitude: -0 },
+  {
+    name: '=HYPERLINK("http://evil.example","click")',
+    path: '+1,2',
+    city: '-3',
+    os: '@SUM(A1)',
+    browser: '\tTab',
+    latitude: -33.8688,
+    longitude: 151.2093,
+  },
+  {
+    name: 'plain',
+    device_id: 'dev "quoted"',
+    path: '/a\r\nb',
+    city: '\rCR',
+    referrer: '=1+1',
+    utm_source: 'multi\nline',
+    sdk_name: '-sdk',
+    properties: { formula: '=1', 'a/b': 'x/y "q"' },
+  },
+  {
+    name: 'screen_view',
+    path: '',
+    city: '',
+    os: 'Windows, 11',
+    browser: '"',
+    imported_at: '2024-03-09T10:00:00.000Z',
+    latitude: 0.1,
+    longitude: -0,
+  },
 ]
 
 const PROFILES: RawProfile[] = [
-  { id: 'user-9-1', project_id: PROJECT.id, first_name: '=cmd', last_name: 'O"Brien', email: 'a@b.example', avatar: 'https://img.example/a/b.png', properties: { plan: '+pro' }, created_at: '2024-01-01T00:00:00.000Z', last_seen_at: '2024-03-01T00:00:00.000Z' },
+  {
+    id: 'user-9-1',
+    project_id: PROJECT.id,
+    first_name: '=cmd',
+    last_name: 'O"Brien',
+    email: 'a@b.example',
+    avatar: 'https://img.example/a/b.png',
+    properties: { plan: '+pro' },
+    created_at: '2024-01-01T00:00:00.000Z',
+    last_seen_at: '2024-03-01T00:00:00.000Z',
+  },
 ]
 
 /**
@@ -50,7 +86,11 @@ describe('export events as CSV', function () {
     events[0].profile_id = PROFILES[0].id
     ;({ h, auth } = await startWithEvents(PROJECT, events))
     h.now = NOW
-    const rows = PROFILES.map((profile) => ({ ...profile, created_at: toClickHouseTime(new Date(profile.created_at)), last_seen_at: toClickHouseTime(new Date(profile.last_seen_at)) }))
+    const rows = PROFILES.map((profile) => ({
+      ...profile,
+      created_at: toClickHouseTime(new Date(profile.created_at)),
+      last_seen_at: toClickHouseTime(new Date(profile.last_seen_at)),
+    }))
     await h.engine.client.insert({ table: 'profiles', values: rows, format: 'JSONEachRow' })
   })
   after(() => h.close())
@@ -60,7 +100,10 @@ describe('export events as CSV', function () {
     assert.equal(model.status, 200)
     return model.rows
   }
-  const csv = (query: Record<string, string>) => request(h.app).get(`/export/events?${new URLSearchParams({ projectId: PROJECT.id, format: 'csv', ...query })}`).set(auth)
+  const csv = (query: Record<string, string>) =>
+    request(h.app)
+      .get(`/export/events?${new URLSearchParams({ projectId: PROJECT.id, format: 'csv', ...query })}`)
+      .set(auth)
 
   // Without profiles the embedded engine writes the export as one statement read a block at a time; with
   // them, in keyset chunks whose profiles are looked up per chunk.
@@ -116,11 +159,33 @@ describe('export events as CSV', function () {
   }
 
   it('keeps the header and the export order for a filtered window', async () => {
-    const query = { start: '2024-03-09', end: '2024-03-11', event: 'screen_view', filters: JSON.stringify([{ name: 'path', operator: 'contains', value: ['blog'] }]) }
+    const query = {
+      start: '2024-03-09',
+      end: '2024-03-11',
+      event: 'screen_view',
+      filters: JSON.stringify([{ name: 'path', operator: 'contains', value: ['blog'] }]),
+    }
     const rows = expected(query)
     const res = await csv(query)
     const [header, ...lines] = parse(res.text, { record_delimiter: '\r\n' }) as string[][]
-    assert.deepEqual(header, ['id', 'name', 'deviceId', 'profileId', 'sessionId', 'projectId', 'createdAt', 'path', 'duration', 'city', 'country', 'os', 'browser'])
-    assert.deepEqual(lines.map((line) => line[0]), rows.map((row) => row.id))
+    assert.deepEqual(header, [
+      'id',
+      'name',
+      'deviceId',
+      'profileId',
+      'sessionId',
+      'projectId',
+      'createdAt',
+      'path',
+      'duration',
+      'city',
+      'country',
+      'os',
+      'browser',
+    ])
+    assert.deepEqual(
+      lines.map((line) => line[0]),
+      rows.map((row) => row.id),
+    )
   })
 })

@@ -68,7 +68,15 @@ describe('CLI export', function () {
 
   it('round-trips: export with every event field, import into a new project, same answers and events', async () => {
     const out = path.join(h.dir, 'round-trip.ndjson')
-    const exported = await cli(h.dir, ['export', '--project', PROJECT.id, '--includes', 'properties,geo,device,referrer,meta,page,revenue,groups', '--out', out])
+    const exported = await cli(h.dir, [
+      'export',
+      '--project',
+      PROJECT.id,
+      '--includes',
+      'properties,geo,device,referrer,meta,page,revenue,groups',
+      '--out',
+      out,
+    ])
     assert.equal(exported.code, 0, exported.err)
     assert.equal((await cli(h.dir, ['project', 'create', 'copy', '--timezone', PROJECT.timezone])).code, 0)
     const imported = await cli(h.dir, ['import', '--project', 'copy', '--from-project', PROJECT.id, '--file', out])
@@ -93,7 +101,13 @@ describe('CLI export', function () {
       const counts = await served.engine.client
         .query({ query: 'SELECT project_id, count() AS n FROM events GROUP BY project_id ORDER BY project_id', format: 'JSONEachRow' })
         .then((rs) => rs.json<{ project_id: string; n: number | string }>())
-      assert.deepEqual(counts.map((row) => [row.project_id, Number(row.n)]), [['copy', events.length], [PROJECT.id, events.length]])
+      assert.deepEqual(
+        counts.map((row) => [row.project_id, Number(row.n)]),
+        [
+          ['copy', events.length],
+          [PROJECT.id, events.length],
+        ],
+      )
     } finally {
       await served.engine.close()
     }

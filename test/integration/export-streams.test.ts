@@ -56,10 +56,12 @@ describe('export streams per client', function () {
   /** A stream request whose response is not read (paused as soon as its head arrives). */
   const stalled = (headers: Record<string, string>) =>
     new Promise<http.IncomingMessage>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port, path: EXPORT, headers, agent: false }, (res) => {
-        res.pause()
-        resolve(res)
-      }).on('error', reject)
+      http
+        .get({ host: '127.0.0.1', port, path: EXPORT, headers, agent: false }, (res) => {
+          res.pause()
+          resolve(res)
+        })
+        .on('error', reject)
     })
 
   /** Reads what a stalled response still holds; resolves with whether it was complete. */
@@ -72,10 +74,12 @@ describe('export streams per client', function () {
   /** The status of a stream request, read to its end. */
   const statusOf = (headers: Record<string, string>) =>
     new Promise<number>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port, path: EXPORT, headers, agent: false }, (res) => {
-        res.resume()
-        res.on('end', () => resolve(res.statusCode ?? 0))
-      }).on('error', reject)
+      http
+        .get({ host: '127.0.0.1', port, path: EXPORT, headers, agent: false }, (res) => {
+          res.resume()
+          res.on('end', () => resolve(res.statusCode ?? 0))
+        })
+        .on('error', reject)
     })
 
   it('cuts a stream whose client takes no bytes for the idle time', async () => {

@@ -56,7 +56,10 @@ describe('export events', function () {
   })
   after(() => h.close())
 
-  const get = (query: Record<string, string>) => request(h.app).get(`/export/events?${new URLSearchParams({ projectId: PROJECT.id, ...query })}`).set(auth)
+  const get = (query: Record<string, string>) =>
+    request(h.app)
+      .get(`/export/events?${new URLSearchParams({ projectId: PROJECT.id, ...query })}`)
+      .set(auth)
 
   async function walk(query: Record<string, string>, limit: number, between?: (page: number) => Promise<void>) {
     const rows: Record<string, unknown>[] = []
@@ -79,7 +82,14 @@ describe('export events', function () {
       const query = randomExportQuery(random)
       const limit = random.int(25, 150)
       const replay = `walk #${n}: limit=${limit} ${new URLSearchParams(query)}`
-      const expected = exportRows({ events, profiles: [], projectId: PROJECT.id, projectTimezone: PROJECT.timezone, query, now: new Date('2024-04-10T00:00:00Z') })
+      const expected = exportRows({
+        events,
+        profiles: [],
+        projectId: PROJECT.id,
+        projectTimezone: PROJECT.timezone,
+        query,
+        now: new Date('2024-04-10T00:00:00Z'),
+      })
       assert.equal(expected.status, 200, replay)
       const rows = await walk(query, limit)
       assert.deepEqual(rows, expected.rows, replay)
@@ -93,7 +103,12 @@ describe('export events', function () {
     const before = (await walk({}, 1000)).map((row) => row.id as string)
     const extra = randomEvents(SEED + 1, { ...PROJECT, sessions: 30 })
     const seen = await walk({}, 37, async (page) => {
-      if (page <= 3) await insertRawEvents(h.engine, extra.filter((_, index) => index % 3 === page - 1), PROJECT.id)
+      if (page <= 3)
+        await insertRawEvents(
+          h.engine,
+          extra.filter((_, index) => index % 3 === page - 1),
+          PROJECT.id,
+        )
     })
     const ids = seen.map((row) => row.id as string)
     assert.equal(new Set(ids).size, ids.length, 'no event twice')
@@ -121,10 +136,20 @@ describe('export events', function () {
     const ndjson = await get({ format: 'ndjson', includes: 'geo,properties' })
     assert.equal(ndjson.status, 200)
     assert.match(String(ndjson.headers['content-type']), /application\/x-ndjson/)
-    const lines = ndjson.text.trim().split('\n').map((line) => JSON.parse(line))
+    const lines = ndjson.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
     assert.deepEqual(lines, all)
-    assert.ok(all.some((event) => String(event.path).includes('/')), 'the fixture has paths with slashes')
-    assert.equal(ndjson.text, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`, 'NDJSON text is written as JSON.stringify writes it: no escaped slashes')
+    assert.ok(
+      all.some((event) => String(event.path).includes('/')),
+      'the fixture has paths with slashes',
+    )
+    assert.equal(
+      ndjson.text,
+      `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`,
+      'NDJSON text is written as JSON.stringify writes it: no escaped slashes',
+    )
     const csv = await get({ format: 'csv', includes: 'properties' })
     assert.match(String(csv.headers['content-type']), /text\/csv/)
     const [header, ...records] = csv.text.trimEnd().split('\r\n')
@@ -135,7 +160,13 @@ describe('export events', function () {
 
   it('400s a forged cursor instead of passing it to ClickHouse', async () => {
     const forge = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
-    for (const cursor of [forge([1711000000000, '--------0000-0000-0000-000000000000', 1]), forge([-5, '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0001', 1]), forge(['x']), 'not base64 at all!', forge([1e20, '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0001', 1])]) {
+    for (const cursor of [
+      forge([1711000000000, '--------0000-0000-0000-000000000000', 1]),
+      forge([-5, '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0001', 1]),
+      forge(['x']),
+      'not base64 at all!',
+      forge([1e20, '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0001', 1]),
+    ]) {
       const res = await get({ cursor })
       assert.equal(res.status, 400, cursor)
       assert.deepEqual(res.body.details.issues[0].path, ['cursor'])
@@ -193,7 +224,10 @@ describe('export events', function () {
       await new Promise((resolve) => setTimeout(resolve, 1500))
       assert.ok(afterDisconnect > 0, 'the export read something')
       assert.equal(reads, afterDisconnect, 'no reads after the client went away')
-      assert.ok(streamedRows > 0 && streamedRows < many.length, `read as one stream, stopped early: ${streamedRows} of ${many.length} rows read`)
+      assert.ok(
+        streamedRows > 0 && streamedRows < many.length,
+        `read as one stream, stopped early: ${streamedRows} of ${many.length} rows read`,
+      )
     } finally {
       patched.runText = runText
       patched.stream = stream
@@ -204,8 +238,13 @@ describe('export events', function () {
   it('streams an export of several chunks completely, once each, newest first', async () => {
     const res = await request(h.app).get('/export/events?projectId=big&format=ndjson').set(auth)
     assert.equal(res.status, 200)
-    const rows = res.text.trim().split('\n').map((line) => JSON.parse(line) as { id: string; createdAt: string })
-    const expected = await h.engine.client.query({ query: "SELECT count() AS n FROM events WHERE project_id = 'big'", format: 'JSONEachRow' }).then((rs) => rs.json<{ n: number }>())
+    const rows = res.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; createdAt: string })
+    const expected = await h.engine.client
+      .query({ query: "SELECT count() AS n FROM events WHERE project_id = 'big'", format: 'JSONEachRow' })
+      .then((rs) => rs.json<{ n: number }>())
     assert.ok(rows.length > 2 * STREAM_CHUNK_ROWS, `several chunks: ${rows.length} rows`)
     assert.equal(rows.length, expected[0].n)
     assert.equal(new Set(rows.map((row) => row.id)).size, rows.length)
@@ -218,7 +257,13 @@ describe('export events', function () {
     const queries = [
       { format: 'ndjson' },
       { format: 'csv', includes: 'geo,device,referrer,meta,properties' },
-      { format: 'ndjson', event: 'screen_view', includes: 'properties', start: '2024-03-26', filters: JSON.stringify([{ name: 'path', operator: 'contains', value: ['blog'] }]) },
+      {
+        format: 'ndjson',
+        event: 'screen_view',
+        includes: 'properties',
+        start: '2024-03-26',
+        filters: JSON.stringify([{ name: 'path', operator: 'contains', value: ['blog'] }]),
+      },
       { format: 'csv', start: '2024-03-30T12:00:00+01:00', end: '2024-04-02T06:30:00Z', timezone: 'America/New_York' },
     ]
     for (const raw of queries) {

@@ -73,7 +73,13 @@ describe('filter trees', function () {
       const res = await request(h.app).get(path).set(auth)
       assert.equal(res.status, 200, JSON.stringify(res.body))
       const parsed = new URL(path, 'http://trees')
-      const expected = answerInsights({ events: SESSIONS, projectTimezone: 'UTC', resource: parsed.pathname.split('/').pop() as string, query: Object.fromEntries(parsed.searchParams), now: NOW })
+      const expected = answerInsights({
+        events: SESSIONS,
+        projectTimezone: 'UTC',
+        resource: parsed.pathname.split('/').pop() as string,
+        query: Object.fromEntries(parsed.searchParams),
+        now: NOW,
+      })
       assert.deepEqual(res.body, expected.body)
       return res.body
     }
@@ -108,16 +114,21 @@ describe('filter trees', function () {
         total_revenue: 500,
       })
       const pages = (await answer(url('pages', NOT_SIGNED_UP))) as { path: string; sessions: number; pageviews: number }[]
-      assert.deepEqual(pages.map(({ path, sessions, pageviews }) => ({ path, sessions, pageviews })), [
-        { path: '/', sessions: 1, pageviews: 1 },
-        { path: '/blog', sessions: 1, pageviews: 1 },
-      ])
+      assert.deepEqual(
+        pages.map(({ path, sessions, pageviews }) => ({ path, sessions, pageviews })),
+        [
+          { path: '/', sessions: 1, pageviews: 1 },
+          { path: '/blog', sessions: 1, pageviews: 1 },
+        ],
+      )
     })
 
     it('counts every view of a kept session, where the flat event filter counts only the matching ones', async () => {
       const performedPricing = { and: [{ performed: { filters: [{ name: 'path', operator: 'is', value: ['/pricing'] }] } }] }
       const tree = (await answer(url('metrics', performedPricing))) as { metrics: { total_sessions: number; total_screen_views: number } }
-      const flat = await request(h.app).get(url('metrics', [{ name: 'path', operator: 'is', value: ['/pricing'] }])).set(auth)
+      const flat = await request(h.app)
+        .get(url('metrics', [{ name: 'path', operator: 'is', value: ['/pricing'] }]))
+        .set(auth)
       assert.deepEqual([tree.metrics.total_sessions, tree.metrics.total_screen_views], [1, 2])
       assert.deepEqual([flat.body.metrics.total_sessions, flat.body.metrics.total_screen_views], [1, 1])
     })
@@ -127,7 +138,15 @@ describe('filter trees', function () {
       assert.equal(res.status, 200, JSON.stringify(res.body))
       assert.deepEqual(res.body, {
         sessions: 2,
-        steps: [{ step: 1, nodes: [{ label: '/', sessions: 1, exits: 1 }, { label: '/blog', sessions: 1, exits: 1 }] }],
+        steps: [
+          {
+            step: 1,
+            nodes: [
+              { label: '/', sessions: 1, exits: 1 },
+              { label: '/blog', sessions: 1, exits: 1 },
+            ],
+          },
+        ],
         links: [],
       })
     })
@@ -158,9 +177,18 @@ describe('filter trees', function () {
       assert.match(res.body.details.issues[1].message, /^filters\.or\[1\]\.not\.performed\.name: /)
     })
 
-    it('caps a tree before anything runs: leaves and the request\'s regex patterns', async () => {
-      const leaves = { or: Array.from({ length: 26 }, () => ({ performed: { name: 'signup', filters: [{ name: 'path', operator: 'contains', value: ['a'] }] } })) }
-      const regex = { and: [{ name: 'country', operator: 'regex', value: Array.from({ length: 12 }, (_, i) => `^${i}`) }, { performed: { filters: [{ name: 'path', operator: 'regex', value: Array.from({ length: 9 }, (_, i) => `/${i}`) }] } }] }
+    it("caps a tree before anything runs: leaves and the request's regex patterns", async () => {
+      const leaves = {
+        or: Array.from({ length: 26 }, () => ({
+          performed: { name: 'signup', filters: [{ name: 'path', operator: 'contains', value: ['a'] }] },
+        })),
+      }
+      const regex = {
+        and: [
+          { name: 'country', operator: 'regex', value: Array.from({ length: 12 }, (_, i) => `^${i}`) },
+          { performed: { filters: [{ name: 'path', operator: 'regex', value: Array.from({ length: 9 }, (_, i) => `/${i}`) }] } },
+        ],
+      }
       for (const [tree, message] of [
         [leaves, /at most 50 leaves.*holds 52/],
         [regex, /at most 20 regex patterns.*holds 21 patterns/],
@@ -193,7 +221,11 @@ describe('filter trees', function () {
         () => ({ name: 'referrer_name', operator: random.pick(['isNull', 'isNotNull']) }),
         () => ({ name: 'browser', operator: 'startsWith', value: [random.pick(['ch', 'SAF'])] }),
         () => ({ name: 'os_version', operator: 'regex', value: [random.pick(['^1[67]', '\\.'])] }),
-        () => ({ name: 'entry_path', operator: random.pick(['contains', 'doesNotContain']), value: [random.pick(['blog', 'DOCS', 'über'])] }),
+        () => ({
+          name: 'entry_path',
+          operator: random.pick(['contains', 'doesNotContain']),
+          value: [random.pick(['blog', 'DOCS', 'über'])],
+        }),
         () => ({ name: 'utm_source', operator: 'contains', value: ['news', 'partner'] }),
       ])()
     }
@@ -202,14 +234,18 @@ describe('filter trees', function () {
         [],
         [{ name: 'path', operator: random.pick(['contains', 'startsWith']), value: [random.pick(['blog', '/docs', 'pricing'])] }],
         [{ name: 'properties.price', operator: random.pick(['gt', 'lt']), value: [random.pick([5, 12.5, 100])] }],
-        [{ name: 'properties.plan', operator: 'is', value: ['pro'] }, { name: 'title', operator: 'isNotNull' }],
+        [
+          { name: 'properties.plan', operator: 'is', value: ['pro'] },
+          { name: 'title', operator: 'isNotNull' },
+        ],
       ])
       const name = random.chance(0.7) ? { name: random.pick(['screen_view', ...CHOICES.customEvents]) } : {}
       return { performed: { ...name, ...(filters.length || random.chance(0.5) ? { filters } : {}) } }
     }
     /** A node `depth` combinators down: deeper nodes are more often leaves, and none passes depth 4. */
     const randomTree = (random: Random, depth = 0): object => {
-      if (depth === 4 || (depth > 0 && random.chance(0.25 + depth * 0.15))) return random.chance(0.5) ? sessionLeaf(random) : performedLeaf(random)
+      if (depth === 4 || (depth > 0 && random.chance(0.25 + depth * 0.15)))
+        return random.chance(0.5) ? sessionLeaf(random) : performedLeaf(random)
       const kind = random.pick(['and', 'or', 'not'])
       if (kind === 'not') return { not: randomTree(random, depth + 1) }
       return { [kind]: Array.from({ length: random.int(1, 3) }, () => randomTree(random, depth + 1)) }
@@ -223,7 +259,12 @@ describe('filter trees', function () {
         const raw = randomEvents(SEED + project.sessions, project)
         events.set(project.id, raw)
         const shuffled = [...raw].sort(() => random.next() - 0.5)
-        for (let batch = 0; batch < 3; batch += 1) await insertRawEvents(h.engine, shuffled.filter((_, index) => index % 3 === batch), project.id)
+        for (let batch = 0; batch < 3; batch += 1)
+          await insertRawEvents(
+            h.engine,
+            shuffled.filter((_, index) => index % 3 === batch),
+            project.id,
+          )
       }
       // Most days compacted (the settled rows answer), the ones after the clock's last requests regrouped.
       await compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date('2024-03-30T00:00:00Z') })

@@ -84,7 +84,13 @@ describe('golden fixture', () => {
     for (const golden of cases) {
       it(golden.name, () => {
         const { resource, query } = queryOf(golden.path)
-        const answer = answerInsights({ events: goldenEvents(golden.project), projectTimezone: timezones.get(golden.project) as string, resource, query, now: new Date(golden.now) })
+        const answer = answerInsights({
+          events: goldenEvents(golden.project),
+          projectTimezone: timezones.get(golden.project) as string,
+          resource,
+          query,
+          now: new Date(golden.now),
+        })
         assert.equal(answer.status, golden.status)
         if (golden.status === 200) assert.deepEqual(answer.body, golden.body)
         if (golden.next !== undefined) assert.equal(answer.next, golden.next)
@@ -93,7 +99,12 @@ describe('golden fixture', () => {
     for (const golden of chartCases) {
       it(golden.name, () => {
         const { query } = queryOf(golden.path)
-        const answer = answerChart({ events: goldenEvents(golden.project), projectTimezone: timezones.get(golden.project) as string, query, now: new Date(golden.now) })
+        const answer = answerChart({
+          events: goldenEvents(golden.project),
+          projectTimezone: timezones.get(golden.project) as string,
+          query,
+          now: new Date(golden.now),
+        })
         assert.equal(answer.status, golden.status)
         if (golden.status === 200) assert.deepEqual(answer.body, golden.body)
       })
@@ -102,7 +113,14 @@ describe('golden fixture', () => {
       it(golden.name, () => {
         const query = multiQueryOf(golden.path)
         const projectId = String(query.projectId ?? query.project_id)
-        const answer = exportRows({ events: goldenEvents(projectId), profiles, projectId, projectTimezone: timezones.get(projectId) as string, query, now: new Date(golden.now) })
+        const answer = exportRows({
+          events: goldenEvents(projectId),
+          profiles,
+          projectId,
+          projectTimezone: timezones.get(projectId) as string,
+          query,
+          now: new Date(golden.now),
+        })
         assert.equal(answer.status, 200)
         const body = golden.body as { meta: { totalCount: number; current: number; count: number }; data: unknown[] }
         const limit = Number(query.limit ?? 50)

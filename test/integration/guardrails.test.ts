@@ -38,7 +38,11 @@ describe('guardrails, migrations and ops', () => {
     const capped = createRunner(h.engine, { ...h.config, maxResultRows: 10 })
     const tooMany = (error: unknown) => error instanceof QueryError && error.code === 'too_costly'
     await assert.rejects(capped.run(raw('SELECT number FROM numbers(1000)')), tooMany)
-    await assert.rejects(capped.run(raw('SELECT number FROM numbers(8) UNION ALL SELECT number FROM numbers(8)')), tooMany, 'a top-level UNION ALL is capped as a whole')
+    await assert.rejects(
+      capped.run(raw('SELECT number FROM numbers(8) UNION ALL SELECT number FROM numbers(8)')),
+      tooMany,
+      'a top-level UNION ALL is capped as a whole',
+    )
   })
 
   it('never hands the partial output of a failed statement to the next one', async () => {
@@ -60,13 +64,40 @@ describe('guardrails, migrations and ops', () => {
       for (const statement of renderMigration(migration.text, { database: 'default' })) await h.engine.client.command({ query: statement })
     }
     const tables = await h.engine.client
-      .query({ query: "SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name", format: 'JSONEachRow' })
+      .query({ query: 'SELECT name FROM system.tables WHERE database = currentDatabase() ORDER BY name', format: 'JSONEachRow' })
       .then((rs) => rs.json<{ name: string }>())
     assert.deepEqual(
       tables.map((t) => t.name),
-      ['api_clients', 'compaction_claims', 'compaction_lease', 'event_names', 'event_names_mv', 'event_property_keys', 'event_property_keys_mv', 'event_property_values', 'event_property_values_mv', 'events', 'page_rollup', 'page_rollup_stage', 'page_views_settled', 'page_views_settled_stage', 'profiles', 'projects', 'quarry_migrations', 'session_compactions', 'session_rollup', 'session_rollup_stage', 'sessions', 'sessions_mv', 'sessions_settled', 'sessions_settled_stage'],
+      [
+        'api_clients',
+        'compaction_claims',
+        'compaction_lease',
+        'event_names',
+        'event_names_mv',
+        'event_property_keys',
+        'event_property_keys_mv',
+        'event_property_values',
+        'event_property_values_mv',
+        'events',
+        'page_rollup',
+        'page_rollup_stage',
+        'page_views_settled',
+        'page_views_settled_stage',
+        'profiles',
+        'projects',
+        'quarry_migrations',
+        'session_compactions',
+        'session_rollup',
+        'session_rollup_stage',
+        'sessions',
+        'sessions_mv',
+        'sessions_settled',
+        'sessions_settled_stage',
+      ],
     )
-    const applied = await h.engine.client.query({ query: 'SELECT count() AS n FROM quarry_migrations', format: 'JSONEachRow' }).then((rs) => rs.json())
+    const applied = await h.engine.client
+      .query({ query: 'SELECT count() AS n FROM quarry_migrations', format: 'JSONEachRow' })
+      .then((rs) => rs.json())
     assert.deepEqual(applied, [{ n: listMigrations().length }])
   })
 
@@ -88,13 +119,24 @@ describe('guardrails, migrations and ops', () => {
       return run(query, options)
     }) as typeof run
     try {
-      const app = createApp({ config: { ...h.config, maxConcurrentQueries: 1, rateLimit: { requests: 1000, windowMs: 60_000 } }, runner: h.runner, directory: h.directory, logger: createLogger('error', true) })
-      const first = request(app).get('/insights/capped/live').set(headers(c)).then((res) => res)
+      const app = createApp({
+        config: { ...h.config, maxConcurrentQueries: 1, rateLimit: { requests: 1000, windowMs: 60_000 } },
+        runner: h.runner,
+        directory: h.directory,
+        logger: createLogger('error', true),
+      })
+      const first = request(app)
+        .get('/insights/capped/live')
+        .set(headers(c))
+        .then((res) => res)
       while (held < 1) await new Promise((resolve) => setTimeout(resolve, 10))
       const second = await request(app).get('/insights/capped/live').set(headers(c))
       assert.equal(second.status, 429)
       assert.equal(second.headers['retry-after'], '1')
-      const third = request(app).get('/insights/capped/live').set(headers(other)).then((res) => res)
+      const third = request(app)
+        .get('/insights/capped/live')
+        .set(headers(other))
+        .then((res) => res)
       while (held < 2) await new Promise((resolve) => setTimeout(resolve, 10))
       release()
       assert.equal((await first).status, 200)

@@ -56,7 +56,11 @@ describe('heavy lane', function () {
 
   it('renders quotes, backslashes and regex metacharacters in a value as the value', async () => {
     const values = ["it's", 'back\\slash', '\\', "'", '^/(a|b)+$', '{x:String}', '?']
-    const query: CompiledQuery = { template: 'test.echo', sql: 'SELECT {v:String} AS v, {vs:Array(String)} AS vs', params: { v: values.join(''), vs: values } }
+    const query: CompiledQuery = {
+      template: 'test.echo',
+      sql: 'SELECT {v:String} AS v, {vs:Array(String)} AS vs',
+      params: { v: values.join(''), vs: values },
+    }
     const literal = await h.runner.run(query, { lane: 'heavy' })
     assert.deepEqual(literal.rows, [{ v: values.join(''), vs: values }])
   })
@@ -67,16 +71,37 @@ describe('heavy lane', function () {
       sql: "SELECT {x:UInt8} AS x, toUInt32(getSetting('priority')) AS priority, toString(getSetting('readonly')) AS readonly, toUInt64(getSetting('max_execution_time')) AS limit",
       params: { x: 1 },
     }
-    assert.deepEqual((await h.runner.run(settings, { lane: 'heavy' })).rows, [{ x: 1, priority: HEAVY_PRIORITY, readonly: '2', limit: h.config.maxExecutionSeconds }])
-    assert.deepEqual((await h.runner.run<{ priority: number }>(withSettings(settings, { priority: 7 }), { lane: 'heavy' })).rows[0].priority, 7)
-    assert.deepEqual((await h.runner.run<{ priority: number }>(settings, { lane: 'heavy' })).rows[0].priority, HEAVY_PRIORITY, "the next statement runs at the lane's priority")
-    await assert.rejects(h.runner.run({ template: 'test.write', sql: 'CREATE TABLE through_heavy (x UInt8) ENGINE = Memory', params: {} }, { lane: 'heavy' }), /readonly/i)
+    assert.deepEqual((await h.runner.run(settings, { lane: 'heavy' })).rows, [
+      { x: 1, priority: HEAVY_PRIORITY, readonly: '2', limit: h.config.maxExecutionSeconds },
+    ])
+    assert.deepEqual(
+      (await h.runner.run<{ priority: number }>(withSettings(settings, { priority: 7 }), { lane: 'heavy' })).rows[0].priority,
+      7,
+    )
+    assert.deepEqual(
+      (await h.runner.run<{ priority: number }>(settings, { lane: 'heavy' })).rows[0].priority,
+      HEAVY_PRIORITY,
+      "the next statement runs at the lane's priority",
+    )
+    await assert.rejects(
+      h.runner.run({ template: 'test.write', sql: 'CREATE TABLE through_heavy (x UInt8) ENGINE = Memory', params: {} }, { lane: 'heavy' }),
+      /readonly/i,
+    )
   })
 
   it('is stopped in the engine by its deadline, and runs beside a bound statement meanwhile', async () => {
     const stopped: { lane: string; overrunMs: number }[] = []
-    const runner = new Runner({ lanes: h.engine.openLanes(h.config), guardrails: h.config, maxQueued: 8, observer: { statementFinished: () => undefined, statementStopped: (statement) => stopped.push(statement) } })
-    const endless: CompiledQuery = { template: 'test.endless', sql: "SELECT count() AS n FROM numbers({n:UInt64}) WHERE match(toString(number), '^(1|2|3)+7$')", params: { n: 1e12 } }
+    const runner = new Runner({
+      lanes: h.engine.openLanes(h.config),
+      guardrails: h.config,
+      maxQueued: 8,
+      observer: { statementFinished: () => undefined, statementStopped: (statement) => stopped.push(statement) },
+    })
+    const endless: CompiledQuery = {
+      template: 'test.endless',
+      sql: "SELECT count() AS n FROM numbers({n:UInt64}) WHERE match(toString(number), '^(1|2|3)+7$')",
+      params: { n: 1e12 },
+    }
     const heavy = runner.run(endless, { lane: 'heavy', deadline: AbortSignal.timeout(1_500) })
     heavy.catch(() => undefined)
     const light = await runner.run({ template: 'test.light', sql: 'SELECT {x:UInt8} AS x', params: { x: 1 } })

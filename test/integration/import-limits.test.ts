@@ -15,7 +15,14 @@ import { startHarness, type Harness } from '../support/harness'
 const MAX_LINE_BYTES = 1024 * 1024
 
 const event = (fields: Record<string, unknown> = {}) =>
-  JSON.stringify({ id: crypto.randomUUID(), name: 'screen_view', device_id: 'd1', session_id: 's1', created_at: '2024-03-01T10:00:00Z', ...fields })
+  JSON.stringify({
+    id: crypto.randomUUID(),
+    name: 'screen_view',
+    device_id: 'd1',
+    session_id: 's1',
+    created_at: '2024-03-01T10:00:00Z',
+    ...fields,
+  })
 
 describe('import limits', function () {
   this.timeout(300_000)
@@ -50,7 +57,12 @@ describe('import limits', function () {
         rediscovered: 0,
         skipped: 0,
         badLines: 1,
-        bad: [{ line: 2, problems: [`the line is ${Buffer.byteLength(huge)} bytes, longer than the limit of 1048576 bytes (1 MiB) for one event`] }],
+        bad: [
+          {
+            line: 2,
+            problems: [`the line is ${Buffer.byteLength(huge)} bytes, longer than the limit of 1048576 bytes (1 MiB) for one event`],
+          },
+        ],
       })
       const skipped = await importEvents(h.engine, { projectId: 'shop', file, skipBad: true })
       assert.deepEqual([skipped.imported, skipped.skipped, skipped.badLines], [2, 1, 1])
@@ -66,8 +78,18 @@ describe('import limits', function () {
     })
 
     it('refuses created_at outside 1970-01-01 to 2199-12-31 UTC, the dates the API can ask for', async () => {
-      const times = ['1969-12-31T23:59:59.999Z', '1970-01-01T00:00:00.000Z', '2199-12-31T23:59:59.999Z', '2200-01-01T00:00:00.000Z', '2199-12-31T20:00:00-05:00']
-      const report = await importEvents(h.engine, { projectId: 'shop', file: write(times.map((created_at) => event({ created_at }))), skipBad: true })
+      const times = [
+        '1969-12-31T23:59:59.999Z',
+        '1970-01-01T00:00:00.000Z',
+        '2199-12-31T23:59:59.999Z',
+        '2200-01-01T00:00:00.000Z',
+        '2199-12-31T20:00:00-05:00',
+      ]
+      const report = await importEvents(h.engine, {
+        projectId: 'shop',
+        file: write(times.map((created_at) => event({ created_at }))),
+        skipBad: true,
+      })
       assert.deepEqual(
         report.bad,
         [1, 4, 5].map((line) => ({
@@ -102,7 +124,10 @@ describe('import limits', function () {
         const refused = await runCliIn(cliDir, ['import', '--project', 'shop', '--file', file])
         assert.equal(refused.code, 1)
         const listed = refused.err.split('\n').filter((line) => /^line \d+: not JSON/.test(line))
-        assert.deepEqual(listed.map((line) => Number(/^line (\d+)/.exec(line)?.[1])), Array.from({ length: 100 }, (_, n) => n + 2))
+        assert.deepEqual(
+          listed.map((line) => Number(/^line (\d+)/.exec(line)?.[1])),
+          Array.from({ length: 100 }, (_, n) => n + 2),
+        )
         assert.match(refused.err, /^and 150 more bad line\(s\), not listed$/m)
         assert.match(refused.err, /250 bad line\(s\); nothing was imported/)
         const skipped = await runCliIn(cliDir, ['import', '--project', 'shop', '--file', file, '--skip-bad'])

@@ -42,8 +42,16 @@ async function stored(engine: Engine, projectId: string): Promise<{ events: numb
 
 /** The gateway's metrics (sessions, views, bounces, per day) must equal the model's over the file. */
 async function assertMetricsExact(h: Harness, projectId: string, events: RawEvent[]): Promise<void> {
-  const expected = answerInsights({ events, projectTimezone: 'UTC', resource: 'metrics', query: QUERY, now: new Date('2024-04-01T00:00:00Z') })
-  const res = await request(h.app).get(`/insights/${projectId}/metrics?${new URLSearchParams(QUERY)}`).set(await rootHeaders(h.engine))
+  const expected = answerInsights({
+    events,
+    projectTimezone: 'UTC',
+    resource: 'metrics',
+    query: QUERY,
+    now: new Date('2024-04-01T00:00:00Z'),
+  })
+  const res = await request(h.app)
+    .get(`/insights/${projectId}/metrics?${new URLSearchParams(QUERY)}`)
+    .set(await rootHeaders(h.engine))
   assert.equal(res.status, 200, JSON.stringify(res.body))
   assert.deepEqual(res.body, expected.body)
   assert.ok((expected.body as { metrics: { total_sessions: number } }).metrics.total_sessions > 100)
@@ -95,14 +103,30 @@ describe('import: all or nothing, never twice', function () {
 
     it('then writes every event once, with exact sessions', async () => {
       const report = await importEvents(h.engine, { projectId: 'shop', file, skipBad: false, batchRows: 100 })
-      assert.deepEqual(report, { imported: events.length, duplicates: 0, resessioned: 0, rediscovered: 0, skipped: 0, badLines: 0, bad: [] })
+      assert.deepEqual(report, {
+        imported: events.length,
+        duplicates: 0,
+        resessioned: 0,
+        rediscovered: 0,
+        skipped: 0,
+        badLines: 0,
+        bad: [],
+      })
       assert.deepEqual(await stored(h.engine, 'shop'), { events: events.length, ids: events.length, stages: 0 })
       await assertMetricsExact(h, 'shop', events)
     })
 
     it('writes nothing again when the same file is rerun', async () => {
       const report = await importEvents(h.engine, { projectId: 'shop', file, skipBad: false })
-      assert.deepEqual(report, { imported: 0, duplicates: events.length, resessioned: 0, rediscovered: 0, skipped: 0, badLines: 0, bad: [] })
+      assert.deepEqual(report, {
+        imported: 0,
+        duplicates: events.length,
+        resessioned: 0,
+        rediscovered: 0,
+        skipped: 0,
+        badLines: 0,
+        bad: [],
+      })
       assert.deepEqual(await stored(h.engine, 'shop'), { events: events.length, ids: events.length, stages: 0 })
       await assertMetricsExact(h, 'shop', events)
     })
@@ -113,13 +137,21 @@ describe('import: all or nothing, never twice', function () {
       const first = await importEvents(h.engine, { projectId: 'blog', file: writeFile(h.dir, half), skipBad: false })
       assert.equal(first.imported, half.length)
       const report = await importEvents(h.engine, { projectId: 'blog', file: writeFile(h.dir, [...events, events[0]]), skipBad: false })
-      assert.deepEqual(report, { imported: events.length - half.length, duplicates: half.length + 1, resessioned: 0, rediscovered: 0, skipped: 0, badLines: 0, bad: [] })
+      assert.deepEqual(report, {
+        imported: events.length - half.length,
+        duplicates: half.length + 1,
+        resessioned: 0,
+        rediscovered: 0,
+        skipped: 0,
+        badLines: 0,
+        bad: [],
+      })
       assert.deepEqual(await stored(h.engine, 'blog'), { events: events.length, ids: events.length, stages: 0 })
       await assertMetricsExact(h, 'blog', events)
     })
   })
 
-  it("rebuilds the partial rows of sessions whose events an earlier run stored without them, as the view wrote them", async () => {
+  it('rebuilds the partial rows of sessions whose events an earlier run stored without them, as the view wrote them', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-import-resession-'))
     const events = randomEvents(12, { sessions: 600, from: FROM, days: 14 })
     const file = writeFile(dir, events)
@@ -169,7 +201,10 @@ describe('import: all or nothing, never twice', function () {
       const [sessionId, own] = [...bySession].find(([, list]) => list.length >= 3) as [string, RawEvent[]]
       const first = [...own].sort((a, b) => a.created_at.localeCompare(b.created_at))[0]
       const firstFile = events.filter((event) => event.session_id !== sessionId || event === first)
-      assert.equal((await importEvents(h.engine, { projectId: 'shop', file: writeFile(h.dir, firstFile), skipBad: false })).imported, firstFile.length)
+      assert.equal(
+        (await importEvents(h.engine, { projectId: 'shop', file: writeFile(h.dir, firstFile), skipBad: false })).imported,
+        firstFile.length,
+      )
       const compacted = await compactSessions(h.engine, { ...compactionOptions(h.config), now: new Date('2024-04-01T00:00:00Z') })
       assert.ok(compacted.days > 0, JSON.stringify(compacted))
       await assertMetricsExact(h, 'shop', firstFile)
@@ -177,7 +212,8 @@ describe('import: all or nothing, never twice', function () {
       const file = writeFile(h.dir, events)
       assert.equal((await importEvents(h.engine, { projectId: 'shop', file, skipBad: false })).imported, events.length - firstFile.length)
       await h.engine.client.command({
-        query: 'ALTER TABLE sessions DELETE WHERE project_id = {projectId:String} AND session_id = {sessionId:String} AND started_at > {first:DateTime64(3)} SETTINGS mutations_sync = 2',
+        query:
+          'ALTER TABLE sessions DELETE WHERE project_id = {projectId:String} AND session_id = {sessionId:String} AND started_at > {first:DateTime64(3)} SETTINGS mutations_sync = 2',
         query_params: { projectId: 'shop', sessionId, first: first.created_at.replace('T', ' ').replace('Z', '') },
       })
       const rerun = await importEvents(h.engine, { projectId: 'shop', file, skipBad: false })
@@ -199,21 +235,33 @@ describe('import: all or nothing, never twice', function () {
     const file = writeFile(dir, events)
     assert.equal((await cli(dir, 'project', 'create', 'shop')).code, 0)
     // One process (node --import tsx), so that SIGKILL kills the engine itself.
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'admin', 'cli.ts'), 'import', '--project', 'shop', '--file', file], {
-      cwd: ROOT,
-      env: { ...process.env, QUARRY_DATA_DIR: dir },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'server', 'admin', 'cli.ts'), 'import', '--project', 'shop', '--file', file],
+      {
+        cwd: ROOT,
+        env: { ...process.env, QUARRY_DATA_DIR: dir },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    )
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_, signal) => resolve(signal)))
     // Killed one second after its first progress line, while it stages (or, on a fast machine, moves).
     child.stderr.once('data', () => setTimeout(() => child.kill('SIGKILL'), 1_000))
     const killedBy = await exited
     const engine = await openEngine(loadConfig({ QUARRY_DATA_DIR: dir }).engine)
     const afterKill = await stored(engine, 'shop').finally(() => engine.close())
-    assert.ok(afterKill.events === 0 || afterKill.events === events.length, `after ${killedBy ?? 'exit'}: ${afterKill.events} of ${events.length} events`)
+    assert.ok(
+      afterKill.events === 0 || afterKill.events === events.length,
+      `after ${killedBy ?? 'exit'}: ${afterKill.events} of ${events.length} events`,
+    )
     const rerun = await cli(dir, 'import', '--project', 'shop', '--file', file)
     assert.equal(rerun.code, 0)
-    assert.match(rerun.out, new RegExp(`imported ${events.length - afterKill.events} event\\(s\\), skipped 0 bad line\\(s\\), ${afterKill.events} already imported`))
+    assert.match(
+      rerun.out,
+      new RegExp(
+        `imported ${events.length - afterKill.events} event\\(s\\), skipped 0 bad line\\(s\\), ${afterKill.events} already imported`,
+      ),
+    )
     const h = await startHarness({ dir, env: { QUARRY_RATE_LIMIT: '1000000' } })
     try {
       assert.deepEqual(await stored(h.engine, 'shop'), { events: events.length, ids: events.length, stages: 0 })

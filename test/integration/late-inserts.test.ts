@@ -52,7 +52,10 @@ describe('sessions split over inserts, and late events for settled days', functi
     const stored: Record<string, string[]> = {}
     for (const { table } of COMBINED_TABLES) {
       const rows = await h.engine.client
-        .query({ query: `SELECT DISTINCT day, toString(compaction) AS compaction FROM ${table} ORDER BY day, compaction`, format: 'JSONEachRow' })
+        .query({
+          query: `SELECT DISTINCT day, toString(compaction) AS compaction FROM ${table} ORDER BY day, compaction`,
+          format: 'JSONEachRow',
+        })
         .then((rs) => rs.json<{ day: string; compaction: string }>())
       stored[table] = rows.map((row) => `${row.day} ${row.compaction}`)
     }
@@ -79,7 +82,10 @@ describe('sessions split over inserts, and late events for settled days', functi
   async function mutationsDone(): Promise<void> {
     for (let attempt = 0; attempt < 600; attempt += 1) {
       const [{ pending }] = await h.engine.client
-        .query({ query: 'SELECT count() AS pending FROM system.mutations WHERE database = currentDatabase() AND NOT is_done', format: 'JSONEachRow' })
+        .query({
+          query: 'SELECT count() AS pending FROM system.mutations WHERE database = currentDatabase() AND NOT is_done',
+          format: 'JSONEachRow',
+        })
         .then((rs) => rs.json<{ pending: number | string }>())
       if (Number(pending) === 0) return
       await new Promise((resolve) => setTimeout(resolve, 100))
@@ -117,7 +123,9 @@ describe('sessions split over inserts, and late events for settled days', functi
       const query = Object.fromEntries(new URLSearchParams(queryString))
       const expected = answerInsights({ events: inserted, projectTimezone: PROJECT.timezone, resource, query, now: NOW })
       // A fresh answer: the tests below change the settled tables behind the data version's back.
-      const res = await request(h.app).get(`/insights/${PROJECT.id}/${url}`).set({ ...auth, 'cache-control': 'no-cache' })
+      const res = await request(h.app)
+        .get(`/insights/${PROJECT.id}/${url}`)
+        .set({ ...auth, 'cache-control': 'no-cache' })
       assert.equal(res.status, expected.status, `${stage}: ${url}`)
       assert.deepEqual(res.body, expected.body, `${stage}: ${url}`)
     }
@@ -134,12 +142,25 @@ describe('sessions split over inserts, and late events for settled days', functi
     // Odd lines first, then even lines in reverse: every multi-event session is split over inserts.
     await insert(all.filter((_, index) => index % 2 === 1))
     await agrees('odd events only')
-    for (const event of all.filter((_, index) => index % 2 === 0).reverse().slice(0, 10)) await insert([event])
+    for (const event of all
+      .filter((_, index) => index % 2 === 0)
+      .reverse()
+      .slice(0, 10))
+      await insert([event])
     await agrees('ten single-event inserts')
-    await insert(all.filter((_, index) => index % 2 === 0).reverse().slice(10))
+    await insert(
+      all
+        .filter((_, index) => index % 2 === 0)
+        .reverse()
+        .slice(10),
+    )
     await agrees('all events')
     const split = await h.engine.client
-      .query({ query: "SELECT countIf(parts > 1) AS split FROM (SELECT session_id, count() AS parts FROM sessions WHERE project_id = 'shop' GROUP BY session_id)", format: 'JSONEachRow' })
+      .query({
+        query:
+          "SELECT countIf(parts > 1) AS split FROM (SELECT session_id, count() AS parts FROM sessions WHERE project_id = 'shop' GROUP BY session_id)",
+        format: 'JSONEachRow',
+      })
       .then((rs) => rs.json<{ split: number }>())
     assert.ok(Number(split[0].split) >= 20, `most shop sessions are split: ${JSON.stringify(split)}`)
   })
@@ -151,11 +172,26 @@ describe('sessions split over inserts, and late events for settled days', functi
     await insert([
       // S26 gets an earlier first event on another page, from another referrer: its entry page, start and
       // attributes change.
-      lateEvent(s26, { id: 'c1000000-0000-4000-8000-00000000f001', name: 'screen_view', created_at: '2024-04-01T06:55:00.000Z', path: '/', referrer: 'https://late.example/', referrer_name: 'Late' }),
+      lateEvent(s26, {
+        id: 'c1000000-0000-4000-8000-00000000f001',
+        name: 'screen_view',
+        created_at: '2024-04-01T06:55:00.000Z',
+        path: '/',
+        referrer: 'https://late.example/',
+        referrer_name: 'Late',
+      }),
       // S33 was a bounce; a second page view an hour later makes it one no longer.
-      lateEvent(s33, { id: 'c1000000-0000-4000-8000-00000000f002', created_at: new Date(Date.parse(s33.created_at) + 3_600_000).toISOString(), path: '/kasse' }),
+      lateEvent(s33, {
+        id: 'c1000000-0000-4000-8000-00000000f002',
+        created_at: new Date(Date.parse(s33.created_at) + 3_600_000).toISOString(),
+        path: '/kasse',
+      }),
       // S04's late custom event moves its end (and duration) only.
-      lateEvent(s04, { id: 'c1000000-0000-4000-8000-00000000f003', name: 'scroll', created_at: new Date(Date.parse(s04.created_at) + 600_000).toISOString() }),
+      lateEvent(s04, {
+        id: 'c1000000-0000-4000-8000-00000000f003',
+        name: 'scroll',
+        created_at: new Date(Date.parse(s04.created_at) + 600_000).toISOString(),
+      }),
     ])
     await agrees('late events')
   })
@@ -201,10 +237,16 @@ describe('sessions split over inserts, and late events for settled days', functi
     await command('SYSTEM STOP MERGES sessions_settled')
     try {
       await command('ALTER TABLE sessions_settled DELETE WHERE 0 SETTINGS mutations_sync = 0')
-      const waited = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the compaction waited behind a running mutation')), 30_000).unref())
+      const waited = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('the compaction waited behind a running mutation')), 30_000).unref(),
+      )
       const deferredRun = await Promise.race([compact({ keepSupersededMs: 0 }), waited])
       assert.equal(deferredRun.deferred, 1, JSON.stringify(deferredRun))
-      assert.deepEqual((await storedCompactions()).sessions_settled.filter((entry) => !recorded.includes(entry)), beside, 'sessions_settled keeps its replaced compactions')
+      assert.deepEqual(
+        (await storedCompactions()).sessions_settled.filter((entry) => !recorded.includes(entry)),
+        beside,
+        'sessions_settled keeps its replaced compactions',
+      )
       assert.ok(deferredRun.dropped > 0, 'the other tables dropped theirs')
     } finally {
       // On a session of its own: a delete left waiting would hold the writable connection's queue.
@@ -234,7 +276,9 @@ describe('sessions split over inserts, and late events for settled days', functi
     await agreesNow('a later compaction of a day beside the recorded one')
     // Newer than every record, as a compaction being built is: kept, however short the keep.
     const recorded = await recordedCompactions()
-    const later = (await storedCompactions()).sessions_settled.filter((entry) => entry.startsWith('2024-03-28') && !recorded.includes(entry))
+    const later = (await storedCompactions()).sessions_settled.filter(
+      (entry) => entry.startsWith('2024-03-28') && !recorded.includes(entry),
+    )
     assert.equal(later.length, 1)
     await compact({ keepSupersededMs: 0 })
     assert.ok((await storedCompactions()).sessions_settled.includes(later[0]), 'a compaction newer than every record is kept')
@@ -249,7 +293,8 @@ describe('sessions split over inserts, and late events for settled days', functi
     assert.ok(other.days > 0, JSON.stringify(other))
     const after = await storedCompactions()
     for (const [table, entries] of Object.entries(before)) {
-      for (const entry of entries.filter((stored) => recorded.includes(stored))) assert.ok(after[table].includes(entry), `${table}: the gateway's compaction ${entry} is kept`)
+      for (const entry of entries.filter((stored) => recorded.includes(stored)))
+        assert.ok(after[table].includes(entry), `${table}: the gateway's compaction ${entry} is kept`)
     }
     const others = after.sessions_settled.filter((entry) => !recorded.includes(entry))
     assert.ok(others.length > 0, "the other lookback's compactions sit beside them")
@@ -260,7 +305,12 @@ describe('sessions split over inserts, and late events for settled days', functi
   // settled checks see the compactions above (an app reuses a check's rows while no event is added).
   it('reads compacted days from sessions_settled, not from partial rows', async () => {
     h.newApp()
-    const week = async () => (await request(h.app).get(`/insights/${PROJECT.id}/metrics?${WEEK}`).set({ ...auth, 'cache-control': 'no-cache' })).body.metrics.total_sessions as number
+    const week = async () =>
+      (
+        await request(h.app)
+          .get(`/insights/${PROJECT.id}/metrics?${WEEK}`)
+          .set({ ...auth, 'cache-control': 'no-cache' })
+      ).body.metrics.total_sessions as number
     const before = await week()
     // A copy of one settled session under a new id, in the same compacted day: only a reader of
     // sessions_settled counts it.
@@ -274,7 +324,9 @@ describe('sessions split over inserts, and late events for settled days', functi
   it('reads compacted breakdowns without filters from session_rollup, not from sessions_settled', async () => {
     h.newApp()
     const countries = async (query = '') => {
-      const res = await request(h.app).get(`/insights/${PROJECT.id}/country?${WEEK}&limit=50${query}`).set({ ...auth, 'cache-control': 'no-cache' })
+      const res = await request(h.app)
+        .get(`/insights/${PROJECT.id}/country?${WEEK}&limit=50${query}`)
+        .set({ ...auth, 'cache-control': 'no-cache' })
       assert.equal(res.status, 200)
       return res.body as { name: string | null; sessions: number; pageviews: number }[]
     }
@@ -286,7 +338,8 @@ describe('sessions split over inserts, and late events for settled days', functi
       .query({ query: `SELECT name, sessions, views FROM session_rollup WHERE ${where}`, format: 'JSONEachRow' })
       .then((rs) => rs.json<{ name: string; sessions: number; views: number }>())
     await h.engine.client.command({ query: `INSERT INTO session_rollup SELECT * FROM session_rollup WHERE ${where}` })
-    const countryOf = (rows: { name: string | null; sessions: number; pageviews: number }[]) => rows.find((entry) => (entry.name ?? '') === row.name)
+    const countryOf = (rows: { name: string | null; sessions: number; pageviews: number }[]) =>
+      rows.find((entry) => (entry.name ?? '') === row.name)
     const after = await countries()
     assert.equal(countryOf(after)?.sessions, (countryOf(before)?.sessions ?? 0) + Number(row.sessions))
     assert.equal(countryOf(after)?.pageviews, (countryOf(before)?.pageviews ?? 0) + Number(row.views))
@@ -295,7 +348,9 @@ describe('sessions split over inserts, and late events for settled days', functi
 
   /** The week's pages, asked fresh, with the filters of `query`. */
   const pagesOf = async (query = '') => {
-    const res = await request(h.app).get(`/insights/${PROJECT.id}/pages?${WEEK}&limit=50${query}`).set({ ...auth, 'cache-control': 'no-cache' })
+    const res = await request(h.app)
+      .get(`/insights/${PROJECT.id}/pages?${WEEK}&limit=50${query}`)
+      .set({ ...auth, 'cache-control': 'no-cache' })
     assert.equal(res.status, 200)
     return res.body as { origin: string; path: string; sessions: number; pageviews: number }[]
   }
@@ -306,7 +361,8 @@ describe('sessions split over inserts, and late events for settled days', functi
     h.newApp()
     const before = await pagesOf()
     // A copy of one settled rollup row of first views: only a reader of page_rollup counts it.
-    const rollupRow = () => `project_id = 'shop' AND hour >= '2024-03-28' AND hour < '2024-03-29' AND previous_hour < '2024-03-27' AND ${ofRecorded()} ORDER BY hour, path`
+    const rollupRow = () =>
+      `project_id = 'shop' AND hour >= '2024-03-28' AND hour < '2024-03-29' AND previous_hour < '2024-03-27' AND ${ofRecorded()} ORDER BY hour, path`
     const [row] = await h.engine.client
       .query({
         query: `SELECT origin, path, page_rows, views FROM page_rollup WHERE ${rollupRow()} LIMIT 1`,
@@ -329,12 +385,16 @@ describe('sessions split over inserts, and late events for settled days', functi
     // of page_views_settled counts it.
     const where = `project_id = 'shop' AND bucket >= '2024-03-28' AND bucket < '2024-03-29' AND previous_at < '2024-03-27' AND ${ofRecorded()}`
     const [row] = await h.engine.client
-      .query({ query: `SELECT origin, path, views FROM page_views_settled WHERE ${where} ORDER BY bucket, session_id LIMIT 1`, format: 'JSONEachRow' })
+      .query({
+        query: `SELECT origin, path, views FROM page_views_settled WHERE ${where} ORDER BY bucket, session_id LIMIT 1`,
+        format: 'JSONEachRow',
+      })
       .then((rs) => rs.json<{ origin: string; path: string; views: number }>())
-    await h.engine.client.command({ query: `INSERT INTO page_views_settled SELECT * FROM page_views_settled WHERE ${where} ORDER BY bucket, session_id LIMIT 1` })
+    await h.engine.client.command({
+      query: `INSERT INTO page_views_settled SELECT * FROM page_views_settled WHERE ${where} ORDER BY bucket, session_id LIMIT 1`,
+    })
     const after = await pagesOf(everySession)
     assert.equal(pageIn(after, row)?.sessions, (pageIn(before, row)?.sessions ?? 0) + 1)
     assert.equal(pageIn(after, row)?.pageviews, (pageIn(before, row)?.pageviews ?? 0) + Number(row.views))
   })
-
 })

@@ -69,7 +69,11 @@ describe('load-test kit (npm run loadtest)', function () {
   const run = async (args: string[]) => {
     const stdout = collector()
     const stderr = collector()
-    const code = await main([...args, '--url', url, '--metrics-url', `http://127.0.0.1:${metricsServer.port}/metrics`], { env: credentials, out: stdout.stream, err: stderr.stream })
+    const code = await main([...args, '--url', url, '--metrics-url', `http://127.0.0.1:${metricsServer.port}/metrics`], {
+      env: credentials,
+      out: stdout.stream,
+      err: stderr.stream,
+    })
     return { code, out: stdout.text(), err: stderr.text() }
   }
   const readReport = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8')) as LoadReport
@@ -78,26 +82,65 @@ describe('load-test kit (npm run loadtest)', function () {
   // speed, decide which routes a run meets.
   it('runs the dashboard and writes a report whose routes add up to the total', async () => {
     const dir = path.join(out, 'dashboard')
-    const { code, out: printed } = await run(['--scenario', 'dashboard', '--amount', '64', '--duration', '100', '--connections', '4', '--out', dir, '--slo', 'p99<60s,errors<1%'])
+    const { code, out: printed } = await run([
+      '--scenario',
+      'dashboard',
+      '--amount',
+      '64',
+      '--duration',
+      '100',
+      '--connections',
+      '4',
+      '--out',
+      dir,
+      '--slo',
+      'p99<60s,errors<1%',
+    ])
     assert.equal(code, EXIT.ok, printed)
     const report = readReport(dir)
     assert.equal(report.format, 1)
     assert.deepEqual(report.scenario.name, 'dashboard')
     assert.equal(report.target.projectId, 'shop')
     assert.match(report.target.firstDay, /^\d{4}-\d\d-\d\d$/)
-    assert.deepEqual(Object.keys(report.routes).sort(), ['browser', 'chart', 'country', 'device', 'live', 'metrics', 'pages', 'referrer_name'])
+    assert.deepEqual(Object.keys(report.routes).sort(), [
+      'browser',
+      'chart',
+      'country',
+      'device',
+      'live',
+      'metrics',
+      'pages',
+      'referrer_name',
+    ])
     const routes = Object.values(report.routes)
     assert.equal(report.overall.requests, 64)
-    assert.equal(routes.reduce((total, route) => total + route.requests, 0), report.overall.requests)
-    assert.equal(routes.reduce((total, route) => total + route.bytes, 0), report.overall.bytes)
+    assert.equal(
+      routes.reduce((total, route) => total + route.requests, 0),
+      report.overall.requests,
+    )
+    assert.equal(
+      routes.reduce((total, route) => total + route.bytes, 0),
+      report.overall.bytes,
+    )
     for (const [name, route] of Object.entries(report.routes)) {
-      assert.equal(Object.values(route.statuses).reduce((total, count) => total + count, 0), route.requests, name)
+      assert.equal(
+        Object.values(route.statuses).reduce((total, count) => total + count, 0),
+        route.requests,
+        name,
+      )
       assert.deepEqual(Object.keys(route.statuses), ['200'], `${name}: ${JSON.stringify(route.statuses)}`)
-      for (const key of ['p50', 'p90', 'p99', 'p99_9'] as const) assert.ok(route.latency[key] >= 0 && route.latency[key] <= route.latency.max, `${name} ${key}`)
+      for (const key of ['p50', 'p90', 'p99', 'p99_9'] as const)
+        assert.ok(route.latency[key] >= 0 && route.latency[key] <= route.latency.max, `${name} ${key}`)
       assert.ok(route.latency.p50 <= route.latency.p99, name)
     }
     assert.ok(report.overall.latency.p50 <= report.overall.latency.p99_9)
-    assert.deepEqual(report.slo.map((slo) => [slo.objective, slo.met]), [['p99<60s', true], ['errors<1%', true]])
+    assert.deepEqual(
+      report.slo.map((slo) => [slo.objective, slo.met]),
+      [
+        ['p99<60s', true],
+        ['errors<1%', true],
+      ],
+    )
     assert.ok(report.gateway, 'the metrics listener was scraped')
     assert.ok(report.gateway.http.count >= report.overall.requests, `gateway counted ${report.gateway.http.count}`)
     assert.ok(report.gateway.cache.hits + report.gateway.cache.misses > 0)
@@ -113,17 +156,42 @@ describe('load-test kit (npm run loadtest)', function () {
 
   it('exits 1 and names the objective an impossible SLO misses', async () => {
     const dir = path.join(out, 'missed')
-    const { code, out: printed } = await run(['--scenario', 'dashboard-cold', '--amount', '40', '--connections', '2', '--out', dir, '--slo', 'p99<1ms,errors<50%'])
+    const { code, out: printed } = await run([
+      '--scenario',
+      'dashboard-cold',
+      '--amount',
+      '40',
+      '--connections',
+      '2',
+      '--out',
+      dir,
+      '--slo',
+      'p99<1ms,errors<50%',
+    ])
     assert.equal(code, EXIT.missed)
     assert.match(printed, /MISSED: p99<1ms/)
     assert.match(printed, /met: errors<50%/)
     assert.match(printed, /Objective\(s\) missed: p99<1ms\n/)
-    assert.deepEqual(readReport(dir).slo.map((slo) => slo.met), [false, true])
+    assert.deepEqual(
+      readReport(dir).slo.map((slo) => slo.met),
+      [false, true],
+    )
   })
 
   it('walks export pages by their cursors and reports rows per second for pages and streams', async () => {
     const dir = path.join(out, 'export')
-    const { code, out: printed } = await run(['--scenario', 'export', '--amount', '24', '--duration', '100', '--connections', '3', '--out', dir])
+    const { code, out: printed } = await run([
+      '--scenario',
+      'export',
+      '--amount',
+      '24',
+      '--duration',
+      '100',
+      '--connections',
+      '3',
+      '--out',
+      dir,
+    ])
     assert.equal(code, EXIT.ok, printed)
     const report = readReport(dir)
     assert.deepEqual(Object.keys(report.routes).sort(), ['csv stream', 'ndjson stream', 'page walk'])
@@ -131,7 +199,10 @@ describe('load-test kit (npm run loadtest)', function () {
       assert.deepEqual(Object.keys(route.statuses), ['200'], `${name}: ${JSON.stringify(route.statuses)}`)
       assert.ok((route.rows ?? 0) > 0 && (route.rowsPerSecond ?? 0) > 0, name)
     }
-    assert.equal(report.overall.rows, Object.values(report.routes).reduce((total, route) => total + (route.rows ?? 0), 0))
+    assert.equal(
+      report.overall.rows,
+      Object.values(report.routes).reduce((total, route) => total + (route.rows ?? 0), 0),
+    )
     // 200 rows a page: a walk that followed its cursors read more rows than it had first pages.
     assert.ok((report.routes['page walk'].rows ?? 0) > report.routes['page walk'].requests * 100)
   })
@@ -152,7 +223,20 @@ describe('load-test kit (npm run loadtest)', function () {
     const regressed = await run(['--compare', base, slowerFile, '--max-regression', '10%'])
     assert.equal(regressed.code, EXIT.missed)
     assert.match(regressed.out, new RegExp(`Regressed past 10% \\(p50 or p99\\): ${route}\\n`))
-    const compared = await run(['--scenario', 'breakdowns', '--amount', '60', '--connections', '2', '--out', path.join(out, 'again'), '--compare', base, '--max-regression', '100000%'])
+    const compared = await run([
+      '--scenario',
+      'breakdowns',
+      '--amount',
+      '60',
+      '--connections',
+      '2',
+      '--out',
+      path.join(out, 'again'),
+      '--compare',
+      base,
+      '--max-regression',
+      '100000%',
+    ])
     assert.equal(compared.code, EXIT.ok, compared.out)
     assert.match(compared.out, new RegExp(`Against ${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:`))
     assert.equal(readReport(path.join(out, 'again')).comparison?.against, base)
@@ -163,7 +247,10 @@ describe('load-test kit (npm run loadtest)', function () {
     assert.equal((await run(['--scenario', 'dashboard', '--duration', '2', '--amount', '1000000', '--out', byDuration])).code, EXIT.ok)
     assert.ok(readReport(byDuration).overall.requests < 1_000_000)
     const byCount = path.join(out, 'by-count')
-    assert.equal((await run(['--scenario', 'dashboard', '--duration', '600', '--amount', '3', '--connections', '8', '--out', byCount])).code, EXIT.ok)
+    assert.equal(
+      (await run(['--scenario', 'dashboard', '--duration', '600', '--amount', '3', '--connections', '8', '--out', byCount])).code,
+      EXIT.ok,
+    )
     assert.equal(readReport(byCount).overall.requests, 3)
   })
 
@@ -178,9 +265,16 @@ describe('load-test kit (npm run loadtest)', function () {
       const stdout = collector()
       const stderr = collector()
       const limitedUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`
-      const code = await main(['--url', limitedUrl, '--scenario', 'dashboard', '--duration', '30', '--out', dir, '--slo', 'p99<60s'], { env: credentials, out: stdout.stream, err: stderr.stream })
+      const code = await main(['--url', limitedUrl, '--scenario', 'dashboard', '--duration', '30', '--out', dir, '--slo', 'p99<60s'], {
+        env: credentials,
+        out: stdout.stream,
+        err: stderr.stream,
+      })
       assert.equal(code, EXIT.refused)
-      assert.match(stderr.text(), /^loadtest: not starting: the gateway allows this client 100 requests per 10 s .*QUARRY_RATE_LIMIT=8000 or more/)
+      assert.match(
+        stderr.text(),
+        /^loadtest: not starting: the gateway allows this client 100 requests per 10 s .*QUARRY_RATE_LIMIT=8000 or more/,
+      )
       assert.equal(stdout.text(), '', 'no figure')
       assert.equal(fs.existsSync(dir), false)
     } finally {
@@ -199,11 +293,19 @@ describe('load-test kit (npm run loadtest)', function () {
 
   it('refuses a target that is not on this machine before sending anything', async () => {
     const stderr = collector()
-    const code = await main(['--url', 'http://gateway.example.com:3000'], { env: { QUARRY_CLIENT_ID: 'x', QUARRY_CLIENT_SECRET: 'y' }, out: collector().stream, err: stderr.stream })
+    const code = await main(['--url', 'http://gateway.example.com:3000'], {
+      env: { QUARRY_CLIENT_ID: 'x', QUARRY_CLIENT_SECRET: 'y' },
+      out: collector().stream,
+      err: stderr.stream,
+    })
     assert.equal(code, EXIT.refused)
     assert.match(stderr.text(), /refusing to load http:\/\/gateway\.example\.com:3000: it is not on this machine.*--i-own-this-target/)
     // The process itself exits with the same code.
-    const child = spawnSync(process.execPath, ['--import', 'tsx', 'loadtest/cli.ts', '--url', 'http://gateway.example.com:3000'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, QUARRY_CLIENT_ID: 'x', QUARRY_CLIENT_SECRET: 'y' } })
+    const child = spawnSync(process.execPath, ['--import', 'tsx', 'loadtest/cli.ts', '--url', 'http://gateway.example.com:3000'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, QUARRY_CLIENT_ID: 'x', QUARRY_CLIENT_SECRET: 'y' },
+    })
     assert.equal(child.status, EXIT.refused, child.stderr)
     assert.match(child.stderr, /refusing to load/)
   })

@@ -50,8 +50,18 @@ describe('Prometheus metrics of a gateway over the embedded engine', () => {
     writer = { 'openpanel-client-id': client.id, 'openpanel-client-secret': client.secret }
     metrics = createMetrics()
     const runner = createRunner(h.engine, h.config, metrics.statementObserver)
-    metrics.trackQueue(() => runner.queueDepth(), () => runner.inFlight())
-    app = createApp({ config: h.config, runner, directory: new Directory(runner, h.config.authCacheMs), logger: createLogger('error', true), clock: () => h.now, metrics })
+    metrics.trackQueue(
+      () => runner.queueDepth(),
+      () => runner.inFlight(),
+    )
+    app = createApp({
+      config: h.config,
+      runner,
+      directory: new Directory(runner, h.config.authCacheMs),
+      logger: createLogger('error', true),
+      clock: () => h.now,
+      metrics,
+    })
     listener = await startMetricsServer(metrics, { host: '127.0.0.1', port: 0 })
   })
   after(async () => {
@@ -63,7 +73,10 @@ describe('Prometheus metrics of a gateway over the embedded engine', () => {
     await request(app).get('/insights/mproj/metrics?range=7d').set(auth).expect(200)
     await request(app).get('/insights/mproj/metrics?range=30d').set(auth).expect(200)
     await request(app).get('/insights/mproj/metrics').expect(401)
-    await request(app).get('/insights/mproj/metrics').set({ ...auth, 'openpanel-client-secret': 'wrong' }).expect(401)
+    await request(app)
+      .get('/insights/mproj/metrics')
+      .set({ ...auth, 'openpanel-client-secret': 'wrong' })
+      .expect(401)
     await request(app).get('/insights/mproj/metrics').set(writer).expect(403)
     await request(app).get('/insights/mproj/no-such-resource').set(auth).expect(404)
     const { text, families } = await scrape()
@@ -107,11 +120,23 @@ describe('Prometheus metrics of a gateway over the embedded engine', () => {
     await request(app).get('/insights/mproj/retention?period=day&periods=3').set(auth).expect(200)
     await request(app).get('/insights/mproj/paths?node=event').set(auth).expect(200)
     const { families } = await scrape()
-    for (const [resource, answered] of [['funnel', 3], ['retention', 1], ['paths', 1]] as const) {
-      assert.equal(sampleValue(families, 'quarry_http_requests_total', { route: `/insights/:projectId/${resource}`, status: '200' }), answered, resource)
+    for (const [resource, answered] of [
+      ['funnel', 3],
+      ['retention', 1],
+      ['paths', 1],
+    ] as const) {
+      assert.equal(
+        sampleValue(families, 'quarry_http_requests_total', { route: `/insights/:projectId/${resource}`, status: '200' }),
+        answered,
+        resource,
+      )
     }
     for (const template of ['funnel_entries', 'funnel_window', 'funnel', 'retention', 'paths']) {
-      assert.equal(sampleValue(families, 'quarry_statement_duration_seconds_count', { template: `behaviour.${template}`, outcome: 'ok' }), 1, template)
+      assert.equal(
+        sampleValue(families, 'quarry_statement_duration_seconds_count', { template: `behaviour.${template}`, outcome: 'ok' }),
+        1,
+        template,
+      )
     }
     assert.equal(sampleValue(families, 'quarry_http_requests_total', { route: '/insights/:projectId/funnel', status: '400' }), 1)
   })
@@ -123,10 +148,21 @@ describe('Prometheus metrics of a gateway over the embedded engine', () => {
     await request(app).get('/insights/mproj/events/property_values?range=7d').set(auth).expect(400)
     const { families } = await scrape()
     for (const resource of ['names', 'properties', 'property_values']) {
-      assert.equal(sampleValue(families, 'quarry_http_requests_total', { route: `/insights/:projectId/events/${resource}`, status: '200' }), 1, resource)
-      assert.equal(sampleValue(families, 'quarry_statement_duration_seconds_count', { template: `insights.events_${resource}`, outcome: 'ok' }), 1, resource)
+      assert.equal(
+        sampleValue(families, 'quarry_http_requests_total', { route: `/insights/:projectId/events/${resource}`, status: '200' }),
+        1,
+        resource,
+      )
+      assert.equal(
+        sampleValue(families, 'quarry_statement_duration_seconds_count', { template: `insights.events_${resource}`, outcome: 'ok' }),
+        1,
+        resource,
+      )
     }
-    assert.equal(sampleValue(families, 'quarry_http_requests_total', { route: '/insights/:projectId/events/property_values', status: '400' }), 1)
+    assert.equal(
+      sampleValue(families, 'quarry_http_requests_total', { route: '/insights/:projectId/events/property_values', status: '400' }),
+      1,
+    )
   })
 
   it('counts every row an NDJSON or CSV export streams', async () => {
@@ -140,8 +176,16 @@ describe('Prometheus metrics of a gateway over the embedded engine', () => {
     assert.equal(sampleValue(families, 'quarry_http_requests_total', { route: '/export/events', status: '200' }), 2)
     // Each export is one statement read a block at a time, each read observed as a statement's turn: the
     // read of its one block and the read that finds the end.
-    assert.equal(sampleValue(families, 'quarry_statement_duration_seconds_count', { template: 'export.events', outcome: 'ok' }), 2, 'the NDJSON reads')
-    assert.equal(sampleValue(families, 'quarry_statement_duration_seconds_count', { template: 'export.events-csv-lines', outcome: 'ok' }), 2, 'the CSV reads, written by the engine')
+    assert.equal(
+      sampleValue(families, 'quarry_statement_duration_seconds_count', { template: 'export.events', outcome: 'ok' }),
+      2,
+      'the NDJSON reads',
+    )
+    assert.equal(
+      sampleValue(families, 'quarry_statement_duration_seconds_count', { template: 'export.events-csv-lines', outcome: 'ok' }),
+      2,
+      'the CSV reads, written by the engine',
+    )
   })
 
   it('labels a statement that failed, was cancelled or ran out of time by its outcome', async () => {
@@ -166,8 +210,19 @@ describe('npm start with QUARRY_METRICS_PORT', function () {
   it('serves /metrics on 127.0.0.1 at its own port, not on the API port, and stops with the gateway', async () => {
     const port = 20_000 + Math.floor(Math.random() * 20_000)
     const metricsPort = port + 1
-    const env = { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', QUARRY_DATA_DIR: dir, QUARRY_DEMO_EVENTS: '0', PORT: String(port), QUARRY_METRICS_PORT: String(metricsPort) }
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const env = {
+      ...process.env,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      QUARRY_DATA_DIR: dir,
+      QUARRY_DEMO_EVENTS: '0',
+      PORT: String(port),
+      QUARRY_METRICS_PORT: String(metricsPort),
+    }
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let output = ''
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))

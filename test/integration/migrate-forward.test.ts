@@ -14,7 +14,9 @@ const PROJECT = { id: 'shop', timezone: 'Europe/Berlin' }
 const NOW = new Date('2024-04-10T00:00:00.000Z')
 const WEEK = 'startDate=2024-03-27&endDate=2024-04-02'
 const REQUESTS = [`metrics?${WEEK}`, `country?${WEEK}`, `pages?${WEEK}&limit=50`]
-const DERIVED = recordedName(listMigrations().find((migration) => migration.name === '002_derived_tables') ?? assert.fail('no derived migration'))
+const DERIVED = recordedName(
+  listMigrations().find((migration) => migration.name === '002_derived_tables') ?? assert.fail('no derived migration'),
+)
 /** Migrations numbered after the baseline's two, which a directory from before the baseline has not applied either. */
 const AFTER_BASELINE = listMigrations()
   .map((migration) => migration.name)
@@ -31,8 +33,16 @@ describe('data directories from before the baseline, and derived tables of anoth
     h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
     await createProject(h.engine, PROJECT)
     // Every multi-event session split over two inserts.
-    await insertRawEvents(h.engine, events.filter((_, index) => index % 2 === 0), PROJECT.id)
-    await insertRawEvents(h.engine, events.filter((_, index) => index % 2 === 1), PROJECT.id)
+    await insertRawEvents(
+      h.engine,
+      events.filter((_, index) => index % 2 === 0),
+      PROJECT.id,
+    )
+    await insertRawEvents(
+      h.engine,
+      events.filter((_, index) => index % 2 === 1),
+      PROJECT.id,
+    )
     auth = await rootHeaders(h.engine)
   })
 
@@ -44,14 +54,24 @@ describe('data directories from before the baseline, and derived tables of anoth
   /** The migrations recorded as applied replaced by `names`, as an earlier version would have left them. */
   async function recordOnly(names: readonly string[]): Promise<void> {
     await command('ALTER TABLE quarry_migrations DELETE WHERE 1')
-    await command(`INSERT INTO quarry_migrations (name, applied_at) SELECT arrayJoin([${names.map((name) => `'${name}'`).join(', ')}]), now64(3)`)
+    await command(
+      `INSERT INTO quarry_migrations (name, applied_at) SELECT arrayJoin([${names.map((name) => `'${name}'`).join(', ')}]), now64(3)`,
+    )
   }
   async function agrees(stage: string): Promise<void> {
     h.now = NOW
     for (const url of REQUESTS) {
       const [resource, queryString] = url.split('?')
-      const expected = answerInsights({ events, projectTimezone: PROJECT.timezone, resource, query: Object.fromEntries(new URLSearchParams(queryString)), now: NOW })
-      const res = await request(h.app).get(`/insights/${PROJECT.id}/${url}`).set({ ...auth, 'cache-control': 'no-cache' })
+      const expected = answerInsights({
+        events,
+        projectTimezone: PROJECT.timezone,
+        resource,
+        query: Object.fromEntries(new URLSearchParams(queryString)),
+        now: NOW,
+      })
+      const res = await request(h.app)
+        .get(`/insights/${PROJECT.id}/${url}`)
+        .set({ ...auth, 'cache-control': 'no-cache' })
       assert.equal(res.status, expected.status, `${stage}: ${url}`)
       assert.deepEqual(res.body, expected.body, `${stage}: ${url}`)
     }
@@ -60,7 +80,8 @@ describe('data directories from before the baseline, and derived tables of anoth
 
   it('refuses a directory that missed a migration before the baseline, saying how to re-import it, and changes nothing', async () => {
     await recordOnly(LEGACY_MIGRATIONS.filter((name) => name !== '015_session_keys'))
-    const refusal = /missing 015_session_keys.*Re-import it: with the earlier version, `npm run cli -- export --project ID --out FILE`.*`npm run cli -- import --project ID --file FILE`/
+    const refusal =
+      /missing 015_session_keys.*Re-import it: with the earlier version, `npm run cli -- export --project ID --out FILE`.*`npm run cli -- import --project ID --file FILE`/
     await assert.rejects(migrate(h.engine), (error: Error) => error instanceof LegacySchemaError && refusal.test(error.message))
     await assert.rejects(pendingMigrations(h.engine), refusal)
     assert.equal(await numberOf('SELECT count() FROM quarry_migrations FINAL'), LEGACY_MIGRATIONS.length - 1, 'nothing recorded')
@@ -77,7 +98,11 @@ describe('data directories from before the baseline, and derived tables of anoth
 
     assert.deepEqual(await migrate(h.engine), [DERIVED, ...AFTER_BASELINE])
     assert.deepEqual(await pendingMigrations(h.engine), [])
-    assert.equal(await numberOf("SELECT count() FROM system.tables WHERE database = currentDatabase() AND name = 'compaction_job'"), 0, 'the legacy table is gone')
+    assert.equal(
+      await numberOf("SELECT count() FROM system.tables WHERE database = currentDatabase() AND name = 'compaction_job'"),
+      0,
+      'the legacy table is gone',
+    )
     assert.equal(await numberOf('SELECT count() FROM sessions_settled'), 0, 'the combined tables were created anew')
     assert.equal(await numberOf('SELECT count() FROM session_compactions'), 0, 'and the records with them')
     assert.ok((await numberOf('SELECT count() FROM sessions')) > 0, 'the source tables kept their rows')

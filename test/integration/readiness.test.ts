@@ -36,14 +36,23 @@ describe('/ready', function () {
   after(() => h.close())
 
   const appOver = (runner: Runner) =>
-    createApp({ config: h.config, runner, directory: h.directory, logger: createLogger('error', true), readiness: new ReadinessProbe(runner, clock) })
+    createApp({
+      config: h.config,
+      runner,
+      directory: h.directory,
+      logger: createLogger('error', true),
+      readiness: new ReadinessProbe(runner, clock),
+    })
 
   it('answers every caller from one probe of the engine, at most a second old', async () => {
     const controls: CompiledQuery[] = []
     const app = appOver(recording(h.runner, [], controls))
     const pings = () => controls.filter((compiled) => compiled.template === 'control.ping').length
     const answers = await Promise.all(Array.from({ length: 10 }, () => request(app).get('/ready')))
-    assert.deepEqual(answers.map((res) => res.status), Array(10).fill(200))
+    assert.deepEqual(
+      answers.map((res) => res.status),
+      Array(10).fill(200),
+    )
     assert.equal(pings(), 1, 'ten callers at once, one probe')
     now += MAX_PROBE_AGE_MS - 1
     await request(app).get('/ready').expect(200)
@@ -97,7 +106,13 @@ describe('/ready', function () {
 
   it('fails while a cancelled statement the kill loop gave up on still runs, and counts it in Prometheus', async () => {
     const metrics = createMetrics()
-    const lanes = new EmbeddedLanes({ Session, dataDir: h.dir, guardrails: h.config, maxKillTries: 3, onUnstoppable: (statement) => metrics.statementObserver.statementUnstoppable?.(statement) })
+    const lanes = new EmbeddedLanes({
+      Session,
+      dataDir: h.dir,
+      guardrails: h.config,
+      maxKillTries: 3,
+      onUnstoppable: (statement) => metrics.statementObserver.statementUnstoppable?.(statement),
+    })
     const runner = new Runner({ lanes, guardrails: h.config, maxQueued: 8, observer: metrics.statementObserver })
     const app = appOver(runner)
     await runner.run(raw('SELECT 1 AS one'))
@@ -106,14 +121,24 @@ describe('/ready', function () {
     const blockers = new Session(h.dir)
     const watcher = new Session(h.dir)
     const blockerId = crypto.randomUUID()
-    const blocker = blockers.queryBindAsync(`${ENDLESS.sql}\nSETTINGS log_comment = '${blockerId}'`, ENDLESS.params, { format: 'JSONEachRow' })
+    const blocker = blockers.queryBindAsync(`${ENDLESS.sql}\nSETTINGS log_comment = '${blockerId}'`, ENDLESS.params, {
+      format: 'JSONEachRow',
+    })
     const blockerEnded = blocker.then(
       () => true,
       () => true,
     )
     let waiting: Promise<unknown> | undefined
     try {
-      await until(async () => (await watcher.queryAsync(`SELECT count() AS n FROM system.processes WHERE Settings['log_comment'] = '${blockerId}'`, { format: 'JSONEachRow' })).text().includes('"n":1'))
+      await until(async () =>
+        (
+          await watcher.queryAsync(`SELECT count() AS n FROM system.processes WHERE Settings['log_comment'] = '${blockerId}'`, {
+            format: 'JSONEachRow',
+          })
+        )
+          .text()
+          .includes('"n":1'),
+      )
       const abort = new AbortController()
       waiting = runner.run(raw('SELECT {x:UInt8} AS x', { x: 7 }), { signal: abort.signal })
       waiting.catch(() => undefined)

@@ -7,14 +7,49 @@ import { startHarness, type Harness } from '../support/harness'
 
 /** Patterns the engine compiles: RE2 syntax JavaScript lacks among them. */
 const ACCEPTED = [
-  '(?i)ABC', '(?P<n>a)', '(?<n>a)', 'a{1000}', '(a{10}){100}', '\\pL', '\\p{Greek}', '[[:alpha:]]', '\\C', '\\Q.*\\E', '\\z',
-  '(?U)a+', '(?s).', 'x{,3}', '[]a]', 'a]', '{', '\\x{10FFFF}', '^/blog/(a|b)$', '.{250}',
+  '(?i)ABC',
+  '(?P<n>a)',
+  '(?<n>a)',
+  'a{1000}',
+  '(a{10}){100}',
+  '\\pL',
+  '\\p{Greek}',
+  '[[:alpha:]]',
+  '\\C',
+  '\\Q.*\\E',
+  '\\z',
+  '(?U)a+',
+  '(?s).',
+  'x{,3}',
+  '[]a]',
+  'a]',
+  '{',
+  '\\x{10FFFF}',
+  '^/blog/(a|b)$',
+  '.{250}',
 ]
 
 /** Patterns the engine refuses to compile (CANNOT_COMPILE_REGEXP), JavaScript syntax among them. */
 const REFUSED = [
-  'a{1001}', '(a{100}){100}', '\\cA', '\\p{Foo}', '[[:foo:]]', '(?x)a b', '^(?=a)b', '(a)\\1', '\\Z', '\\u0041', '(', '[a', 'x{2,1}',
-  'a**', '(?<n-a>a)', '\\x{110000}', '[z-a]', '(?#c)', '\\pL{1000}',
+  'a{1001}',
+  '(a{100}){100}',
+  '\\cA',
+  '\\p{Foo}',
+  '[[:foo:]]',
+  '(?x)a b',
+  '^(?=a)b',
+  '(a)\\1',
+  '\\Z',
+  '\\u0041',
+  '(',
+  '[a',
+  'x{2,1}',
+  'a**',
+  '(?<n-a>a)',
+  '\\x{110000}',
+  '[z-a]',
+  '(?#c)',
+  '\\pL{1000}',
 ]
 
 /**

@@ -19,7 +19,11 @@ function noting(runner: Runner, seen: { template: string; deadline?: AbortSignal
       const value = Reflect.get(target, property, receiver)
       if (typeof value !== 'function') return value
       return (...args: unknown[]) => {
-        if (property === 'runText') seen.push({ template: (args[0] as CompiledQuery | CompiledAtTurn).template, deadline: (args[1] as RunOptions | undefined)?.deadline })
+        if (property === 'runText')
+          seen.push({
+            template: (args[0] as CompiledQuery | CompiledAtTurn).template,
+            deadline: (args[1] as RunOptions | undefined)?.deadline,
+          })
         return value.apply(receiver, args)
       }
     },
@@ -47,10 +51,17 @@ describe('one deadline per request', function () {
       },
     }
     const runner = new Runner({ lanes: h.engine.openLanes(h.config), guardrails: h.config, maxQueued: 8, observer })
-    await assert.rejects(runner.run(statement, { deadline: AbortSignal.abort() }), (error: unknown) => error instanceof QueryError && error.code === 'timeout')
+    await assert.rejects(
+      runner.run(statement, { deadline: AbortSignal.abort() }),
+      (error: unknown) => error instanceof QueryError && error.code === 'timeout',
+    )
     assert.deepEqual(finished, ['timeout'])
     assert.deepEqual(durations, [0], 'a statement that never had its turn ran for no time')
-    assert.deepEqual((await runner.run(statement, { deadline: runner.requestDeadline() })).rows, [{ x: 1 }], 'a deadline not yet passed lets it run')
+    assert.deepEqual(
+      (await runner.run(statement, { deadline: runner.requestDeadline() })).rows,
+      [{ x: 1 }],
+      'a deadline not yet passed lets it run',
+    )
   })
 
   it('reports a statement given up while it ran once the engine has stopped it, with how long it went on', async () => {
@@ -64,16 +75,32 @@ describe('one deadline per request', function () {
       },
     }
     const runner = new Runner({ lanes: h.engine.openLanes(h.config), guardrails: h.config, maxQueued: 8, observer })
-    const endless: CompiledQuery = { template: 'test.endless', sql: "SELECT count() AS n FROM numbers({n:UInt64}) WHERE match(toString(number), '^(1|2|3)+7$')", params: { n: 1e12 } }
-    await assert.rejects(runner.run(endless, { deadline: AbortSignal.timeout(300) }), (error: unknown) => error instanceof QueryError && error.code === 'timeout')
+    const endless: CompiledQuery = {
+      template: 'test.endless',
+      sql: "SELECT count() AS n FROM numbers({n:UInt64}) WHERE match(toString(number), '^(1|2|3)+7$')",
+      params: { n: 1e12 },
+    }
+    await assert.rejects(
+      runner.run(endless, { deadline: AbortSignal.timeout(300) }),
+      (error: unknown) => error instanceof QueryError && error.code === 'timeout',
+    )
     await runner.run({ template: 'test.after', sql: 'SELECT 1 AS x', params: {} })
-    assert.deepEqual(events, ['finished timeout', 'stopped', 'finished ok'], 'the next statement had its turn only after the engine stopped the one given up')
+    assert.deepEqual(
+      events,
+      ['finished timeout', 'stopped', 'finished ok'],
+      'the next statement had its turn only after the engine stopped the one given up',
+    )
     assert.equal(stopped[0].template, 'test.endless')
     assert.equal(stopped[0].lane, 'data')
     assert.ok(stopped[0].overrunMs >= 0 && stopped[0].ranMs >= 300 + stopped[0].overrunMs - 50, JSON.stringify(stopped[0]))
 
     const quiet: string[] = []
-    const noTurn = new Runner({ lanes: h.engine.openLanes(h.config), guardrails: h.config, maxQueued: 8, observer: { statementFinished: () => undefined, statementStopped: () => quiet.push('stopped') } })
+    const noTurn = new Runner({
+      lanes: h.engine.openLanes(h.config),
+      guardrails: h.config,
+      maxQueued: 8,
+      observer: { statementFinished: () => undefined, statementStopped: () => quiet.push('stopped') },
+    })
     await assert.rejects(noTurn.run(endless, { deadline: AbortSignal.abort() }))
     assert.deepEqual(quiet, [], 'a statement that never had its turn has nothing to stop')
   })
@@ -81,9 +108,14 @@ describe('one deadline per request', function () {
   it("gives a session question's settled check and its statement the same deadline", async () => {
     const seen: { template: string; deadline?: AbortSignal }[] = []
     const app = createApp({ config: h.config, runner: noting(h.runner, seen), directory: h.directory, logger: createLogger('error', true) })
-    const res = await request(app).get(`/insights/${PROJECT.id}/metrics?startDate=2024-03-27&endDate=2024-04-02`).set({ ...auth, 'cache-control': 'no-cache' })
+    const res = await request(app)
+      .get(`/insights/${PROJECT.id}/metrics?startDate=2024-03-27&endDate=2024-04-02`)
+      .set({ ...auth, 'cache-control': 'no-cache' })
     assert.equal(res.status, 200, res.text)
-    assert.deepEqual(seen.map((statement) => statement.template), ['insights.settled_days', 'insights.metrics'])
+    assert.deepEqual(
+      seen.map((statement) => statement.template),
+      ['insights.settled_days', 'insights.metrics'],
+    )
     assert.ok(seen[0].deadline instanceof AbortSignal, 'the check runs under the request deadline')
     assert.equal(seen[1].deadline, seen[0].deadline, 'the statement shares it')
   })
@@ -95,6 +127,9 @@ describe('one deadline per request', function () {
     assert.equal(res.status, 200, res.text)
     assert.ok(seen.length >= 2, JSON.stringify(seen.map((statement) => statement.template)))
     assert.ok(seen[0].deadline instanceof AbortSignal)
-    assert.ok(seen.every((statement) => statement.deadline === seen[0].deadline), JSON.stringify(seen.map((statement) => statement.template)))
+    assert.ok(
+      seen.every((statement) => statement.deadline === seen[0].deadline),
+      JSON.stringify(seen.map((statement) => statement.template)),
+    )
   })
 })

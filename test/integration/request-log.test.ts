@@ -74,10 +74,12 @@ describe('the request log', function () {
   /** A stream request whose response is not read (paused as soon as its head arrives). */
   const stalled = () =>
     new Promise<http.IncomingMessage>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port, path: EXPORT, headers: auth, agent: false }, (res) => {
-        res.pause()
-        resolve(res)
-      }).on('error', reject)
+      http
+        .get({ host: '127.0.0.1', port, path: EXPORT, headers: auth, agent: false }, (res) => {
+          res.pause()
+          resolve(res)
+        })
+        .on('error', reject)
     })
 
   it('logs an answered request once, with its status, duration and request id', async () => {
@@ -101,7 +103,10 @@ describe('the request log', function () {
     await new Promise((resolve) => setTimeout(resolve, 200))
     const found = requestLines(requestId)
     assert.equal(found.length, 1, `one line: ${JSON.stringify(found)}`)
-    assert.deepEqual({ path: found[0].path, status: found[0].status, cut: found[0].cut }, { path: '/export/events', status: 499, cut: 'stream_idle' })
+    assert.deepEqual(
+      { path: found[0].path, status: found[0].status, cut: found[0].cut },
+      { path: '/export/events', status: 499, cut: 'stream_idle' },
+    )
     assert.ok(found[0].durationMs >= 1_000, `cut after the idle second: ${found[0].durationMs} ms`)
   })
 
@@ -115,6 +120,9 @@ describe('the request log', function () {
     await new Promise((resolve) => setTimeout(resolve, 200))
     const found = requestLines(requestId)
     assert.equal(found.length, 1, `one line: ${JSON.stringify(found)}`)
-    assert.deepEqual({ path: found[0].path, status: found[0].status, cut: found[0].cut }, { path: '/export/events', status: 499, cut: 'client_closed' })
+    assert.deepEqual(
+      { path: found[0].path, status: found[0].status, cut: found[0].cut },
+      { path: '/export/events', status: 499, cut: 'client_closed' },
+    )
   })
 })

@@ -32,14 +32,21 @@ describe('one turn per request', function () {
     const finished: string[] = []
     const lanes = h.engine.openLanes(h.config)
     assert.equal(lanes.maxInFlight, 1, 'the embedded engine runs one data statement at a time')
-    const runner = new Runner({ lanes, guardrails: h.config, maxQueued: 16, observer: { statementFinished: (event) => finished.push(event.template) } })
+    const runner = new Runner({
+      lanes,
+      guardrails: h.config,
+      maxQueued: 16,
+      observer: { statementFinished: (event) => finished.push(event.template) },
+    })
     const app = createApp({ config: h.config, runner, directory: h.directory, logger: createLogger('error', true) })
     const live = await request(app).get(`/insights/${PROJECT.id}/live`).set(auth)
     assert.equal(live.status, 200, 'a first request warms the credential check')
     finished.length = 0
     const hog = runner.forClient('hog')
     const running = hog.run(slow(0, 2.5))
-    const question = request(app).get(`/insights/${PROJECT.id}/metrics?startDate=2024-03-27&endDate=2024-04-02`).set({ ...auth, 'cache-control': 'no-cache' })
+    const question = request(app)
+      .get(`/insights/${PROJECT.id}/metrics?startDate=2024-03-27&endDate=2024-04-02`)
+      .set({ ...auth, 'cache-control': 'no-cache' })
     const answered = question.then((res) => res)
     // The question's check is queued behind the running statement before the hog queues two more.
     while (runner.queueDepth() === 0) {

@@ -29,7 +29,10 @@ describe('result cache', function () {
   before(async () => {
     // Every request reads the data version again, so an insert is seen on the very next request.
     h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000', QUARRY_CACHE_VERSION_MS: '0' }, now: NOW })
-    for (const [project, seed] of [[A, 1], [B, 2]] as const) {
+    for (const [project, seed] of [
+      [A, 1],
+      [B, 2],
+    ] as const) {
       await createProject(h.engine, { id: project.id, timezone: project.timezone })
       events.set(project.id, randomEvents(seed, project))
       await insertRawEvents(h.engine, events.get(project.id) as RawEvent[], project.id)
@@ -39,7 +42,9 @@ describe('result cache', function () {
   after(() => h.close())
 
   const get = (project: string, resource: string, query: Record<string, string>, headers = auth) =>
-    request(h.app).get(`/insights/${project}/${resource}?${new URLSearchParams(query)}`).set(headers)
+    request(h.app)
+      .get(`/insights/${project}/${resource}?${new URLSearchParams(query)}`)
+      .set(headers)
   const expected = (project: { id: string; timezone: string }, resource: string, query: Record<string, string>) =>
     answerInsights({ events: events.get(project.id) as RawEvent[], projectTimezone: project.timezone, resource, query, now: NOW }).body
 
@@ -100,13 +105,24 @@ describe('result cache', function () {
     const views = { name: 'screen_view' }
     const carts = { name: 'add_to_cart' }
     const pairs: [unknown[], unknown[]][] = [
-      [[views, { type: 'formula', formula: 'A*0', displayName: 'x' }], [views, { type: 'formula', formula: 'A*100', displayName: 'x' }]],
-      [[views, { type: 'formula', formula: 'A*2', displayName: 'x' }], [views, { type: 'formula', formula: 'A*2', displayName: 'y' }]],
+      [
+        [views, { type: 'formula', formula: 'A*0', displayName: 'x' }],
+        [views, { type: 'formula', formula: 'A*100', displayName: 'x' }],
+      ],
+      [
+        [views, { type: 'formula', formula: 'A*2', displayName: 'x' }],
+        [views, { type: 'formula', formula: 'A*2', displayName: 'y' }],
+      ],
       [[{ ...views, displayName: 'Views' }], [{ ...views, displayName: 'Page views' }]],
-      [[views, carts, { type: 'formula', formula: 'A/B' }], [views, carts, { type: 'formula', formula: 'A/B' }, { type: 'formula', formula: 'B-A' }]],
+      [
+        [views, carts, { type: 'formula', formula: 'A/B' }],
+        [views, carts, { type: 'formula', formula: 'A/B' }, { type: 'formula', formula: 'B-A' }],
+      ],
     ]
     const chartOf = (series: unknown[]) =>
-      request(h.app).get(`/export/charts?${new URLSearchParams({ projectId: A.id, ...SETTLED, series: JSON.stringify(series) })}`).set(auth)
+      request(h.app)
+        .get(`/export/charts?${new URLSearchParams({ projectId: A.id, ...SETTLED, series: JSON.stringify(series) })}`)
+        .set(auth)
     for (const [first, second] of pairs) {
       const a = await chartOf(first)
       const b = await chartOf(second)
@@ -120,12 +136,15 @@ describe('result cache', function () {
     }
   })
 
-  it("reading the version as a server does, sees a change of the sessions alone, and caches nothing while a mutation runs", async () => {
+  it('reading the version as a server does, sees a change of the sessions alone, and caches nothing while a mutation runs', async () => {
     // The version read by a statement, as on a server (the embedded engine's write count is not used).
     const config = h.config
     const reading = new Runner({ lanes: h.engine.openLanes(config), guardrails: config, maxQueued: config.engineQueue })
     const app = createApp({ config, runner: reading, directory: h.directory, logger: createLogger('error', true), clock: () => NOW })
-    const browsers = () => request(app).get(`/insights/${A.id}/browser?${new URLSearchParams(SETTLED)}`).set(auth)
+    const browsers = () =>
+      request(app)
+        .get(`/insights/${A.id}/browser?${new URLSearchParams(SETTLED)}`)
+        .set(auth)
     assert.equal((await browsers()).headers['x-cache'], 'miss')
     assert.equal((await browsers()).headers['x-cache'], 'hit')
     const command = (query: string, params: Record<string, unknown> = {}) => h.engine.client.command({ query, query_params: params })
@@ -135,7 +154,10 @@ describe('result cache', function () {
     assert.equal((await browsers()).headers['x-cache'], 'hit', 'merges leave the version as it is')
     // A change to the partial session rows alone, as an import's rebuild of a session makes: events are as they were.
     // One session's partial rows go, and come back (kept aside meanwhile), as an import's rebuild of a session does.
-    await command('CREATE TABLE kept_session ENGINE = Memory AS SELECT * FROM sessions WHERE project_id = {project:String} AND session_id = (SELECT min(session_id) FROM sessions WHERE project_id = {project:String})', { project: A.id })
+    await command(
+      'CREATE TABLE kept_session ENGINE = Memory AS SELECT * FROM sessions WHERE project_id = {project:String} AND session_id = (SELECT min(session_id) FROM sessions WHERE project_id = {project:String})',
+      { project: A.id },
+    )
     await command('ALTER TABLE sessions DELETE WHERE session_id IN (SELECT session_id FROM kept_session) SETTINGS mutations_sync = 2')
     const changed = await browsers()
     assert.equal(changed.headers['x-cache'], 'miss', 'the rows of sessions changed, not the count of events')
@@ -148,7 +170,10 @@ describe('result cache', function () {
     // A mutation under way (merges stopped, so it cannot finish): answers are computed, never stored.
     await command('SYSTEM STOP MERGES sessions')
     try {
-      await command('ALTER TABLE sessions UPDATE screen_views = screen_views + 0 WHERE project_id = {project:String} SETTINGS mutations_sync = 0', { project: A.id })
+      await command(
+        'ALTER TABLE sessions UPDATE screen_views = screen_views + 0 WHERE project_id = {project:String} SETTINGS mutations_sync = 0',
+        { project: A.id },
+      )
       assert.equal((await browsers()).headers['x-cache'], 'miss')
       assert.equal((await browsers()).headers['x-cache'], 'miss', 'nothing stored while the mutation runs')
     } finally {
@@ -174,7 +199,10 @@ describe('result cache', function () {
         assert.deepEqual(res.body, expected(A, 'country', query))
       }
       const ran = statements.filter((template) => template !== 'control.data-version')
-      assert.deepEqual(ran.filter((template) => template !== 'insights.settled_days'), ['insights.dimension'])
+      assert.deepEqual(
+        ran.filter((template) => template !== 'insights.settled_days'),
+        ['insights.dimension'],
+      )
       assert.ok(ran.length <= 2, 'the settled check, when it runs, is shared too')
     } finally {
       h.runner.run = run
@@ -192,7 +220,8 @@ describe('result cache settings', function () {
     h = await startHarness({ env: { QUARRY_CACHE_BYTES: '100' }, now: NOW })
     await createProject(h.engine, { id: A.id, timezone: A.timezone })
     const headers = await rootHeaders(h.engine)
-    for (let n = 0; n < 2; n += 1) assert.equal((await request(h.app).get(`/insights/${A.id}/metrics?range=30d`).set(headers)).headers['x-cache'], 'miss')
+    for (let n = 0; n < 2; n += 1)
+      assert.equal((await request(h.app).get(`/insights/${A.id}/metrics?range=30d`).set(headers)).headers['x-cache'], 'miss')
   })
 
   it('caches nothing with a lifetime of 0', async () => {
@@ -200,7 +229,9 @@ describe('result cache settings', function () {
     await createProject(h.engine, { id: A.id, timezone: A.timezone })
     const headers = await rootHeaders(h.engine)
     for (let n = 0; n < 2; n += 1) {
-      const res = await request(h.app).get(`/insights/${A.id}/metrics?${new URLSearchParams(SETTLED)}`).set(headers)
+      const res = await request(h.app)
+        .get(`/insights/${A.id}/metrics?${new URLSearchParams(SETTLED)}`)
+        .set(headers)
       assert.equal(res.headers['x-cache'], 'miss')
       assert.equal(res.headers['cache-control'], 'private, max-age=0')
     }

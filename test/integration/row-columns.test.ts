@@ -6,7 +6,14 @@ import assert from 'node:assert/strict'
 import { compileTemplate, type CompiledQuery } from '../../queries/core/compiled'
 import { listSqlFiles, loadTemplate } from '../../queries/core/templates'
 import { startHarness, type Harness } from '../support/harness'
-import { IMPORT_STAGE, adminStatements, columnDifferences, routeStatements, type DescribedColumn, type LabelledStatement } from '../support/row-statements'
+import {
+  IMPORT_STAGE,
+  adminStatements,
+  columnDifferences,
+  routeStatements,
+  type DescribedColumn,
+  type LabelledStatement,
+} from '../support/row-statements'
 
 const templates = listSqlFiles().filter((file) => !file.startsWith('migrations/'))
 const fileOf = new Map(templates.map((file) => [loadTemplate(file).name, file]))
@@ -23,7 +30,12 @@ describe('rows against their @returns', function () {
 
   async function describeColumns(compiled: CompiledQuery): Promise<DescribedColumn[]> {
     const query = `DESCRIBE (${compiled.sql})`
-    const result = await h.engine.client.query({ query, query_params: { ...compiled.params }, format: 'JSONEachRow', clickhouse_settings: { ...compiled.settings } })
+    const result = await h.engine.client.query({
+      query,
+      query_params: { ...compiled.params },
+      format: 'JSONEachRow',
+      clickhouse_settings: { ...compiled.settings },
+    })
     return (await result.json<DescribedColumn>()).map(({ name, type }) => ({ name, type }))
   }
 
@@ -42,13 +54,24 @@ describe('rows against their @returns', function () {
   }
 
   it('tells a wrong type, a missing column and an extra one apart', async () => {
-    const live = compileTemplate('insights/live.sql', { projectId: 'demo', since: '2024-04-15 09:55:00.000', now: '2024-04-15 10:00:00.000' })
+    const live = compileTemplate('insights/live.sql', {
+      projectId: 'demo',
+      since: '2024-04-15 09:55:00.000',
+      now: '2024-04-15 10:00:00.000',
+    })
     const engine = await describeColumns(live)
     assert.deepEqual(engine, [{ name: 'visitors', type: 'UInt64' }])
-    const declared = (...columns: [string, string][]) => ({ kind: 'columns' as const, columns: columns.map(([name, type]) => ({ name, type })) })
+    const declared = (...columns: [string, string][]) => ({
+      kind: 'columns' as const,
+      columns: columns.map(([name, type]) => ({ name, type })),
+    })
     assert.deepEqual(columnDifferences(declared(['visitors', 'UInt64']), engine), [])
-    assert.deepEqual(columnDifferences(declared(['visitors', 'UInt32']), engine), ['column 1 is declared visitors UInt32, the engine gives visitors UInt64'])
-    assert.deepEqual(columnDifferences(declared(['visitors', 'UInt64'], ['pageviews', 'UInt64']), engine), ['declared column pageviews UInt64 is missing'])
+    assert.deepEqual(columnDifferences(declared(['visitors', 'UInt32']), engine), [
+      'column 1 is declared visitors UInt32, the engine gives visitors UInt64',
+    ])
+    assert.deepEqual(columnDifferences(declared(['visitors', 'UInt64'], ['pageviews', 'UInt64']), engine), [
+      'declared column pageviews UInt64 is missing',
+    ])
     assert.deepEqual(columnDifferences(declared(), engine), ['column visitors UInt64 is not declared'])
     assert.deepEqual(columnDifferences({ kind: 'fragment' }, engine), ['its template declares no columns ("-- @returns fragment")'])
   })
@@ -65,6 +88,9 @@ describe('rows against their @returns', function () {
 
   it('describes a statement of every template that declares columns', () => {
     const compiled = new Set([...routeStatements(), ...adminStatements()].map(({ compiled }) => fileOf.get(compiled.template)))
-    assert.deepEqual(templates.filter((file) => loadTemplate(file).returns?.kind === 'columns' && !compiled.has(file)), [])
+    assert.deepEqual(
+      templates.filter((file) => loadTemplate(file).returns?.kind === 'columns' && !compiled.has(file)),
+      [],
+    )
   })
 })

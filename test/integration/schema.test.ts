@@ -21,7 +21,11 @@ describe('the schema at startup', function () {
   /** The same engine, as a gateway in server mode sees it. */
   const asServer = (): Engine => ({ ...engine, settings: { ...engine.settings, mode: 'server' } })
   const tables = async () =>
-    (await engine.client.query({ query: 'SELECT name FROM system.tables WHERE database = currentDatabase()', format: 'JSONEachRow' }).then((rs) => rs.json<{ name: string }>())).map((row) => row.name)
+    (
+      await engine.client
+        .query({ query: 'SELECT name FROM system.tables WHERE database = currentDatabase()', format: 'JSONEachRow' })
+        .then((rs) => rs.json<{ name: string }>())
+    ).map((row) => row.name)
 
   it('refuses on a server whose schema is behind, naming the migrations and the one-shot command, and migrates nothing', async () => {
     await assert.rejects(prepareSchema(asServer()), (error: unknown) => {

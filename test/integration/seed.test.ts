@@ -19,7 +19,8 @@ describe('seed', function () {
   })
   after(() => h.close())
 
-  const one = async <T>(query: string): Promise<T> => (await h.engine.client.query({ query, format: 'JSONEachRow' }).then((rs) => rs.json<T>()))[0]
+  const one = async <T>(query: string): Promise<T> =>
+    (await h.engine.client.query({ query, format: 'JSONEachRow' }).then((rs) => rs.json<T>()))[0]
 
   async function fingerprint(project: string) {
     return one<{ n: number; events: string; sessions: string; profiles: string }>(`
@@ -43,7 +44,15 @@ describe('seed', function () {
 
   it('gives the same rows and sessions however the rows are split into batches, and reports each batch', async () => {
     const seen: number[] = []
-    await seedProject(h.engine, { projectId: 'd', events: 150_000, days: 30, seed: 42, end: END, batchRows: SEED_BLOCK_ROWS, onProgress: (rows) => seen.push(rows) })
+    await seedProject(h.engine, {
+      projectId: 'd',
+      events: 150_000,
+      days: 30,
+      seed: 42,
+      end: END,
+      batchRows: SEED_BLOCK_ROWS,
+      onProgress: (rows) => seen.push(rows),
+    })
     await seedProject(h.engine, { projectId: 'e', events: 150_000, days: 30, seed: 42, end: END, batchRows: 4 * SEED_BLOCK_ROWS })
     assert.deepEqual(seen, [0, 65_536, 131_072, 150_000])
     const [d, e] = await Promise.all(['d', 'e'].map(fingerprint))
@@ -85,8 +94,14 @@ describe('seed', function () {
   })
 
   it('refuses bad parameters and an unknown project', async () => {
-    await assert.rejects(seedProject(h.engine, { projectId: 'a', events: 0, days: 0, seed: -1, end: new Date('x') }), /--events.*--days.*--seed.*--end/)
+    await assert.rejects(
+      seedProject(h.engine, { projectId: 'a', events: 0, days: 0, seed: -1, end: new Date('x') }),
+      /--events.*--days.*--seed.*--end/,
+    )
     await assert.rejects(seedProject(h.engine, { projectId: 'nope', events: 10, days: 1, seed: 1, end: END }), /no project "nope"/)
-    await assert.rejects(seedProject(h.engine, { projectId: 'a', events: 10, days: 1, seed: 1, end: END, batchRows: 1000 }), /multiple of 65536/)
+    await assert.rejects(
+      seedProject(h.engine, { projectId: 'a', events: 10, days: 1, seed: 1, end: END, batchRows: 1000 }),
+      /multiple of 65536/,
+    )
   })
 })

@@ -17,7 +17,11 @@ import { startHarness, type Harness } from '../support/harness'
 type ClientOptions = NonNullable<Parameters<typeof createClient>[0]>
 
 /** A statement that runs for a few seconds and then ends by itself; its text names it among running statements. */
-const SLOW: CompiledQuery = { template: 'test.slow', sql: 'SELECT sleepEachRow(0.1) AS slept FROM numbers({n:UInt64}) SETTINGS max_block_size = 1', params: { n: 30 } }
+const SLOW: CompiledQuery = {
+  template: 'test.slow',
+  sql: 'SELECT sleepEachRow(0.1) AS slept FROM numbers({n:UInt64}) SETTINGS max_block_size = 1',
+  params: { n: 30 },
+}
 
 describe('the serving lanes of a ClickHouse server', () => {
   let h: Harness
@@ -48,7 +52,17 @@ describe('the serving lanes of a ClickHouse server', () => {
   })
 
   it('binds parameters and runs questions read-only, within the guardrails, at the questions’ priority', async () => {
-    const settings = ['priority', 'readonly', 'max_execution_time', 'max_result_rows', 'max_memory_usage', 'max_bytes_before_external_group_by', 'max_temporary_data_on_disk_size_for_query', 'use_index_for_in_with_subqueries', 'optimize_or_like_chain']
+    const settings = [
+      'priority',
+      'readonly',
+      'max_execution_time',
+      'max_result_rows',
+      'max_memory_usage',
+      'max_bytes_before_external_group_by',
+      'max_temporary_data_on_disk_size_for_query',
+      'use_index_for_in_with_subqueries',
+      'optimize_or_like_chain',
+    ]
     const sql = `SELECT {x:String} AS x, ${settings.map((name) => `toString(getSetting('${name}')) AS ${name}`).join(', ')}`
     const [row] = parseLines<Record<string, unknown>>((await lanes.data(statement(sql, { x: "it's" }))).text)
     assert.deepEqual(row, {
@@ -74,7 +88,9 @@ describe('the serving lanes of a ClickHouse server', () => {
   it('cannot write through a data statement or a control statement', async () => {
     await assert.rejects(lanes.data(statement('CREATE TABLE through_data (x UInt8) ENGINE = Memory')), /readonly/i)
     await assert.rejects(lanes.control('CREATE TABLE through_control (x UInt8) ENGINE = Memory', new AbortController().signal), /readonly/i)
-    const tables = await h.engine.client.query({ query: "SELECT name FROM system.tables WHERE name LIKE 'through_%'", format: 'JSONEachRow' }).then((rs) => rs.json())
+    const tables = await h.engine.client
+      .query({ query: "SELECT name FROM system.tables WHERE name LIKE 'through_%'", format: 'JSONEachRow' })
+      .then((rs) => rs.json())
     assert.deepEqual(tables, [])
   })
 
@@ -84,14 +100,26 @@ describe('the serving lanes of a ClickHouse server', () => {
   it("keeps a cancelled statement's turn while the engine runs it, and gives up after its looks, reporting it", async function () {
     this.timeout(60_000)
     const slowRunning = async () => {
-      const rows = await h.engine.client.query({ query: "SELECT count() AS n FROM system.processes WHERE query LIKE '%sleepEachRow%' AND query NOT LIKE '%system.processes%'", format: 'JSONEachRow' }).then((rs) => rs.json<{ n: number }>())
+      const rows = await h.engine.client
+        .query({
+          query: "SELECT count() AS n FROM system.processes WHERE query LIKE '%sleepEachRow%' AND query NOT LIKE '%system.processes%'",
+          format: 'JSONEachRow',
+        })
+        .then((rs) => rs.json<{ n: number }>())
       return Number(rows[0].n)
     }
     const until = async (condition: () => boolean | Promise<boolean>) => {
       while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20))
     }
     const reported: UnstoppableStatement[] = []
-    const watching = new ServerLanes({ client, controlClient, guardrails: h.config, maxInFlight: 2, maxEndChecks: 3, onUnstoppable: (statement) => reported.push(statement) })
+    const watching = new ServerLanes({
+      client,
+      controlClient,
+      guardrails: h.config,
+      maxInFlight: 2,
+      maxEndChecks: 3,
+      onUnstoppable: (statement) => reported.push(statement),
+    })
     const runner = new Runner({ lanes: watching, guardrails: h.config, maxQueued: 8 })
     const abort = new AbortController()
     const running = runner.run(SLOW, { signal: abort.signal })
@@ -100,7 +128,11 @@ describe('the serving lanes of a ClickHouse server', () => {
     await assert.rejects(running, (error: unknown) => error instanceof QueryError && error.code === 'cancelled')
     assert.equal(runner.inFlight(), 1, 'the request is answered at once, but the turn is kept while the engine runs the statement')
     await until(() => runner.inFlight() === 0)
-    assert.deepEqual(reported.map((statement) => statement.tries), [3], 'three looks found it running, then the lanes gave up')
+    assert.deepEqual(
+      reported.map((statement) => statement.tries),
+      [3],
+      'three looks found it running, then the lanes gave up',
+    )
     assert.equal(await slowRunning(), 1, 'it still runs')
     assert.equal(watching.unstoppable(), 1)
     assert.match(runner.dataLaneTrouble() ?? '', /1 cancelled statement\(s\) could not be stopped/)

@@ -14,12 +14,60 @@ const FROM = new Date('2024-03-01T00:00:00Z')
 
 /** Hand-made sessions: the last page viewed twice at one instant (the larger id exits), and one without views. */
 const HAND_MADE: RawEvent[] = [
-  { id: '00000000-0000-4000-8000-000000000001', name: 'screen_view', device_id: 'd1', session_id: 'twice', created_at: '2024-03-05T10:00:00.000Z', origin: 'https://a.example', path: '/a' },
-  { id: '00000000-0000-4000-8000-0000000000ff', name: 'screen_view', device_id: 'd1', session_id: 'twice', created_at: '2024-03-05T10:05:00.000Z', origin: 'https://a.example', path: '/b' },
-  { id: '00000000-0000-4000-8000-000000000002', name: 'screen_view', device_id: 'd1', session_id: 'twice', created_at: '2024-03-05T10:05:00.000Z', origin: 'https://a.example', path: '/c' },
-  { id: '00000000-0000-4000-8000-000000000003', name: 'signup', device_id: 'd1', session_id: 'twice', created_at: '2024-03-05T10:06:00.000Z', origin: 'https://a.example', path: '/d' },
-  { id: '00000000-0000-4000-8000-000000000004', name: 'signup', device_id: 'd2', session_id: 'no-views', created_at: '2024-03-06T10:00:00.000Z', origin: 'https://a.example', path: '/x' },
-  { id: '00000000-0000-4000-8000-000000000005', name: 'purchase', device_id: 'd2', session_id: 'no-views', created_at: '2024-03-06T10:01:00.000Z', origin: 'https://a.example', path: '/y' },
+  {
+    id: '00000000-0000-4000-8000-000000000001',
+    name: 'screen_view',
+    device_id: 'd1',
+    session_id: 'twice',
+    created_at: '2024-03-05T10:00:00.000Z',
+    origin: 'https://a.example',
+    path: '/a',
+  },
+  {
+    id: '00000000-0000-4000-8000-0000000000ff',
+    name: 'screen_view',
+    device_id: 'd1',
+    session_id: 'twice',
+    created_at: '2024-03-05T10:05:00.000Z',
+    origin: 'https://a.example',
+    path: '/b',
+  },
+  {
+    id: '00000000-0000-4000-8000-000000000002',
+    name: 'screen_view',
+    device_id: 'd1',
+    session_id: 'twice',
+    created_at: '2024-03-05T10:05:00.000Z',
+    origin: 'https://a.example',
+    path: '/c',
+  },
+  {
+    id: '00000000-0000-4000-8000-000000000003',
+    name: 'signup',
+    device_id: 'd1',
+    session_id: 'twice',
+    created_at: '2024-03-05T10:06:00.000Z',
+    origin: 'https://a.example',
+    path: '/d',
+  },
+  {
+    id: '00000000-0000-4000-8000-000000000004',
+    name: 'signup',
+    device_id: 'd2',
+    session_id: 'no-views',
+    created_at: '2024-03-06T10:00:00.000Z',
+    origin: 'https://a.example',
+    path: '/x',
+  },
+  {
+    id: '00000000-0000-4000-8000-000000000005',
+    name: 'purchase',
+    device_id: 'd2',
+    session_id: 'no-views',
+    created_at: '2024-03-06T10:01:00.000Z',
+    origin: 'https://a.example',
+    path: '/y',
+  },
 ]
 
 type Exit = { origin: string; path: string; views: number }
@@ -39,7 +87,9 @@ describe('exit pages in the sessions model', function () {
   afterEach(() => h?.close())
 
   const rows = async (query: string): Promise<Record<string, Exit>> => {
-    const result = await h.engine.client.query({ query, format: 'JSONEachRow' }).then((rs) => rs.json<{ session_id: string; origin: string; path: string; views: string }>())
+    const result = await h.engine.client
+      .query({ query, format: 'JSONEachRow' })
+      .then((rs) => rs.json<{ session_id: string; origin: string; path: string; views: string }>())
     return Object.fromEntries(result.map((row) => [row.session_id, { origin: row.origin, path: row.path, views: Number(row.views) }]))
   }
   const partialExits = () =>
@@ -51,7 +101,12 @@ describe('exit pages in the sessions model', function () {
 
   /** Every session's events over three inserts, so that most sessions have several partial rows. */
   async function insertSplit(events: RawEvent[]) {
-    for (let part = 0; part < 3; part += 1) await insertRawEvents(h.engine, events.filter((_, index) => index % 3 === part), PROJECT.id)
+    for (let part = 0; part < 3; part += 1)
+      await insertRawEvents(
+        h.engine,
+        events.filter((_, index) => index % 3 === part),
+        PROJECT.id,
+      )
   }
 
   it("combines the partial rows' exits into the last page view's page, and the compaction keeps it", async () => {

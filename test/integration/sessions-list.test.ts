@@ -71,7 +71,12 @@ describe('/sessions', function () {
       const raw = randomEvents(31 + project.sessions, project)
       events.set(project.id, raw)
       const shuffled = [...raw].sort(() => random.next() - 0.5)
-      for (let batch = 0; batch < 3; batch += 1) await insertRawEvents(h.engine, shuffled.filter((_, index) => index % 3 === batch), project.id)
+      for (let batch = 0; batch < 3; batch += 1)
+        await insertRawEvents(
+          h.engine,
+          shuffled.filter((_, index) => index % 3 === batch),
+          project.id,
+        )
     }
     auth = await rootHeaders(h.engine)
   })
@@ -100,17 +105,42 @@ describe('/sessions', function () {
     assert.equal(res.status, 200, JSON.stringify(res.body))
     const body = res.body as { meta: { nextCursor: string | null }; data: Record<string, unknown>[] }
     assert.equal(body.meta.nextCursor, null)
-    const pick = (row: Record<string, unknown>) => [row.id, row.startedAt, row.endedAt, row.duration, row.screenViews, row.events, row.bounce, row.entryPath, row.exitOrigin, row.exitPath]
-    assert.deepEqual(body.data.map(pick), [
-      ['s4', '2024-03-05T13:00:00.000+00:00', '2024-03-05T13:05:00.000+00:00', 300, 3, 3, false, '/b', ORIGIN, '/b'],
-      ['s3', '2024-03-05T12:00:00.000+00:00', '2024-03-05T12:01:00.000+00:00', 60, 0, 2, true, '/x', null, null],
-      ['s2', '2024-03-05T11:00:00.000+00:00', '2024-03-05T11:00:00.000+00:00', 0, 1, 1, true, '/a', ORIGIN, '/a'],
-      ['s1', '2024-03-05T10:00:00.000+00:00', '2024-03-05T10:02:00.250+00:00', 120.25, 3, 3, false, '/a', ORIGIN, '/a'],
-    ], stage)
-    assert.deepEqual(body.data, listSessions({ events: HAND, projectTimezone: 'UTC', query: { startDate: '2024-03-05', endDate: '2024-03-05' }, now: h.now }), `${stage}: the model`)
+    const pick = (row: Record<string, unknown>) => [
+      row.id,
+      row.startedAt,
+      row.endedAt,
+      row.duration,
+      row.screenViews,
+      row.events,
+      row.bounce,
+      row.entryPath,
+      row.exitOrigin,
+      row.exitPath,
+    ]
+    assert.deepEqual(
+      body.data.map(pick),
+      [
+        ['s4', '2024-03-05T13:00:00.000+00:00', '2024-03-05T13:05:00.000+00:00', 300, 3, 3, false, '/b', ORIGIN, '/b'],
+        ['s3', '2024-03-05T12:00:00.000+00:00', '2024-03-05T12:01:00.000+00:00', 60, 0, 2, true, '/x', null, null],
+        ['s2', '2024-03-05T11:00:00.000+00:00', '2024-03-05T11:00:00.000+00:00', 0, 1, 1, true, '/a', ORIGIN, '/a'],
+        ['s1', '2024-03-05T10:00:00.000+00:00', '2024-03-05T10:02:00.250+00:00', 120.25, 3, 3, false, '/a', ORIGIN, '/a'],
+      ],
+      stage,
+    )
+    assert.deepEqual(
+      body.data,
+      listSessions({ events: HAND, projectTimezone: 'UTC', query: { startDate: '2024-03-05', endDate: '2024-03-05' }, now: h.now }),
+      `${stage}: the model`,
+    )
     const first = await request(h.app).get('/insights/hand/sessions?startDate=2024-03-05&endDate=2024-03-05&limit=3').set(auth)
-    const second = await request(h.app).get(`/insights/hand/sessions?startDate=2024-03-05&endDate=2024-03-05&limit=3&cursor=${first.body.meta.nextCursor}`).set(auth)
-    assert.deepEqual([...first.body.data, ...second.body.data].map((row: { id: string }) => row.id), ['s4', 's3', 's2', 's1'], stage)
+    const second = await request(h.app)
+      .get(`/insights/hand/sessions?startDate=2024-03-05&endDate=2024-03-05&limit=3&cursor=${first.body.meta.nextCursor}`)
+      .set(auth)
+    assert.deepEqual(
+      [...first.body.data, ...second.body.data].map((row: { id: string }) => row.id),
+      ['s4', 's3', 's2', 's1'],
+      stage,
+    )
     assert.equal(second.body.meta.nextCursor, null)
   }
 

@@ -29,19 +29,39 @@ describe('settled checks reused while they hold', function () {
   const events = goldenEvents(PROJECT.id)
 
   const appWith = (config: Harness['config']): express.Express =>
-    createApp({ config, runner: recording(h.runner, ran, controls), directory: h.directory, logger: createLogger('error', true), clock: () => NOW })
+    createApp({
+      config,
+      runner: recording(h.runner, ran, controls),
+      directory: h.directory,
+      logger: createLogger('error', true),
+      clock: () => NOW,
+    })
 
   /** An app over a runner whose engine does not know the data version, so it reads it, as on a server. */
   const readingApp = (config: Harness['config']): express.Express => {
     const reading = new Runner({ lanes: h.engine.openLanes(config), guardrails: config, maxQueued: config.engineQueue })
-    return createApp({ config, runner: recording(reading, ran, controls), directory: h.directory, logger: createLogger('error', true), clock: () => NOW })
+    return createApp({
+      config,
+      runner: recording(reading, ran, controls),
+      directory: h.directory,
+      logger: createLogger('error', true),
+      clock: () => NOW,
+    })
   }
 
   /** Asks `url` fresh (no result cache) and checks the answer against the reference model over `events`. */
   async function agrees(app: express.Express, url: string) {
     const [resource, queryString] = url.split('?')
-    const expected = answerInsights({ events, projectTimezone: PROJECT.timezone, resource, query: Object.fromEntries(new URLSearchParams(queryString)), now: NOW })
-    const res = await request(app).get(`/insights/${PROJECT.id}/${url}`).set({ ...auth, 'cache-control': 'no-cache' })
+    const expected = answerInsights({
+      events,
+      projectTimezone: PROJECT.timezone,
+      resource,
+      query: Object.fromEntries(new URLSearchParams(queryString)),
+      now: NOW,
+    })
+    const res = await request(app)
+      .get(`/insights/${PROJECT.id}/${url}`)
+      .set({ ...auth, 'cache-control': 'no-cache' })
     assert.equal(res.status, 200, res.text)
     assert.deepEqual(res.body, expected.body, url)
   }
@@ -67,12 +87,26 @@ describe('settled checks reused while they hold', function () {
 
   it("runs one check for a window's questions, and binds the settled days it found", async () => {
     const app = appWith(h.config)
-    for (const url of [`metrics?${WEEK}`, `referrer?${WEEK}`, `pages?${WEEK}&limit=50`, `country?${WEEK}&filters=${encodeURIComponent(JSON.stringify([{ name: 'path', operator: 'contains', value: ['produkte'] }]))}`]) {
+    for (const url of [
+      `metrics?${WEEK}`,
+      `referrer?${WEEK}`,
+      `pages?${WEEK}&limit=50`,
+      `country?${WEEK}&filters=${encodeURIComponent(JSON.stringify([{ name: 'path', operator: 'contains', value: ['produkte'] }]))}`,
+    ]) {
       await agrees(app, url)
     }
     assert.equal(checksRun(), 1)
     // The week's UTC days in Berlin, every one compacted (the clock is a week after it).
-    assert.deepEqual(lastSettledDays(), ['2024-03-26', '2024-03-27', '2024-03-28', '2024-03-29', '2024-03-30', '2024-03-31', '2024-04-01', '2024-04-02'])
+    assert.deepEqual(lastSettledDays(), [
+      '2024-03-26',
+      '2024-03-27',
+      '2024-03-28',
+      '2024-03-29',
+      '2024-03-30',
+      '2024-03-31',
+      '2024-04-01',
+      '2024-04-02',
+    ])
     await agrees(app, 'metrics?startDate=2024-03-28&endDate=2024-03-29')
     assert.equal(checksRun(), 2, 'other days, another check')
   })
@@ -85,7 +119,12 @@ describe('settled checks reused while they hold', function () {
     assert.ok(settledBefore.includes('2024-03-28'))
     // A second page view an hour after one of 28 March's: that day's read range changed.
     const view = events.find((event) => event.name === 'screen_view' && event.created_at.startsWith('2024-03-28T1')) as RawEvent
-    const late = { ...view, id: 'c1000000-0000-4000-8000-00000000f101', created_at: new Date(Date.parse(view.created_at) + 3_600_000).toISOString(), path: '/kasse' }
+    const late = {
+      ...view,
+      id: 'c1000000-0000-4000-8000-00000000f101',
+      created_at: new Date(Date.parse(view.created_at) + 3_600_000).toISOString(),
+      path: '/kasse',
+    }
     await insertRawEvents(h.engine, [late], PROJECT.id)
     events.push(late)
     await agrees(app, `metrics?${WEEK}`)
@@ -106,7 +145,12 @@ describe('settled checks reused while they hold', function () {
     const app = readingApp({ ...h.config, cache: { ...h.config.cache, versionPollMs: 60_000 } })
     await agrees(app, `metrics?${WEEK}`)
     const view = events.find((event) => event.name === 'screen_view' && event.created_at.startsWith('2024-03-29T1')) as RawEvent
-    const late = { ...view, id: 'c1000000-0000-4000-8000-00000000f102', created_at: new Date(Date.parse(view.created_at) + 3_600_000).toISOString(), path: '/spaet' }
+    const late = {
+      ...view,
+      id: 'c1000000-0000-4000-8000-00000000f102',
+      created_at: new Date(Date.parse(view.created_at) + 3_600_000).toISOString(),
+      path: '/spaet',
+    }
     await insertRawEvents(h.engine, [late], PROJECT.id)
     events.push(late)
     await agrees(app, `metrics?${WEEK}`)

@@ -25,7 +25,14 @@ describe('npm start on a freshly imported directory', function () {
   after(() => fs.rmSync(dir, { recursive: true, force: true }))
 
   before(async () => {
-    await buildImportedDirectory(dir, { projects: 2, parts: 2, sessionsPerPart: 60, seed: 40, days: 2, from: new Date(Date.now() - 20 * 86_400_000) })
+    await buildImportedDirectory(dir, {
+      projects: 2,
+      parts: 2,
+      sessionsPerPart: 60,
+      seed: 40,
+      days: 2,
+      from: new Date(Date.now() - 20 * 86_400_000),
+    })
   })
 
   for (let start = 1; start <= STARTS; start += 1) {
@@ -40,7 +47,10 @@ describe('npm start on a freshly imported directory', function () {
         const opened = lines.findIndex((line) => line.message === 'start: serving lanes opened')
         const firstCompaction = lines.findIndex((line) => line.message === 'admin statement' && line.template?.startsWith('admin.compact'))
         assert.ok(opened >= 0, `the lanes were never opened:\n${gateway.output()}`)
-        assert.ok(firstCompaction > opened, `a compaction statement (${lines[firstCompaction]?.template}) was sent before the lanes were open and set`)
+        assert.ok(
+          firstCompaction > opened,
+          `a compaction statement (${lines[firstCompaction]?.template}) was sent before the lanes were open and set`,
+        )
       } finally {
         gateway.child.kill('SIGKILL')
       }

@@ -20,7 +20,10 @@ interface Started {
 function start(env: Record<string, string>): Started {
   // TRICKY: tsx's own CLI relays a signal to its child and SIGKILLs it when the child is busy for 60 ms,
   // which would cut the drain short; loaded with --import, tsx leaves the signal to the gateway.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], { env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], {
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))
@@ -82,7 +85,9 @@ describe('npm start', function () {
       try {
         for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value)
       } catch (error) {
-        throw new Error(`the in-flight export broke off after ${text.length} bytes (${String(error)}); the gateway said:\n${first.output()}`)
+        throw new Error(
+          `the in-flight export broke off after ${text.length} bytes (${String(error)}); the gateway said:\n${first.output()}`,
+        )
       }
       assert.equal(text.trim().split('\n').length, 100_000, 'the in-flight export finished')
       assert.equal(await first.exited, 0)

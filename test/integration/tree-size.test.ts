@@ -68,22 +68,44 @@ describe('a filter tree at the leaf cap, every leaf performed with a filter', fu
   it('holds exactly the cap of leaves, and the model keeps some sessions and not others', () => {
     const tree = JSON.stringify(CAP_TREE)
     assert.equal((tree.match(/"performed"/g) ?? []).length + (tree.match(/"operator"/g) ?? []).length, MAX_TREE_LEAVES)
-    const kept = answerInsights({ events, projectTimezone: PROJECT.timezone, resource: 'metrics', query: { ...QUERY, filters: tree }, now: NOW })
+    const kept = answerInsights({
+      events,
+      projectTimezone: PROJECT.timezone,
+      resource: 'metrics',
+      query: { ...QUERY, filters: tree },
+      now: NOW,
+    })
     const all = answerInsights({ events, projectTimezone: PROJECT.timezone, resource: 'metrics', query: QUERY, now: NOW })
     const sessions = (answer: typeof kept) => (answer.body as { metrics: { total_sessions: number } }).metrics.total_sessions
     assert.ok(sessions(kept) > 0 && sessions(kept) < sessions(all), `${sessions(kept)} of ${sessions(all)} sessions kept`)
   })
 
-  it('answers every breakdown asked at once, in joined statements, with the model\'s numbers', async () => {
+  it("answers every breakdown asked at once, in joined statements, with the model's numbers", async () => {
     const ran: CompiledQuery[] = []
     const config = { ...h.config, maxConcurrentQueries: 64 }
-    const app = createApp({ config, runner: recording(h.runner, ran), directory: h.directory, logger: createLogger('error', true), clock: () => h.now })
+    const app = createApp({
+      config,
+      runner: recording(h.runner, ran),
+      directory: h.directory,
+      logger: createLogger('error', true),
+      clock: () => h.now,
+    })
     const query = { ...QUERY, filters: JSON.stringify(CAP_TREE) }
     const breakdowns = Object.keys(DIMENSIONS)
-    const answers = await Promise.all(breakdowns.map((resource) => request(app).get(`/insights/${PROJECT.id}/${resource}?${new URLSearchParams(query)}`).set(auth)))
+    const answers = await Promise.all(
+      breakdowns.map((resource) =>
+        request(app)
+          .get(`/insights/${PROJECT.id}/${resource}?${new URLSearchParams(query)}`)
+          .set(auth),
+      ),
+    )
     for (const [index, resource] of breakdowns.entries()) {
       assert.equal(answers[index].status, 200, `${resource}: ${JSON.stringify(answers[index].body)}`)
-      assert.deepEqual(answers[index].body, answerInsights({ events, projectTimezone: PROJECT.timezone, resource, query, now: NOW }).body, resource)
+      assert.deepEqual(
+        answers[index].body,
+        answerInsights({ events, projectTimezone: PROJECT.timezone, resource, query, now: NOW }).body,
+        resource,
+      )
     }
     const joined = ran.filter((statement) => statement.template === 'insights.dimension_sets')
     assert.ok(joined.length > 0, `${ran.length} statements for ${breakdowns.length} breakdowns, none joined`)
@@ -92,7 +114,9 @@ describe('a filter tree at the leaf cap, every leaf performed with a filter', fu
   for (const { resource, more } of ROUTES) {
     it(`answers ${resource}${more ? ` (${new URLSearchParams(more)})` : ''} with the model's numbers`, async () => {
       const query: Record<string, string> = { ...QUERY, ...more, filters: JSON.stringify(CAP_TREE) }
-      const res = await request(h.app).get(`/insights/${PROJECT.id}/${resource}?${new URLSearchParams(query)}`).set(auth)
+      const res = await request(h.app)
+        .get(`/insights/${PROJECT.id}/${resource}?${new URLSearchParams(query)}`)
+        .set(auth)
       assert.equal(res.status, 200, JSON.stringify(res.body))
       const context = { events, projectTimezone: PROJECT.timezone, query, now: NOW }
       if (resource === 'sessions') {

@@ -29,9 +29,15 @@ export function exampleRequestsOf(document: Document, openApiPath: string): Exam
       return { parameter, value: values[Math.min(index, values.length - 1)] }
     })
     const sent = chosen.filter(({ value }) => value !== undefined && value !== '')
-    const path = sent.filter(({ parameter }) => parameter.in === 'path').reduce((filled, { parameter, value }) => filled.replace(`{${parameter.name}}`, encodeURIComponent(String(value))), openApiPath)
-    const query = Object.fromEntries(sent.filter(({ parameter }) => parameter.in === 'query').map(({ parameter, value }) => [parameter.name, asQueryValue(value)]))
-    const search = new URLSearchParams(Object.entries(query).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((item) => [name, item])))
+    const path = sent
+      .filter(({ parameter }) => parameter.in === 'path')
+      .reduce((filled, { parameter, value }) => filled.replace(`{${parameter.name}}`, encodeURIComponent(String(value))), openApiPath)
+    const query = Object.fromEntries(
+      sent.filter(({ parameter }) => parameter.in === 'query').map(({ parameter, value }) => [parameter.name, asQueryValue(value)]),
+    )
+    const search = new URLSearchParams(
+      Object.entries(query).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((item) => [name, item])),
+    )
     return { path, query, url: search.size ? `${path}?${search}` : path }
   })
 }

@@ -4,10 +4,34 @@ import { ROUTES, schemaOf } from '../../server/routes/routes'
 import { Random } from './random'
 
 export const JUNK = [
-  '', ' ', 'null', '[]', '{}', '[{}]', '[{"name":"country"}]', '-1', '0', '1e309', '99999999999999999999', 'NaN', 'true',
-  "'; DROP TABLE events; --", '\\', '\u0000', '%', '😀', 'ü'.repeat(3000), '[{"name":"path","operator":"regex","value":["("]}]',
-  '[{"name":"properties.x","operator":"gt","value":[1e400]}]', '2024-02-30', '2024-03-31T02:30:00+01:00', '9999-12-31', 'Europe/Nowhere',
-  '[{"name":"*","segment":"property_sum","property":"properties.\'"}]', '[{"type":"formula","formula":"A/0"}]', 'A'.repeat(100000),
+  '',
+  ' ',
+  'null',
+  '[]',
+  '{}',
+  '[{}]',
+  '[{"name":"country"}]',
+  '-1',
+  '0',
+  '1e309',
+  '99999999999999999999',
+  'NaN',
+  'true',
+  "'; DROP TABLE events; --",
+  '\\',
+  '\u0000',
+  '%',
+  '😀',
+  'ü'.repeat(3000),
+  '[{"name":"path","operator":"regex","value":["("]}]',
+  '[{"name":"properties.x","operator":"gt","value":[1e400]}]',
+  '2024-02-30',
+  '2024-03-31T02:30:00+01:00',
+  '9999-12-31',
+  'Europe/Nowhere',
+  '[{"name":"*","segment":"property_sum","property":"properties.\'"}]',
+  '[{"type":"formula","formula":"A/0"}]',
+  'A'.repeat(100000),
 ] as const
 
 export interface FuzzOptions {
@@ -42,14 +66,20 @@ const PROBE_FORMULAS = ['A*0', 'A*100', 'A/B', 'B-A', '(A+B)/2', 'A-1.5']
  * items, their formulas and display names): many share a statement, so a cache that answered one with
  * another's answer shows as a mismatch against the same request asked fresh.
  */
-export function* cacheProbes(options: Omit<FuzzOptions, 'rounds'> & { count: number; windows: { startDate: string; endDate: string }[] }): Generator<string> {
+export function* cacheProbes(
+  options: Omit<FuzzOptions, 'rounds'> & { count: number; windows: { startDate: string; endDate: string }[] },
+): Generator<string> {
   const random = new Random(options.seed)
   for (let n = 0; n < options.count; n += 1) {
     const series: Record<string, unknown>[] = PROBE_SERIES.slice(0, random.int(1, PROBE_SERIES.length)).map((item) =>
       random.chance(0.4) ? { ...item, displayName: `Series ${random.int(1, 3)}` } : item,
     )
     for (let formulas = random.int(0, 2); formulas > 0; formulas -= 1) {
-      series.push({ type: 'formula', formula: random.pick(PROBE_FORMULAS), ...(random.chance(0.5) ? { displayName: `Formula ${random.int(1, 3)}` } : {}) })
+      series.push({
+        type: 'formula',
+        formula: random.pick(PROBE_FORMULAS),
+        ...(random.chance(0.5) ? { displayName: `Formula ${random.int(1, 3)}` } : {}),
+      })
     }
     const query = new URLSearchParams({ projectId: options.projectId, ...random.pick(options.windows), series: JSON.stringify(series) })
     if (random.chance(0.3)) query.set('interval', random.pick(['hour', 'day']))

@@ -40,13 +40,23 @@ export async function startGateway(dataDir: string, env: Record<string, string> 
   // which would cut the drain short; loaded with --import, tsx leaves the signal to the gateway.
   const child = spawn(process.execPath, ['--import', TSX, path.join(ROOT, 'server', 'main.ts')], {
     cwd: dataDir,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), QUARRY_METRICS_PORT: String(metricsPort), QUARRY_DATA_DIR: dataDir, QUARRY_DEMO_EVENTS: '0', ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      QUARRY_METRICS_PORT: String(metricsPort),
+      QUARRY_DATA_DIR: dataDir,
+      QUARRY_DEMO_EVENTS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  )
   return { child, port, metricsPort, output: () => output, exited }
 }
 

@@ -88,7 +88,11 @@ export function goldenProjects(): GoldenProject[] {
 export async function loadGolden(engine: Engine): Promise<{ id: string; secret: string }> {
   for (const project of goldenProjects()) {
     await createProject(engine, project)
-    const report = await importEvents(engine, { projectId: project.id, file: path.join(FIXTURES, 'golden', `${project.id}.ndjson`), skipBad: false })
+    const report = await importEvents(engine, {
+      projectId: project.id,
+      file: path.join(FIXTURES, 'golden', `${project.id}.ndjson`),
+      skipBad: false,
+    })
     if (report.bad.length) throw new Error(`golden fixture has bad lines: ${JSON.stringify(report.bad)}`)
   }
   const profiles = fs
@@ -96,7 +100,11 @@ export async function loadGolden(engine: Engine): Promise<{ id: string; secret: 
     .split('\n')
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .map((profile) => ({ ...profile, created_at: toClickHouseTime(new Date(String(profile.created_at))), last_seen_at: toClickHouseTime(new Date(String(profile.last_seen_at))) }))
+    .map((profile) => ({
+      ...profile,
+      created_at: toClickHouseTime(new Date(String(profile.created_at))),
+      last_seen_at: toClickHouseTime(new Date(String(profile.last_seen_at))),
+    }))
   await engine.client.insert({ table: 'profiles', values: profiles, format: 'JSONEachRow' })
   const root = await createApiClient(engine, { type: 'root', name: 'golden root' })
   return { id: root.id, secret: root.secret }
@@ -115,7 +123,10 @@ export async function rootHeaders(engine: Engine): Promise<Record<string, string
 }
 
 /** A harness (no rate limit) with one project holding `events`, and root credentials. */
-export async function startWithEvents(project: { id: string; timezone: string }, events: object[]): Promise<{ h: Harness; auth: Record<string, string> }> {
+export async function startWithEvents(
+  project: { id: string; timezone: string },
+  events: object[],
+): Promise<{ h: Harness; auth: Record<string, string> }> {
   const h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
   await createProject(h.engine, project)
   await insertRawEvents(h.engine, events, project.id)

@@ -34,7 +34,11 @@ export async function buildImportedDirectory(dir: string, options: ImportedDirec
       const projectId = `project-${p}`
       await cli(dir, ['project', 'create', projectId])
       for (let part = 0; part < options.parts; part += 1) {
-        const events = randomEvents(options.seed * 1000 + p * 100 + part, { sessions: options.sessionsPerPart, from: options.from, days: options.days })
+        const events = randomEvents(options.seed * 1000 + p * 100 + part, {
+          sessions: options.sessionsPerPart,
+          from: options.from,
+          days: options.days,
+        })
         const file = path.join(files, `${projectId}-${part}.ndjson`)
         fs.writeFileSync(file, `${events.map((event) => JSON.stringify(event)).join('\n')}\n`)
         await cli(dir, ['import', '--project', projectId, '--file', file])

@@ -35,7 +35,8 @@ const validators = new WeakMap<object, ReturnType<typeof ajv.compile>>()
 function assertMatches(schema: object, value: unknown, where: string): void {
   let validate = validators.get(schema)
   if (!validate) validators.set(schema, (validate = ajv.compile(schema)))
-  if (!validate(value)) throw new Error(`${where} does not match /openapi.json: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value).slice(0, 500)}`)
+  if (!validate(value))
+    throw new Error(`${where} does not match /openapi.json: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value).slice(0, 500)}`)
 }
 
 function findOperation(document: Document, method: string, pathname: string): { template: string; operation: Operation } | undefined {
@@ -59,18 +60,24 @@ function checkHeaders(response: supertest.Response, documented: DocumentedRespon
     assertMatches(header.schema, value, `${where} header ${name}`)
   }
   for (const name of Object.keys(response.headers)) {
-    if (DOCUMENTED_HEADERS.has(name) && !headers[name]) throw new Error(`${where} sends ${name}, which /openapi.json does not document for it`)
+    if (DOCUMENTED_HEADERS.has(name) && !headers[name])
+      throw new Error(`${where} sends ${name}, which /openapi.json does not document for it`)
   }
 }
 
 function checkBody(response: supertest.Response, documented: DocumentedResponse, where: string): void {
-  const mediaType = String(response.headers['content-type'] ?? '').split(';')[0].trim()
+  const mediaType = String(response.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
   if (!documented.content) {
     if (response.text) throw new Error(`${where} has a body, but /openapi.json documents none`)
     return
   }
   const content = documented.content[mediaType]
-  if (!content) throw new Error(`${where} answers ${mediaType || 'no content type'}; /openapi.json documents ${Object.keys(documented.content).join(', ')}`)
+  if (!content)
+    throw new Error(
+      `${where} answers ${mediaType || 'no content type'}; /openapi.json documents ${Object.keys(documented.content).join(', ')}`,
+    )
   if (mediaType === 'application/x-ndjson') {
     const lines = response.text.split('\n').filter(Boolean)
     for (const [index, line] of lines.entries()) assertMatches(content.schema, JSON.parse(line), `${where} line ${index + 1}`)

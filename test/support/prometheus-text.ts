@@ -111,7 +111,8 @@ export function parsePrometheusText(text: string): Map<string, Family> {
       if (!METRIC_NAME.test(name)) throw new Error(`line ${line}: bad metric name "${name}"`)
       const family = families.get(name) ?? { name, type: 'untyped' as const, samples: [] }
       if (kind === 'TYPE') {
-        if (families.has(name) && (family.samples.length || seen.has(`TYPE ${name}`))) throw new Error(`line ${line}: TYPE of "${name}" after its samples or twice`)
+        if (families.has(name) && (family.samples.length || seen.has(`TYPE ${name}`)))
+          throw new Error(`line ${line}: TYPE of "${name}" after its samples or twice`)
         if (!TYPES.has(rest)) throw new Error(`line ${line}: unknown type "${rest}"`)
         family.type = rest as Family['type']
       } else {
@@ -133,7 +134,8 @@ export function parsePrometheusText(text: string): Map<string, Family> {
       rest = rest.slice(parsed.length)
     }
     const fields = rest.split(' ')
-    if (fields[0] !== '' || fields.length < 2 || fields.length > 3) throw new Error(`line ${line}: expected "name{labels} value [timestamp]"`)
+    if (fields[0] !== '' || fields.length < 2 || fields.length > 3)
+      throw new Error(`line ${line}: expected "name{labels} value [timestamp]"`)
     const value = parseValue(fields[1], line)
     if (fields[2] !== undefined && !/^-?\d+$/.test(fields[2])) throw new Error(`line ${line}: bad timestamp "${fields[2]}"`)
     const family = familyOf(families, name) ?? (families.has(name) ? undefined : { name, type: 'untyped' as const, samples: [] })
@@ -161,6 +163,9 @@ export function sampleValue(families: Map<string, Family>, name: string, labels:
 export async function cutExports(registry: { metrics(): Promise<string> }): Promise<number> {
   return [...parsePrometheusText(await registry.metrics()).values()]
     .flatMap((family) => family.samples)
-    .filter((sample) => sample.name === 'quarry_http_requests_total' && sample.labels.route === '/export/events' && sample.labels.status === '499')
+    .filter(
+      (sample) =>
+        sample.name === 'quarry_http_requests_total' && sample.labels.route === '/export/events' && sample.labels.status === '499',
+    )
     .reduce((sum, sample) => sum + sample.value, 0)
 }

@@ -46,7 +46,12 @@ export function randomEvents(seed: number, options: { sessions: number; from: Da
   for (let s = 0; s < options.sessions; s += 1) {
     const visitor = random.pick(visitors)
     const sessionId = `s-${seed}-${s}`
-    const attributes = { ...random.pick(CHOICES.referrers), ...random.pick(CHOICES.places), ...random.pick(CHOICES.devices), utm_source: random.pick(CHOICES.utmSources) }
+    const attributes = {
+      ...random.pick(CHOICES.referrers),
+      ...random.pick(CHOICES.places),
+      ...random.pick(CHOICES.devices),
+      utm_source: random.pick(CHOICES.utmSources),
+    }
     let time = options.from.getTime() + random.int(0, options.days * 24 * 60) * MINUTE + random.int(0, 59_999)
     const length = random.chance(0.4) ? 1 : random.int(2, 8)
     for (let e = 0; e < length; e += 1) {

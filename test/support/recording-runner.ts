@@ -2,7 +2,8 @@
 import type { CompiledQuery } from '../../queries/core/compiled'
 import type { CompiledAtTurn, Runner } from '../../queries/run/runner'
 
-const isCompiled = (value: unknown): value is CompiledQuery => typeof value === 'object' && value !== null && 'sql' in value && 'params' in value
+const isCompiled = (value: unknown): value is CompiledQuery =>
+  typeof value === 'object' && value !== null && 'sql' in value && 'params' in value
 const isAtTurn = (value: unknown): value is CompiledAtTurn => typeof value === 'object' && value !== null && 'compileAtTurn' in value
 
 /** `query` recording itself in `ran` once compiled at its turn. */

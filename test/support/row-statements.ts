@@ -45,10 +45,12 @@ export function routeStatements(): LabelledStatement[] {
     ),
   )
   const joined = EXAMPLE_QUERIES.flatMap((query) =>
-    joinedStatementsOf(ROUTES.filter((route) => examplesFor(route).includes(query)).map(resourceOf), { ...query }, SCOPE).map(({ label, compiled }) => ({
-      label: `?${new URLSearchParams(query)}: ${label}`,
-      compiled,
-    })),
+    joinedStatementsOf(ROUTES.filter((route) => examplesFor(route).includes(query)).map(resourceOf), { ...query }, SCOPE).map(
+      ({ label, compiled }) => ({
+        label: `?${new URLSearchParams(query)}: ${label}`,
+        compiled,
+      }),
+    ),
   )
   return [...alone, ...joined]
 }
@@ -82,7 +84,10 @@ export function adminStatements(): LabelledStatement[] {
     named('compaction: lease winner', compileTemplate('admin/compact-lease-winner.sql', { generation: 3 })),
     named('import: staged rows', compileTemplate('admin/compact-stage-rows.sql', { stage: IMPORT_STAGE })),
     named('import: leftover staging tables', compileTemplate('admin/import-leftovers.sql', {})),
-    named('import: counts', compileTemplate('admin/import-count.sql', importParams, { new_events: compileInner('admin/import-new-events.sql', importParams) })),
+    named(
+      'import: counts',
+      compileTemplate('admin/import-count.sql', importParams, { new_events: compileInner('admin/import-new-events.sql', importParams) }),
+    ),
     named('migrations: applied', compileTemplate('admin/migrations-applied.sql', {})),
     named('migrations: tracked', compileTemplate('admin/migrations-tracked.sql', {})),
     named('data version', compileDataVersion(undefined)),
@@ -110,9 +115,13 @@ export function columnDifferences(declared: Returns | undefined, described: read
   if (declared?.kind !== 'columns') return [`its template declares no columns ("-- @returns ${declared?.kind ?? 'missing'}")`]
   const { columns, rest } = declared
   const text = (column: DescribedColumn) => `${column.name} ${column.type}`
-  const differences = columns.slice(0, described.length).flatMap((column, index) =>
-    text(column) === text(described[index]) ? [] : [`column ${index + 1} is declared ${text(column)}, the engine gives ${text(described[index])}`],
-  )
+  const differences = columns
+    .slice(0, described.length)
+    .flatMap((column, index) =>
+      text(column) === text(described[index])
+        ? []
+        : [`column ${index + 1} is declared ${text(column)}, the engine gives ${text(described[index])}`],
+    )
   differences.push(...columns.slice(described.length).map((column) => `declared column ${text(column)} is missing`))
   if (!rest) differences.push(...described.slice(columns.length).map((column) => `column ${text(column)} is not declared`))
   return differences

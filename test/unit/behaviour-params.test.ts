@@ -12,7 +12,14 @@ const json = (value: unknown) => JSON.stringify(value)
 
 describe('behaviour parameters', () => {
   it('lists every problem of a funnel at once', () => {
-    const issues = requestIssues(funnel, { steps: ['signup'], windowHours: '721', groupBy: 'device_id', breakdown: 'entry_path', breakdownLimit: '0', filters: json([{ name: 'entry_origin', operator: 'is', value: ['x'] }]) })
+    const issues = requestIssues(funnel, {
+      steps: ['signup'],
+      windowHours: '721',
+      groupBy: 'device_id',
+      breakdown: 'entry_path',
+      breakdownLimit: '0',
+      filters: json([{ name: 'entry_origin', operator: 'is', value: ['x'] }]),
+    })
     assert.deepEqual(issues.sort(), [
       'breakdown: unknown breakdown "entry_path": an event field, a session attribute other than the entry page, or properties.<key>',
       'breakdownLimit: "breakdownLimit" must be >= 1',
@@ -24,13 +31,22 @@ describe('behaviour parameters', () => {
   })
 
   it('caps the steps of a funnel given as repeated values or as one JSON array', () => {
-    assert.match(requestIssues(funnel, { steps: Array.from({ length: 11 }, () => 'a') }).join('\n'), /steps: "steps" must NOT have more than 10 items/)
-    assert.match(requestIssues(funnel, { steps: json(Array.from({ length: 11 }, () => 'a')) }).join('\n'), /a funnel has 2 to 10 steps, got 11/)
-    assert.deepEqual(requestIssues(funnel, { steps: json(['a', { name: 'b', filters: [{ name: 'colour', operator: 'is', value: ['x'] }] }, { nom: 'c' }]) }).map((issue) => issue.split(':')[0]).sort(), [
-      'steps.1.filters.0.name',
-      'steps.2.name',
-      'steps.2.nom',
-    ])
+    assert.match(
+      requestIssues(funnel, { steps: Array.from({ length: 11 }, () => 'a') }).join('\n'),
+      /steps: "steps" must NOT have more than 10 items/,
+    )
+    assert.match(
+      requestIssues(funnel, { steps: json(Array.from({ length: 11 }, () => 'a')) }).join('\n'),
+      /a funnel has 2 to 10 steps, got 11/,
+    )
+    assert.deepEqual(
+      requestIssues(funnel, {
+        steps: json(['a', { name: 'b', filters: [{ name: 'colour', operator: 'is', value: ['x'] }] }, { nom: 'c' }]),
+      })
+        .map((issue) => issue.split(':')[0])
+        .sort(),
+      ['steps.1.filters.0.name', 'steps.2.name', 'steps.2.nom'],
+    )
     assert.match(requestIssues(funnel, { steps: ['{"name":', 'b'] }).join('\n'), /steps\.0: the step is not valid JSON/)
   })
 
@@ -51,7 +67,14 @@ describe('behaviour parameters', () => {
   it('compiles a funnel with its steps, filters and breakdown bound as values', () => {
     const { compiled } = prepare(
       funnel,
-      { steps: json([{ name: 'screen_view', filters: [{ name: 'path', operator: 'is', value: ['/pricing'] }] }, '*']), windowHours: '2', breakdown: 'properties.plan', filters: json([{ name: 'country', operator: 'is', value: ['DE'] }]), startDate: '2024-03-01', endDate: '2024-03-01' },
+      {
+        steps: json([{ name: 'screen_view', filters: [{ name: 'path', operator: 'is', value: ['/pricing'] }] }, '*']),
+        windowHours: '2',
+        breakdown: 'properties.plan',
+        filters: json([{ name: 'country', operator: 'is', value: ['DE'] }]),
+        startDate: '2024-03-01',
+        endDate: '2024-03-01',
+      },
       SHOP_SCOPE,
     )
     assert.equal(compiled.template, 'behaviour.funnel')
@@ -68,7 +91,10 @@ describe('behaviour parameters', () => {
       s0_f0_v: ['/pricing'],
       f0_v: ['DE'],
     })
-    assert.match(compiled.sql, /toUInt16\(if\(\(name = \{s0_name:String\} AND \(path IN \{s0_f0_v:Array\(String\)\}\) AND \(country IN \{f0_v:Array\(String\)\}\)\) AND created_at < \{end:DateTime64\(3, 'UTC'\)\}, 1, 0\) \+ if\(\(\(country IN \{f0_v:Array\(String\)\}\)\), 2, 0\)\)/)
+    assert.match(
+      compiled.sql,
+      /toUInt16\(if\(\(name = \{s0_name:String\} AND \(path IN \{s0_f0_v:Array\(String\)\}\) AND \(country IN \{f0_v:Array\(String\)\}\)\) AND created_at < \{end:DateTime64\(3, 'UTC'\)\}, 1, 0\) \+ if\(\(\(country IN \{f0_v:Array\(String\)\}\)\), 2, 0\)\)/,
+    )
   })
 
   it('lets windowFunnel answer only funnels whose steps no event can match together, over the entering groups apart without a breakdown', () => {
@@ -83,13 +109,26 @@ describe('behaviour parameters', () => {
       [['a', 'b', 'a'], false, 'fold'],
     ]
     for (const [names, byCountry, engine] of table) {
-      const query = { steps: names.map((name) => ({ name, filters: [] })), ...(byCountry ? { breakdown: country } : {}) } as unknown as FunnelQuery
+      const query = {
+        steps: names.map((name) => ({ name, filters: [] })),
+        ...(byCountry ? { breakdown: country } : {}),
+      } as unknown as FunnelQuery
       assert.equal(pickFunnelEngine(query).engine, engine, `${names.join(', ')}${byCountry ? ' by country' : ''}`)
     }
     const plain = prepare(funnel, { steps: ['screen_view', 'purchase'] }, SHOP_SCOPE).compiled
     assert.equal(plain.template, 'behaviour.funnel_entries')
     assert.match(plain.sql, /windowFunnel\(\{windowMs:UInt64\}\)\(at, bitTest\(mask, 0\), bitTest\(mask, 1\)\)/)
-    assert.deepEqual(Object.keys(plain.params).sort(), ['end', 'projectId', 'readTo', 's0_name', 's1_name', 'start', 'stepCount', 'stepNames', 'windowMs'])
+    assert.deepEqual(Object.keys(plain.params).sort(), [
+      'end',
+      'projectId',
+      'readTo',
+      's0_name',
+      's1_name',
+      'start',
+      'stepCount',
+      'stepNames',
+      'windowMs',
+    ])
     const withBreakdown = prepare(funnel, { steps: ['screen_view', 'purchase'], breakdown: 'country' }, SHOP_SCOPE).compiled
     assert.equal(withBreakdown.template, 'behaviour.funnel_window')
     assert.match(withBreakdown.sql, /argMinIf\(label, \(at, toUInt128\(id\)\), bitTest\(mask, 0\) = 1\) AS value/)
@@ -102,7 +141,8 @@ describe('behaviour parameters', () => {
   })
   it('refuses a filter tree where a flat list is taken, in one line naming where trees go', () => {
     const tree = json({ and: [{ name: 'path', operator: 'is', value: ['/'] }, { or: [{ name: 'name', operator: 'is', value: ['a'] }] }] })
-    const treeLine = /^(filters|steps\.1\.filters|series\.0\.filters): "[\w.]+" is a filter tree, which is not accepted here: give a flat array of filters .* trees are taken by the filters of \/metrics, /
+    const treeLine =
+      /^(filters|steps\.1\.filters|series\.0\.filters): "[\w.]+" is a filter tree, which is not accepted here: give a flat array of filters .* trees are taken by the filters of \/metrics, /
     const cases = [
       requestIssues(funnel, { steps: ['a', 'b'], filters: tree }),
       requestIssues(funnel, { steps: json(['a', { name: 'b', filters: JSON.parse(tree) }]) }),
@@ -114,6 +154,9 @@ describe('behaviour parameters', () => {
       assert.match(issues[0], treeLine)
     }
     const withOthers = requestIssues(chart, { series: json([{ name: 'screen_view', segment: 'nope', filters: JSON.parse(tree) }]) })
-    assert.ok(withOthers.some((issue) => issue.startsWith('series.0.segment')), `the item's other problems are listed too: ${withOthers.join('; ')}`)
+    assert.ok(
+      withOthers.some((issue) => issue.startsWith('series.0.segment')),
+      `the item's other problems are listed too: ${withOthers.join('; ')}`,
+    )
   })
 })

@@ -17,7 +17,9 @@ const plannedSteps = { steps: [planned('p0'), planned('p1')], filterParams: {} }
 
 describe('behaviour plans', () => {
   it('plans a funnel with each step compiled once, the filters ANDed in as SQL and their values bound once', () => {
-    const query = funnel.plan(funnel.parse({ steps: json(['screen_view', { name: 'purchase', filters: [PRICING] }]), filters: json([DE]) }, SHOP_SCOPE))
+    const query = funnel.plan(
+      funnel.parse({ steps: json(['screen_view', { name: 'purchase', filters: [PRICING] }]), filters: json([DE]) }, SHOP_SCOPE),
+    )
     assert.deepEqual(query.conditions, {
       steps: [
         { sql: '(name = {s0_name:String} AND (country IN {f0_v:Array(String)}))', params: { s0_name: 'screen_view' } },
@@ -29,7 +31,10 @@ describe('behaviour plans', () => {
       filterParams: { f0_v: ['DE'] },
     })
     const compiled = funnel.compile({ ...query, conditions: plannedSteps })
-    assert.match(compiled.sql, /toUInt16\(if\(p0 = \{p0:String\} AND created_at < \{end:DateTime64\(3, 'UTC'\)\}, 1, 0\) \+ if\(p1 = \{p1:String\}, 2, 0\)\)/)
+    assert.match(
+      compiled.sql,
+      /toUInt16\(if\(p0 = \{p0:String\} AND created_at < \{end:DateTime64\(3, 'UTC'\)\}, 1, 0\) \+ if\(p1 = \{p1:String\}, 2, 0\)\)/,
+    )
     assert.equal(compiled.params.p0, 'planned')
     assert.ok(!('s0_name' in compiled.params) && !('f0_v' in compiled.params), 'compile compiles no step of its own')
   })
@@ -50,9 +55,11 @@ describe('behaviour plans', () => {
   })
 
   it('plans paths with its read range, its start step and the conditions its sessions pass, each compiled once', () => {
-    const query = paths.plan(paths.parse({ start: 'signup', filters: json([DE, PRICING]), startDate: '2024-03-01', endDate: '2024-03-01' }, SHOP_SCOPE))
+    const query = paths.plan(
+      paths.parse({ start: 'signup', filters: json([DE, PRICING]), startDate: '2024-03-01', endDate: '2024-03-01' }, SHOP_SCOPE),
+    )
     const readRange = [query.readFrom.toISOString(), query.readTo.toISOString()]
-    assert.deepEqual(readRange, ['2024-02-28T23:00:00.000Z', '2024-03-02T23:00:00.000Z'], 'a day\'s lookback around Berlin\'s 1 March')
+    assert.deepEqual(readRange, ['2024-02-28T23:00:00.000Z', '2024-03-02T23:00:00.000Z'], "a day's lookback around Berlin's 1 March")
     assert.deepEqual(query.startCondition, { sql: '(name = {start_name:String})', params: { start_name: 'signup' } })
     assert.deepEqual(query.sessions, {
       conditions: ['(s_country IN {f0_v:Array(String)})', 'countIf((path IN {f1_v:Array(String)})) > 0'],
@@ -64,7 +71,11 @@ describe('behaviour plans', () => {
     assert.equal(tree.sessions.conditions.length, 1, 'a tree is one condition over the grouped session')
     assert.deepEqual(tree.sessions.attributes, ['country'])
     const p1 = planned('p1')
-    const compiled = paths.compile({ ...query, startCondition: planned('p0'), sessions: { conditions: [p1.sql], params: p1.params, attributes: [] } })
+    const compiled = paths.compile({
+      ...query,
+      startCondition: planned('p0'),
+      sessions: { conditions: [p1.sql], params: p1.params, attributes: [] },
+    })
     assert.match(compiled.sql, /\+ toUInt8\(p0 = \{p0:String\}\),/)
     assert.match(compiled.sql, /AND started_at < \{end:DateTime64\(3, 'UTC'\)\}\n\s+AND p1 = \{p1:String\}\n/)
     assert.ok(!('start_name' in compiled.params) && !('f0_v' in compiled.params), 'compile compiles no condition of its own')

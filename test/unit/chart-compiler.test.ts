@@ -6,7 +6,11 @@ import { evaluateFormula, parseFormula } from '../../queries/charts/formula'
 import { prepare, type Scope } from '../../queries/core/pipeline'
 import { normalizedSql } from '../support/sql'
 
-const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 0 }
+const scope: Scope = {
+  project: { id: 'shop', name: 'Shop', timezone: 'Europe/Berlin' },
+  now: new Date('2024-03-31T12:00:00Z'),
+  sessionLookbackMs: 0,
+}
 
 function issuesOf(raw: Record<string, string>): string[] {
   try {
@@ -24,7 +28,18 @@ describe('chart compiler', () => {
       { name: 'screen_view', filters: [{ name: 'path', operator: 'startsWith', value: ['/blog'] }] },
       { name: 'purchase', segment: 'property_sum', property: 'properties.price' },
     ])
-    const { compiled } = prepare(chart, { series, breakdowns: JSON.stringify([{ name: 'country' }]), breakdownLimit: '5', startDate: '2024-03-30', endDate: '2024-03-31', interval: 'day' }, scope)
+    const { compiled } = prepare(
+      chart,
+      {
+        series,
+        breakdowns: JSON.stringify([{ name: 'country' }]),
+        breakdownLimit: '5',
+        startDate: '2024-03-30',
+        endDate: '2024-03-31',
+        interval: 'day',
+      },
+      scope,
+    )
     assert.equal(compiled.template, 'export.chart')
     assert.deepEqual(compiled.params, {
       projectId: 'shop',
@@ -118,7 +133,11 @@ FROM
   })
 
   it('reads the previous window in the same statement', () => {
-    const { compiled } = prepare(chart, { series: '[{"name":"*"}]', startDate: '2024-03-30', endDate: '2024-03-31', previous: 'true' }, scope)
+    const { compiled } = prepare(
+      chart,
+      { series: '[{"name":"*"}]', startDate: '2024-03-30', endDate: '2024-03-31', previous: 'true' },
+      scope,
+    )
     // The window is 47 hours (it spans the DST change); the previous one is the 47 hours before it.
     assert.equal(compiled.params.from, '2024-03-28 00:00:00.000')
     assert.equal((compiled.sql.match(/FROM events/g) ?? []).length, 1)
@@ -126,7 +145,14 @@ FROM
 
   it('binds event names, property keys and breakdown keys as values', () => {
     const nasty = "x'] OR 1=1 --\\\u0000"
-    const series = JSON.stringify([{ name: nasty, segment: 'property_max', property: `properties.${nasty}`, filters: [{ name: `properties.${nasty}`, operator: 'is', value: [nasty] }] }])
+    const series = JSON.stringify([
+      {
+        name: nasty,
+        segment: 'property_max',
+        property: `properties.${nasty}`,
+        filters: [{ name: `properties.${nasty}`, operator: 'is', value: [nasty] }],
+      },
+    ])
     const { compiled } = prepare(chart, { series, breakdowns: JSON.stringify([{ name: `properties.${nasty}` }]) }, scope)
     assert.ok(!compiled.sql.includes('OR 1=1'), 'no value in the SQL text')
     assert.equal(compiled.params.s0_event, nasty)
@@ -143,13 +169,37 @@ FROM
     ['an unknown segment', { series: '[{"name":"a","segment":"visits"}]' }, /series\.0/],
     ['property_sum without property', { series: '[{"name":"a","segment":"property_sum"}]' }, /needs "property"/],
     ['a property on a count', { series: '[{"name":"a","property":"properties.x"}]' }, /takes no "property"/],
-    ['an unknown numeric column', { series: '[{"name":"a","segment":"property_sum","property":"title"}]' }, /is not properties\.<key> nor one of duration, revenue/],
-    ['a bad series filter', { series: '[{"name":"a","filters":[{"name":"colour","operator":"is","value":["x"]}]}]' }, /series\.0\.filters\.0\.name: unknown filter "colour"/],
-    ['an entry_path filter', { series: '[{"name":"a","filters":[{"name":"entry_path","operator":"is","value":["/"]}]}]' }, /describes sessions/],
+    [
+      'an unknown numeric column',
+      { series: '[{"name":"a","segment":"property_sum","property":"title"}]' },
+      /is not properties\.<key> nor one of duration, revenue/,
+    ],
+    [
+      'a bad series filter',
+      { series: '[{"name":"a","filters":[{"name":"colour","operator":"is","value":["x"]}]}]' },
+      /series\.0\.filters\.0\.name: unknown filter "colour"/,
+    ],
+    [
+      'an entry_path filter',
+      { series: '[{"name":"a","filters":[{"name":"entry_path","operator":"is","value":["/"]}]}]' },
+      /describes sessions/,
+    ],
     ['an unknown breakdown', { series: '[{"name":"a"}]', breakdowns: '[{"name":"colour"}]' }, /unknown breakdown "colour"/],
-    ['four breakdowns', { series: '[{"name":"a"}]', breakdowns: '[{"name":"os"},{"name":"os"},{"name":"os"},{"name":"os"}]' }, /more than 3 items/],
-    ['a formula naming a missing series', { series: '[{"name":"a"},{"type":"formula","formula":"A/C"}]' }, /refers to C, which name no event series/],
-    ['a formula naming a formula', { series: '[{"name":"a"},{"type":"formula","formula":"A*2"},{"type":"formula","formula":"B+1"}]' }, /refers to B/],
+    [
+      'four breakdowns',
+      { series: '[{"name":"a"}]', breakdowns: '[{"name":"os"},{"name":"os"},{"name":"os"},{"name":"os"}]' },
+      /more than 3 items/,
+    ],
+    [
+      'a formula naming a missing series',
+      { series: '[{"name":"a"},{"type":"formula","formula":"A/C"}]' },
+      /refers to C, which name no event series/,
+    ],
+    [
+      'a formula naming a formula',
+      { series: '[{"name":"a"},{"type":"formula","formula":"A*2"},{"type":"formula","formula":"B+1"}]' },
+      /refers to B/,
+    ],
     ['JavaScript in a formula', { series: '[{"name":"a"},{"type":"formula","formula":"A; process.exit(1)"}]' }, /invalid formula/],
     ['an unclosed parenthesis', { series: '[{"name":"a"},{"type":"formula","formula":"(A+1"}]' }, /a "\(" is not closed/],
     ['a bad previous flag', { series: '[{"name":"a"}]', previous: 'yes' }, /"previous" must be one of: true, false/],
@@ -159,7 +209,10 @@ FROM
   for (const [what, raw, message] of bad) {
     it(`400s ${what}`, () => {
       const issues = issuesOf(raw)
-      assert.ok(issues.some((issue) => message.test(issue)), issues.join('\n'))
+      assert.ok(
+        issues.some((issue) => message.test(issue)),
+        issues.join('\n'),
+      )
     })
   }
 })
@@ -197,8 +250,14 @@ describe('chart items by the hour', () => {
     const plain = series([{ name: 'a' }])
     assert.deepEqual(hourlyItems({ ...days, series: plain, breakdowns: '[{"name":"country"}]' }), [false])
     assert.deepEqual(hourlyItems({ ...days, series: plain, timezone: 'Asia/Kathmandu' }), [false])
-    assert.deepEqual(hourlyItems({ startDate: '2024-03-30T10:30:00Z', endDate: '2024-03-30T12:00:00Z', interval: 'minute', series: plain }), [false])
-    assert.deepEqual(hourlyItems({ startDate: '2024-03-30T10:00:00Z', endDate: '2024-03-30T12:00:00Z', interval: 'minute', series: plain }), [false])
+    assert.deepEqual(
+      hourlyItems({ startDate: '2024-03-30T10:30:00Z', endDate: '2024-03-30T12:00:00Z', interval: 'minute', series: plain }),
+      [false],
+    )
+    assert.deepEqual(
+      hourlyItems({ startDate: '2024-03-30T10:00:00Z', endDate: '2024-03-30T12:00:00Z', interval: 'minute', series: plain }),
+      [false],
+    )
   })
 })
 

@@ -56,7 +56,10 @@ describe('compaction statements', () => {
 
   it('on one node: the tables themselves, no ON CLUSTER, no sync, builds at background priority alone', () => {
     assert.equal(statement(node.clearStage(combinedTable('sessions_settled')).sql), 'TRUNCATE TABLE `sessions_settled_stage`')
-    assert.equal(statement(node.attach(combinedTable('page_rollup'), JOB.day).sql), 'ALTER TABLE `page_rollup`  ATTACH PARTITION CAST(202403 AS UInt32) FROM `page_rollup_stage`')
+    assert.equal(
+      statement(node.attach(combinedTable('page_rollup'), JOB.day).sql),
+      'ALTER TABLE `page_rollup`  ATTACH PARTITION CAST(202403 AS UInt32) FROM `page_rollup_stage`',
+    )
     assert.equal(node.syncStage(combinedTable('sessions_settled')), undefined)
     const build = statement(node.build(combinedTable('sessions_settled'), JOB).sql)
     assert.ok(build.startsWith(`INSERT INTO sessions_settled_stage\n${JOB_CONSTANTS}\nSELECT\n`), build.slice(0, 400))
@@ -68,7 +71,10 @@ describe('compaction statements', () => {
   })
 
   it("on a cluster: clears, syncs and attaches each shard's local tables ON CLUSTER", () => {
-    assert.equal(statement(cluster.clearStage(combinedTable('sessions_settled')).sql), "TRUNCATE TABLE `sessions_settled_stage_local` ON CLUSTER 'main'")
+    assert.equal(
+      statement(cluster.clearStage(combinedTable('sessions_settled')).sql),
+      "TRUNCATE TABLE `sessions_settled_stage_local` ON CLUSTER 'main'",
+    )
     for (const entry of COMBINED_TABLES) {
       const { table } = entry
       assert.equal(statement(cluster.syncStage(entry)?.sql ?? ''), `SYSTEM SYNC REPLICA ON CLUSTER 'main' \`${table}_stage_local\``)
@@ -81,7 +87,12 @@ describe('compaction statements', () => {
 
   it('on a cluster: builds insert into the Distributed staging tables from the Distributed sources, shard by shard where the engine can', () => {
     assert.deepEqual(CLUSTER_BUILD_SETTINGS, { parallel_distributed_insert_select: 2, distributed_foreground_insert: 1 })
-    const reads = { sessions_settled: ['sessions', 'events'], page_views_settled: ['events'], page_rollup: ['page_views_settled_stage'], session_rollup: ['sessions_settled_stage'] }
+    const reads = {
+      sessions_settled: ['sessions', 'events'],
+      page_views_settled: ['events'],
+      page_rollup: ['page_views_settled_stage'],
+      session_rollup: ['sessions_settled_stage'],
+    }
     for (const entry of COMBINED_TABLES) {
       const { table } = entry
       const build = statement(cluster.build(entry, JOB).sql)
@@ -94,7 +105,8 @@ describe('compaction statements', () => {
       assert.doesNotMatch(build, /_local\b/)
     }
     // The rollups read one Distributed table and nothing else: the engine runs them on every shard.
-    for (const table of ['page_rollup', 'session_rollup'] as const) assert.doesNotMatch(statement(cluster.build(combinedTable(table), JOB).sql), /\b(LEFT|INNER|CROSS|GLOBAL) JOIN\b|OVER \(/)
+    for (const table of ['page_rollup', 'session_rollup'] as const)
+      assert.doesNotMatch(statement(cluster.build(combinedTable(table), JOB).sql), /\b(LEFT|INNER|CROSS|GLOBAL) JOIN\b|OVER \(/)
   })
 
   it('on a cluster: checks the staged rows through the Distributed staging table, and records the day once for the cluster', () => {
@@ -103,9 +115,14 @@ describe('compaction statements', () => {
       "SELECT count() AS rows, countIf(day != CAST('2024-03-28' AS Date) OR compaction != CAST(198101711700000000 AS UInt64)) AS foreign_rows\nFROM `page_views_settled_stage`",
     )
     const record = statement(cluster.record(JOB, 10_800, [{ project_id: 'shop', partial_rows: 12 }], RUN.definition).sql)
-    assert.match(record, /^INSERT INTO session_compactions \(project_id, day, compaction, lookback_seconds, partial_rows, definition\)\nSELECT\n/)
+    assert.match(
+      record,
+      /^INSERT INTO session_compactions \(project_id, day, compaction, lookback_seconds, partial_rows, definition\)\nSELECT\n/,
+    )
     assert.match(record, /arrayZip\(CAST\(\['shop'\] AS Array\(String\)\), CAST\(\[12\] AS Array\(UInt64\)\)\)/)
-    assert.deepEqual(cluster.record(JOB, 10_800, [{ project_id: 'shop', partial_rows: 12 }], RUN.definition).settings, { distributed_foreground_insert: 1 })
+    assert.deepEqual(cluster.record(JOB, 10_800, [{ project_id: 'shop', partial_rows: 12 }], RUN.definition).settings, {
+      distributed_foreground_insert: 1,
+    })
     assert.match(statement(cluster.count(JOB).sql), /FROM sessions\nWHERE started_at >= job_read_from/)
   })
 
@@ -119,9 +136,15 @@ describe('compaction statements', () => {
       "ALTER TABLE `page_rollup_local` ON CLUSTER 'main' APPLY DELETED MASK IN PARTITION ID '202403'\nSETTINGS mutations_sync = 0",
     )
     const masked = statement(cluster.masked(combinedTable('page_rollup'), 0.2).sql)
-    assert.match(masked, /FROM cluster\('main', system\.parts\)\n\s+WHERE database = currentDatabase\(\)\n\s+AND table = 'page_rollup_local'/)
+    assert.match(
+      masked,
+      /FROM cluster\('main', system\.parts\)\n\s+WHERE database = currentDatabase\(\)\n\s+AND table = 'page_rollup_local'/,
+    )
     assert.match(masked, /SELECT toString\(toYYYYMM\(day\)\) AS partition_id, count\(\) AS live_rows\n\s+FROM `page_rollup`\n/)
-    assert.match(statement(cluster.mutating(combinedTable('page_rollup')).sql), /FROM clusterAllReplicas\('main', system\.mutations\)\nWHERE database = currentDatabase\(\)\n\s+AND table = 'page_rollup_local'/)
+    assert.match(
+      statement(cluster.mutating(combinedTable('page_rollup')).sql),
+      /FROM clusterAllReplicas\('main', system\.mutations\)\nWHERE database = currentDatabase\(\)\n\s+AND table = 'page_rollup_local'/,
+    )
     assert.match(statement(cluster.superseded(combinedTable('page_rollup'), RUN).sql), /FROM page_rollup\n/)
   })
 
@@ -158,8 +181,14 @@ describe('compaction statements', () => {
         `ALTER TABLE \`visitor_rollup${local}\`${cluster ? onCluster : ' '} ATTACH PARTITION CAST(202403 AS UInt32) FROM \`visitor_rollup_stage${local}\``,
       )
       assert.deepEqual(
-        five.tables.map((table) => statement(five.drop(table, [{ day: JOB.day, compaction: JOB.compaction }]).sql).split('\n')[0].trimEnd()),
-        ['sessions_settled', 'page_views_settled', 'page_rollup', 'session_rollup', 'visitor_rollup'].map((table) => `DELETE FROM \`${table}${local}\`${onCluster}`),
+        five.tables.map((table) =>
+          statement(five.drop(table, [{ day: JOB.day, compaction: JOB.compaction }]).sql)
+            .split('\n')[0]
+            .trimEnd(),
+        ),
+        ['sessions_settled', 'page_views_settled', 'page_rollup', 'session_rollup', 'visitor_rollup'].map(
+          (table) => `DELETE FROM \`${table}${local}\`${onCluster}`,
+        ),
       )
     }
   })

@@ -15,7 +15,6 @@ const scope: Scope = {
   sessionLookbackMs: 24 * 3_600_000,
 }
 
-
 /**
  * The window params of 2024-03-30..31 in Berlin: the window, its lookback read range (24 h), and its UTC
  * days, none of them settled (compiled without a settled check's rows): every day regrouped, from the
@@ -96,7 +95,10 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64} BY member`,
     const { query, compiled: alone } = compile({})
     assert.equal(alone.template, 'insights.dimension_rollup')
     assert.deepEqual(alone.params, { ...BERLIN_WEEKEND, rowsToRead: 11, offset: 0 })
-    assert.match(alone.sql, /\(\n  SELECT\n  prefix AS prefix_value,[^]*FROM session_rollup\nWHERE project_id = \{projectId:String\}\n  AND dimension IN \('country'\)\n/)
+    assert.match(
+      alone.sql,
+      /\(\n  SELECT\n  prefix AS prefix_value,[^]*FROM session_rollup\nWHERE project_id = \{projectId:String\}\n  AND dimension IN \('country'\)\n/,
+    )
     assert.match(alone.sql, /''\s+AS prefix_value,\s+s_country AS name_value,\s+toUInt64\(1\) AS sessions/)
     const joined = country.joins.compile(['country', 'region'].map((resource) => ({ resource, query })))
     assert.equal(joined.template, 'insights.dimension_sets_rollup')
@@ -104,8 +106,14 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64} BY member`,
     assert.match(joined.sql, /indexOf\(\['country', 'region'\], dimension\) - 1\) AS member,[^]*AND dimension IN \('country', 'region'\)\n/)
     assert.match(joined.sql, /ARRAY JOIN \[\(0, '', s_country\), \(1, s_country, s_region\)\] AS member_value/)
     // A filter, or a bound inside an hour (Kathmandu is UTC+05:45), reads the sessions.
-    assert.equal(compile({ filters: JSON.stringify([{ name: 'country', operator: 'is', value: ['DE'] }]) }).compiled.template, 'insights.dimension')
-    assert.equal(compile({ filters: JSON.stringify([{ name: 'path', operator: 'is', value: ['/'] }]) }).compiled.template, 'insights.dimension')
+    assert.equal(
+      compile({ filters: JSON.stringify([{ name: 'country', operator: 'is', value: ['DE'] }]) }).compiled.template,
+      'insights.dimension',
+    )
+    assert.equal(
+      compile({ filters: JSON.stringify([{ name: 'path', operator: 'is', value: ['/'] }]) }).compiled.template,
+      'insights.dimension',
+    )
     assert.equal(compile({ timezone: 'Asia/Kathmandu' }).compiled.template, 'insights.dimension')
   })
 
@@ -240,15 +248,30 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,
     it('compiles contains to one search of the lowered text, and with an empty value to a constant', () => {
       const selection = (operator: string, value: string[]) =>
         sortFilters(parseFilters(JSON.stringify([{ name: 'path', operator, value }])).filters).eventSelection
-      assert.equal(selection('contains', ['Blog', 'news']), '(multiSearchAny(lowerUTF8(path), arrayMap(v -> lowerUTF8(v), {f0_v:Array(String)})))')
+      assert.equal(
+        selection('contains', ['Blog', 'news']),
+        '(multiSearchAny(lowerUTF8(path), arrayMap(v -> lowerUTF8(v), {f0_v:Array(String)})))',
+      )
       assert.equal(selection('contains', ['Blog', '']), "(has({f0_v:Array(String)}, ''))")
       assert.equal(selection('doesNotContain', ['']), "(NOT has({f0_v:Array(String)}, ''))")
     })
 
     it('tells a view condition that reads the page only from one that reads each view', () => {
       const onPage = (list: object[]) => sortFilters(parseFilters(JSON.stringify(list)).filters).viewConditionOnPage
-      assert.equal(onPage([{ name: 'origin', operator: 'is', value: ['https://a.example'] }, { name: 'entry_path', operator: 'is', value: ['/'] }]), true)
-      assert.equal(onPage([{ name: 'path', operator: 'is', value: ['/'] }, { name: 'title', operator: 'contains', value: ['Home'] }]), false)
+      assert.equal(
+        onPage([
+          { name: 'origin', operator: 'is', value: ['https://a.example'] },
+          { name: 'entry_path', operator: 'is', value: ['/'] },
+        ]),
+        true,
+      )
+      assert.equal(
+        onPage([
+          { name: 'path', operator: 'is', value: ['/'] },
+          { name: 'title', operator: 'contains', value: ['Home'] },
+        ]),
+        false,
+      )
       assert.equal(onPage([{ name: 'properties.plan', operator: 'is', value: ['pro'] }]), false)
     })
 
@@ -257,8 +280,20 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,
         const { compiled } = prepare(pages, { startDate: '2024-03-30', endDate: '2024-03-31', filters: JSON.stringify(list) }, scope)
         return compiled.sql.split('SELECT DISTINCT session_id').length - 1
       }
-      assert.equal(lookUps([{ name: 'path', operator: 'contains', value: ['a'] }, { name: 'country', operator: 'is', value: ['DE'] }]), 0)
-      assert.equal(lookUps([{ name: 'path', operator: 'contains', value: ['a'] }, { name: 'name', operator: 'is', value: ['purchase'] }]), 2)
+      assert.equal(
+        lookUps([
+          { name: 'path', operator: 'contains', value: ['a'] },
+          { name: 'country', operator: 'is', value: ['DE'] },
+        ]),
+        0,
+      )
+      assert.equal(
+        lookUps([
+          { name: 'path', operator: 'contains', value: ['a'] },
+          { name: 'name', operator: 'is', value: ['purchase'] },
+        ]),
+        2,
+      )
     })
 
     it('pages orders by a key from a closed table, nulls last, then origin and path, and binds the search', () => {
@@ -269,7 +304,10 @@ LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}`,
       const join = 'LEFT JOIN entries ON page_rows.origin = entries.entry_origin AND page_rows.path = entries.entry_path'
       const limit = 'LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}'
       assert.deepEqual(tail({}), { sql: `${join}\nORDER BY session_count DESC, origin ASC, path ASC\n${limit}`, search: undefined })
-      assert.deepEqual(tail({ sortBy: 'pageviews', sortOrder: 'asc', search: '' }), { sql: `${join}\nORDER BY view_count ASC, origin ASC, path ASC\n${limit}`, search: undefined })
+      assert.deepEqual(tail({ sortBy: 'pageviews', sortOrder: 'asc', search: '' }), {
+        sql: `${join}\nORDER BY view_count ASC, origin ASC, path ASC\n${limit}`,
+        search: undefined,
+      })
       assert.deepEqual(tail({ sortBy: 'bounce_rate', sortOrder: 'asc', search: "Ü'); DROP" }), {
         sql: `${join}
 WHERE position(lowerUTF8(path), lowerUTF8({search:String})) > 0 OR position(lowerUTF8(latest_title), lowerUTF8({search:String})) > 0
@@ -277,15 +315,21 @@ ORDER BY if(entered_all = 0, NULL, intDivOrZero(20000 * entered_bounced_all + en
 ${limit}`,
         search: "Ü'); DROP",
       })
-      assert.match(tail({ sortBy: 'avg_duration' }).sql, /ORDER BY if\(with_next = 0, NULL, intDivOrZero\(200 \* gap_total_ms \+ 1000 \* with_next, 2000 \* with_next\)\) DESC NULLS LAST, origin ASC, path ASC/)
+      assert.match(
+        tail({ sortBy: 'avg_duration' }).sql,
+        /ORDER BY if\(with_next = 0, NULL, intDivOrZero\(200 \* gap_total_ms \+ 1000 \* with_next, 2000 \* with_next\)\) DESC NULLS LAST, origin ASC, path ASC/,
+      )
     })
 
-    it('pages counts entries under page-only filters by the entry page itself, without the sessions\' pages or events', () => {
+    it("pages counts entries under page-only filters by the entry page itself, without the sessions' pages or events", () => {
       const entries = (list: object[]) => {
         const { sql } = prepare(pages, { startDate: '2024-03-30', endDate: '2024-03-31', filters: JSON.stringify(list) }, scope).compiled
         return sql.slice(sql.indexOf('entries AS'), sql.indexOf('ordered_views AS'))
       }
-      const onPage = entries([{ name: 'path', operator: 'contains', value: ['a'] }, { name: 'country', operator: 'is', value: ['DE'] }])
+      const onPage = entries([
+        { name: 'path', operator: 'contains', value: ['a'] },
+        { name: 'country', operator: 'is', value: ['DE'] },
+      ])
       assert.match(onPage, /WHERE \(multiSearchAny\(lowerUTF8\(path\)/)
       assert.match(onPage, /s_country/)
       assert.doesNotMatch(onPage, /page_matches|FROM events/)
@@ -318,7 +362,12 @@ ${limit}`,
 
     it('refuses a param bound twice, even with an equal value', () => {
       assert.throws(
-        () => compileTemplate('insights/dimension.sql', { projectId: 'p', rowsToRead: 1, offset: 0 }, { prefix: { sql: "''", params: { offset: 0 } } }),
+        () =>
+          compileTemplate(
+            'insights/dimension.sql',
+            { projectId: 'p', rowsToRead: 1, offset: 0 },
+            { prefix: { sql: "''", params: { offset: 0 } } },
+          ),
         /Fragment param offset collides in insights.dimension/,
       )
     })

@@ -11,7 +11,12 @@ const window = { start: new Date('2024-03-01T00:00:00Z'), end: new Date('2024-03
 describe('plannedKey', () => {
   it('is the same for equal queries, whatever the order of their keys', () => {
     const a = { projectId: 'p', window, filters: [{ name: 'country', value: ['DE'] }], limit: 10 }
-    const b = { limit: 10, filters: [{ value: ['DE'], name: 'country' }], window: { end: new Date(window.end), start: new Date(window.start) }, projectId: 'p' }
+    const b = {
+      limit: 10,
+      filters: [{ value: ['DE'], name: 'country' }],
+      window: { end: new Date(window.end), start: new Date(window.start) },
+      projectId: 'p',
+    }
     assert.equal(plannedKey(a), plannedKey(b))
   })
 

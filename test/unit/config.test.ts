@@ -13,12 +13,15 @@ describe('config', () => {
     assert.match(config.engine.dataDir, /\.data$/)
   })
 
-  it('keeps replaced compactions for the same time whatever the process\'s own time limit: twice the longest any gateway accepts', () => {
+  it("keeps replaced compactions for the same time whatever the process's own time limit: twice the longest any gateway accepts", () => {
     const short = compactionOptions(loadConfig({ QUARRY_MAX_EXECUTION_SECONDS: '1' }))
     const long = compactionOptions(loadConfig({ QUARRY_MAX_EXECUTION_SECONDS: String(MAX_EXECUTION_SECONDS_LIMIT) }))
     assert.equal(short.keepSupersededMs, long.keepSupersededMs)
     assert.equal(short.keepSupersededMs, 2 * MAX_EXECUTION_SECONDS_LIMIT * 1000)
-    assert.throws(() => loadConfig({ QUARRY_MAX_EXECUTION_SECONDS: String(MAX_EXECUTION_SECONDS_LIMIT + 1) }), /QUARRY_MAX_EXECUTION_SECONDS/)
+    assert.throws(
+      () => loadConfig({ QUARRY_MAX_EXECUTION_SECONDS: String(MAX_EXECUTION_SECONDS_LIMIT + 1) }),
+      /QUARRY_MAX_EXECUTION_SECONDS/,
+    )
   })
 
   it('switches to server mode when CLICKHOUSE_URL is set', () => {
@@ -85,7 +88,10 @@ describe('config', () => {
   ]
   for (const [name, value, message] of bad) {
     it(`stops on ${name}=${value} with a message naming the setting`, () => {
-      assert.throws(() => loadConfig({ [name]: value }), (error: unknown) => error instanceof ConfigError && error.setting === name && message.test(error.message))
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (error: unknown) => error instanceof ConfigError && error.setting === name && message.test(error.message),
+      )
     })
   }
 })

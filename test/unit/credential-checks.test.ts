@@ -6,7 +6,15 @@ import { CredentialChecks, type CheckTier } from '../../server/http/credential-c
 
 /** Checks that run until the test opens them, in the order they started. */
 function gatedChecks(options: { queued: number; suspectPerCaller?: number }) {
-  const checks = new CredentialChecks({ perSecond: 1_000, inFlight: 1, queued: options.queued, suspectPerCaller: options.suspectPerCaller ?? 4, suspectEvery: 4, maxWaitMs: 5_000, now: () => 0 })
+  const checks = new CredentialChecks({
+    perSecond: 1_000,
+    inFlight: 1,
+    queued: options.queued,
+    suspectPerCaller: options.suspectPerCaller ?? 4,
+    suspectEvery: 4,
+    maxWaitMs: 5_000,
+    now: () => 0,
+  })
   const started: string[] = []
   const gates: (() => void)[] = []
   const outcomes = new Map<string, string>()
@@ -76,7 +84,14 @@ describe('credential checks', () => {
     }
 
     it('answers 429 to a check still waiting at its deadline, without ever running it', async () => {
-      const checks = new CredentialChecks({ perSecond: 1_000, inFlight: 1, queued: 1, suspectPerCaller: 4, suspectEvery: 4, maxWaitMs: 2_000 })
+      const checks = new CredentialChecks({
+        perSecond: 1_000,
+        inFlight: 1,
+        queued: 1,
+        suspectPerCaller: 4,
+        suspectEvery: 4,
+        maxWaitMs: 2_000,
+      })
       const ran: string[] = []
       let open: () => void = () => {}
       const holding = checks.run(
@@ -89,10 +104,12 @@ describe('credential checks', () => {
           }),
       )
       const outcomes: string[] = []
-      const late = checks.run('known', 'b', async () => void ran.push('late')).then(
-        () => outcomes.push('late checked'),
-        (error: Error & { code?: string }) => outcomes.push(`${error.code}: ${error.message}`),
-      )
+      const late = checks
+        .run('known', 'b', async () => void ran.push('late'))
+        .then(
+          () => outcomes.push('late checked'),
+          (error: Error & { code?: string }) => outcomes.push(`${error.code}: ${error.message}`),
+        )
       mock.timers.tick(1_999)
       await settle()
       assert.deepEqual(outcomes, [], 'still within its deadline')
@@ -108,7 +125,14 @@ describe('credential checks', () => {
     it('starts a suspect check within a second while a flood of known checks keeps that tier full', async () => {
       // The issue's flood, scaled: 10 checks a second for the process, 2 at once; two addresses send 10
       // known checks a second each (each check taking 30 ms); a cold client's own check is suspect.
-      const checks = new CredentialChecks({ perSecond: 10, inFlight: 2, queued: 1_000, suspectPerCaller: 4, suspectEvery: 4, maxWaitMs: 5_000 })
+      const checks = new CredentialChecks({
+        perSecond: 10,
+        inFlight: 2,
+        queued: 1_000,
+        suspectPerCaller: 4,
+        suspectEvery: 4,
+        maxWaitMs: 5_000,
+      })
       const check = () => new Promise<void>((resolve) => setTimeout(resolve, 30))
       const flood: Promise<unknown>[] = []
       let suspectStartedAt: number | undefined
@@ -124,7 +148,10 @@ describe('credential checks', () => {
         mock.timers.tick(50)
         await settle()
       }
-      assert.ok(suspectStartedAt !== undefined && suspectStartedAt - 2_000 <= 1_000, `the suspect check started ${suspectStartedAt === undefined ? 'never' : `${suspectStartedAt - 2_000} ms after it asked`}`)
+      assert.ok(
+        suspectStartedAt !== undefined && suspectStartedAt - 2_000 <= 1_000,
+        `the suspect check started ${suspectStartedAt === undefined ? 'never' : `${suspectStartedAt - 2_000} ms after it asked`}`,
+      )
       for (let ms = 0; ms < 10_000; ms += 50) {
         mock.timers.tick(50)
         await settle()

@@ -10,7 +10,8 @@ import { otherOwnerOf } from '../../server/admin/data-dir-owner'
 describe('data directory owner', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-owner-'))
   after(() => fs.rmSync(dir, { recursive: true, force: true }))
-  const status = (pid: number) => fs.writeFileSync(path.join(dir, 'status'), `PID: ${pid}\nStarted at: 2026-12-02 03:00:00\nRevision: 54513\n`)
+  const status = (pid: number) =>
+    fs.writeFileSync(path.join(dir, 'status'), `PID: ${pid}\nStarted at: 2026-12-02 03:00:00\nRevision: 54513\n`)
 
   it('names a live process that is not this one', () => {
     status(process.ppid)

@@ -65,8 +65,10 @@ describe('splitWindow', () => {
       const end = start + 1 + Math.floor(((n * 104_729) % 99_991) * (n % 3 === 0 ? 17 : n % 3 === 1 ? 3_607 : 86_413))
       const { parts } = splitWindow({ window: { start: new Date(start), end: new Date(end) } })
       const bounds = [start, parts.hoursFrom.getTime(), parts.daysFrom.getTime(), parts.daysTo.getTime(), parts.hoursTo.getTime(), end]
-      for (let index = 1; index < bounds.length; index += 1) assert.ok(bounds[index - 1] <= bounds[index], `${new Date(start).toISOString()}..${new Date(end).toISOString()}: ${bounds}`)
-      if (parts.hoursFrom < parts.hoursTo) assert.ok(parts.hoursFrom.getTime() % 3_600_000 === 0 && parts.hoursTo.getTime() % 3_600_000 === 0)
+      for (let index = 1; index < bounds.length; index += 1)
+        assert.ok(bounds[index - 1] <= bounds[index], `${new Date(start).toISOString()}..${new Date(end).toISOString()}: ${bounds}`)
+      if (parts.hoursFrom < parts.hoursTo)
+        assert.ok(parts.hoursFrom.getTime() % 3_600_000 === 0 && parts.hoursTo.getTime() % 3_600_000 === 0)
       if (parts.daysFrom < parts.daysTo) assert.ok(parts.daysFrom.getTime() % 86_400_000 === 0 && parts.daysTo.getTime() % 86_400_000 === 0)
     }
   })

@@ -60,7 +60,8 @@ interface Compose {
   networks: Record<string, { internal?: boolean; ipam?: { config: { subnet: string }[] } }>
 }
 
-const readerXml = () => new XMLParser({ ignoreAttributes: false, parseTagValue: false }).parse(read('docker/clickhouse/users.d/quarry-reader.xml'))
+const readerXml = () =>
+  new XMLParser({ ignoreAttributes: false, parseTagValue: false }).parse(read('docker/clickhouse/users.d/quarry-reader.xml'))
 
 /** Compose's size suffixes (b, k, m, g), in bytes. */
 function bytesOf(size: string): number {
@@ -91,13 +92,20 @@ describe('the Docker deployment', () => {
     assert.equal(clickhouse.environment.CLICKHOUSE_PASSWORD, 'admin-secret')
     assert.equal(clickhouse.environment.QUARRY_READER_PASSWORD, 'reader-secret')
     assert.deepEqual(
-      [gateway.environment.CLICKHOUSE_USER, gateway.environment.CLICKHOUSE_PASSWORD, gateway.environment.CLICKHOUSE_ADMIN_USER, gateway.environment.CLICKHOUSE_ADMIN_PASSWORD],
+      [
+        gateway.environment.CLICKHOUSE_USER,
+        gateway.environment.CLICKHOUSE_PASSWORD,
+        gateway.environment.CLICKHOUSE_ADMIN_USER,
+        gateway.environment.CLICKHOUSE_ADMIN_PASSWORD,
+      ],
       ['quarry_reader', 'reader-secret', clickhouse.environment.CLICKHOUSE_USER, 'admin-secret'],
     )
   })
 
   it('migrates once, before the gateway starts, with the same settings', () => {
-    const { services } = renderCompose(passwords) as { services: Record<string, Service & { command?: string[]; depends_on?: Record<string, { condition: string }> }> }
+    const { services } = renderCompose(passwords) as {
+      services: Record<string, Service & { command?: string[]; depends_on?: Record<string, { condition: string }> }>
+    }
     const { migrate, gateway } = services
     assert.deepEqual(migrate.command, ['node', 'server/admin/cli.js', 'migrate'])
     assert.equal(gateway.depends_on?.migrate?.condition, 'service_completed_successfully')
@@ -115,7 +123,10 @@ describe('the Docker deployment', () => {
     assert.equal(profile.readonly, '2')
     assert.ok('const' in profile.constraints.readonly, 'readonly cannot be changed')
     const defaults = loadConfig({})
-    for (const [setting, gatewayDefault] of [['max_execution_time', defaults.maxExecutionSeconds], ['max_memory_usage', defaults.maxMemoryBytes]] as const) {
+    for (const [setting, gatewayDefault] of [
+      ['max_execution_time', defaults.maxExecutionSeconds],
+      ['max_memory_usage', defaults.maxMemoryBytes],
+    ] as const) {
       const { min, max } = profile.constraints[setting] as { min?: string; max?: string }
       assert.ok(Number(min) >= 1, `${setting}: 0 (no limit) is refused`)
       assert.equal(Number(max), Number(profile[setting]), `${setting}: the profile's value is its ceiling`)
@@ -141,7 +152,8 @@ describe('the Docker deployment', () => {
       assert.deepEqual(compose().services.gateway.ports, ['127.0.0.1:3000:3000'])
       const widened = renderCompose({ ...passwords, QUARRY_PUBLISH_ADDRESS: '0.0.0.0', QUARRY_PUBLISH_PORT: '8080' }) as Compose
       assert.deepEqual(widened.services.gateway.ports, ['0.0.0.0:8080:3000'])
-      for (const [name, service] of Object.entries(compose().services)) if (name !== 'gateway') assert.equal(service.ports, undefined, `${name} publishes no port`)
+      for (const [name, service] of Object.entries(compose().services))
+        if (name !== 'gateway') assert.equal(service.ports, undefined, `${name} publishes no port`)
     })
 
     it('lets quarry_reader connect only from the backend network, the only one ClickHouse is on, which has no way out', () => {
@@ -168,7 +180,10 @@ describe('the Docker deployment', () => {
         const limits = service.deploy?.resources?.limits
         assert.ok(Number(limits?.cpus) > 0, `${name}: a CPU limit`)
         assert.ok(bytesOf(limits?.memory ?? '') >= 64 * 1024 ** 2, `${name}: a memory limit`)
-        assert.ok(['no', 'always', 'on-failure', 'unless-stopped'].includes(service.restart?.split(':')[0] ?? ''), `${name}: a restart policy`)
+        assert.ok(
+          ['no', 'always', 'on-failure', 'unless-stopped'].includes(service.restart?.split(':')[0] ?? ''),
+          `${name}: a restart policy`,
+        )
       }
       const { services } = compose()
       assert.equal(services.clickhouse.restart, 'unless-stopped')

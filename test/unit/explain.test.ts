@@ -8,11 +8,17 @@ import type { Scope } from '../../queries/core/pipeline'
 import { COMPACTION_DEFINITION } from '../../queries/sessions/definition'
 import { explainRequest, explainTarget, resolveRequest } from '../../server/admin/explain'
 
-const scopeFor = (id: string): Scope => ({ project: { id, name: id, timezone: 'Europe/Berlin' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 })
+const scopeFor = (id: string): Scope => ({
+  project: { id, name: id, timezone: 'Europe/Berlin' },
+  now: new Date('2024-03-31T12:00:00Z'),
+  sessionLookbackMs: 86_400_000,
+})
 
 /** The params JSON of each statement in an explain text, in order. */
 function paramsOf(text: string): Record<string, unknown>[] {
-  return [...text.matchAll(/^-- params: (\{[^]*?^-- \})$/gm)].map(([, json]) => JSON.parse(json.replace(/^-- /gm, '')) as Record<string, unknown>)
+  return [...text.matchAll(/^-- params: (\{[^]*?^-- \})$/gm)].map(
+    ([, json]) => JSON.parse(json.replace(/^-- /gm, '')) as Record<string, unknown>,
+  )
 }
 
 const statementLabels = (text: string) => [...text.matchAll(/^-- statement: (.+)$/gm)].map(([, label]) => label)
@@ -27,15 +33,23 @@ describe('explain', () => {
       assert.deepEqual(resolved?.query, { range: '30d' })
     })
 
-    it('parses the query string with the gateway\'s parser: repeats as lists, + as a space, brackets as plain keys', async () => {
-      const resolved = await resolveRequest('/insights/shop/pages?limit=5&limit=6&filters=[{"name":"path","value":["a+b"]}]&q=x+y%2Bz&c[d]=1')
+    it("parses the query string with the gateway's parser: repeats as lists, + as a space, brackets as plain keys", async () => {
+      const resolved = await resolveRequest(
+        '/insights/shop/pages?limit=5&limit=6&filters=[{"name":"path","value":["a+b"]}]&q=x+y%2Bz&c[d]=1',
+      )
       assert.deepEqual(resolved?.query, { limit: ['5', '6'], filters: '[{"name":"path","value":["a b"]}]', q: 'x y+z', 'c[d]': '1' })
     })
 
     it('finds no route for an unknown path, and refuses a path Express cannot decode', async () => {
       assert.equal(await resolveRequest('/insights/shop/nothing'), undefined)
-      await assert.rejects(explainRequest('/nowhere', scopeFor, true), (error: QueryError) => error.code === 'not_found' && error.message === 'No endpoint /nowhere')
-      await assert.rejects(resolveRequest('/insights/%E0%A4%A/live'), (error: QueryError) => error.code === 'invalid_request' && /Failed to decode param/.test(error.message))
+      await assert.rejects(
+        explainRequest('/nowhere', scopeFor, true),
+        (error: QueryError) => error.code === 'not_found' && error.message === 'No endpoint /nowhere',
+      )
+      await assert.rejects(
+        resolveRequest('/insights/%E0%A4%A/live'),
+        (error: QueryError) => error.code === 'invalid_request' && /Failed to decode param/.test(error.message),
+      )
     })
 
     it('reads the project from the path or the query string', async () => {
@@ -107,7 +121,10 @@ describe('explain', () => {
     it('prints an NDJSON stream without profiles as one statement of rows where the engine streams', async () => {
       const text = await explainRequest('/export/events?projectId=demo&format=ndjson', scopeFor, true)
       assert.deepEqual(templatesOf(text), ['export.events'])
-      assert.deepEqual(paramsOf(text).map((params) => params.rowsToRead), [0xffff_ffff])
+      assert.deepEqual(
+        paramsOf(text).map((params) => params.rowsToRead),
+        [0xffff_ffff],
+      )
     })
 
     it('prints the chunk and the profile look-up of an NDJSON stream with profiles', async () => {
@@ -130,11 +147,20 @@ describe('explain', () => {
       const text = await explainRequest(`/export/events?projectId=demo&limit=2&cursor=${cursor}`, scopeFor, true)
       const [rows, count] = paramsOf(text)
       assert.deepEqual(rows, {
-        projectId: 'demo', start: '1970-01-01 00:00:00.000', end: '2299-12-31 00:00:00.000', tz: 'Europe/Berlin', rowsToRead: 3, offset: 0,
-        afterAt: '2024-03-01 10:00:00.000', afterId: '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0001',
+        projectId: 'demo',
+        start: '1970-01-01 00:00:00.000',
+        end: '2299-12-31 00:00:00.000',
+        tz: 'Europe/Berlin',
+        rowsToRead: 3,
+        offset: 0,
+        afterAt: '2024-03-01 10:00:00.000',
+        afterId: '0b8f2f6e-3f0e-4d8a-9a51-8f2b9c1d0001',
       })
       assert.deepEqual(count, { projectId: 'demo', start: '1970-01-01 00:00:00.000', end: '2299-12-31 00:00:00.000' })
-      assert.match(text, /AND \(created_at, toUInt128\(events\.id\)\) < \(\{afterAt:DateTime64\(3, 'UTC'\)\}, toUInt128\(\{afterId:UUID\}\)\)/)
+      assert.match(
+        text,
+        /AND \(created_at, toUInt128\(events\.id\)\) < \(\{afterAt:DateTime64\(3, 'UTC'\)\}, toUInt128\(\{afterId:UUID\}\)\)/,
+      )
     })
   })
 

@@ -13,16 +13,24 @@ const steps = (names: string[]) => JSON.stringify(names)
 describe('funnel fold cost', () => {
   it('refuses a 12-month funnel of ten * steps with a 400 at steps that states its cost and the cap', () => {
     const issues = requestIssues(funnel, { ...YEAR, steps: steps(Array(10).fill('*')) })
-    assert.deepEqual(issues, [`steps: this funnel folds 10 steps over 365 days (3650 step-days), more than ${FOLD_STEP_DAYS_CAP}: narrow the window, use fewer steps, or give each step its own event name (distinct named steps are counted without folding)`])
+    assert.deepEqual(issues, [
+      `steps: this funnel folds 10 steps over 365 days (3650 step-days), more than ${FOLD_STEP_DAYS_CAP}: narrow the window, use fewer steps, or give each step its own event name (distinct named steps are counted without folding)`,
+    ])
   })
 
   it('refuses a name repeated over a year as it refuses *', () => {
-    assert.equal(requestIssues(funnel, { ...YEAR, steps: steps(['screen_view', 'signup', 'screen_view', 'signup', 'screen_view', 'signup']) }).length, 1)
+    assert.equal(
+      requestIssues(funnel, { ...YEAR, steps: steps(['screen_view', 'signup', 'screen_view', 'signup', 'screen_view', 'signup']) }).length,
+      1,
+    )
   })
 
   it('plans a 12-month funnel of three * steps, and a 30-day funnel of ten', () => {
     assert.equal(prepare(funnel, { ...YEAR, steps: steps(['*', 'screen_view', '*']) }, SHOP_SCOPE).query.engine, 'fold')
-    assert.equal(prepare(funnel, { startDate: '2024-03-01', endDate: '2024-03-30', steps: steps(Array(10).fill('*')) }, SHOP_SCOPE).query.engine, 'fold')
+    assert.equal(
+      prepare(funnel, { startDate: '2024-03-01', endDate: '2024-03-30', steps: steps(Array(10).fill('*')) }, SHOP_SCOPE).query.engine,
+      'fold',
+    )
   })
 
   it('does not cap a 12-month funnel of distinct named steps', () => {

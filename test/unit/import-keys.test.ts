@@ -56,16 +56,24 @@ describe('import key styles', () => {
 
   it('refuses a line that mixes the two styles, or carries the profile include, saying why', () => {
     const mixed = parseEventLine(JSON.stringify({ ...camel, deviceId: undefined, device_id: 'dev-1' }), 'shop')
-    assert.deepEqual(mixed.problems, ['mixes snake_case keys (device_id) with camelCase ones (projectId, profileId, sessionId, createdAt, referrerName, utmSource, osVersion, browserVersion, sdkName, importedAt): use one style per line'])
+    assert.deepEqual(mixed.problems, [
+      'mixes snake_case keys (device_id) with camelCase ones (projectId, profileId, sessionId, createdAt, referrerName, utmSource, osVersion, browserVersion, sdkName, importedAt): use one style per line',
+    ])
     const profiled = parseEventLine(JSON.stringify({ ...camel, profile: null }), 'shop')
     assert.match(profiled.problems.join(), /"profile" \(--includes profile\) is the visitor's profile, not an event field/)
   })
 
   it("imports another project's export into --project only when --from-project names it", () => {
-    assert.match(parseEventLine(JSON.stringify(camel), 'copy').problems.join(), /project_id "shop" differs from --project "copy" \(.*--from-project shop\)/)
+    assert.match(
+      parseEventLine(JSON.stringify(camel), 'copy').problems.join(),
+      /project_id "shop" differs from --project "copy" \(.*--from-project shop\)/,
+    )
     const moved = parseEventLine(JSON.stringify(camel), 'copy', 'shop')
     assert.deepEqual(moved.problems, [])
     assert.equal(moved.row?.project_id, 'copy')
-    assert.match(parseEventLine(JSON.stringify(camel), 'copy', 'blog').problems.join(), /project_id "shop" differs from --from-project "blog"/)
+    assert.match(
+      parseEventLine(JSON.stringify(camel), 'copy', 'blog').problems.join(),
+      /project_id "shop" differs from --from-project "blog"/,
+    )
   })
 })

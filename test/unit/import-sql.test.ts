@@ -14,7 +14,10 @@ describe('import statements', () => {
 
   it('stages into a table named by a bound Identifier, never spliced', () => {
     const compiled = compileTemplate('admin/import-stage.sql', { stage })
-    assert.equal(flat(compiled.sql), flat('CREATE TABLE {stage:Identifier} ENGINE = MergeTree ORDER BY line AS SELECT toUInt64(0) AS line, * FROM events LIMIT 0'))
+    assert.equal(
+      flat(compiled.sql),
+      flat('CREATE TABLE {stage:Identifier} ENGINE = MergeTree ORDER BY line AS SELECT toUInt64(0) AS line, * FROM events LIMIT 0'),
+    )
     assert.deepEqual(compiled.params, { stage })
   })
 

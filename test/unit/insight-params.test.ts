@@ -10,7 +10,13 @@ const issuesOf = (raw: Record<string, unknown>, resource: Resource<InsightQuery>
 
 describe('insights parameters', () => {
   it('lists every problem of a request at once', () => {
-    const issues = issuesOf({ limit: '0', cursor: 'x', range: 'fortnight', foo: '1', filters: '[{"name":"colour","operator":"is","value":["x"]}]' })
+    const issues = issuesOf({
+      limit: '0',
+      cursor: 'x',
+      range: 'fortnight',
+      foo: '1',
+      filters: '[{"name":"colour","operator":"is","value":["x"]}]',
+    })
     assert.deepEqual(issues.sort(), [
       'cursor: "cursor" must be a decimal integer (digits only)',
       `filters.0.name: unknown filter "colour"; known: ${[...Object.keys(SESSION_ATTRIBUTES), ...Object.keys(EVENT_FIELDS), 'properties.<key>'].join(', ')}`,
@@ -34,15 +40,35 @@ describe('insights parameters', () => {
   const cases: [string, Record<string, unknown>, RegExp][] = [
     ['malformed filters JSON', { filters: '[{' }, /"filters" is not valid JSON/],
     ['filters neither an array nor a tree', { filters: '"country"' }, /"filters" must be array/],
-    ['a tree of one session leaf without its operator', { filters: '{"name":"country"}' }, /^filters\.operator: filters\.operator: .*required/],
-    ['an unknown operator', { filters: '[{"name":"country","operator":"like","value":["x"]}]' }, /filters\.0\.operator: "filters\.0\.operator" must be one of: is, isNot, contains, doesNotContain, startsWith, endsWith, regex, isNull, isNotNull, gt, lt, gte, lte$/],
-    ['a value of the wrong type', { filters: '[{"name":"country","operator":"is","value":[true]}]' }, /filters\.0\.value\.0: .* must be string,number/],
-    ['a bare value instead of a list', { filters: '[{"name":"country","operator":"is","value":"DE"}]' }, /filters\.0\.value: .* must be array/],
+    [
+      'a tree of one session leaf without its operator',
+      { filters: '{"name":"country"}' },
+      /^filters\.operator: filters\.operator: .*required/,
+    ],
+    [
+      'an unknown operator',
+      { filters: '[{"name":"country","operator":"like","value":["x"]}]' },
+      /filters\.0\.operator: "filters\.0\.operator" must be one of: is, isNot, contains, doesNotContain, startsWith, endsWith, regex, isNull, isNotNull, gt, lt, gte, lte$/,
+    ],
+    [
+      'a value of the wrong type',
+      { filters: '[{"name":"country","operator":"is","value":[true]}]' },
+      /filters\.0\.value\.0: .* must be string,number/,
+    ],
+    [
+      'a bare value instead of a list',
+      { filters: '[{"name":"country","operator":"is","value":"DE"}]' },
+      /filters\.0\.value: .* must be array/,
+    ],
     ['an unknown key in a filter', { filters: '[{"name":"country","operator":"is","value":["DE"],"mode":"x"}]' }, /unknown key "mode"/],
     ['a positive operator without values', { filters: '[{"name":"country","operator":"is","value":[]}]' }, /needs at least one value/],
     ['isNull with values', { filters: '[{"name":"country","operator":"isNull","value":["x"]}]' }, /takes no values/],
     ['a numeric operator on a text field', { filters: '[{"name":"path","operator":"gt","value":[1]}]' }, /applies only to properties/],
-    ['a numeric operator with a non-number', { filters: '[{"name":"properties.price","operator":"gt","value":["ten"]}]' }, /"ten" is not a number/],
+    [
+      'a numeric operator with a non-number',
+      { filters: '[{"name":"properties.price","operator":"gt","value":["ten"]}]' },
+      /"ten" is not a number/,
+    ],
     ['an invalid regex', { filters: '[{"name":"path","operator":"regex","value":["("]}]' }, /invalid regular expression/],
     ['a look-ahead, which RE2 cannot run', { filters: '[{"name":"path","operator":"regex","value":["^(?=a)b"]}]' }, /not RE2 syntax/],
     ['a back-reference, which RE2 cannot run', { filters: '[{"name":"path","operator":"regex","value":["(a)\\\\1"]}]' }, /not RE2 syntax/],
@@ -60,7 +86,10 @@ describe('insights parameters', () => {
   for (const [what, raw, message] of cases) {
     it(`400s ${what}`, () => {
       const issues = issuesOf(raw)
-      assert.ok(issues.some((issue) => message.test(issue)), issues.join('\n'))
+      assert.ok(
+        issues.some((issue) => message.test(issue)),
+        issues.join('\n'),
+      )
     })
   }
 

@@ -34,11 +34,18 @@ describe('typed literals', () => {
   })
 
   it('inlines every placeholder of a compiled statement, which then binds nothing', () => {
-    const compiled = compileTemplate('admin/compact-stage-check.sql', { stage: 'sessions_settled_stage', day: '2024-03-28', compaction: '198101711700000000' })
+    const compiled = compileTemplate('admin/compact-stage-check.sql', {
+      stage: 'sessions_settled_stage',
+      day: '2024-03-28',
+      compaction: '198101711700000000',
+    })
     const inlined = inlineParams(compiled)
     assert.deepEqual(inlined.params, {})
     assert.equal(inlined.template, compiled.template)
-    assert.match(inlined.sql, /countIf\(day != CAST\('2024-03-28' AS Date\) OR compaction != CAST\(198101711700000000 AS UInt64\)\) AS foreign_rows\nFROM `sessions_settled_stage`$/)
+    assert.match(
+      inlined.sql,
+      /countIf\(day != CAST\('2024-03-28' AS Date\) OR compaction != CAST\(198101711700000000 AS UInt64\)\) AS foreign_rows\nFROM `sessions_settled_stage`$/,
+    )
     assert.doesNotMatch(inlined.sql, /\{\w+:/)
   })
 })

@@ -16,7 +16,15 @@ import { isLoopback, resolveCredentials } from '../../loadtest/target'
 
 function stats(overrides: Partial<RouteStats> & { p50?: number; p99?: number } = {}): RouteStats {
   const { p50 = 10, p99 = 100, ...rest } = overrides
-  return { requests: 100, rps: 50, latency: { p50, p90: p99 / 2, p95: p99 / 1.5, p99, p99_9: p99 * 2, max: p99 * 3, mean: p50 }, statuses: { 200: 100 }, errors: 0, bytes: 1000, ...rest }
+  return {
+    requests: 100,
+    rps: 50,
+    latency: { p50, p90: p99 / 2, p95: p99 / 1.5, p99, p99_9: p99 * 2, max: p99 * 3, mean: p50 },
+    statuses: { 200: 100 },
+    errors: 0,
+    bytes: 1000,
+    ...rest,
+  }
 }
 
 function report(routes: Record<string, RouteStats>): LoadReport {
@@ -70,7 +78,10 @@ describe('load-test kit: comparisons', () => {
 
   it('says when the two reports ran different scenarios', () => {
     const cold = { ...report({}), scenario: { name: 'dashboard-cold', version: 1, description: '' } }
-    assert.equal(compareReports(report({}), cold, { against: 'old.json', maxRegressionPercent: 10 }).scenarioChange, 'dashboard v1 -> dashboard-cold v1')
+    assert.equal(
+      compareReports(report({}), cold, { against: 'old.json', maxRegressionPercent: 10 }).scenarioChange,
+      'dashboard v1 -> dashboard-cold v1',
+    )
   })
 })
 
@@ -99,8 +110,10 @@ describe('load-test kit: the gateway view', () => {
 
 describe('load-test kit: targets and draws', () => {
   it('takes loopback addresses only as this machine', () => {
-    for (const url of ['http://127.0.0.1:3000', 'http://localhost:3000', 'http://127.8.9.10', 'http://[::1]:3000']) assert.equal(isLoopback(url), true, url)
-    for (const url of ['http://10.0.0.1:3000', 'http://gateway.example.com', 'http://128.0.0.1', 'http://localhost.example.com']) assert.equal(isLoopback(url), false, url)
+    for (const url of ['http://127.0.0.1:3000', 'http://localhost:3000', 'http://127.8.9.10', 'http://[::1]:3000'])
+      assert.equal(isLoopback(url), true, url)
+    for (const url of ['http://10.0.0.1:3000', 'http://gateway.example.com', 'http://128.0.0.1', 'http://localhost.example.com'])
+      assert.equal(isLoopback(url), false, url)
   })
 
   it('draws the same requests from the same seed, and windows inside the target days', () => {
@@ -112,11 +125,14 @@ describe('load-test kit: targets and draws', () => {
     assert.deepEqual(draw(3), draw(3))
     assert.notDeepEqual(draw(3), draw(4))
     for (const window of draw(5)) {
-      assert.ok(window.startDate >= target.firstDay && window.endDate <= target.lastDay && window.startDate <= window.endDate, JSON.stringify(window))
+      assert.ok(
+        window.startDate >= target.firstDay && window.endDate <= target.lastDay && window.startDate <= window.endDate,
+        JSON.stringify(window),
+      )
     }
   })
 
-  it('warns when the gateway\'s limits answered most requests', () => {
+  it("warns when the gateway's limits answered most requests", () => {
     assert.deepEqual(noticeLines(stats()), [])
     assert.match(noticeLines(stats({ statuses: { 200: 40, 429: 60 }, errors: 60 }))[0], /^60% of the answers were 429: .*QUARRY_RATE_LIMIT/)
   })
@@ -132,7 +148,10 @@ describe('load-test kit: a run that tells the truth', () => {
   it('refuses, before the run, a run the rate limit would answer mostly with 429', () => {
     const policy = { limit: 100, windowSeconds: 10 }
     // Closed loop: 8 connections may each send 100 a second (a 429 or a cached answer takes a few ms).
-    assert.match(rateLimitProblem(policy, { connections: 8 }) ?? '', /allows this client 100 requests per 10 s .* up to 8000 .*QUARRY_RATE_LIMIT=8000 .*--rate 10/)
+    assert.match(
+      rateLimitProblem(policy, { connections: 8 }) ?? '',
+      /allows this client 100 requests per 10 s .* up to 8000 .*QUARRY_RATE_LIMIT=8000 .*--rate 10/,
+    )
     assert.equal(rateLimitProblem({ limit: 100_000, windowSeconds: 10 }, { connections: 8 }), undefined)
     assert.equal(rateLimitProblem(policy, { connections: 8, rate: 10 }), undefined, '10 a second fits 100 per 10 s')
     assert.match(rateLimitProblem(policy, { connections: 8, rate: 11 }) ?? '', /up to 110 /)
@@ -141,11 +160,18 @@ describe('load-test kit: a run that tells the truth', () => {
   it('calls a finished run whose answers were mostly 429 no measure of the gateway', () => {
     assert.equal(mostlyRefused(stats()), undefined)
     assert.equal(mostlyRefused(stats({ statuses: { 200: 50, 429: 50 }, errors: 50 })), undefined, 'half is not most')
-    assert.match(mostlyRefused(stats({ statuses: { 200: 40, 429: 60 }, errors: 60 })) ?? '', /^60% of the answers were 429 .*QUARRY_RATE_LIMIT/)
+    assert.match(
+      mostlyRefused(stats({ statuses: { 200: 40, 429: 60 }, errors: 60 })) ?? '',
+      /^60% of the answers were 429 .*QUARRY_RATE_LIMIT/,
+    )
   })
 
   it('takes credentials from QUARRY_CLIENT_ID / QUARRY_CLIENT_SECRET, never from the command line', async () => {
-    assert.deepEqual(resolveCredentials({ urlGiven: true, env: { QUARRY_CLIENT_ID: 'a', QUARRY_CLIENT_SECRET: 'b' } }), { clientId: 'a', clientSecret: 'b', source: 'QUARRY_CLIENT_ID / QUARRY_CLIENT_SECRET' })
+    assert.deepEqual(resolveCredentials({ urlGiven: true, env: { QUARRY_CLIENT_ID: 'a', QUARRY_CLIENT_SECRET: 'b' } }), {
+      clientId: 'a',
+      clientSecret: 'b',
+      source: 'QUARRY_CLIENT_ID / QUARRY_CLIENT_SECRET',
+    })
     let err = ''
     const sink = { write: (text: string) => void (err += text) } as unknown as NodeJS.WritableStream
     const code = await main(['--client-id', 'a', '--client-secret', 'b'], { env: {}, out: sink, err: sink })
@@ -156,7 +182,10 @@ describe('load-test kit: a run that tells the truth', () => {
   it('draws each latency objective as a line and marks the routes whose answers were mostly errors', () => {
     const limited = stats({ requests: 100, statuses: { 200: 10, 429: 90 }, errors: 90 })
     const drawn = report({ metrics: stats(), pages: limited })
-    drawn.slo = [{ objective: 'p99<300ms', actual: 100, limit: 300, unit: 'ms', met: true }, { objective: 'errors<1%', actual: 0, limit: 1, unit: '%', met: true }]
+    drawn.slo = [
+      { objective: 'p99<300ms', actual: 100, limit: 300, unit: 'ms', met: true },
+      { objective: 'errors<1%', actual: 0, limit: 1, unit: '%', met: true },
+    ]
     const svg = latencyChart(drawn)
     assert.match(svg, /p99&lt;300ms|p99<300ms/)
     assert.match(svg, /pages \(90% errors: 429\)/)

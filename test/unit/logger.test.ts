@@ -29,11 +29,21 @@ describe('logger', () => {
     const logger = createLogger('info', false, 'pretty')
     const text = capture(logger)
     logger.warn('slow statement', { template: 'insights.pages', durationMs: 1840, note: 'two words' })
-    assert.match(text(), /^\d\d:\d\d:\d\d\.\d{3} (\x1b\[\d+m)?warn(\x1b\[\d+m)?  slow statement template=insights\.pages durationMs=1840 note="two words"\n$/)
+    assert.match(
+      text(),
+      /^\d\d:\d\d:\d\d\.\d{3} (\x1b\[\d+m)?warn(\x1b\[\d+m)?  slow statement template=insights\.pages durationMs=1840 note="two words"\n$/,
+    )
   })
 
   it('quotes values that would be ambiguous and writes objects as JSON', () => {
-    const line = prettyLine({ level: 'info', message: 'x', timestamp: '2024-03-01T10:00:00.123Z', a: 'k=v', b: { c: 1 }, d: '' } as winston.Logform.TransformableInfo)
+    const line = prettyLine({
+      level: 'info',
+      message: 'x',
+      timestamp: '2024-03-01T10:00:00.123Z',
+      a: 'k=v',
+      b: { c: 1 },
+      d: '',
+    } as winston.Logform.TransformableInfo)
     assert.equal(line, '10:00:00.123 info  x a="k=v" b={"c":1} d=""')
   })
 
@@ -41,6 +51,9 @@ describe('logger', () => {
     assert.equal(loadConfig({ LOG_FORMAT: 'json' }).logFormat, 'json')
     assert.equal(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat, 'pretty')
     assert.equal(loadConfig({}).logFormat, undefined)
-    assert.throws(() => loadConfig({ LOG_FORMAT: 'xml' }), (error: unknown) => error instanceof ConfigError && /LOG_FORMAT: must be one of json, pretty/.test(error.message))
+    assert.throws(
+      () => loadConfig({ LOG_FORMAT: 'xml' }),
+      (error: unknown) => error instanceof ConfigError && /LOG_FORMAT: must be one of json, pretty/.test(error.message),
+    )
   })
 })

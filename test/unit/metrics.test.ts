@@ -28,7 +28,12 @@ describe('Prometheus text parser (test support)', () => {
         '',
       ].join('\n'),
     )
-    assert.deepEqual(families.get('up_total'), { name: 'up_total', type: 'counter', help: 'Ups.', samples: [{ name: 'up_total', labels: { a: 'x"y\\z\n', b: '2' }, value: 3 }] })
+    assert.deepEqual(families.get('up_total'), {
+      name: 'up_total',
+      type: 'counter',
+      help: 'Ups.',
+      samples: [{ name: 'up_total', labels: { a: 'x"y\\z\n', b: '2' }, value: 3 }],
+    })
     assert.equal(sampleValue(families, 't_bucket', { le: '+Inf' }), 2)
     assert.equal(families.get('t')?.samples.length, 4)
   })
@@ -89,8 +94,24 @@ describe('metrics', () => {
   it('times statements by template and outcome, and sums rows and bytes read only when reported', async () => {
     const metrics = createMetrics()
     const { statementFinished } = metrics.statementObserver
-    statementFinished({ template: 'insights.metrics', lane: 'data', durationMs: 40, queueWaitMs: 0, readRows: 1000, readBytes: 64_000, outcome: 'ok' })
-    statementFinished({ template: 'insights.metrics', lane: 'data', durationMs: 2000, queueWaitMs: 0, readRows: 500, readBytes: 32_000, outcome: 'ok' })
+    statementFinished({
+      template: 'insights.metrics',
+      lane: 'data',
+      durationMs: 40,
+      queueWaitMs: 0,
+      readRows: 1000,
+      readBytes: 64_000,
+      outcome: 'ok',
+    })
+    statementFinished({
+      template: 'insights.metrics',
+      lane: 'data',
+      durationMs: 2000,
+      queueWaitMs: 0,
+      readRows: 500,
+      readBytes: 32_000,
+      outcome: 'ok',
+    })
     statementFinished({ template: 'insights.pages', lane: 'data', durationMs: 15_000, queueWaitMs: 0, outcome: 'timeout' })
     metrics.statementObserver.statementStopped?.({ template: 'insights.pages', lane: 'data', ranMs: 15_030, overrunMs: 30 })
     const families = await scrape(metrics)
@@ -172,7 +193,10 @@ describe('metrics listener', () => {
       ['QUARRY_METRICS_HOST', 'http://x'],
     ]
     for (const [name, value] of refused) {
-      assert.throws(() => loadConfig({ [name]: value }), (error: unknown) => error instanceof ConfigError && error.setting === name)
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (error: unknown) => error instanceof ConfigError && error.setting === name,
+      )
     }
   })
 })

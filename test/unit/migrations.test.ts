@@ -14,9 +14,16 @@ describe('migrations rendering', () => {
   it('renders plain MergeTree tables on a single node', () => {
     const [events, ...rest] = render('001_source_tables')
     assert.match(events, /^CREATE TABLE IF NOT EXISTS events\s*\(/)
-    assert.match(events, /ENGINE = MergeTree\(\)\nPARTITION BY toYYYYMM\(created_at\)\nORDER BY \(project_id, toDate\(created_at\), created_at, toUInt128\(id\)\)$/)
+    assert.match(
+      events,
+      /ENGINE = MergeTree\(\)\nPARTITION BY toYYYYMM\(created_at\)\nORDER BY \(project_id, toDate\(created_at\), created_at, toUInt128\(id\)\)$/,
+    )
     for (const statement of [events, ...rest]) assert.doesNotMatch(statement, /\{\{|ON CLUSTER|Replicated|Distributed/)
-    assert.equal(rest.filter((statement) => /^ALTER TABLE events /.test(statement)).length, 3, 'the keys and two projections, on the table itself')
+    assert.equal(
+      rest.filter((statement) => /^ALTER TABLE events /.test(statement)).length,
+      3,
+      'the keys and two projections, on the table itself',
+    )
   })
 
   it('renders Replicated local tables and a Distributed table ON CLUSTER', () => {
@@ -31,14 +38,29 @@ describe('migrations rendering', () => {
 
   it('adds the keys to the local tables, and to the Distributed tables as aliases only on a cluster', () => {
     const cluster = render('001_source_tables', 'main')
-    assert.ok(cluster.some((statement) => /^ALTER TABLE events_local ON CLUSTER 'main'\s+ADD COLUMN IF NOT EXISTS session_key UInt128 MATERIALIZED reinterpretAsUInt128\(sipHash128\(session_id\)\)/.test(statement)))
-    assert.ok(cluster.includes("ALTER TABLE events ON CLUSTER 'main' ADD COLUMN IF NOT EXISTS session_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(session_id)), ADD COLUMN IF NOT EXISTS profile_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(profile_id)), ADD COLUMN IF NOT EXISTS page_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(origin, path))"))
-    assert.ok(cluster.includes("ALTER TABLE sessions ON CLUSTER 'main' ADD COLUMN IF NOT EXISTS session_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(session_id)), ADD COLUMN IF NOT EXISTS profile_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(profile_id))"))
+    assert.ok(
+      cluster.some((statement) =>
+        /^ALTER TABLE events_local ON CLUSTER 'main'\s+ADD COLUMN IF NOT EXISTS session_key UInt128 MATERIALIZED reinterpretAsUInt128\(sipHash128\(session_id\)\)/.test(
+          statement,
+        ),
+      ),
+    )
+    assert.ok(
+      cluster.includes(
+        "ALTER TABLE events ON CLUSTER 'main' ADD COLUMN IF NOT EXISTS session_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(session_id)), ADD COLUMN IF NOT EXISTS profile_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(profile_id)), ADD COLUMN IF NOT EXISTS page_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(origin, path))",
+      ),
+    )
+    assert.ok(
+      cluster.includes(
+        "ALTER TABLE sessions ON CLUSTER 'main' ADD COLUMN IF NOT EXISTS session_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(session_id)), ADD COLUMN IF NOT EXISTS profile_key UInt128 ALIAS reinterpretAsUInt128(sipHash128(profile_id))",
+      ),
+    )
     assert.ok(!render('001_source_tables').some((statement) => /ALIAS/.test(statement)))
   })
 
   it('points the sessions view at the local tables on a cluster', () => {
-    const view = render('001_source_tables', 'main').find((statement) => statement.startsWith('CREATE MATERIALIZED VIEW')) ?? assert.fail('a view')
+    const view =
+      render('001_source_tables', 'main').find((statement) => statement.startsWith('CREATE MATERIALIZED VIEW')) ?? assert.fail('a view')
     assert.match(view, /^CREATE MATERIALIZED VIEW IF NOT EXISTS sessions_mv ON CLUSTER 'main' TO sessions_local AS/)
     assert.match(view, /FROM events_local\nGROUP BY project_id, session_id$/)
   })
@@ -46,9 +68,18 @@ describe('migrations rendering', () => {
   it('keeps version arguments of replacing engines after the replication arguments', () => {
     const statements = render('001_source_tables', 'main')
     const find = (start: string) => statements.find((statement) => statement.startsWith(start)) ?? assert.fail(start)
-    assert.match(find('CREATE TABLE IF NOT EXISTS profiles_local'), /ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/\{shard\}\/analytics\/profiles_local', '\{replica\}', last_seen_at\)/)
-    assert.match(find("CREATE TABLE IF NOT EXISTS projects ON CLUSTER 'main'"), /ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/all\/analytics\/projects', '\{replica\}', updated_at\)/)
-    assert.match(find("CREATE TABLE IF NOT EXISTS api_clients ON CLUSTER 'main'"), /ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/all\/analytics\/api_clients', '\{replica\}', updated_at\)/)
+    assert.match(
+      find('CREATE TABLE IF NOT EXISTS profiles_local'),
+      /ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/\{shard\}\/analytics\/profiles_local', '\{replica\}', last_seen_at\)/,
+    )
+    assert.match(
+      find("CREATE TABLE IF NOT EXISTS projects ON CLUSTER 'main'"),
+      /ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/all\/analytics\/projects', '\{replica\}', updated_at\)/,
+    )
+    assert.match(
+      find("CREATE TABLE IF NOT EXISTS api_clients ON CLUSTER 'main'"),
+      /ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/all\/analytics\/api_clients', '\{replica\}', updated_at\)/,
+    )
   })
 
   it('gives the derived tables and their staging tables Distributed tables on a cluster, and the lease one table for every node', () => {
@@ -61,13 +92,31 @@ describe('migrations rendering', () => {
       ['session_rollup_stage', 'cityHash64(project_id)'],
       ['session_compactions', 'cityHash64(project_id)'],
     ]) {
-      assert.ok(statements.some((statement) => statement.startsWith(`CREATE TABLE IF NOT EXISTS ${table}_local ON CLUSTER 'main'`)), table)
-      assert.ok(statements.includes(`CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER 'main' AS ${table}_local ENGINE = Distributed('main', 'analytics', '${table}_local', ${key})`), table)
+      assert.ok(
+        statements.some((statement) => statement.startsWith(`CREATE TABLE IF NOT EXISTS ${table}_local ON CLUSTER 'main'`)),
+        table,
+      )
+      assert.ok(
+        statements.includes(
+          `CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER 'main' AS ${table}_local ENGINE = Distributed('main', 'analytics', '${table}_local', ${key})`,
+        ),
+        table,
+      )
     }
     for (const table of ['compaction_claims', 'compaction_lease']) {
-      assert.ok(statements.some((statement) => new RegExp(`^CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER 'main'[^]*ReplicatedMergeTree\\('/clickhouse/tables/all/analytics/${table}'`).test(statement)), table)
+      assert.ok(
+        statements.some((statement) =>
+          new RegExp(
+            `^CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER 'main'[^]*ReplicatedMergeTree\\('/clickhouse/tables/all/analytics/${table}'`,
+          ).test(statement),
+        ),
+        table,
+      )
     }
-    assert.ok(!statements.some((statement) => /compaction_job|compaction_run/.test(statement)), 'no job or run table: the compaction writes its constants as literals')
+    assert.ok(
+      !statements.some((statement) => /compaction_job|compaction_run/.test(statement)),
+      'no job or run table: the compaction writes its constants as literals',
+    )
   })
 
   it('records the derived tables under the version of their rendered text: a comment keeps it, a column changes it', () => {
@@ -75,7 +124,10 @@ describe('migrations rendering', () => {
     const version = recordedName({ name: '002_derived_tables', text })
     assert.match(version, /^002_derived_tables@[0-9a-f]{16}$/)
     assert.equal(recordedName({ name: '002_derived_tables', text: `${text}\n-- a note` }), version)
-    assert.notEqual(recordedName({ name: '002_derived_tables', text: text.replace('  duration_ms Int64\n)', '  duration_ms Int64,\n  extra UInt8\n)') }), version)
+    assert.notEqual(
+      recordedName({ name: '002_derived_tables', text: text.replace('  duration_ms Int64\n)', '  duration_ms Int64,\n  extra UInt8\n)') }),
+      version,
+    )
     assert.equal(recordedName({ name: '001_source_tables', text: migrationText('001_source_tables') }), '001_source_tables')
   })
 

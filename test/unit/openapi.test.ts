@@ -30,7 +30,11 @@ describe('/openapi.json', () => {
         assert.ok(operation.responses[status]?.$ref, `${path} documents ${status}`)
       }
     }
-    assert.deepEqual(Object.keys(operationOf('/export/events').responses[200].content ?? {}), ['application/json', 'application/x-ndjson', 'text/csv'])
+    assert.deepEqual(Object.keys(operationOf('/export/events').responses[200].content ?? {}), [
+      'application/json',
+      'application/x-ndjson',
+      'text/csv',
+    ])
   })
 
   it('declares Basic auth and the two openpanel headers, and asks for them on every route', () => {
@@ -39,7 +43,8 @@ describe('/openapi.json', () => {
       clientSecret: { type: 'apiKey', in: 'header', name: 'openpanel-client-secret' },
       basic: { type: 'http', scheme: 'basic', description: 'The client id as user name, the secret as password' },
     })
-    for (const route of ROUTES) assert.deepEqual(operationOf(route.path.replace(/:(\w+)/g, '{$1}')).security, [{ clientId: [], clientSecret: [] }, { basic: [] }])
+    for (const route of ROUTES)
+      assert.deepEqual(operationOf(route.path.replace(/:(\w+)/g, '{$1}')).security, [{ clientId: [], clientSecret: [] }, { basic: [] }])
     assert.deepEqual(operationOf('/health').security, [])
   })
 })
@@ -47,9 +52,15 @@ describe('/openapi.json', () => {
 describe('/openapi.json for a newcomer', () => {
   const withDemo = buildOpenApi(ROUTES, { demoProjectId: 'demo' })
   const openApiPathOf = (path: string) => path.replace(/:(\w+)/g, '{$1}')
-  const parametersOf = (path: string) => ((withDemo.paths as Record<string, { get: { parameters?: DocumentParameter[] } }>)[openApiPathOf(path)].get.parameters ?? [])
-  const examplesOf = (path: string, name: string) => Object.values(parametersOf(path).find((parameter) => parameter.name === name)?.examples ?? {}).map((example) => example.value)
-  const scope: Scope = { project: { id: 'demo', name: 'Demo', timezone: 'UTC' }, now: new Date('2026-12-02T12:00:00Z'), sessionLookbackMs: 86_400_000 }
+  const parametersOf = (path: string) =>
+    (withDemo.paths as Record<string, { get: { parameters?: DocumentParameter[] } }>)[openApiPathOf(path)].get.parameters ?? []
+  const examplesOf = (path: string, name: string) =>
+    Object.values(parametersOf(path).find((parameter) => parameter.name === name)?.examples ?? {}).map((example) => example.value)
+  const scope: Scope = {
+    project: { id: 'demo', name: 'Demo', timezone: 'UTC' },
+    now: new Date('2026-12-02T12:00:00Z'),
+    sessionLookbackMs: 86_400_000,
+  }
 
   it('gives every parameter of every route a description and an example on the Parameter object', () => {
     const missing: string[] = []
@@ -65,14 +76,19 @@ describe('/openapi.json for a newcomer', () => {
     assert.deepEqual(missing, [])
   })
 
-  it("fills projectId with the demo project when the gateway has one, with a placeholder otherwise", () => {
+  it('fills projectId with the demo project when the gateway has one, with a placeholder otherwise', () => {
     for (const route of ROUTES) assert.deepEqual(examplesOf(route.path, 'projectId'), ['demo'], route.path)
     const withoutDemo = buildOpenApi(ROUTES)
-    const parameters = (withoutDemo.paths as unknown as Record<string, { get: { parameters: DocumentParameter[] } }>)['/insights/{projectId}/funnel'].get.parameters
-    assert.deepEqual(Object.values(parameters.find((parameter) => parameter.name === 'projectId')?.examples ?? {}).map((example) => example.value), ['your-project-id'])
+    const parameters = (withoutDemo.paths as unknown as Record<string, { get: { parameters: DocumentParameter[] } }>)[
+      '/insights/{projectId}/funnel'
+    ].get.parameters
+    assert.deepEqual(
+      Object.values(parameters.find((parameter) => parameter.name === 'projectId')?.examples ?? {}).map((example) => example.value),
+      ['your-project-id'],
+    )
   })
 
-  it('parses, plans and compiles every example request of every route with the route\'s own parser', () => {
+  it("parses, plans and compiles every example request of every route with the route's own parser", () => {
     const problems: string[] = []
     let requests = 0
     for (const route of ROUTES) {
@@ -89,25 +105,53 @@ describe('/openapi.json for a newcomer', () => {
     assert.ok(requests >= ROUTES.length * 2, `${requests} example requests`)
     // The same check refuses a tree where a route takes a flat list only.
     const funnel = ROUTES.find((route) => route.path === '/insights/:projectId/funnel')!
-    assert.throws(() => prepare(funnel.resource, { steps: ['screen_view', 'purchase'], filters: '{"performed":{"name":"signup"}}' }, scope), QueryError)
+    assert.throws(
+      () => prepare(funnel.resource, { steps: ['screen_view', 'purchase'], filters: '{"performed":{"name":"signup"}}' }, scope),
+      QueryError,
+    )
   })
 
   it('works the JSON parameters: funnel steps as JSON steps with filters, filters flat and as a tree with a performed leaf, a chart formula', () => {
-    const parsed = (values: unknown[]) => values.flatMap((value) => (Array.isArray(value) ? value : [value])).filter((value) => typeof value === 'string' && /^[[{]/.test(value)).map((value) => JSON.parse(value as string))
+    const parsed = (values: unknown[]) =>
+      values
+        .flatMap((value) => (Array.isArray(value) ? value : [value]))
+        .filter((value) => typeof value === 'string' && /^[[{]/.test(value))
+        .map((value) => JSON.parse(value as string))
     const funnelSteps = parsed(examplesOf('/insights/:projectId/funnel', 'steps')).flat()
-    assert.ok(funnelSteps.some((step) => step.name && step.filters?.length), JSON.stringify(funnelSteps))
-    for (const path of ['/insights/:projectId/metrics', '/insights/:projectId/pages', '/insights/:projectId/country', '/insights/:projectId/paths']) {
+    assert.ok(
+      funnelSteps.some((step) => step.name && step.filters?.length),
+      JSON.stringify(funnelSteps),
+    )
+    for (const path of [
+      '/insights/:projectId/metrics',
+      '/insights/:projectId/pages',
+      '/insights/:projectId/country',
+      '/insights/:projectId/paths',
+    ]) {
       const filters = parsed(examplesOf(path, 'filters'))
-      assert.ok(filters.some((value) => Array.isArray(value)), `${path}: a flat list`)
-      assert.match(JSON.stringify(filters.find((value) => !Array.isArray(value))), /"performed":\{"name"/, `${path}: a tree with a performed leaf`)
+      assert.ok(
+        filters.some((value) => Array.isArray(value)),
+        `${path}: a flat list`,
+      )
+      assert.match(
+        JSON.stringify(filters.find((value) => !Array.isArray(value))),
+        /"performed":\{"name"/,
+        `${path}: a tree with a performed leaf`,
+      )
     }
     const series = parsed(examplesOf('/export/charts', 'series'))
-    assert.ok(series[0].some((item: { type?: string }) => item.type === 'formula'), JSON.stringify(series))
+    assert.ok(
+      series[0].some((item: { type?: string }) => item.type === 'formula'),
+      JSON.stringify(series),
+    )
   })
 
   it('groups the routes by family, breakdowns in a family of their own after Overview and Pages', () => {
-    const tagOf = (path: string) => ((withDemo.paths as Record<string, { get: { tags: string[] } }>)[openApiPathOf(path)].get.tags)
-    assert.deepEqual(withDemo.tags.map((tag) => tag.name), ['Overview', 'Pages', 'Breakdowns', 'Behaviour', 'Discovery', 'Sessions', 'Export', 'Charts', 'Health'])
+    const tagOf = (path: string) => (withDemo.paths as Record<string, { get: { tags: string[] } }>)[openApiPathOf(path)].get.tags
+    assert.deepEqual(
+      withDemo.tags.map((tag) => tag.name),
+      ['Overview', 'Pages', 'Breakdowns', 'Behaviour', 'Discovery', 'Sessions', 'Export', 'Charts', 'Health'],
+    )
     assert.deepEqual(tagOf('/insights/:projectId/funnel'), ['Behaviour'])
     assert.deepEqual(tagOf('/export/charts'), ['Charts'])
     assert.deepEqual(tagOf('/health'), ['Health'])
@@ -119,7 +163,10 @@ describe('/openapi.json for a newcomer', () => {
     assert.match(intro, /## Authentication/)
     assert.match(intro, /openpanel-client-id/)
     assert.match(intro, /demo-credentials\.json/)
-    assert.match(intro, /curl -s -u "\$CLIENT_ID:\$CLIENT_SECRET" 'http:\/\/localhost:3000\/insights\/demo\/metrics\?range=30d&interval=day'/)
+    assert.match(
+      intro,
+      /curl -s -u "\$CLIENT_ID:\$CLIENT_SECRET" 'http:\/\/localhost:3000\/insights\/demo\/metrics\?range=30d&interval=day'/,
+    )
     assert.match(intro, /insights\/demo\/funnel/)
     assert.match(buildOpenApi(ROUTES).info.description, /your-project-id/)
   })
@@ -149,7 +196,10 @@ describe('the checked request helper', () => {
   })
 
   it('fails a body field the schema does not have, an undocumented status, an undocumented header and a missing one', async () => {
-    await assert.rejects(request(app).get('/insights/extra/live'), /does not match \/openapi.json: data must NOT have additional properties/)
+    await assert.rejects(
+      request(app).get('/insights/extra/live'),
+      /does not match \/openapi.json: data must NOT have additional properties/,
+    )
     await assert.rejects(request(app).get('/insights/teapot/live'), /status 418 is not documented/)
     await assert.rejects(request(app).get('/insights/link/live'), /sends link, which \/openapi.json does not document/)
     await assert.rejects(request(app).get('/insights/bare/live'), /lacks its documented header x-request-id/)

@@ -5,10 +5,27 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 const ROOT = path.join(__dirname, '..', '..')
-const SCANNED = ['server', 'queries', 'sql', 'test', 'bench', 'loadtest', 'docs', 'fixtures', 'examples', 'docker', '.ci', 'README.md', 'Dockerfile', 'docker-compose.yml', 'package.json']
+const SCANNED = [
+  'server',
+  'queries',
+  'sql',
+  'test',
+  'bench',
+  'loadtest',
+  'docs',
+  'fixtures',
+  'examples',
+  'docker',
+  '.ci',
+  'README.md',
+  'Dockerfile',
+  'docker-compose.yml',
+  'package.json',
+]
 const TEXT = /\.(ts|md|sql|ya?ml|json|xml)$|^(Dockerfile|run)$/
 /** A path as the repository's texts write them: from the root, or from a folder of sql/, server/, queries/ or test/. */
-const MENTION = /(?<![\w./-])((?:server|queries|sql|test|bench|loadtest|docs|fixtures|examples|docker|admin|insights|export|control|migrations|core|charts|behaviour|http|seed|reference|support|unit|integration|browser)\/[\w./-]*\w)/g
+const MENTION =
+  /(?<![\w./-])((?:server|queries|sql|test|bench|loadtest|docs|fixtures|examples|docker|admin|insights|export|control|migrations|core|charts|behaviour|http|seed|reference|support|unit|integration|browser)\/[\w./-]*\w)/g
 /** Where a mention may be resolved from, besides the mentioning file's own folder. */
 const BASES = ['', 'sql', 'server', 'queries', 'test']
 /** Written by the tests or built into the image, never checked in. */
@@ -44,15 +61,21 @@ describe('paths the repository names', () => {
   })
 
   it('cite nothing outside the repository', () => {
-    const outside = scanned.filter((file) => /DESIGN\.md|DESIGN §|DESIGN \d|\.\.\/shared\b/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')))
-    assert.deepEqual(outside.filter((file) => file !== 'test/unit/paths.test.ts'), [])
+    const outside = scanned.filter((file) =>
+      /DESIGN\.md|DESIGN §|DESIGN \d|\.\.\/shared\b/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')),
+    )
+    assert.deepEqual(
+      outside.filter((file) => file !== 'test/unit/paths.test.ts'),
+      [],
+    )
   })
 })
 
 describe('the documentation', () => {
   /** Markdown links to other files (not web addresses, not anchors of the same page), outside code blocks. */
   const LINK = /\[[^\]]*\]\(([^)\s]+)\)/g
-  const links = (text: string) => [...text.replace(/^```[^]*?^```/gm, '').matchAll(LINK)].map(([, target]) => target).filter((target) => !/^([a-z]+:|#)/.test(target))
+  const links = (text: string) =>
+    [...text.replace(/^```[^]*?^```/gm, '').matchAll(LINK)].map(([, target]) => target).filter((target) => !/^([a-z]+:|#)/.test(target))
 
   it('links only to files that exist, from the README and every page of docs/ and bench/', () => {
     const pages = ['README.md', ...files('docs'), ...files('bench')].filter((file) => file.endsWith('.md'))

@@ -12,8 +12,14 @@ function pipe(): { stream: NodeJS.WriteStream; text: () => string } {
 
 describe('progress', () => {
   it('shows rows, rows/s and the ETA from the average rate', () => {
-    assert.equal(formatProgress({ label: 'seed', rows: 2_500_000, total: 10_000_000, elapsedMs: 5_000 }), 'seed 25% | 2,500,000/10,000,000 rows | 500,000 rows/s | ETA 15s')
-    assert.equal(formatProgress({ label: 'seed', rows: 1_000, total: 1_000_000, elapsedMs: 1_000 }), 'seed 0% | 1,000/1,000,000 rows | 1,000 rows/s | ETA 16m39s')
+    assert.equal(
+      formatProgress({ label: 'seed', rows: 2_500_000, total: 10_000_000, elapsedMs: 5_000 }),
+      'seed 25% | 2,500,000/10,000,000 rows | 500,000 rows/s | ETA 15s',
+    )
+    assert.equal(
+      formatProgress({ label: 'seed', rows: 1_000, total: 1_000_000, elapsedMs: 1_000 }),
+      'seed 0% | 1,000/1,000,000 rows | 1,000 rows/s | ETA 16m39s',
+    )
     assert.equal(formatProgress({ label: 'seed', rows: 10, total: 10, elapsedMs: 2_000 }), 'seed 100% | 10/10 rows | 5 rows/s | done in 2s')
     assert.equal(formatProgress({ label: 'seed', rows: 0, total: 10, elapsedMs: 0 }), 'seed 0% | 0/10 rows | 0 rows/s | ETA ?')
   })

@@ -57,7 +57,12 @@ const INSIGHTS: [string, AnyResource, Record<string, string>, Reads][] = [
   ['metrics, whole hours by day, no filter', metrics as AnyResource, { ...DAYS, interval: 'day' }, 'hours'],
   ['metrics, whole hours by hour, no filter', metrics as AnyResource, { ...DAYS, interval: 'hour' }, 'hours'],
   ['metrics, quarter hours by day, no filter', metrics as AnyResource, { ...QUARTER_HOURS, interval: 'day' }, 'events'],
-  ['metrics, whole hours by minute, no filter', metrics as AnyResource, { startDate: '2024-03-30T10:00:00Z', endDate: '2024-03-30T12:00:00Z', interval: 'minute' }, 'events'],
+  [
+    'metrics, whole hours by minute, no filter',
+    metrics as AnyResource,
+    { startDate: '2024-03-30T10:00:00Z', endDate: '2024-03-30T12:00:00Z', interval: 'minute' },
+    'events',
+  ],
   ['metrics, whole hours by day, session filter', metrics as AnyResource, { ...DAYS, interval: 'day', ...COUNTRY }, 'events'],
   ['metrics, whole hours by day, event filter', metrics as AnyResource, { ...DAYS, interval: 'day', ...NAME }, 'events'],
   ['metrics, whole hours by day, tree', metrics as AnyResource, { ...DAYS, interval: 'day', ...TREE }, 'events'],
@@ -70,19 +75,47 @@ const FILTERED = { name: 'screen_view', filters: [{ name: 'path', operator: 'is'
 const CHARTS: [string, Record<string, string>, (Reads | undefined)[]][] = [
   [
     'whole hours by day: counts and a column sum by the hour, the rest from events',
-    { ...DAYS, interval: 'day', series: series({ name: '*' }, { name: 'a', segment: 'user' }, { name: 'a', segment: 'session' }, { name: 'a', segment: 'user_average' }, { name: 'a', segment: 'property_sum', property: 'revenue' }) },
+    {
+      ...DAYS,
+      interval: 'day',
+      series: series(
+        { name: '*' },
+        { name: 'a', segment: 'user' },
+        { name: 'a', segment: 'session' },
+        { name: 'a', segment: 'user_average' },
+        { name: 'a', segment: 'property_sum', property: 'revenue' },
+      ),
+    },
     ['hours', 'hours', 'hours', 'hours', 'hours'],
   ],
   [
     'whole hours by day: groups, first events, property aggregates and filtered items from events',
-    { ...DAYS, interval: 'day', series: series({ name: 'a', segment: 'group' }, { name: 'a', segment: 'one_event_per_user' }, { name: 'a', segment: 'property_sum', property: 'properties.n' }, { name: 'a', segment: 'property_average', property: 'revenue' }, FILTERED) },
+    {
+      ...DAYS,
+      interval: 'day',
+      series: series(
+        { name: 'a', segment: 'group' },
+        { name: 'a', segment: 'one_event_per_user' },
+        { name: 'a', segment: 'property_sum', property: 'properties.n' },
+        { name: 'a', segment: 'property_average', property: 'revenue' },
+        FILTERED,
+      ),
+    },
     ['events', 'events', 'events', 'events', 'events'],
   ],
-  ['a formula reads nothing of its own', { ...DAYS, interval: 'day', series: series({ name: 'a' }, { type: 'formula', formula: 'A*2' }) }, ['hours', undefined]],
+  [
+    'a formula reads nothing of its own',
+    { ...DAYS, interval: 'day', series: series({ name: 'a' }, { type: 'formula', formula: 'A*2' }) },
+    ['hours', undefined],
+  ],
   ['whole hours with the previous window', { ...DAYS, interval: 'hour', previous: 'true', series: series({ name: 'a' }) }, ['hours']],
   ['breakdowns', { ...DAYS, interval: 'day', series: series({ name: 'a' }), breakdowns: '[{"name":"country"}]' }, ['events']],
   ['quarter hours', { ...QUARTER_HOURS, interval: 'day', series: series({ name: 'a' }) }, ['events']],
-  ['whole hours by minute', { startDate: '2024-03-30T10:00:00Z', endDate: '2024-03-30T12:00:00Z', interval: 'minute', series: series({ name: 'a' }) }, ['events']],
+  [
+    'whole hours by minute',
+    { startDate: '2024-03-30T10:00:00Z', endDate: '2024-03-30T12:00:00Z', interval: 'minute', series: series({ name: 'a' }) },
+    ['events'],
+  ],
 ]
 
 const planned = (resource: AnyResource, raw: Record<string, string>) => resource.plan(resource.parse({ ...raw }, scope))
@@ -97,7 +130,10 @@ describe('what each question reads, decided in its plan', () => {
   for (const [name, raw, reads] of CHARTS) {
     it(`chart, ${name}: ${reads.join(', ')}`, () => {
       const query = planned(chart as AnyResource, raw) as PlannedChart
-      assert.deepEqual(query.items.map((item) => (item.kind === 'event' ? item.reads : undefined)), reads)
+      assert.deepEqual(
+        query.items.map((item) => (item.kind === 'event' ? item.reads : undefined)),
+        reads,
+      )
     })
   }
 
@@ -114,7 +150,8 @@ describe('what each question reads, decided in its plan', () => {
       const { sql } = resource.compile(planned(resource, raw))
       assert.match(sql, TABLES[reads], name)
       if (reads !== 'rollup') assert.doesNotMatch(sql, TABLES.rollup, name)
-      if (resource === (pages as AnyResource)) assert.equal(sql.includes("CAST([], 'Array(Date)') AS view_days"), reads === 'events', `${name}: no stored view answers`)
+      if (resource === (pages as AnyResource))
+        assert.equal(sql.includes("CAST([], 'Array(Date)') AS view_days"), reads === 'events', `${name}: no stored view answers`)
     }
   })
 })

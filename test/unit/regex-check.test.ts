@@ -20,10 +20,11 @@ describe('the RE2 check', () => {
     assert.equal(MAX_REGEX_PROGRAM_BYTES, 64 * 1024)
     assert.match(regexProblem('\\pL{100}') ?? '', /^the pattern is too large: it compiles to more than 64 KiB of RE2 program/)
     assert.match(regexProblem('.{1000}') ?? '', /too large/)
-    for (const pattern of ['a{1000}', '(a{10}){100}', '[0-9a-f]{1000}', '\\p{Greek}{20}', '.{250}']) assert.equal(regexProblem(pattern), undefined, pattern)
+    for (const pattern of ['a{1000}', '(a{10}){100}', '[0-9a-f]{1000}', '\\p{Greek}{20}', '.{250}'])
+      assert.equal(regexProblem(pattern), undefined, pattern)
   })
 
-  it('checks on after a pattern outgrows the module\'s heap, which aborts the module', function () {
+  it("checks on after a pattern outgrows the module's heap, which aborts the module", function () {
     this.timeout(60_000)
     // 18,000 characters: past any request's budget, which is checked first; only a direct call gets here.
     assert.match(regexProblem('\\pL'.repeat(6000)) ?? '', /too large/)

@@ -19,9 +19,18 @@ describe('row types', () => {
   })
 
   it('finds a column list in the template of every statement the routes and the admin side compile', () => {
-    const fileOf = new Map(listSqlFiles().filter((file) => !file.startsWith('migrations/')).map((file) => [loadTemplate(file).name, file]))
-    const files = new Set([...routeStatements(), ...adminStatements()].map(({ compiled }) => fileOf.get(compiled.template) ?? compiled.template))
-    assert.deepEqual([...files].filter((file) => loadTemplate(file).returns?.kind !== 'columns'), [])
+    const fileOf = new Map(
+      listSqlFiles()
+        .filter((file) => !file.startsWith('migrations/'))
+        .map((file) => [loadTemplate(file).name, file]),
+    )
+    const files = new Set(
+      [...routeStatements(), ...adminStatements()].map(({ compiled }) => fileOf.get(compiled.template) ?? compiled.template),
+    )
+    assert.deepEqual(
+      [...files].filter((file) => loadTemplate(file).returns?.kind !== 'columns'),
+      [],
+    )
     assert.ok(files.size >= 45, `${files.size} templates`)
   })
 
@@ -58,13 +67,25 @@ describe('row types', () => {
   it('knows no type outside its list, and cuts lists at the commas outside parentheses and quotes', () => {
     const unknown = ['UInt46', 'Strng', 'Array(Strng)', 'Map(String)', 'Nested(a String)', 'Enum8(read = 1)']
     for (const type of unknown) assert.equal(parseColumnType(type), undefined, type)
-    assert.deepEqual(splitTopLevel("a DateTime64(3, 'UTC'), b Enum8('x,y' = 1), c String"), ["a DateTime64(3, 'UTC')", "b Enum8('x,y' = 1)", 'c String'])
+    assert.deepEqual(splitTopLevel("a DateTime64(3, 'UTC'), b Enum8('x,y' = 1), c String"), [
+      "a DateTime64(3, 'UTC')",
+      "b Enum8('x,y' = 1)",
+      'c String',
+    ])
   })
 
   it('reads a column list that goes on over lines ending in a comma, then the prose', () => {
-    const text = '-- @name x\n-- @returns a UInt64,\n--   b Array(String), @includes\n-- prose, with a comma,\n--   and more\nSELECT 1 /* @includes */'
+    const text =
+      '-- @name x\n-- @returns a UInt64,\n--   b Array(String), @includes\n-- prose, with a comma,\n--   and more\nSELECT 1 /* @includes */'
     assert.deepEqual(readReturns(text, ['includes']), {
-      returns: { kind: 'columns', columns: [{ name: 'a', type: 'UInt64' }, { name: 'b', type: 'Array(String)' }], rest: 'includes' },
+      returns: {
+        kind: 'columns',
+        columns: [
+          { name: 'a', type: 'UInt64' },
+          { name: 'b', type: 'Array(String)' },
+        ],
+        rest: 'includes',
+      },
       problems: [],
     })
   })

@@ -41,10 +41,12 @@ describe('the fair engine scheduler', () => {
     const release = await scheduler.admit('x')
     const order: string[] = []
     let members = 1
-    const joined = scheduler.admit('dashboard', undefined, undefined, () => members).then((ends) => {
-      order.push('dashboard')
-      return ends
-    })
+    const joined = scheduler
+      .admit('dashboard', undefined, undefined, () => members)
+      .then((ends) => {
+        order.push('dashboard')
+        return ends
+      })
     const asks = [1, 2].map((n) =>
       scheduler.admit('single').then((ends) => {
         order.push(`single${n}`)
@@ -122,7 +124,11 @@ describe('turns by engine time used', () => {
       await new Promise((resolve) => setImmediate(resolve))
     }
     await Promise.all(turns)
-    assert.deepEqual(order, ['heavy0', 'light1', 'light2', 'heavy1', 'heavy2'], 'by turns alone it would be heavy0, light1, heavy1, light2, heavy2')
+    assert.deepEqual(
+      order,
+      ['heavy0', 'light1', 'light2', 'heavy1', 'heavy2'],
+      'by turns alone it would be heavy0, light1, heavy1, light2, heavy2',
+    )
   })
 
   it('starts a client that comes at the least engine time a present client has used, not at zero', async () => {
@@ -160,7 +166,7 @@ describe('turns by engine time used', () => {
 })
 
 describe('engine time kept across a departure', () => {
-  it('keeps a busy client\'s use while it has nothing waiting for a moment, so a light client still goes first', async () => {
+  it("keeps a busy client's use while it has nothing waiting for a moment, so a light client still goes first", async () => {
     let now = 0
     const scheduler = new FairScheduler({ maxInFlight: 1, maxQueued: 10, clock: () => now })
     const order: string[] = []

@@ -4,11 +4,18 @@ import assert from 'node:assert/strict'
 import { sessionsList } from '../../queries/insights/sessions-list'
 import type { Scope } from '../../queries/core/pipeline'
 
-const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'UTC' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 3_600_000 }
+const scope: Scope = {
+  project: { id: 'shop', name: 'Shop', timezone: 'UTC' },
+  now: new Date('2024-03-31T12:00:00Z'),
+  sessionLookbackMs: 3_600_000,
+}
 
 const compile = (raw: Record<string, unknown>, days: string[]) => {
   const query = sessionsList.plan(sessionsList.parse(raw, scope))
-  return sessionsList.compile(query, days.map((day, index) => ({ day, compaction: String(index + 1) })))
+  return sessionsList.compile(
+    query,
+    days.map((day, index) => ({ day, compaction: String(index + 1) })),
+  )
 }
 
 describe('sessions list page', () => {
@@ -27,7 +34,21 @@ describe('sessions list page', () => {
     const filters = JSON.stringify([{ name: 'name', operator: 'is', value: ['purchase'] }])
     const compiled = compile({ ...window, filters }, ['2024-03-24', '2024-03-25'])
     assert.ok(compiled.sql.includes('SELECT DISTINCT session_id'))
-    const params = ['afterId', 'afterMs', 'end', 'f0_v', 'firstDay', 'lastDay', 'projectId', 'readFrom', 'readTo', 'rowsToRead', 'settledCompactions', 'start', 'tz']
+    const params = [
+      'afterId',
+      'afterMs',
+      'end',
+      'f0_v',
+      'firstDay',
+      'lastDay',
+      'projectId',
+      'readFrom',
+      'readTo',
+      'rowsToRead',
+      'settledCompactions',
+      'start',
+      'tz',
+    ]
     assert.deepEqual(Object.keys(compiled.params).sort(), params)
   })
 

@@ -8,7 +8,8 @@ import path from 'node:path'
 const SQL = path.join(__dirname, '..', '..', 'sql')
 const ROOT = path.join(__dirname, '..', '..')
 /** What removes or rewrites partial rows: a delete, an update, a truncate or a drop of `sessions`. */
-const REWRITES_SESSIONS = /\b(ALTER\s+TABLE\s+(\{\{table\s+)?sessions\b[^;]*\b(DELETE|UPDATE)\b|DELETE\s+FROM\s+sessions\b|TRUNCATE\s+TABLE\s+(IF\s+EXISTS\s+)?(\{\{table\s+)?sessions\b)/i
+const REWRITES_SESSIONS =
+  /\b(ALTER\s+TABLE\s+(\{\{table\s+)?sessions\b[^;]*\b(DELETE|UPDATE)\b|DELETE\s+FROM\s+sessions\b|TRUNCATE\s+TABLE\s+(IF\s+EXISTS\s+)?(\{\{table\s+)?sessions\b)/i
 
 /** Each statement that rewrites partial rows, and the code that runs it and must invalidate around it. */
 const KNOWN_WRITERS: Record<string, string> = {
@@ -23,9 +24,15 @@ function sqlFiles(dir: string): string[] {
 }
 
 describe('the settled check invariant', () => {
-  it('lists every statement that removes or rewrites partial session rows, and each one\'s runner invalidates the days it touches', () => {
-    const writers = sqlFiles(SQL).filter((file) => REWRITES_SESSIONS.test(fs.readFileSync(path.join(SQL, file), 'utf8').replace(/--.*$/gm, '')))
-    assert.deepEqual(writers.sort(), Object.keys(KNOWN_WRITERS).sort(), 'a new writer of sessions must invalidate compactions (admin/compact-invalidate.sql)')
+  it("lists every statement that removes or rewrites partial session rows, and each one's runner invalidates the days it touches", () => {
+    const writers = sqlFiles(SQL).filter((file) =>
+      REWRITES_SESSIONS.test(fs.readFileSync(path.join(SQL, file), 'utf8').replace(/--.*$/gm, '')),
+    )
+    assert.deepEqual(
+      writers.sort(),
+      Object.keys(KNOWN_WRITERS).sort(),
+      'a new writer of sessions must invalidate compactions (admin/compact-invalidate.sql)',
+    )
     for (const [file, runner] of Object.entries(KNOWN_WRITERS)) {
       const code = fs.readFileSync(path.join(ROOT, runner), 'utf8')
       assert.ok(code.includes(file) && code.includes('admin/compact-invalidate.sql'), `${runner} runs ${file} and must invalidate`)

@@ -40,15 +40,27 @@ describe('settled params', () => {
   })
 
   it("compiles a session question with its check's rows: the days and lookback the check binds", () => {
-    const scope = { project: { id: 'shop', name: 'Shop', timezone: 'UTC' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 7_200_000 }
+    const scope = {
+      project: { id: 'shop', name: 'Shop', timezone: 'UTC' },
+      now: new Date('2024-03-31T12:00:00Z'),
+      sessionLookbackMs: 7_200_000,
+    }
     const query = metrics.plan(metrics.parse({ startDate: '2024-03-01', endDate: '2024-03-05' }, scope))
     const check = metrics.settledCheck?.(query)
     assert.ok(check)
-    assert.deepEqual([check.params.firstDay, check.params.lastDay, check.params.lookbackSeconds], [DAYS.firstDay, DAYS.lastDay, DAYS.lookbackSeconds])
+    assert.deepEqual(
+      [check.params.firstDay, check.params.lastDay, check.params.lookbackSeconds],
+      [DAYS.firstDay, DAYS.lastDay, DAYS.lookbackSeconds],
+    )
     const bound = metrics.compile(query, settled('2024-03-05')).params
     assert.deepEqual([bound.firstDay, bound.lastDay], [DAYS.firstDay, DAYS.lastDay])
     assert.deepEqual(
-      { settledDays: bound.settledDays, settledCompactions: bound.settledCompactions, regroupFrom: bound.regroupFrom, regroupTo: bound.regroupTo },
+      {
+        settledDays: bound.settledDays,
+        settledCompactions: bound.settledCompactions,
+        regroupFrom: bound.regroupFrom,
+        regroupTo: bound.regroupTo,
+      },
       settledParams(DAYS, settled('2024-03-05')),
     )
     assert.deepEqual(metrics.compile(query).params, { ...bound, ...settledParams(DAYS, []) }, 'without rows no day is settled')

@@ -28,15 +28,18 @@ import { examplesFor } from '../../server/routes/examples'
 import { runCliIn } from '../support/cli'
 
 /** The contents of the fenced blocks of one language in a Markdown text, in order. */
-const blocks = (text: string, language: string) => [...text.matchAll(new RegExp(`^\`\`\`${language}\\n([^]*?)\\n\`\`\`$`, 'gm'))].map(([, body]) => body)
+const blocks = (text: string, language: string) =>
+  [...text.matchAll(new RegExp(`^\`\`\`${language}\\n([^]*?)\\n\`\`\`$`, 'gm'))].map(([, body]) => body)
 
 /** The URL of a request block: `GET path`, then one `?name=value` or `&name=value` line per parameter. */
 function urlOf(block: string): string {
   const [request, ...lines] = block.split('\n')
-  const search = new URLSearchParams(lines.map((line) => {
-    const [, name, value] = /^ {2}[?&]([^=]+)=(.*)$/.exec(line) ?? []
-    return [name, value]
-  }))
+  const search = new URLSearchParams(
+    lines.map((line) => {
+      const [, name, value] = /^ {2}[?&]([^=]+)=(.*)$/.exec(line) ?? []
+      return [name, value]
+    }),
+  )
   return `${request.replace(/^GET /, '')}${lines.length ? `?${search}` : ''}`
 }
 
@@ -74,7 +77,12 @@ const printed = (params: object) =>
 
 /** The rows of the breakdowns' table: breakdown, groups by, prefix, digest, each cell without its backticks. */
 const breakdownRows = (text: string) =>
-  [...text.matchAll(/^\| `(\w+)` \| (.+) \| (.+) \| `(\w+)` \|$/gm)].map(([, name, groups, prefix, digest]) => ({ name, groups, prefix, digest }))
+  [...text.matchAll(/^\| `(\w+)` \| (.+) \| (.+) \| `(\w+)` \|$/gm)].map(([, name, groups, prefix, digest]) => ({
+    name,
+    groups,
+    prefix,
+    digest,
+  }))
 
 /** A breakdown route whose every statement ends with one more space: a change to that breakdown's SQL alone. */
 function withOneMoreSpace(route: Route): Route {
@@ -100,13 +108,20 @@ describe('SQL catalogue (docs/sql/)', function () {
 
   it('is checked in as the code compiles it', () => {
     const problems = compareCatalogue(catalogue)
-    assert.deepEqual(problems, [], `${problems.join('\n')}\nThe SQL catalogue is out of date: run \`${CATALOGUE_COMMAND}\` and review the SQL diff of docs/sql/.`)
+    assert.deepEqual(
+      problems,
+      [],
+      `${problems.join('\n')}\nThe SQL catalogue is out of date: run \`${CATALOGUE_COMMAND}\` and review the SQL diff of docs/sql/.`,
+    )
   })
 
   it('has a file per route but one for the breakdowns, the joined statements and an index linking every route', () => {
     const names = [...new Set(ROUTES.map(fileOf))]
     assert.equal(names.length, ROUTES.length - 17)
-    assert.deepEqual(catalogue.map((file) => file.name), [...names, 'joined.md', 'README.md'])
+    assert.deepEqual(
+      catalogue.map((file) => file.name),
+      [...names, 'joined.md', 'README.md'],
+    )
     const index = catalogue.find((file) => file.name === 'README.md')!.text
     for (const route of ROUTES) assert.ok(index.includes(`| \`GET ${route.path}\` | [${fileOf(route)}](${fileOf(route)}) |`), route.path)
     assert.match(index, new RegExp(`Regenerate after changing a query: \`${CATALOGUE_COMMAND}\``))
@@ -116,8 +131,16 @@ describe('SQL catalogue (docs/sql/)', function () {
     for (const route of writtenOut) {
       const expected = exampleStatements(route)
       const text = catalogue.find((file) => file.name === fileOf(route))!.text
-      assert.deepEqual(blocks(text, 'sql'), expected.map((statement) => statement.compiled.sql), route.path)
-      assert.deepEqual(blocks(text, 'json').map((json) => JSON.parse(json)), expected.map((statement) => printed(statement.compiled.params)), route.path)
+      assert.deepEqual(
+        blocks(text, 'sql'),
+        expected.map((statement) => statement.compiled.sql),
+        route.path,
+      )
+      assert.deepEqual(
+        blocks(text, 'json').map((json) => JSON.parse(json)),
+        expected.map((statement) => printed(statement.compiled.params)),
+        route.path,
+      )
     }
   })
 
@@ -132,7 +155,10 @@ describe('SQL catalogue (docs/sql/)', function () {
   it('writes a stream both ways when the engines run it differently', () => {
     const events = catalogue.find((file) => file.name === 'export-events.md')!.text
     const csv = events.slice(events.indexOf('  &format=csv\n  &includes=geo,device'))
-    assert.match(csv, /### On the embedded engine[^]*#### Statement 1: stream[^]*Template `export.events-csv-lines`[^]*### On a ClickHouse server\n\n#### Statement 1: chunk[^]*Template `export.events-csv`/)
+    assert.match(
+      csv,
+      /### On the embedded engine[^]*#### Statement 1: stream[^]*Template `export.events-csv-lines`[^]*### On a ClickHouse server\n\n#### Statement 1: chunk[^]*Template `export.events-csv`/,
+    )
   })
 
   it('shows each request as the gateway reads it: the route, the project where it reads it, the parameters', async () => {
@@ -158,8 +184,14 @@ describe('SQL catalogue (docs/sql/)', function () {
 
   it('takes a route added later from its example requests alone', () => {
     const files = compileCatalogue([probeRoute])
-    assert.deepEqual(files.map((file) => file.name), ['insights-probe.md', 'README.md'])
-    assert.deepEqual(blocks(files[0].text, 'json').map((json) => JSON.parse(json)), [{ projectId: 'demo', since: 'a', now: 'b' }])
+    assert.deepEqual(
+      files.map((file) => file.name),
+      ['insights-probe.md', 'README.md'],
+    )
+    assert.deepEqual(
+      blocks(files[0].text, 'json').map((json) => JSON.parse(json)),
+      [{ projectId: 'demo', since: 'a', now: 'b' }],
+    )
     assert.match(files[1].text, /\| `GET \/insights\/:projectId\/probe` \| \[insights-probe\.md\]\(insights-probe\.md\) \| A probe \|/)
   })
 
@@ -195,36 +227,57 @@ describe('SQL catalogue (docs/sql/)', function () {
   it('prints the definition of the combined tables by name, never its value, so a changed build changes no page', () => {
     const shown = catalogue.filter((file) => file.text.includes(`"definition": "${DEFINITION_SHOWN}"`)).map((file) => file.name)
     assert.ok(shown.includes(BREAKDOWNS_FILE) && shown.includes('insights-pages.md'), shown.join(', '))
-    assert.deepEqual(catalogue.filter((file) => file.text.includes(COMPACTION_DEFINITION)).map((file) => file.name), [])
+    assert.deepEqual(
+      catalogue.filter((file) => file.text.includes(COMPACTION_DEFINITION)).map((file) => file.name),
+      [],
+    )
   })
 
   it('folds the breakdowns into one page: the statements of the first, and a row for each of what it groups by', () => {
     const page = catalogue.find((file) => file.name === BREAKDOWNS_FILE)!.text
     const rows = breakdownRows(page)
-    assert.deepEqual(rows.map((row) => row.name), BREAKDOWN_ROUTES.map((route) => route.breakdown))
+    assert.deepEqual(
+      rows.map((row) => row.name),
+      BREAKDOWN_ROUTES.map((route) => route.breakdown),
+    )
     assert.equal(rows.length, 18)
     const row = (name: string) => rows.find((candidate) => candidate.name === name)
-    assert.deepEqual(row('referrer'), { ...row('referrer'), groups: '`referrer` (`s_referrer`)', prefix: 'none (`\'\'`)' })
+    assert.deepEqual(row('referrer'), { ...row('referrer'), groups: '`referrer` (`s_referrer`)', prefix: "none (`''`)" })
     assert.deepEqual(row('region'), { ...row('region'), groups: '`region` (`s_region`)', prefix: '`country` (`s_country`)' })
     assert.deepEqual(row('os_version'), { ...row('os_version'), groups: '`os_version` (`s_os_version`)', prefix: '`os` (`s_os`)' })
-    for (const route of BREAKDOWN_ROUTES) assert.equal(row(route.breakdown!)?.digest, statementsDigest(exampleStatements(route)), route.path)
+    for (const route of BREAKDOWN_ROUTES)
+      assert.equal(row(route.breakdown!)?.digest, statementsDigest(exampleStatements(route)), route.path)
     assert.equal(new Set(rows.map((each) => each.digest)).size, 18)
     const [first] = BREAKDOWN_ROUTES
-    assert.deepEqual(blocks(page, 'sql'), exampleStatements(first).map((statement) => statement.compiled.sql))
-    for (const route of BREAKDOWN_ROUTES) assert.equal(catalogue.find((file) => file.name === catalogueFileName(route.path)), undefined, route.path)
+    assert.deepEqual(
+      blocks(page, 'sql'),
+      exampleStatements(first).map((statement) => statement.compiled.sql),
+    )
+    for (const route of BREAKDOWN_ROUTES)
+      assert.equal(
+        catalogue.find((file) => file.name === catalogueFileName(route.path)),
+        undefined,
+        route.path,
+      )
   })
 
   it('changes the row of a breakdown whose statements change, and nothing else', () => {
     const city = BREAKDOWN_ROUTES.find((route) => route.breakdown === 'city')!
     const changed = compileCatalogue(ROUTES.map((route) => (route === city ? withOneMoreSpace(route) : route)))
     const differing = changed.filter((file, index) => file.text !== catalogue[index].text)
-    assert.deepEqual(differing.map((file) => file.name), [BREAKDOWNS_FILE])
+    assert.deepEqual(
+      differing.map((file) => file.name),
+      [BREAKDOWNS_FILE],
+    )
     const before = catalogue.find((file) => file.name === BREAKDOWNS_FILE)!.text.split('\n')
     const after = differing[0].text.split('\n')
-    assert.deepEqual(after.filter((line, index) => line !== before[index]).map((line) => breakdownRows(line)[0]?.name), ['city'])
+    assert.deepEqual(
+      after.filter((line, index) => line !== before[index]).map((line) => breakdownRows(line)[0]?.name),
+      ['city'],
+    )
   })
 
-  it('names a file by the route\'s fixed path segments', () => {
+  it("names a file by the route's fixed path segments", () => {
     assert.equal(catalogueFileName('/insights/:projectId/referrer'), 'insights-referrer.md')
     assert.equal(catalogueFileName('/export/events'), 'export-events.md')
   })

@@ -10,7 +10,11 @@ import { EXAMPLE_QUERIES, examplesFor } from '../../server/routes/examples'
 import { checkQueries, findRouteProblems, findUnfilledMarkers } from '../../server/http/startup-check'
 import { liveResponse } from '../../queries/insights/responses'
 
-const scope: Scope = { project: { id: 'shop', name: 'Shop', timezone: 'UTC' }, now: new Date('2024-03-31T12:00:00Z'), sessionLookbackMs: 86_400_000 }
+const scope: Scope = {
+  project: { id: 'shop', name: 'Shop', timezone: 'UTC' },
+  now: new Date('2024-03-31T12:00:00Z'),
+  sessionLookbackMs: 86_400_000,
+}
 
 const LIVE = () => compileTemplate('insights/live.sql', { projectId: 'p', since: 'x', now: 'y' })
 
@@ -42,19 +46,34 @@ describe('startup check', () => {
   })
 
   it('names a route whose compiler leaves a placeholder unbound', () => {
-    const broken = probeRoute('/insights/:projectId/broken', { compile: () => compileTemplate('insights/live.sql', { projectId: 'p', since: 'x' }) })
-    assert.deepEqual(findRouteProblems([broken], scope), ['/insights/:projectId/broken?: Template insights.live (sql/insights/live.sql): unbound placeholders [now], unused params []'])
-    assert.throws(() => checkQueries([broken]), /routes cannot compile their example requests:\n {2}\/insights\/:projectId\/broken\?: Template insights\.live \(sql\/insights\/live\.sql\): unbound placeholders \[now\]/)
+    const broken = probeRoute('/insights/:projectId/broken', {
+      compile: () => compileTemplate('insights/live.sql', { projectId: 'p', since: 'x' }),
+    })
+    assert.deepEqual(findRouteProblems([broken], scope), [
+      '/insights/:projectId/broken?: Template insights.live (sql/insights/live.sql): unbound placeholders [now], unused params []',
+    ])
+    assert.throws(
+      () => checkQueries([broken]),
+      /routes cannot compile their example requests:\n {2}\/insights\/:projectId\/broken\?: Template insights\.live \(sql\/insights\/live\.sql\): unbound placeholders \[now\]/,
+    )
   })
 
   it('names a route whose compiler leaves a marker unfilled', () => {
-    const broken = probeRoute('/insights/:projectId/unfilled', { compile: () => compileTemplate('export/count.sql', { projectId: 'p', start: 'a', end: 'b' }) })
-    assert.deepEqual(findRouteProblems([broken], scope), ['/insights/:projectId/unfilled?: Template export.count (sql/export/count.sql): marker @conditions not filled'])
+    const broken = probeRoute('/insights/:projectId/unfilled', {
+      compile: () => compileTemplate('export/count.sql', { projectId: 'p', start: 'a', end: 'b' }),
+    })
+    assert.deepEqual(findRouteProblems([broken], scope), [
+      '/insights/:projectId/unfilled?: Template export.count (sql/export/count.sql): marker @conditions not filled',
+    ])
   })
 
   it('names a route no example request reaches', () => {
-    const unreached = probeRoute('/insights/:projectId/unreached', { schema: { type: 'object', required: ['nowhere'], properties: { nowhere: { type: 'string' } } } })
-    assert.deepEqual(findRouteProblems([unreached], scope), ['/insights/:projectId/unreached: no example request reaches this route (add one to EXAMPLE_QUERIES)'])
+    const unreached = probeRoute('/insights/:projectId/unreached', {
+      schema: { type: 'object', required: ['nowhere'], properties: { nowhere: { type: 'string' } } },
+    })
+    assert.deepEqual(findRouteProblems([unreached], scope), [
+      '/insights/:projectId/unreached: no example request reaches this route (add one to EXAMPLE_QUERIES)',
+    ])
   })
 
   it('lists the issues of an example request a route refuses', () => {
@@ -68,6 +87,10 @@ describe('startup check', () => {
 
   it('covers every chart segment of the registry in its examples', () => {
     const series = EXAMPLE_QUERIES.filter((query) => query.series).flatMap((query) => JSON.parse(query.series) as { segment?: string }[])
-    for (const segment of SEGMENTS) assert.ok(series.some((item) => item.segment === segment), segment)
+    for (const segment of SEGMENTS)
+      assert.ok(
+        series.some((item) => item.segment === segment),
+        segment,
+      )
   })
 })

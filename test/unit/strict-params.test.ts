@@ -14,7 +14,9 @@ describe('strict numbers in query strings', () => {
   const refused = ['0x10', ' 5', '5 ', '\t5', '+5', '1e1', '5.0', '0b101', '0o7', '', '1_000', '٣']
   for (const text of refused) {
     it(`refuses windowHours=${JSON.stringify(text)} as not a decimal integer`, () => {
-      assert.deepEqual(requestIssues(funnel, { steps, windowHours: text }), ['windowHours: "windowHours" must be a decimal integer (digits only)'])
+      assert.deepEqual(requestIssues(funnel, { steps, windowHours: text }), [
+        'windowHours: "windowHours" must be a decimal integer (digits only)',
+      ])
     })
   }
 
@@ -34,23 +36,34 @@ describe('strict numbers in query strings', () => {
     assert.deepEqual(requestIssues(funnel, { steps, windowHours: '0721' }), ['windowHours: "windowHours" must be <= 720'])
     assert.deepEqual(requestIssues(funnel, { steps, windowHours: '-3' }), ['windowHours: "windowHours" must be >= 1'])
     const value: Record<string, unknown> = { count: '016', ratio: '-2.50' }
-    assert.deepEqual(schemaIssues(compileSchema({ type: 'object', properties: { count: { type: 'integer' }, ratio: { type: 'number' } } }), value), [])
+    assert.deepEqual(
+      schemaIssues(compileSchema({ type: 'object', properties: { count: { type: 'integer' }, ratio: { type: 'number' } } }), value),
+      [],
+    )
     assert.deepEqual(value, { count: 16, ratio: -2.5 })
   })
 
   it('reads numbers (not only integers) as plain decimals: digits, then an optional fraction', () => {
-    const validator = compileSchema({ type: 'object', properties: { ratio: { type: 'number' }, counts: { type: 'array', items: { type: 'integer' } } } })
+    const validator = compileSchema({
+      type: 'object',
+      properties: { ratio: { type: 'number' }, counts: { type: 'array', items: { type: 'integer' } } },
+    })
     assert.deepEqual(schemaIssues(validator, { ratio: '1e3', counts: ['1', '0x2'] }), [
       { path: ['ratio'], message: '"ratio" must be a decimal number (digits, optionally a point and more digits)' },
       { path: ['counts', 1], message: '"counts.1" must be a decimal integer (digits only)' },
     ])
-    assert.deepEqual(schemaIssues(validator, { ratio: '.5' }), [{ path: ['ratio'], message: '"ratio" must be a decimal number (digits, optionally a point and more digits)' }])
+    assert.deepEqual(schemaIssues(validator, { ratio: '.5' }), [
+      { path: ['ratio'], message: '"ratio" must be a decimal number (digits, optionally a point and more digits)' },
+    ])
   })
 })
 
 describe('enum parameters name their values', () => {
   it('lists the allowed values of a wrong one', () => {
-    assert.match(requestIssues(pages, { range: '90d' }).join('\n'), /^range: "range" must be one of: 30min, lastHour, last24h, today, yesterday, 7d, 30d, 3m, 6m, 12m, monthToDate, lastMonth, yearToDate, lastYear, custom$/)
+    assert.match(
+      requestIssues(pages, { range: '90d' }).join('\n'),
+      /^range: "range" must be one of: 30min, lastHour, last24h, today, yesterday, 7d, 30d, 3m, 6m, 12m, monthToDate, lastMonth, yearToDate, lastYear, custom$/,
+    )
   })
 
   it('names the values of a missing required one', () => {

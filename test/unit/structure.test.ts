@@ -8,7 +8,15 @@ import madge from 'madge'
 const ROOT = path.join(__dirname, '..', '..')
 
 /** The names that tell how a session is assembled: the combined tables, the settled days, the regrouped range. */
-const SESSION_ASSEMBLY = ['sessions_settled', 'page_views_settled', 'session_rollup', 'page_rollup', 'session_compactions', 'settledDays', 'regroupFrom']
+const SESSION_ASSEMBLY = [
+  'sessions_settled',
+  'page_views_settled',
+  'session_rollup',
+  'page_rollup',
+  'session_compactions',
+  'settledDays',
+  'regroupFrom',
+]
 
 /**
  * Who may name them: the wing, the compaction that builds the combined tables, the migrations that create them
@@ -53,14 +61,18 @@ describe('code structure', () => {
 
   it('keeps the query families free of the HTTP and admin code', async () => {
     const graph = await madge(path.join(ROOT, 'queries'), { fileExtensions: ['ts'], baseDir: ROOT })
-    const outward = Object.entries(graph.obj()).flatMap(([file, imports]) => imports.filter((target) => target.startsWith('server/')).map((target) => `${file} -> ${target}`))
+    const outward = Object.entries(graph.obj()).flatMap(([file, imports]) =>
+      imports.filter((target) => target.startsWith('server/')).map((target) => `${file} -> ${target}`),
+    )
     assert.deepEqual(outward, [])
   })
 
   it('imports nothing upward: the query core not the run stage', async () => {
     const graph = await madge(path.join(ROOT, 'queries'), { fileExtensions: ['ts'], baseDir: ROOT })
     const upward = Object.entries(graph.obj()).flatMap(([file, imports]) =>
-      imports.filter((target) => file.startsWith('queries/core/') && target.startsWith('queries/run/')).map((target) => `${file} -> ${target}`),
+      imports
+        .filter((target) => file.startsWith('queries/core/') && target.startsWith('queries/run/'))
+        .map((target) => `${file} -> ${target}`),
     )
     assert.deepEqual(upward, [])
   })
@@ -75,7 +87,9 @@ describe('code structure', () => {
       shared: ['shared'],
     }
     const across = Object.entries(graph.obj()).flatMap(([file, imports]) =>
-      imports.filter((target) => target.startsWith('server/') && !allowed[family(file)].includes(family(target))).map((target) => `${file} -> ${target}`),
+      imports
+        .filter((target) => target.startsWith('server/') && !allowed[family(file)].includes(family(target)))
+        .map((target) => `${file} -> ${target}`),
     )
     assert.deepEqual(across, [])
   })

@@ -9,8 +9,14 @@ import { dimensions } from '../../queries/insights/dimensions'
 import { ROUTES, type Route } from '../../server/routes/routes'
 
 const ROOT = path.join(__dirname, '..', '..')
-const TREE = JSON.stringify({ or: [{ name: 'country', operator: 'is', value: ['DE'] }, { not: { name: 'device', operator: 'is', value: ['mobile'] } }] })
-const scope: Scope = { project: { id: 'p', name: 'p', timezone: 'UTC' }, now: new Date('2024-06-01T00:00:00Z'), sessionLookbackMs: 86_400_000 }
+const TREE = JSON.stringify({
+  or: [{ name: 'country', operator: 'is', value: ['DE'] }, { not: { name: 'device', operator: 'is', value: ['mobile'] } }],
+})
+const scope: Scope = {
+  project: { id: 'p', name: 'p', timezone: 'UTC' },
+  now: new Date('2024-06-01T00:00:00Z'),
+  sessionLookbackMs: 86_400_000,
+}
 const BREAKDOWNS = new Set(dimensions.map((resource) => `/${resource.name}`))
 
 /** A route's path after its project (`/insights/:projectId/pages/entry_exit` -> `/pages/entry_exit`). */
@@ -44,7 +50,8 @@ describe('docs: the routes that take filter trees', () => {
   const accepted = ROUTES.filter(takesTree).map(shortPath).sort()
 
   it('are found in the code: session questions take them, funnels and discovery do not', () => {
-    for (const route of ['/metrics', '/pages', '/sessions', '/pages/entry_exit', '/paths', '/referrer']) assert.ok(accepted.includes(route), route)
+    for (const route of ['/metrics', '/pages', '/sessions', '/pages/entry_exit', '/paths', '/referrer'])
+      assert.ok(accepted.includes(route), route)
     for (const route of ['/funnel', '/retention', '/live', '/events/names', '/export/events']) assert.ok(!accepted.includes(route), route)
   })
 

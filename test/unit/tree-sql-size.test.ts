@@ -14,7 +14,9 @@ const SETTLED: SettledRow[] = [{ day: '2024-03-02', compaction: '7' }]
 
 /** `count` distinct performed leaves under one `or`, each with one filter: 2 × count leaves of the cap. */
 const performedTree = (count: number) => ({
-  or: Array.from({ length: count }, (_, i) => ({ performed: { name: `event_${i}`, filters: [{ name: 'path', operator: 'is', value: [`/page/${i}`] }] } })),
+  or: Array.from({ length: count }, (_, i) => ({
+    performed: { name: `event_${i}`, filters: [{ name: 'path', operator: 'is', value: [`/page/${i}`] }] },
+  })),
 })
 
 const resourceOf = (path: string): AnyResource => {
@@ -33,16 +35,25 @@ const QUESTIONS: { name: string; resource: AnyResource; more?: Record<string, st
   { name: 'paths', resource: resourceOf('paths') },
 ]
 
-const raw = (count: number, more: Record<string, string> = {}) => ({ startDate: '2024-03-01', endDate: '2024-03-05', ...more, filters: JSON.stringify(performedTree(count)) })
+const raw = (count: number, more: Record<string, string> = {}) => ({
+  startDate: '2024-03-01',
+  endDate: '2024-03-05',
+  ...more,
+  filters: JSON.stringify(performedTree(count)),
+})
 
 /** Bytes of the longest statement the question runs, compiled with a settled day (what the gateway runs). */
 function bytesAt(resource: AnyResource, count: number, more?: Record<string, string>): number {
-  return Math.max(...statementsOf(resource, raw(count, more), SHOP_SCOPE, true, SETTLED).map(({ compiled }) => Buffer.byteLength(compiled.sql)))
+  return Math.max(
+    ...statementsOf(resource, raw(count, more), SHOP_SCOPE, true, SETTLED).map(({ compiled }) => Buffer.byteLength(compiled.sql)),
+  )
 }
 
 /** Bytes of breakdowns asked together (one statement of their grouping sets). */
 function joinedBytesAt(count: number): number {
-  const members = dimensions.slice(0, 3).map((resource) => ({ resource: resource.name, query: prepare(resource, raw(count), SHOP_SCOPE).query }))
+  const members = dimensions
+    .slice(0, 3)
+    .map((resource) => ({ resource: resource.name, query: prepare(resource, raw(count), SHOP_SCOPE).query }))
   const joins = dimensions[0].joins
   assert.ok(joins)
   return Buffer.byteLength(joins.compile(members, SETTLED).sql)
