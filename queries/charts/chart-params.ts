@@ -1,8 +1,9 @@
 // Parsing of `/export/charts` requests: series items (events and formulas), breakdowns, dates,
 // interval and `previous`, with every problem listed.
+import { windowOrThrow } from '../core/request-window'
 import type { Fragment } from '../core/compiled'
-import { INTERVALS, RANGES, requestWindow, type Interval, type Range, type Window } from '../core/dates'
-import { invalid, type Issue } from '../core/errors'
+import { INTERVALS, RANGES, type Interval, type Range, type Window } from '../core/dates'
+import type { Issue } from '../core/errors'
 import { SESSION_ONLY_ATTRIBUTES, parseFilterList, treeRefusal, type Filter } from '../core/filters'
 import { patternsUnder, regexIssues, type RegexPattern } from '../core/regex-budget'
 import { lettersOf, parseFormula, type Formula } from './formula'
@@ -306,12 +307,8 @@ export function parseChart(raw: Record<string, unknown>, scope: Scope): ChartReq
       }
     }
   }
-  const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })
-  if (issues.length || !window) throw invalid(issues)
   return {
-    projectId: scope.project.id,
-    timezone,
-    window,
+    ...windowOrThrow(typed, scope, issues),
     interval: typed.interval,
     previous: typed.previous === 'true',
     items,

@@ -2,9 +2,9 @@
 // exact counts, read from the summaries the engine keeps (migrations/003_event_discovery.sql), so a
 // client can build filters and funnels from what exists. `/events/names`, `/events/properties` and
 // `/events/property_values`.
+import { windowOrThrow } from '../core/request-window'
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Params } from '../core/compiled'
-import { RANGES, formatInstant, requestWindow, type Range, type Window } from '../core/dates'
-import { invalid } from '../core/errors'
+import { RANGES, formatInstant, type Range, type Window } from '../core/dates'
 import { pageParams, splitPage, type Paged } from '../core/paging'
 import { planSteps, toClickHouseTime, type Resource, type Row, type Scope } from '../core/pipeline'
 import { propertyKeyOf } from '../core/registry'
@@ -81,16 +81,12 @@ interface RawParams {
 /** Every problem of the request in one 400: the schema's and the window's. */
 function parseDiscovery(validate: ReturnType<typeof compileSchema>, raw: Record<string, unknown>, scope: Scope): DiscoveryQuery {
   const { typed, issues } = checkedParams<RawParams>(validate, raw)
-  const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })
   // A key named as filters name it (`properties.price`) is the bare key; `properties.` alone names none.
   const key = typed.key === undefined ? '' : (propertyKeyOf(typed.key) ?? typed.key)
   if (typed.key === 'properties.')
     issues.push({ path: ['key'], message: `"key" names no property: give it bare ("price") or as filters do ("properties.price")` })
-  if (issues.length || !window) throw invalid(issues)
   return {
-    projectId: scope.project.id,
-    timezone,
-    window,
+    ...windowOrThrow(typed, scope, issues),
     search: typed.search,
     event: typed.event ?? '',
     key,

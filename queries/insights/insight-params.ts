@@ -1,6 +1,7 @@
 // Parsing of the parameters the insights resources share (dates, timezone, filters, paging): every
 // problem of a request is collected into one 400.
-import { INTERVALS, RANGES, bucketCount, requestWindow, type Interval, type Range, type Window } from '../core/dates'
+import { windowOrThrow } from '../core/request-window'
+import { INTERVALS, RANGES, bucketCount, type Interval, type Range, type Window } from '../core/dates'
 import { QueryError, invalid, type Issue } from '../core/errors'
 import { sortFilters, type Filter, type SortedFilters } from '../core/filters'
 import { TREE_FILTERS_PROPERTY, parseFiltersOrTree, sortTree, type FilterTree } from '../core/filter-tree'
@@ -82,12 +83,8 @@ export function parseInsightParams(raw: Record<string, unknown>, scope: Scope, k
   const { typed, issues } = checkedParams<RawParams>(kind === 'paged' ? validatePaged : validateSeries, raw)
   const { filters, tree, issues: filterIssues } = parseFiltersOrTree(typeof typed.filters === 'string' ? typed.filters : undefined)
   issues.push(...filterIssues)
-  const { timezone, window } = requestWindow(typed, { projectZone: scope.project.timezone, now: scope.now, issues })
-  if (issues.length || !window) throw invalid(issues)
   return {
-    projectId: scope.project.id,
-    timezone,
-    window,
+    ...windowOrThrow(typed, scope, issues),
     filters,
     ...(tree ? { tree } : {}),
     limit: typed.limit ?? 10,
