@@ -22,6 +22,16 @@ export const dateProperties = {
   filters: { type: 'string' },
 }
 
+/** A behaviour route's query schema: the window's parameters, then its own `properties` (which may replace them). */
+export function behaviourSchema<P extends Record<string, object>>(properties: P, required?: string[]) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    ...(required ? { required } : {}),
+    properties: { ...dateProperties, ...properties },
+  }
+}
+
 export interface BehaviourBase {
   projectId: string
   timezone: string

@@ -10,7 +10,7 @@ import { percent } from '../core/rounding'
 import { windowParams } from '../core/window-params'
 import { fieldSource, type FieldSource } from '../charts/chart-params'
 import { capFoldCost } from './funnel-cost'
-import { baseOrThrow, behaviourValidator, dateProperties, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
+import { baseOrThrow, behaviourValidator, behaviourSchema, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
 import { regexIssues, type RegexPattern } from '../core/regex-budget'
 import { compileSteps, eventColumnIssues, parseStepText, parseStepValue, type CompiledSteps, type Step } from './steps'
 
@@ -25,12 +25,8 @@ export const MAX_WINDOW_HOURS = 720
 export const FUNNEL_GROUPS = { session_id: 'session_key', profile_id: 'profile_key' } as const
 export type FunnelGroup = keyof typeof FUNNEL_GROUPS
 
-export const funnelSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['steps'],
-  properties: {
-    ...dateProperties,
+export const funnelSchema = behaviourSchema(
+  {
     steps: {
       type: 'array',
       minItems: 1,
@@ -43,7 +39,8 @@ export const funnelSchema = {
     breakdown: { type: 'string', description: 'One event field, session attribute (as the event carries it) or properties.<key>' },
     breakdownLimit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
   },
-}
+  ['steps'],
+)
 const validateFunnel = behaviourValidator(funnelSchema)
 
 /**

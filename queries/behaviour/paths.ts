@@ -11,7 +11,7 @@ import type { SessionAttribute } from '../core/registry'
 import { firstEventFields } from '../sessions/session-fields'
 import { windowParams } from '../core/window-params'
 import { widenForSessions, type InsightQuery, type ReadRange } from '../insights/insight-params'
-import { baseOrThrow, behaviourValidator, dateProperties, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
+import { baseOrThrow, behaviourValidator, behaviourSchema, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
 import { regexIssues, type RegexPattern } from '../core/regex-budget'
 import { compileSteps, parseStepText, type Step } from './steps'
 
@@ -19,18 +19,13 @@ export const NODES = ['page', 'event'] as const
 export type NodeKind = (typeof NODES)[number]
 export const MAX_PATH_STEPS = 10
 
-export const pathsSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...dateProperties,
-    filters: TREE_FILTERS_PROPERTY,
-    node: { type: 'string', enum: NODES, default: 'page', description: "page: the path of each page view; event: each event's name" },
-    start: { type: 'string', description: 'Optional step (a JSON step or an event name) a sequence begins at' },
-    steps: { type: 'integer', minimum: 2, maximum: MAX_PATH_STEPS, default: 5 },
-    limit: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Nodes and links kept per step' },
-  },
-}
+export const pathsSchema = behaviourSchema({
+  filters: TREE_FILTERS_PROPERTY,
+  node: { type: 'string', enum: NODES, default: 'page', description: "page: the path of each page view; event: each event's name" },
+  start: { type: 'string', description: 'Optional step (a JSON step or an event name) a sequence begins at' },
+  steps: { type: 'integer', minimum: 2, maximum: MAX_PATH_STEPS, default: 5 },
+  limit: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'Nodes and links kept per step' },
+})
 const validatePaths = behaviourValidator(pathsSchema)
 
 export interface PathsQuery extends BehaviourBase {

@@ -10,7 +10,7 @@ import { toClickHouseTime } from '../core/pipeline'
 import type { Rows } from '../core/rows.generated'
 import { percent } from '../core/rounding'
 import { windowParams } from '../core/window-params'
-import { baseOrThrow, behaviourValidator, dateProperties, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
+import { baseOrThrow, behaviourValidator, behaviourSchema, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
 import { regexIssues, type RegexPattern } from '../core/regex-budget'
 import { compileSteps, eventColumnIssues, parseStepText, type CompiledSteps, type Step } from './steps'
 
@@ -22,21 +22,16 @@ export const MAX_PERIODS = 24
 /** Cohorts a request may have: a year of days, with room for the longest windows. */
 export const MAX_COHORTS = 400
 
-export const retentionSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...dateProperties,
-    startEvent: {
-      type: 'string',
-      description: 'The step that places a visitor in a cohort (a JSON step or an event name); any event by default',
-    },
-    returnEvent: { type: 'string', description: 'The step that counts as coming back; any event by default' },
-    period: { type: 'string', enum: PERIODS, default: 'week' },
-    periods: { type: 'integer', minimum: 1, maximum: MAX_PERIODS, default: 8 },
-    criteria: { type: 'string', enum: CRITERIA, default: 'on' },
+export const retentionSchema = behaviourSchema({
+  startEvent: {
+    type: 'string',
+    description: 'The step that places a visitor in a cohort (a JSON step or an event name); any event by default',
   },
-}
+  returnEvent: { type: 'string', description: 'The step that counts as coming back; any event by default' },
+  period: { type: 'string', enum: PERIODS, default: 'week' },
+  periods: { type: 'integer', minimum: 1, maximum: MAX_PERIODS, default: 8 },
+  criteria: { type: 'string', enum: CRITERIA, default: 'on' },
+})
 const validateRetention = behaviourValidator(retentionSchema)
 
 export interface RetentionQuery extends BehaviourBase {

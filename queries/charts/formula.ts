@@ -5,7 +5,9 @@ export type Formula =
   | { kind: 'number'; value: number }
   | { kind: 'letter'; letter: string }
   | { kind: 'negate'; operand: Formula }
-  | { kind: 'binary'; operator: '+' | '-' | '*' | '/'; left: Formula; right: Formula }
+  | { kind: 'binary'; operator: Operator; left: Formula; right: Formula }
+
+type Operator = '+' | '-' | '*' | '/'
 
 type Token = { kind: 'number'; value: number } | { kind: 'letter'; letter: string } | { kind: 'symbol'; symbol: string }
 
@@ -33,22 +35,19 @@ export function parseFormula(text: string): Formula {
   const peek = () => tokens[position]
   const isSymbol = (symbol: string) => peek()?.kind === 'symbol' && (peek() as { symbol: string }).symbol === symbol
 
-  function expression(): Formula {
-    let left = term()
-    while (isSymbol('+') || isSymbol('-')) {
-      const operator = (tokens[position++] as { symbol: '+' | '-' }).symbol
-      left = { kind: 'binary', operator, left, right: term() }
+  /** Operands of `operand` joined by `operators`, from the left (`a - b - c` is `(a - b) - c`). */
+  function leftJoined(operators: readonly Operator[], operand: () => Formula): Formula {
+    let left = operand()
+    for (;;) {
+      const next = peek()
+      const operator = operators.find((symbol) => next?.kind === 'symbol' && next.symbol === symbol)
+      if (!operator) return left
+      position += 1
+      left = { kind: 'binary', operator, left, right: operand() }
     }
-    return left
   }
-  function term(): Formula {
-    let left = factor()
-    while (isSymbol('*') || isSymbol('/')) {
-      const operator = (tokens[position++] as { symbol: '*' | '/' }).symbol
-      left = { kind: 'binary', operator, left, right: factor() }
-    }
-    return left
-  }
+  const expression = (): Formula => leftJoined(['+', '-'], term)
+  const term = (): Formula => leftJoined(['*', '/'], factor)
   function factor(): Formula {
     const token = tokens[position++]
     if (!token) throw new Error('the formula ends too early')

@@ -92,6 +92,15 @@ export const sqlOnly = (sql: string): Fragment => ({ sql, params: {} })
  * A template used inside a statement that binds the values it reads (`context`, e.g. the window and the
  * filters' values): it brings only its fragments' params, so the statement binds each param once.
  */
+/**
+ * A template of fixed SQL (no placeholder, no marker) as a fragment; with `newLine`, on a line of its own at that
+ * indent (its other lines are indented in the file).
+ */
+export function fixedFragment(file: string, newLine?: string): Fragment {
+  const { sql } = compileInner(file, {})
+  return sqlOnly(newLine === undefined ? sql : `\n${newLine}${sql}`)
+}
+
 export function compileInner(file: string, context: Params, fragments: Record<string, Fragment> = {}): Fragment {
   const template = loadTemplate(file)
   const gathered = gatherFragments(template, {}, fragments)

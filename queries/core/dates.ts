@@ -50,39 +50,31 @@ export function isValidTimezone(zone: string): boolean {
   return CANONICAL_ZONES.has(zone) || (ZONE_SPELLING.test(zone) && IANAZone.isValidZone(zone))
 }
 
+/** Presets that end now, lasting this long. */
+const UNTIL_NOW = { '30min': { minutes: 30 }, lastHour: { hours: 1 }, last24h: { hours: 24 } } as const
+/** Presets of whole days that end with today, going back this far (months back start at a day's start). */
+const UNTIL_TOMORROW = { '7d': { days: 7 }, '30d': { days: 30 }, '3m': { months: 3 }, '6m': { months: 6 }, '12m': { months: 12 } } as const
+/** Presets from the start of today, its month or its year to the end of today. */
+const TO_DATE = { today: 'day', monthToDate: 'month', yearToDate: 'year' } as const
+/** Presets of the whole day, month or year before today's: every other one, so that a new preset must be placed. */
+const PREVIOUS: Record<
+  Exclude<Range, 'custom' | keyof typeof UNTIL_NOW | keyof typeof UNTIL_TOMORROW | keyof typeof TO_DATE>,
+  'day' | 'month' | 'year'
+> = { yesterday: 'day', lastMonth: 'month', lastYear: 'year' }
+
 function presetWindow(range: Exclude<Range, 'custom'>, now: DateTime): { start: DateTime; end: DateTime } {
   const today = now.startOf('day')
   const tomorrow = today.plus({ days: 1 })
-  switch (range) {
-    case '30min':
-      return { start: now.minus({ minutes: 30 }), end: now }
-    case 'lastHour':
-      return { start: now.minus({ hours: 1 }), end: now }
-    case 'last24h':
-      return { start: now.minus({ hours: 24 }), end: now }
-    case 'today':
-      return { start: today, end: tomorrow }
-    case 'yesterday':
-      return { start: today.minus({ days: 1 }), end: today }
-    case '7d':
-      return { start: tomorrow.minus({ days: 7 }), end: tomorrow }
-    case '30d':
-      return { start: tomorrow.minus({ days: 30 }), end: tomorrow }
-    case '3m':
-      return { start: tomorrow.minus({ months: 3 }).startOf('day'), end: tomorrow }
-    case '6m':
-      return { start: tomorrow.minus({ months: 6 }).startOf('day'), end: tomorrow }
-    case '12m':
-      return { start: tomorrow.minus({ months: 12 }).startOf('day'), end: tomorrow }
-    case 'monthToDate':
-      return { start: today.startOf('month'), end: tomorrow }
-    case 'lastMonth':
-      return { start: today.startOf('month').minus({ months: 1 }), end: today.startOf('month') }
-    case 'yearToDate':
-      return { start: today.startOf('year'), end: tomorrow }
-    case 'lastYear':
-      return { start: today.startOf('year').minus({ years: 1 }), end: today.startOf('year') }
+  if (range in UNTIL_NOW) return { start: now.minus(UNTIL_NOW[range as keyof typeof UNTIL_NOW]), end: now }
+  if (range in UNTIL_TOMORROW) {
+    const back = UNTIL_TOMORROW[range as keyof typeof UNTIL_TOMORROW]
+    const start = tomorrow.minus(back)
+    return { start: 'months' in back ? start.startOf('day') : start, end: tomorrow }
   }
+  if (range in TO_DATE) return { start: today.startOf(TO_DATE[range as keyof typeof TO_DATE]), end: tomorrow }
+  const unit = PREVIOUS[range as keyof typeof PREVIOUS]
+  const current = today.startOf(unit)
+  return { start: current.minus({ [`${unit}s`]: 1 }), end: current }
 }
 
 /** The calendar years a request may name: ClickHouse's DateTime64 holds them, and years stay 4 digits. */

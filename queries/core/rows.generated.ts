@@ -220,25 +220,10 @@ export interface Rows {
     readonly bounced: number
     readonly duration_total_ms: number
   }
-  /** insights.dimension_sets */
-  'insights/dimension-sets.sql': {
-    readonly member: number
-    readonly prefix_value: string
-    readonly name_value: string
-    readonly session_count: number
-    readonly view_count: number
-    readonly bounced: number
-    readonly duration_total_ms: number
-  }
-  /** insights.dimension */
-  'insights/dimension.sql': {
-    readonly prefix_value: string
-    readonly name_value: string
-    readonly session_count: number
-    readonly view_count: number
-    readonly bounced: number
-    readonly duration_total_ms: number
-  }
+  /** insights.dimension_sets: the row of insights/dimension-sets-rollup.sql */
+  'insights/dimension-sets.sql': Rows['insights/dimension-sets-rollup.sql']
+  /** insights.dimension: the row of insights/dimension-rollup.sql */
+  'insights/dimension.sql': Rows['insights/dimension-rollup.sql']
   /** insights.events_names */
   'insights/events-names.sql': {
     readonly name: string
@@ -264,15 +249,8 @@ export interface Rows {
     readonly duration_total_ms: number
     readonly view_count: number
   }
-  /** insights.exit_pages */
-  'insights/exit-pages.sql': {
-    readonly page_origin: string
-    readonly page_path: string
-    readonly session_count: number
-    readonly bounced: number
-    readonly duration_total_ms: number
-    readonly view_count: number
-  }
+  /** insights.exit_pages: the row of insights/exit-pages-rollup.sql */
+  'insights/exit-pages.sql': Rows['insights/exit-pages-rollup.sql']
   /** insights.live */
   'insights/live.sql': {
     readonly visitors: number

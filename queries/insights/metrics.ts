@@ -12,19 +12,12 @@ import {
   type InsightQuery,
   type PlannedSeries,
 } from './insight-params'
-import { withSettled } from '../sessions/question'
 import { planSteps, type Resource } from '../core/pipeline'
 import type { Rows } from '../core/rows.generated'
 import { percent, ratio } from '../core/rounding'
-import {
-  eventConditions,
-  eventJoin,
-  performedWith,
-  sessionParams,
-  sessionsMatchingAttributes,
-  settledCheck,
-  windowSessions,
-} from '../sessions/by-question'
+import { eventConditions, performedWith, sessionsMatchingAttributes } from '../sessions/session-sets'
+import { sessionSource, sessionStatement, type SessionSource } from '../sessions/source'
+import { eventJoin, windowSessions } from '../sessions/window-sessions'
 
 /** A metrics request after its plan: where its revenue is read from decided (core/reads.ts). */
 type PlannedMetrics = PlannedSeries & { reads: EventReads }
@@ -43,8 +36,8 @@ export interface Figures {
 }
 
 /** `AND ...` for revenue events: sessions kept by the attribute filters, events matching every event filter. */
-function revenueFilters(query: PlannedSeries): Fragment {
-  const parts = [sessionsMatchingAttributes(query), eventConditions(query)].filter((part): part is Fragment => part !== null)
+function revenueFilters(source: SessionSource): Fragment {
+  const parts = [sessionsMatchingAttributes(source), eventConditions(source.question)].filter((part): part is Fragment => part !== null)
   return andClauses(parts)
 }
 
@@ -52,9 +45,28 @@ function revenueFilters(query: PlannedSeries): Fragment {
  * The revenue rows, as (at, amount): the window's hours from the revenue_by_hour projection, or the
  * window's events kept by the filters (`reads`, core/reads.ts).
  */
-function revenueRows(query: PlannedMetrics): Fragment {
-  if (query.reads === 'hours') return compileInner('insights/revenue-hours.sql', sessionParams(query))
-  return compileInner('insights/revenue-events.sql', sessionParams(query), { revenue_filters: revenueFilters(query) })
+function revenueRows(query: PlannedMetrics, source: SessionSource): Fragment {
+  if (query.reads === 'hours') return compileInner('insights/revenue-hours.sql', source.params)
+  return compileInner('insights/revenue-events.sql', source.params, { revenue_filters: revenueFilters(source) })
+}
+
+/** The totals and series of the window's sessions (from the wing) and revenue (insights/metrics.sql). */
+function compileMetrics(query: PlannedMetrics) {
+  const source = sessionSource(query)
+  const { views, join } = eventJoin(source)
+  return compileTemplate(
+    'insights/metrics.sql',
+    { ...source.params, tz: query.timezone },
+    {
+      performed_with: performedWith(query),
+      session_bucket: sqlOnly(bucketExpression(query.interval, 'session_start')),
+      event_bucket: sqlOnly(bucketExpression(query.interval, 'at')),
+      window_sessions: windowSessions(source, []),
+      views,
+      views_join: join,
+      revenue: revenueRows(query, source),
+    },
+  )
 }
 
 /** The lookup key of a row: its part and its bucket (epoch seconds), or the total. */
@@ -79,24 +91,7 @@ export const metrics: Resource<InsightQuery, PlannedMetrics, MetricsRow> = {
   schema: seriesSchema,
   parse: (raw, scope) => parseInsightParams(raw, scope, 'series'),
   plan: planSteps(pickInterval, capSeriesBuckets, widenForSessions, decideFilters, decideRevenueReads),
-  settledCheck,
-  compile(planned, settled) {
-    const query = withSettled(planned, settled)
-    const { views, join } = eventJoin(query)
-    return compileTemplate(
-      'insights/metrics.sql',
-      { ...sessionParams(query), tz: query.timezone },
-      {
-        performed_with: performedWith(query),
-        session_bucket: sqlOnly(bucketExpression(query.interval, 'session_start')),
-        event_bucket: sqlOnly(bucketExpression(query.interval, 'at')),
-        window_sessions: windowSessions(query, []),
-        views,
-        views_join: join,
-        revenue: revenueRows(query),
-      },
-    )
-  },
+  ...sessionStatement(compileMetrics),
   shape(rows, query) {
     const byKey = new Map<string, MetricsRow>()
     for (const row of rows) byKey.set(rowKey(row.part, Number(row.is_total) ? 'total' : Number(row.bucket)), row)

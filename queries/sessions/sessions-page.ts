@@ -1,7 +1,7 @@
 // The sessions of a sessions list's page: the settled days' sessions read backwards from the keyset, and the
 // regrouped days' page chosen first and combined alone (sessions/listed-sessions.sql), for a route template
 // that names them in its WITH (`listed_with`) and reads their rows (`listed_sessions`).
-import { compileInner, sqlOnly, type Fragment, type Params } from '../core/compiled'
+import { compileInner, fixedFragment, type Fragment, type Params } from '../core/compiled'
 import { DAY_MS } from '../core/dates'
 import type { SessionField } from '../core/registry'
 import { EMPTY, attributeColumns, attributeRestriction } from './session-sets'
@@ -26,23 +26,6 @@ export interface ListedSessions {
   sessions: Fragment
   params: Params
 }
-
-/** A settled session's visitor id and events, after its `s_` columns (migrations/002_derived_tables.sql). */
-const LISTED_STORED = sqlOnly(',\n      visitor_id,\n      all_events')
-
-/** A regrouped session's visitor id and events, after its `s_` columns: as sessions_settled stores them (migrations/002_derived_tables.sql). */
-const LISTED_EXTRA = sqlOnly(',\n  argMin(profile_id, first_event_key) AS visitor_id,\n  sum(event_count) AS all_events')
-
-/**
- * The partial rows of the sessions `newest` chose, so that the many fields a listed session shows are
- * combined for one page of sessions, not for every session of the regrouped days. TRICKY: a session's
- * partial rows all start at or after the session's start, so every row of a chosen session lies from
- * `newest.2` on: the read keeps only that end of the sort key's range (bounded by its day too, the key's
- * first time column), and each chosen session is still whole.
- */
-const CHOSEN_SESSIONS = sqlOnly(
-  '\n  AND toDate(started_at) >= toDate(newest.2)\n  AND started_at >= newest.2\n  AND has(newest.1, session_key)',
-)
 
 /**
  * Whether the settled days are the first of the window's days (none counts), so that every regrouped
@@ -77,7 +60,7 @@ export function listedSessions(source: SessionSource, page: ListedPage): ListedS
   const settled = (conditions: Fragment[]): Fragment =>
     settledSessions(
       paged,
-      [storedColumns(page.columns), LISTED_STORED],
+      [storedColumns(page.columns), fixedFragment('sessions/listed-stored.sql')],
       [compileInner('sessions/listed-keyset.sql', context, { session_filters: attributeRestriction(question, conditions, '      ') })],
     )
   if (params.regroupFrom === params.regroupTo) {
@@ -95,8 +78,8 @@ export function listedSessions(source: SessionSource, page: ListedPage): ListedS
     session_filters: attributeRestriction(question, page.conditions),
   })
   const regrouped = compileInner('sessions/regrouped-sessions.sql', context, {
-    attributes: { sql: attributeColumns(page.columns).sql + LISTED_EXTRA.sql, params: {} },
-    chosen_sessions: CHOSEN_SESSIONS,
+    attributes: { sql: attributeColumns(page.columns).sql + fixedFragment('sessions/listed-combined.sql').sql, params: {} },
+    chosen_sessions: fixedFragment('sessions/chosen-sessions.sql', '  '),
     session_filters: EMPTY,
   })
   const short = settledFirst(params) ? [compileInner('sessions/regrouped-page-short.sql', context)] : []

@@ -1,7 +1,7 @@
 // The window's sessions, the wing's main relation: settled days read combined, the others regrouped from their
 // partial rows (docs/design/sessions.md), kept by the filters, with the `s_` columns a route asks for, and the
 // join of the event-field filters over them.
-import { compileInner, mergeParams, sqlOnly, type Fragment } from '../core/compiled'
+import { compileInner, fixedFragment, mergeParams, sqlOnly, type Fragment } from '../core/compiled'
 import { sessionColumn, type SessionAttribute, type SessionField } from '../core/registry'
 import { EMPTY, attributeColumns, attributeRestriction, eventConditions, viewConditions } from './session-sets'
 import type { SessionQuestion } from './question'
@@ -84,8 +84,8 @@ function pageFilters(source: SessionSource): PageFilters {
   const condition = source.question.sorted.eventSelection ?? '1'
   return {
     views: sqlOnly(`,\n    arraySum((matched, views) -> if(matched, views, 0), ${pageMatches(condition)}, page_views) AS counted_views`),
-    match: sqlOnly('\n    AND has(page_matches, 1)'),
-    join: matchedJoin(source, sqlOnly('\n  AND created_at >= regroup_from\n  AND created_at < regroup_to')),
+    match: fixedFragment('sessions/page-matched.sql', '    '),
+    join: matchedJoin(source, fixedFragment('sessions/regrouped-range.sql', '  ')),
   }
 }
 
@@ -152,9 +152,6 @@ export function eventJoin(source: SessionSource): { views: Fragment; join: Fragm
   return { views, join: matchedJoin(source, EMPTY) }
 }
 
-/** Each settled session's viewed pages as sessions_settled holds them (migrations/002_derived_tables.sql). */
-const SETTLED_PAGES = sqlOnly(',\n    page_origins,\n    page_paths,\n    page_views')
-
 /**
  * The window's sessions kept by the filters, with `s_` columns for `attributes` and every page each viewed
  * with its views of it (`page_origins`, `page_paths`, `page_views`: a settled session's stored pages, a
@@ -162,7 +159,7 @@ const SETTLED_PAGES = sqlOnly(',\n    page_origins,\n    page_paths,\n    page_v
  * (every one through the events scan: the pages read here are all of a session's, whatever the filters).
  */
 export function sessionsWithPages(source: SessionSource, attributes: readonly SessionField[]): { sessions: Fragment; join: Fragment } {
-  const pages: PageFilters = { views: SETTLED_PAGES, match: EMPTY, join: regroupedPagesJoin(source) }
+  const pages: PageFilters = { views: fixedFragment('sessions/settled-pages.sql'), match: EMPTY, join: regroupedPagesJoin(source) }
   const join = eventConditions(source.question) ? matchedJoin(source, EMPTY) : EMPTY
   return { sessions: readWindowSessions(source, attributes, pages), join }
 }

@@ -53,6 +53,9 @@ const HEADER = `// Written by \`npm run rows:types\` (server/admin/row-types.ts)
 
 /** The text of queries/core/rows.generated.ts: a type for each template under sql/ that lists its columns. */
 export function generateRowTypes(): string {
+  // A template whose row of five or more fields is an earlier one's, field for field (a rollup and its twin, the
+  // funnel's three engines), names that one's type.
+  const written = new Map<string, string>()
   const entries = listSqlFiles()
     .filter((file) => !file.startsWith('migrations/'))
     .flatMap((file) => {
@@ -66,6 +69,9 @@ export function generateRowTypes(): string {
         return `    readonly ${column.name}: ${jsonTypeOf(type, wide)}`
       })
       if (returns.rest) fields.push(`    /** The columns the @${returns.rest} marker adds. */`, '    readonly [column: string]: unknown')
+      const same = fields.length >= 5 ? written.get(fields.join('\n')) : undefined
+      if (same) return [`  /** ${template.name}: the row of ${same} */`, `  '${file}': Rows['${same}']`]
+      written.set(fields.join('\n'), file)
       return [`  /** ${template.name} */`, `  '${file}': {`, ...fields, '  }']
     })
   return [
