@@ -9,6 +9,7 @@ import winston from 'winston'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import { createApiClient } from '../../server/admin/control'
 import { createApp } from '../../server/http/app'
+import { BATCH_EXAMPLE } from '../../server/http/openapi-examples'
 import { createLogger } from '../../server/logger'
 import { answerInsights } from '../reference/model'
 import { goldenEvents, loadGolden, startHarness, type Harness } from '../support/harness'
@@ -156,6 +157,17 @@ describe('POST /insights/:projectId/batch', function () {
     const notJson = await batch('{"requests": [').type('json')
     assert.equal(notJson.status, 400, JSON.stringify(notJson.body))
     assert.equal(notJson.body.details.issues.length, 1)
+  })
+
+  it("answers /openapi.json's example, every question 200", async () => {
+    const res = await batch(BATCH_EXAMPLE)
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    assert.deepEqual(
+      (res.body.results as Result[]).map(({ id, status }) => [id, status]),
+      BATCH_EXAMPLE.requests.map(({ id }) => [id, 200]),
+    )
+    const funnel = (res.body.results as Result[]).find(({ id }) => id === 'checkout')?.body as { steps: { users: number }[] }
+    assert.ok(funnel.steps[2].users > 0, JSON.stringify(funnel.steps))
   })
 
   it('answers 413 with the error body past 64 KiB', async () => {
