@@ -9,6 +9,7 @@ import winston from 'winston'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import { createApiClient } from '../../server/admin/control'
 import { createApp } from '../../server/http/app'
+import { createMetrics } from '../../server/http/metrics'
 import { BATCH_EXAMPLE } from '../../server/http/openapi-examples'
 import { createLogger } from '../../server/logger'
 import { answerInsights } from '../reference/model'
@@ -190,7 +191,7 @@ describe('POST /insights/:projectId/batch', function () {
     assert.equal(missing.status, 404, JSON.stringify(missing.body))
   })
 
-  it('draws one rate-limit token for the whole batch, and logs it once with its questions', async () => {
+  it('draws one rate-limit token for the whole batch, and is counted and logged once, with its questions', async () => {
     const lines: { message: string; path?: string; questions?: number; status?: number }[] = []
     const logger = createLogger('info', false, 'json')
     const stream = new PassThrough()
@@ -198,7 +199,8 @@ describe('POST /insights/:projectId/batch', function () {
       for (const text of chunk.toString().split('\n')) if (text.trim()) lines.push(JSON.parse(text))
     })
     logger.clear().add(new winston.transports.Stream({ stream }))
-    const app = createApp({ config: h.config, runner: h.runner, directory: h.directory, logger, clock: () => h.now })
+    const metrics = createMetrics()
+    const app = createApp({ config: h.config, runner: h.runner, directory: h.directory, logger, metrics, clock: () => h.now })
     const before = await request(app)
       .get(`/insights/shop/metrics?${queryStringOf(WINDOW)}`)
       .set(auth)
@@ -222,6 +224,11 @@ describe('POST /insights/:projectId/batch', function () {
     assert.deepEqual(
       logged.map(({ status, questions }) => ({ status, questions })),
       [{ status: 200, questions: QUESTIONS.length }],
+    )
+    const counted = (await metrics.registry.getSingleMetric('quarry_http_requests_total')?.get())?.values ?? []
+    assert.deepEqual(
+      counted.filter(({ labels }) => labels.method === 'POST').map(({ labels, value }) => [labels.route, labels.status, value]),
+      [['/insights/:projectId/batch', '200', 1]],
     )
   })
 
