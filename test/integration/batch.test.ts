@@ -277,4 +277,33 @@ describe('POST /insights/:projectId/batch', function () {
       `${statements.map((statement) => statement.template)} for ${breakdowns.length} breakdowns asked in one batch`,
     )
   })
+
+  it('lets each question be answered from the result cache, and asks every one fresh under Cache-Control: no-cache', async () => {
+    const ran: CompiledQuery[] = []
+    const app = createApp({
+      config: h.config,
+      runner: recording(h.runner, ran),
+      directory: h.directory,
+      logger: createLogger('error', true),
+      clock: () => h.now,
+    })
+    const questions = QUESTIONS.slice(0, 2)
+    for (const { route, params } of questions)
+      await request(app)
+        .get(`/insights/shop/${route}?${queryStringOf(params)}`)
+        .set(auth)
+    ran.length = 0
+    const cached = await batch({ requests: questions }, app)
+    assert.equal(cached.status, 200)
+    assert.equal(ran.length, 0, 'the cached answers ran no statement')
+    const fresh = await batch({ requests: questions }, app).set('cache-control', 'no-cache')
+    assert.deepEqual(
+      fresh.body.results.map(({ body }: Result) => body),
+      cached.body.results.map(({ body }: Result) => body),
+    )
+    assert.ok(
+      ran.filter((statement) => statement.template !== 'insights.settled_days').length >= questions.length,
+      `${ran.map((statement) => statement.template)} for ${questions.length} questions asked fresh`,
+    )
+  })
 })
