@@ -1,5 +1,6 @@
 // `npm run bench [-- <mode>]`: a small dispatcher over the bench modes; `compare` is the default.
 import * as abuse from './abuse'
+import * as batch from './batch'
 import { compare, compareBehaviourOnly, seedLong } from './compare'
 import * as discovery from './discovery'
 import * as compaction from './compaction-load'
@@ -15,6 +16,10 @@ const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
     describe:
       'funnel, retention and paths against OpenPanel-shaped SQL, retention memory, 360/30-day ratios on the 360-day dataset (part of compare)',
     run: compareBehaviourOnly,
+  },
+  batch: {
+    describe: 'the dashboard as one batch against the same 10 GETs at once (fresh, interleaved) and the rate-limit tokens each draws',
+    run: batch.main,
   },
   load: { describe: 'every endpoint at concurrency 1 and 8', run: loadTable },
   long: {

@@ -531,6 +531,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/insights/{projectId}/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Up to 20 insights questions of the project in one request
+         * @description Each question names a route under `/insights/{projectId}/` and its query parameters, and is answered exactly as that GET answers it (errors included); a bad envelope is one 400 listing every problem. The batch draws one rate-limit token; each question holds one of the client's query slots while it runs, as its GET would. `Cache-Control: no-cache` asks every question fresh.
+         */
+        post: operations["insightsBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -3188,6 +3208,311 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    requests: {
+                        /** @description Echoed in the result; unique in the batch */
+                        id: string;
+                        /**
+                         * @description The path under /insights/{projectId}/ of the question
+                         * @enum {unknown}
+                         */
+                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "paths";
+                        /** @description The route's query parameters: text, or JSON values (filters, steps, goal) sent as their JSON text */
+                        params?: {
+                            [key: string]: string | number | boolean | unknown[] | Record<string, never>;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Every question's answer, in the order asked */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            /** @description The question's id */
+                            id: string;
+                            /** @description The status its GET would answer */
+                            status: number;
+                            /** @description What its GET would answer: the route's answer, or the error body */
+                            body: components["schemas"]["Error"] | {
+                                visitors: number;
+                            } | {
+                                metrics: {
+                                    /** @description Percent of sessions with one page view, two decimals */
+                                    bounce_rate: number;
+                                    unique_visitors: number;
+                                    total_sessions: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                    total_screen_views: number;
+                                    views_per_session: number;
+                                    total_revenue: number;
+                                };
+                                series: {
+                                    /**
+                                     * Format: date-time
+                                     * @description Start of the bucket
+                                     */
+                                    date: string;
+                                    /** @description Percent of sessions with one page view, two decimals */
+                                    bounce_rate: number;
+                                    unique_visitors: number;
+                                    total_sessions: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                    total_screen_views: number;
+                                    views_per_session: number;
+                                    total_revenue: number;
+                                }[];
+                            } | {
+                                /** @description The page's latest title */
+                                title: string;
+                                origin: string;
+                                path: string;
+                                sessions: number;
+                                pageviews: number;
+                                /** @description Percent; null when no session entered here */
+                                bounce_rate: number | null;
+                                /** @description Seconds to the next view; null when no view has one */
+                                avg_duration: number | null;
+                            }[] | {
+                                meta: {
+                                    /** @description The `cursor` of the next page; null on the last one */
+                                    nextCursor: string | null;
+                                };
+                                data: {
+                                    /** @description The session id */
+                                    id: string;
+                                    /** @description The first event's profile id (the device id for anonymous visitors) */
+                                    profileId: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description Its first event
+                                     */
+                                    startedAt: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description Its last event
+                                     */
+                                    endedAt: string;
+                                    /** @description Seconds, with millisecond decimals */
+                                    duration: number;
+                                    screenViews: number;
+                                    events: number;
+                                    /** @description At most one page view */
+                                    bounce: boolean;
+                                    entryOrigin: string;
+                                    entryPath: string;
+                                    /** @description Its last page view; null without page views */
+                                    exitOrigin: string | null;
+                                    /** @description Its last page view; null without page views */
+                                    exitPath: string | null;
+                                    referrer: string;
+                                    referrerName: string;
+                                    referrerType: string;
+                                    utmSource: string;
+                                    utmMedium: string;
+                                    utmCampaign: string;
+                                    utmTerm: string;
+                                    utmContent: string;
+                                    country: string;
+                                    region: string;
+                                    city: string;
+                                    device: string;
+                                    browser: string;
+                                    os: string;
+                                }[];
+                            } | {
+                                origin: string;
+                                path: string;
+                                /** @description Sessions that entered (mode=entry) or left (mode=exit) on this page */
+                                sessions: number;
+                                /** @description Percent of those sessions with at most one page view */
+                                bounce_rate: number;
+                                /** @description Seconds, over those sessions */
+                                avg_session_duration: number;
+                                /** @description mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session's last page view */
+                                exit_rate?: number;
+                            }[] | {
+                                /** @description null where the attribute is empty */
+                                name: string | null;
+                                sessions: number;
+                                pageviews: number;
+                                bounce_rate: number;
+                                /** @description Seconds */
+                                avg_session_duration: number;
+                            }[] | {
+                                /** @description The country */
+                                prefix: string | null;
+                                /** @description null where the attribute is empty */
+                                name: string | null;
+                                sessions: number;
+                                pageviews: number;
+                                bounce_rate: number;
+                                /** @description Seconds */
+                                avg_session_duration: number;
+                            }[] | {
+                                /** @description The browser */
+                                prefix: string | null;
+                                /** @description null where the attribute is empty */
+                                name: string | null;
+                                sessions: number;
+                                pageviews: number;
+                                bounce_rate: number;
+                                /** @description Seconds */
+                                avg_session_duration: number;
+                            }[] | {
+                                /** @description The os */
+                                prefix: string | null;
+                                /** @description null where the attribute is empty */
+                                name: string | null;
+                                sessions: number;
+                                pageviews: number;
+                                bounce_rate: number;
+                                /** @description Seconds */
+                                avg_session_duration: number;
+                            }[] | {
+                                name: string;
+                                /** @description Events of the window with this name */
+                                count: number;
+                                /**
+                                 * Format: date-time
+                                 * @description The window's last event of this name, ISO 8601 with the offset of the request timezone
+                                 */
+                                lastSeen: string;
+                            }[] | {
+                                key: string;
+                                /** @description Events of the window carrying this key (of the asked name, if any) */
+                                count: number;
+                            }[] | {
+                                value: string;
+                                /** @description Events of the window whose property holds this value (of the asked name, if any) */
+                                count: number;
+                            }[] | {
+                                steps: {
+                                    step: number;
+                                    eventName: string;
+                                    /** @description Groups (sessions or visitors) reaching this step */
+                                    users: number;
+                                    /** @description Percent, two decimals */
+                                    conversionRateFromStart: number;
+                                    /** @description Percent lost before the next step; null on the last step and where no group reached this one */
+                                    dropoffPercent: number | null;
+                                    isHighestDropoff: boolean;
+                                }[];
+                                totalUsers: number;
+                                completedUsers: number;
+                                /** @description Percent, two decimals */
+                                overallConversionRate: number;
+                                breakdowns?: {
+                                    /** @description null where the entry event has no value */
+                                    value: string | null;
+                                    steps: {
+                                        step: number;
+                                        eventName: string;
+                                        /** @description Groups (sessions or visitors) reaching this step */
+                                        users: number;
+                                        /** @description Percent, two decimals */
+                                        conversionRateFromStart: number;
+                                        /** @description Percent lost before the next step; null on the last step and where no group reached this one */
+                                        dropoffPercent: number | null;
+                                        isHighestDropoff: boolean;
+                                    }[];
+                                    totalUsers: number;
+                                    completedUsers: number;
+                                    /** @description Percent, two decimals */
+                                    overallConversionRate: number;
+                                }[];
+                            } | {
+                                /** @enum {string} */
+                                period: "day" | "week" | "month";
+                                cohorts: {
+                                    /**
+                                     * Format: date-time
+                                     * @description Start of the cohort period
+                                     */
+                                    date: string;
+                                    size: number;
+                                    /** @description Period 0 (the cohort) to `periods`; null where the period starts after now */
+                                    values: (number | null)[];
+                                    percentages: (number | null)[];
+                                }[];
+                                average: {
+                                    /** @description null for a period no cohort has reached yet */
+                                    percentages: (number | null)[];
+                                };
+                            } | {
+                                /** @description Sequences (sessions with at least one node) */
+                                sessions: number;
+                                steps: {
+                                    step: number;
+                                    nodes: {
+                                        label: string;
+                                        sessions: number;
+                                        exits: number;
+                                    }[];
+                                }[];
+                                links: {
+                                    step: number;
+                                    source: string;
+                                    target: string;
+                                    sessions: number;
+                                }[];
+                                /** @description Present when `start` began no sequence: why */
+                                meta?: {
+                                    warnings: string[];
+                                };
+                            };
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The body is larger than 64 KiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];

@@ -10,6 +10,7 @@ import { QueryError } from '../../queries/core/errors'
 import { etagOf, matchesEtag } from '../../queries/run/result-cache'
 import type { Runner } from '../../queries/run/runner'
 import { authenticate, authorizeProject, resolveQueryProject } from './auth'
+import { BATCH_PATH, batchHandlers } from './batch'
 import type { Config } from '../config'
 import type { ApiClient, Directory } from './directory'
 import { docsRouter } from './docs'
@@ -103,6 +104,7 @@ export function createApp(options: AppOptions): express.Express {
         clientId: res.locals.client?.id,
         project: res.locals.projectId,
         template: res.locals.template,
+        questions: res.locals.questions,
         durationMs: Math.round(performance.now() - started),
         queryMs: res.locals.queryMs,
         readRows: res.locals.readRows,
@@ -143,19 +145,34 @@ export function createApp(options: AppOptions): express.Express {
   app.use('/docs', docsRouter())
 
   app.use(drain.track)
-  const guards = [
+  const admitted = [
     authenticate({
       directory,
       failures: new FailedAttempts({ limit: config.rateLimit.requests, windowMs: config.rateLimit.windowMs }),
       onFailure: metrics?.authFailure,
     }),
     clientRateLimit({ ...config.rateLimit, store: options.rateLimitStore }),
-    concurrencyCap(config.maxConcurrentQueries),
   ]
+  const querySlots = new PerClientSlots(config.maxConcurrentQueries)
+  const guards = [...admitted, concurrencyCap(config.maxConcurrentQueries, querySlots)]
   const streamSlots = new PerClientSlots(config.maxStreamsPerClient)
   for (const route of ROUTES) {
     app.get(route.path, ...guards, (req: Request, res: Response) => serve(route, req, res))
   }
+  app.post(
+    BATCH_PATH,
+    ...admitted,
+    ...batchHandlers({
+      routes: ROUTES,
+      answers,
+      directory,
+      slots: querySlots,
+      maxConcurrentQueries: config.maxConcurrentQueries,
+      sessionLookbackMs: config.sessionLookbackHours * 3_600_000,
+      clock,
+      logger,
+    }),
+  )
 
   async function serve({ resource, projectFrom = 'path' }: Route, req: Request, res: Response) {
     const askedAt = performance.now()

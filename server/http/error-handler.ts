@@ -7,7 +7,8 @@ import { toQueryError } from '../../queries/core/engine-errors'
 import type { Logger } from '../logger'
 import type { CutReason } from './metrics'
 
-function statusOf(code: QueryErrorCode): number {
+/** The HTTP status of an error code (a batch's questions answer theirs with it too). */
+export function statusOf(code: QueryErrorCode): number {
   switch (code) {
     case 'invalid_request':
     case 'too_costly':

@@ -50,8 +50,8 @@ export class PerClientSlots {
   }
 }
 
-export function concurrencyCap(maxInFlight: number): RequestHandler {
-  const slots = new PerClientSlots(maxInFlight)
+/** Takes one of the client's query `slots` for the request (a batch's questions take the same ones, one each). */
+export function concurrencyCap(maxInFlight: number, slots = new PerClientSlots(maxInFlight)): RequestHandler {
   return (_req, res, next) => {
     if (!slots.take(clientIdOf(res.locals), res))
       throw new QueryError('too_many_queries', `At most ${maxInFlight} queries at once per client`)

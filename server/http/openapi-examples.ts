@@ -346,6 +346,7 @@ export const FAMILIES = [
   { name: 'Sessions', description: 'The sessions of a window, one by one' },
   { name: 'Export', description: 'Raw events as JSON pages or streams' },
   { name: 'Charts', description: 'Time series of event series and formulas' },
+  { name: 'Batch', description: 'Up to 20 insights questions in one request, each answered as its GET answers it' },
   { name: 'Health', description: 'Liveness, readiness and this document (no credentials)' },
 ] as const
 export type Family = (typeof FAMILIES)[number]['name']
@@ -371,4 +372,19 @@ export function familyOf(route: Route): Family {
   const family = FAMILY_OF_PATH[route.path] ?? (dimensions.some((dimension) => dimension === route.resource) ? 'Breakdowns' : undefined)
   if (!family) throw new Error(`${route.path} has no family in server/http/openapi-examples.ts`)
   return family
+}
+
+/** The batch route's example body: a dashboard of one window (the headline metrics, top pages, two breakdowns, a funnel). */
+export const BATCH_EXAMPLE = {
+  requests: [
+    { id: 'metrics', route: 'metrics', params: { range: '30d', interval: 'day' } },
+    { id: 'pages', route: 'pages', params: { range: '30d', limit: 10 } },
+    { id: 'referrers', route: 'referrer_name', params: { range: '30d' } },
+    {
+      id: 'mobile-countries',
+      route: 'country',
+      params: { range: '30d', filters: [{ name: 'device', operator: 'is', value: ['mobile'] }] },
+    },
+    { id: 'checkout', route: 'funnel', params: { range: '30d', steps: ['screen_view', 'add_to_cart', 'purchase'] } },
+  ],
 }

@@ -3,9 +3,10 @@
 import { errorBodySchema, type RouteResponse } from '../../queries/core/responses'
 import { TREE_FILTERS_PROPERTY, filterTreeSchema } from '../../queries/core/filter-tree'
 import { filtersSchema } from '../../queries/core/filters'
-import { FAMILIES, PROJECT_PLACEHOLDER, familyOf, parameterDocOf, type ParameterExample } from './openapi-examples'
+import { BATCH_EXAMPLE, FAMILIES, PROJECT_PLACEHOLDER, familyOf, parameterDocOf, type ParameterExample } from './openapi-examples'
 import { introduction } from './openapi-introduction'
 import { schemaOf, type Route } from '../routes/routes'
+import { BATCH_PATH, MAX_BATCH_BYTES, MAX_BATCH_REQUESTS, batchRequestSchema, batchRoutes } from './batch'
 
 export interface OpenApiOptions {
   /** The project the gateway's demo client reads, when it has one: every `projectId` example names it. */
@@ -103,7 +104,7 @@ const operationIdOf = (path: string): string =>
 
 /** A parameter of a route, as its schema declares it, and the gateway's demo project if any. */
 interface ParameterSource {
-  route: Route
+  route: Pick<Route, 'path'>
   demoProjectId?: string
   name: string
   schema: { default?: unknown; description?: string }
@@ -131,7 +132,7 @@ function examplesOf({ route, demoProjectId, name, schema }: ParameterSource): Re
 /** A parameter with its description and examples (openapi-examples.ts) on the Parameter object, where the renderers show them. */
 function parameterOf(
   base: { name: string; in: string; required: boolean; schema: object },
-  { route, demoProjectId }: { route: Route; demoProjectId?: string },
+  { route, demoProjectId }: { route: Pick<Route, 'path'>; demoProjectId?: string },
 ) {
   const source: ParameterSource = { route, demoProjectId, name: base.name, schema: base.schema }
   const description = parameterDocOf(route.path, base.name)?.description || source.schema.description
@@ -167,6 +168,80 @@ function routeOperation(route: Route, options: OpenApiOptions) {
       parameterOf(parameter, { route, demoProjectId: options.demoProjectId }),
     ),
     responses: routeResponses(route.response),
+  }
+}
+
+/** The error answers of a batch: those of every route (but 304), and 413 past its body limit. */
+function batchErrors() {
+  const errors = Object.fromEntries(
+    Object.entries(ERROR_RESPONSES).map(([status, [name]]) => [status, { $ref: `#/components/responses/${name}` }]),
+  )
+  return {
+    ...errors,
+    413: errorResponse(`The body is larger than ${MAX_BATCH_BYTES / 1024} KiB`),
+    431: { $ref: '#/components/responses/HeadersTooLarge' },
+  }
+}
+
+/**
+ * POST /insights/{projectId}/batch: its body's schema (the same that validates it), and each result's body as
+ * one of the asked routes' answers or the error body (a route's own schema is under its GET).
+ */
+function batchOperation(routes: Route[], options: OpenApiOptions) {
+  const allowed = batchRoutes(routes)
+  const bodies = new Map<string, object>()
+  for (const route of allowed.values()) {
+    const schema = route.response.content['application/json'].schema
+    bodies.set(JSON.stringify(schema), schema)
+  }
+  const result = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'status', 'body'],
+    properties: {
+      id: { type: 'string', description: "The question's id" },
+      status: { type: 'integer', description: 'The status its GET would answer' },
+      body: { anyOf: [ERROR, ...bodies.values()], description: "What its GET would answer: the route's answer, or the error body" },
+    },
+  }
+  const projectId = { name: 'projectId', in: 'path', required: true, schema: { type: 'string' } }
+  return {
+    operationId: 'insightsBatch',
+    summary: `Up to ${MAX_BATCH_REQUESTS} insights questions of the project in one request`,
+    description: [
+      'Each question names a route under `/insights/{projectId}/` and its query parameters, and is answered exactly as that GET answers it',
+      '(errors included); a bad envelope is one 400 listing every problem. The batch draws one rate-limit token; each question holds',
+      "one of the client's query slots while it runs, as its GET would. `Cache-Control: no-cache` asks every question fresh.",
+    ].join(' '),
+    tags: ['Batch'],
+    security: [{ clientId: [], clientSecret: [] }, { basic: [] }],
+    parameters: [parameterOf(projectId, { route: { path: BATCH_PATH }, demoProjectId: options.demoProjectId })],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: batchRequestSchema([...allowed.keys()]),
+          examples: { dashboard: { summary: 'A dashboard of the last 30 days', value: BATCH_EXAMPLE } },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: "Every question's answer, in the order asked",
+        headers: headerRefs(...ROUTE_HEADERS, 'Cache-Control'),
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['results'],
+              properties: { results: { type: 'array', items: result } },
+            },
+          },
+        },
+      },
+      ...batchErrors(),
+    },
   }
 }
 
@@ -243,6 +318,6 @@ export function buildOpenApi(routes: Route[], options: OpenApiOptions = {}) {
       headers: HEADERS,
       responses: { ...Object.fromEntries(Object.values(ERROR_RESPONSES)), NotModified: NOT_MODIFIED, HeadersTooLarge: TOO_LARGE },
     },
-    paths: { ...paths, ...OPS_PATHS },
+    paths: { ...paths, [toOpenApiPath(BATCH_PATH)]: { post: batchOperation(routes, options) }, ...OPS_PATHS },
   }
 }

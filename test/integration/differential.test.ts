@@ -332,4 +332,51 @@ describe('gateway vs reference model (randomized)', function () {
     }
     assert.ok(sessions > 0, 'the filters keep sessions')
   })
+
+  // The same random questions sent as batches of up to 20, in both zones, each batch with a daily chart over the
+  // project's change to summer time (Berlin 31 March, New York 10 March): every result is the reference's answer.
+  it('agrees when random questions are sent as one batch', async () => {
+    const random = new Random(SEED + 3)
+    const app = createApp({
+      config: { ...h.config, maxConcurrentQueries: 64 },
+      runner: h.runner,
+      directory: h.directory,
+      logger: createLogger('error', true),
+      clock: () => h.now,
+    })
+    let answered = 0
+    for (let round = 0; round < 8; round += 1) {
+      const project = PROJECTS[round % PROJECTS.length]
+      const now = randomRequest(random, project).now
+      const overChange = {
+        startDate: project.from.toISOString().slice(0, 10),
+        endDate: new Date(project.from.getTime() + 10 * 86_400_000).toISOString().slice(0, 10),
+        interval: 'day',
+      }
+      const questions = [
+        { resource: 'metrics', query: overChange as Record<string, string> },
+        ...Array.from({ length: random.int(1, 19) }, () => randomRequest(random, project)),
+      ]
+      const requests = questions.map(({ resource, query }, index) => ({ id: `q${index}`, route: resource, params: query }))
+      h.now = now
+      const res = await request(app).post(`/insights/${project.id}/batch`).set(auth).send({ requests })
+      assert.equal(res.status, 200, JSON.stringify(res.body))
+      for (const [index, { resource, query }] of questions.entries()) {
+        const expected = answerInsights({
+          events: events.get(project.id) as RawEvent[],
+          projectTimezone: project.timezone,
+          resource,
+          query,
+          now,
+        })
+        const result = res.body.results[index]
+        const replay = `round ${round}, ${result.id}: now=${now.toISOString()} ${resource}?${new URLSearchParams(query)}`
+        assert.equal(result.status, expected.status, `${replay}\n${JSON.stringify(result.body)}`)
+        if (expected.status !== 200) continue
+        assert.deepEqual(result.body, expected.body, replay)
+        answered += 1
+      }
+    }
+    assert.ok(answered > 40, `${answered} questions answered 200`)
+  })
 })

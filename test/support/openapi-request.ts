@@ -91,7 +91,7 @@ export async function assertDocumented(response: supertest.Response): Promise<vo
   const document = await resolvedDocument()
   const request = (response as unknown as { req: { method: string; path: string } }).req
   const pathname = new URL(request.path, 'http://gateway').pathname
-  const where = `GET ${pathname} -> ${response.status}`
+  const where = `${request.method} ${pathname} -> ${response.status}`
   const found = findOperation(document, request.method, pathname)
   if (!found) {
     // Paths outside the document answer the error body (a JSON 404), or Node's own bodiless 431.
@@ -105,20 +105,23 @@ export async function assertDocumented(response: supertest.Response): Promise<vo
   checkBody(response, documented, where)
 }
 
+/** A supertest request whose answer is checked against /openapi.json before it settles. */
+function checked(test: supertest.Test): supertest.Test {
+  const settle = test.then.bind(test)
+  // biome-ignore lint/suspicious/noThenProperty: the test stays awaitable, its answer checked before it settles
+  test.then = ((onFulfilled, onRejected) =>
+    settle(async (response) => {
+      await assertDocumented(response)
+      return response
+    }).then(onFulfilled, onRejected)) as typeof test.then
+  return test
+}
+
 /** Like `supertest(app)`, but every awaited response is checked against /openapi.json. */
 export function request(app: express.Express) {
   const agent = supertest(app)
   return {
-    get(url: string): supertest.Test {
-      const test = agent.get(url)
-      const settle = test.then.bind(test)
-      // biome-ignore lint/suspicious/noThenProperty: the test stays awaitable, its answer checked before it settles
-      test.then = ((onFulfilled, onRejected) =>
-        settle(async (response) => {
-          await assertDocumented(response)
-          return response
-        }).then(onFulfilled, onRejected)) as typeof test.then
-      return test
-    },
+    get: (url: string): supertest.Test => checked(agent.get(url)),
+    post: (url: string): supertest.Test => checked(agent.post(url)),
   }
 }

@@ -150,8 +150,11 @@ describe('/openapi.json for a newcomer', () => {
     const tagOf = (path: string) => (withDemo.paths as Record<string, { get: { tags: string[] } }>)[openApiPathOf(path)].get.tags
     assert.deepEqual(
       withDemo.tags.map((tag) => tag.name),
-      ['Overview', 'Pages', 'Breakdowns', 'Behaviour', 'Discovery', 'Sessions', 'Export', 'Charts', 'Health'],
+      ['Overview', 'Pages', 'Breakdowns', 'Behaviour', 'Discovery', 'Sessions', 'Export', 'Charts', 'Batch', 'Health'],
     )
+    assert.deepEqual((withDemo.paths as unknown as Record<string, { post: { tags: string[] } }>)['/insights/{projectId}/batch'].post.tags, [
+      'Batch',
+    ])
     assert.deepEqual(tagOf('/insights/:projectId/funnel'), ['Behaviour'])
     assert.deepEqual(tagOf('/export/charts'), ['Charts'])
     assert.deepEqual(tagOf('/health'), ['Health'])
