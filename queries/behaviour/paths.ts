@@ -10,7 +10,7 @@ import type { Rows } from '../core/rows.generated'
 import type { SessionAttribute } from '../core/registry'
 import { firstEventFields } from '../sessions/session-fields'
 import { windowParams } from '../core/window-params'
-import { widenForSessions, type InsightQuery, type ReadRange } from '../insights/insight-params'
+import { widenForSessions, type ReadRange } from '../insights/insight-params'
 import { baseOrThrow, behaviourValidator, behaviourSchema, parseBehaviourBase, type BehaviourBase } from './behaviour-params'
 import { regexIssues, type RegexPattern } from '../core/regex-budget'
 import { compileSteps, parseStepText, type Step } from './steps'
@@ -96,12 +96,6 @@ function sessionConditions(query: PathsQuery): SessionConditions {
   return { conditions, params: sorted.params, attributes: sorted.sessionAttributes }
 }
 
-/**
- * Plan step: events are read a session lookback before and after the window, so sessions are whole. The
- * insights' step, which reads only the query's window and lookback; its type names the whole insights query.
- */
-const widenPathsForSessions = widenForSessions as <Q extends Pick<InsightQuery, 'window' | 'lookbackMs'>>(query: Q) => Q & ReadRange
-
 /** Plan step: the start step's condition and the conditions the sessions pass, each compiled once. */
 function decidePathsConditions(query: PathsQuery & ReadRange): PlannedPaths {
   const startCondition = query.start ? compileSteps([{ prefix: 'start', step: query.start }], []).steps[0] : undefined
@@ -112,7 +106,7 @@ export const paths: Resource<PathsQuery, PlannedPaths, Rows['behaviour/paths.sql
   name: 'paths',
   schema: pathsSchema,
   parse: parsePaths,
-  plan: planSteps(widenPathsForSessions, decidePathsConditions),
+  plan: planSteps(widenForSessions, decidePathsConditions),
   compile(query) {
     const node = nodeOf(query.node)
     const start = query.startCondition

@@ -123,7 +123,7 @@ export function parseWithOwnParams<Own>(raw: Record<string, unknown>, scope: Sco
 }
 
 /** Plan step: session rows are read from a lookback before the window to a lookback after it. */
-export function widenForSessions<Q extends InsightQuery>(query: Q): Q & ReadRange {
+export function widenForSessions<Q extends Pick<InsightQuery, 'window' | 'lookbackMs'>>(query: Q): Q & ReadRange {
   return {
     ...query,
     readFrom: new Date(query.window.start.getTime() - query.lookbackMs),
