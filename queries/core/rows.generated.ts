@@ -210,18 +210,14 @@ export interface Rows {
     readonly bounced: number
     readonly duration_total_ms: number
   }
-  /** insights.dimension_sets_rollup */
-  'insights/dimension-sets-rollup.sql': {
+  /** insights.dimension_sets_rollup: the row of insights/dimension-rollup.sql and its own */
+  'insights/dimension-sets-rollup.sql': Rows['insights/dimension-rollup.sql'] & {
     readonly member: number
-    readonly prefix_value: string
-    readonly name_value: string
-    readonly session_count: number
-    readonly view_count: number
-    readonly bounced: number
-    readonly duration_total_ms: number
   }
-  /** insights.dimension_sets: the row of insights/dimension-sets-rollup.sql */
-  'insights/dimension-sets.sql': Rows['insights/dimension-sets-rollup.sql']
+  /** insights.dimension_sets: the row of insights/dimension-rollup.sql and its own */
+  'insights/dimension-sets.sql': Rows['insights/dimension-rollup.sql'] & {
+    readonly member: number
+  }
   /** insights.dimension: the row of insights/dimension-rollup.sql */
   'insights/dimension.sql': Rows['insights/dimension-rollup.sql']
   /** insights.events_names */

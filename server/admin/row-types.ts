@@ -53,9 +53,14 @@ const HEADER = `// Written by \`npm run rows:types\` (server/admin/row-types.ts)
 
 /** The text of queries/core/rows.generated.ts: a type for each template under sql/ that lists its columns. */
 export function generateRowTypes(): string {
-  // A template whose row of five or more fields is an earlier one's, field for field (a rollup and its twin, the
-  // funnel's three engines), names that one's type.
-  const written = new Map<string, string>()
+  // A template whose row holds an earlier one's five or more fields in a run (a rollup and its twin, or that row
+  // with a member column) names that one's type, with its own other fields beside it.
+  const written: { file: string; fields: string[] }[] = []
+  const containing = (fields: string[]) =>
+    written.find(
+      (earlier) =>
+        earlier.fields.length >= 5 && fields.some((_, start) => earlier.fields.every((field, index) => fields[start + index] === field)),
+    )
   const entries = listSqlFiles()
     .filter((file) => !file.startsWith('migrations/'))
     .flatMap((file) => {
@@ -69,9 +74,13 @@ export function generateRowTypes(): string {
         return `    readonly ${column.name}: ${jsonTypeOf(type, wide)}`
       })
       if (returns.rest) fields.push(`    /** The columns the @${returns.rest} marker adds. */`, '    readonly [column: string]: unknown')
-      const same = fields.length >= 5 ? written.get(fields.join('\n')) : undefined
-      if (same) return [`  /** ${template.name}: the row of ${same} */`, `  '${file}': Rows['${same}']`]
-      written.set(fields.join('\n'), file)
+      const earlier = containing(fields)
+      if (earlier) {
+        const own = fields.filter((field) => !earlier.fields.includes(field))
+        const type = own.length ? `Rows['${earlier.file}'] & {\n${own.join('\n')}\n  }` : `Rows['${earlier.file}']`
+        return [`  /** ${template.name}: the row of ${earlier.file}${own.length ? ' and its own' : ''} */`, `  '${file}': ${type}`]
+      }
+      written.push({ file, fields })
       return [`  /** ${template.name} */`, `  '${file}': {`, ...fields, '  }']
     })
   return [
