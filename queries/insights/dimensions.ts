@@ -78,7 +78,7 @@ function compileDimensions(names: Dimension[], query: PlannedBreakdown): Compile
     views,
     views_join: join,
   })
-  const shared = { performed_with: performedWith(query), kept_counts: counts }
+  const shared = { performed_with: performedWith(source), kept_counts: counts }
   if (names.length === 1) {
     const { prefix, value } = breakdownSql(names[0])
     return compileTemplate('insights/dimension.sql', params, { prefix: sqlOnly(prefix), name: sqlOnly(value), ...shared })

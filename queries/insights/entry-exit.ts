@@ -64,7 +64,7 @@ function compileEntries(query: PlannedEntryExit): CompiledQuery {
     views,
     views_join: join,
   })
-  return compileTemplate('insights/dimension.sql', params, { performed_with: performedWith(query), kept_counts: counts, ...page })
+  return compileTemplate('insights/dimension.sql', params, { performed_with: performedWith(source), kept_counts: counts, ...page })
 }
 
 /** Exit pages with the views of each page in the same sessions (insights/exit-pages.sql, exit-pages-rollup.sql). */
@@ -81,7 +81,7 @@ function compileExits(query: PlannedEntryExit): CompiledQuery {
   const { sessions, join } = sessionsWithPages(source, ['exit_origin', 'exit_path'])
   const items = compileInner('insights/exit-items.sql', params, { views_join: join })
   return compileTemplate('insights/exit-pages.sql', params, {
-    performed_with: performedWith(query),
+    performed_with: performedWith(source),
     window_sessions: sessions,
     exit_items: items,
   })

@@ -58,7 +58,7 @@ function compileMetrics(query: PlannedMetrics) {
     'insights/metrics.sql',
     { ...source.params, tz: query.timezone },
     {
-      performed_with: performedWith(query),
+      performed_with: performedWith(source),
       session_bucket: sqlOnly(bucketExpression(query.interval, 'session_start')),
       event_bucket: sqlOnly(bucketExpression(query.interval, 'at')),
       window_sessions: windowSessions(source, []),

@@ -38,7 +38,7 @@ function compilePages(query: PlannedPages) {
     'insights/pages.sql',
     { ...source.params, ...pageParams(query) },
     {
-      performed_cte: performedInWith(query),
+      performed_cte: performedInWith(source),
       views_with: views.days,
       page_views: views.views,
       window_sessions: entries.sessions,

@@ -111,7 +111,7 @@ function compileSessions(query: PlannedSessions) {
   return compileTemplate(
     'insights/sessions-list.sql',
     { ...listed.params, tz: query.timezone, afterMs: query.after?.startMs ?? LAST_MS, afterId: query.after?.id ?? '' },
-    { performed_cte: performedInWith(query), listed_with: listed.with, listed_sessions: listed.sessions },
+    { performed_cte: performedInWith(source), listed_with: listed.with, listed_sessions: listed.sessions },
   )
 }
 

@@ -2,7 +2,6 @@
 // by the plan (`decideFilters`); these only place them, and the statement binds their values once (the
 // source's params).
 import { andClauses, compileInner, sqlOnly, type Fragment } from '../core/compiled'
-import { PERFORMED_SESSIONS } from '../core/filter-tree'
 import type { SessionField } from '../core/registry'
 import { combinedFields } from './session-fields'
 import type { SessionQuestion } from './question'
@@ -18,16 +17,18 @@ const orNull = (sql: string | null): Fragment | null => (sql === null ? null : s
  * seen by every SELECT of the statement, both of a UNION ALL and every subquery, by the engine's
  * `enable_global_with_statement` (on by default); with it off, the other SELECTs would not know the name.
  */
-const namedPerformed = (question: SessionQuestion, name: (scan: string) => string): Fragment =>
-  question.sorted.performedSessions === null ? EMPTY : sqlOnly(name(question.sorted.performedSessions))
+function namedPerformed(source: SessionSource, file: string, place: (sql: string) => string): Fragment {
+  const scan = source.question.sorted.performedSessions
+  if (scan === null) return EMPTY
+  return sqlOnly(place(compileInner(file, source.params, { performed_scan: sqlOnly(scan) }).sql))
+}
 
 /** The performed sessions as a WITH before a statement's first SELECT (the `performed_with` marker). */
-export const performedWith = (question: SessionQuestion): Fragment =>
-  namedPerformed(question, (scan) => `WITH ${PERFORMED_SESSIONS} AS\n(\n${scan}\n)\n`)
+export const performedWith = (source: SessionSource): Fragment => namedPerformed(source, 'sessions/performed-with.sql', (sql) => `${sql}\n`)
 
 /** The performed sessions as the first item of the WITH a statement opens with (the `performed_cte` marker). */
-export const performedInWith = (question: SessionQuestion): Fragment =>
-  namedPerformed(question, (scan) => `\n  ${PERFORMED_SESSIONS} AS\n  (\n${scan}\n  ),`)
+export const performedInWith = (source: SessionSource): Fragment =>
+  namedPerformed(source, 'sessions/performed-first.sql', (sql) => `\n  ${sql}`)
 
 /**
  * Each field combined over a session's partial rows (`argMin(col, first_event_key) AS s_col`, an exit by its

@@ -36,14 +36,11 @@ export function settledSessions(source: SessionSource, columns: Fragment[], cond
  * engine builds such a set once per SELECT of a UNION ALL that reads it (on 10M events, one `IN` set read
  * by both branches took about twice the time of one read by one), but once for every place of one SELECT.
  */
-function sourceRestrictions(question: SessionQuestion): { inSources: Fragment; overAll: Fragment } {
-  const { restrictionReadsEvents, sessionRestriction } = question.sorted
-  if (!restrictionReadsEvents || sessionRestriction === null) return { inSources: attributeRestriction(question), overAll: EMPTY }
-  return {
-    inSources: EMPTY,
-    overAll: sqlOnly(`
-WHERE ${sessionRestriction}`),
-  }
+function sourceRestrictions(source: SessionSource): { inSources: Fragment; overAll: Fragment } {
+  const { restrictionReadsEvents, sessionRestriction } = source.question.sorted
+  if (!restrictionReadsEvents || sessionRestriction === null) return { inSources: attributeRestriction(source.question), overAll: EMPTY }
+  const kept = compileInner('sessions/kept-sessions.sql', source.params, { restriction: sqlOnly(sessionRestriction) })
+  return { inSources: EMPTY, overAll: { sql: `\n${kept.sql}`, params: kept.params } }
 }
 
 /**
@@ -92,7 +89,7 @@ function pageFilters(source: SessionSource): PageFilters {
 /** The window's sessions (sessions/window-sessions.sql) with `s_` columns for `attributes`, `pages` applied. */
 function readWindowSessions(source: SessionSource, attributes: readonly SessionField[], pages: PageFilters): Fragment {
   const all = [...attributes, ...source.question.sorted.sessionAttributes]
-  const restrictions = sourceRestrictions(source.question)
+  const restrictions = sourceRestrictions(source)
   return compileInner('sessions/window-sessions.sql', source.params, {
     settled_sessions: settledSessions(source, [storedColumns(all), pages.views], [restrictions.inSources, pages.match]),
     regrouped_sessions: regroupedSessions(source, all),
@@ -109,7 +106,7 @@ export function regroupedSessions(source: SessionSource, attributes: readonly Se
   return compileInner('sessions/regrouped-sessions.sql', source.params, {
     attributes: attributeColumns(attributes),
     chosen_sessions: EMPTY,
-    session_filters: sourceRestrictions(source.question).inSources,
+    session_filters: sourceRestrictions(source).inSources,
   })
 }
 
