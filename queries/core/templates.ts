@@ -48,6 +48,7 @@ export const MARKERS = {
   new_events: 'the staged events an import moves (ids the project does not hold yet)',
   performed: "the condition of a filter tree's performed leaves on an event (performed sessions)",
   performed_cte: "a filter tree's performed sessions named `performed_sessions` first in the statement's WITH, or nothing",
+  page_condition: "the page-only event filters over a stored page's origin and path, compiled by the plan",
   performed_scan: "the scan of a filter tree's performed sessions, compiled by the plan (queries/core/filter-tree.ts)",
   restriction: "a filter tree's restriction of the window's sessions that reads events, compiled by the plan",
   performed_with: "a WITH naming a filter tree's performed sessions `performed_sessions` for the whole statement, or nothing",

@@ -51,13 +51,6 @@ const pageFiltered = (question: SessionQuestion): boolean =>
   question.sorted.eventSelection !== null && !question.sorted.nameFiltered && question.sorted.viewConditionOnPage
 
 /**
- * Whether each of a settled session's pages matches the page-only filters, as `page_matches`: one
- * evaluation per page, which the kept sessions' counted views reuse instead of evaluating the filters a
- * second time (docs/measurements.md, "Filters").
- */
-const pageMatches = (condition: string) => `arrayMap((origin, path) -> ${condition}, page_origins, page_paths) AS page_matches`
-
-/**
  * An INNER JOIN with the sessions that have an event matching the event-field filters, and their counted views
  * (sessions/session-events.sql), from `range` on.
  */
@@ -80,7 +73,7 @@ const NO_PAGE_FILTERS: PageFilters = { views: EMPTY, match: EMPTY, join: EMPTY }
 function pageFilters(source: SessionSource): PageFilters {
   const condition = source.question.sorted.eventSelection ?? '1'
   return {
-    views: sqlOnly(`,\n    arraySum((matched, views) -> if(matched, views, 0), ${pageMatches(condition)}, page_views) AS counted_views`),
+    views: compileInner('sessions/counted-page-views.sql', source.params, { page_condition: sqlOnly(condition) }),
     match: fixedFragment('sessions/page-matched.sql', '    '),
     join: matchedJoin(source, fixedFragment('sessions/regrouped-range.sql', '  ')),
   }
