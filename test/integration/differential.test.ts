@@ -124,6 +124,9 @@ describe('gateway vs reference model (randomized)', function () {
   let h: Harness
   let auth: Record<string, string>
   const events = new Map<string, RawEvent[]>()
+  /** The reference model's answer to a question about `project`, over its events. */
+  const modelAnswer = (project: (typeof PROJECTS)[number], resource: string, query: Record<string, string>, now: Date) =>
+    answerInsights({ events: events.get(project.id) as RawEvent[], projectTimezone: project.timezone, resource, query, now })
 
   before(async () => {
     h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' } })
@@ -168,13 +171,7 @@ describe('gateway vs reference model (randomized)', function () {
       const { resource, query, now } = randomRequest(random, project)
       const url = `/insights/${project.id}/${resource}?${new URLSearchParams(query)}`
       const replay = `request #${n}: now=${now.toISOString()} GET ${url}`
-      const expected = answerInsights({
-        events: events.get(project.id) as RawEvent[],
-        projectTimezone: project.timezone,
-        resource,
-        query,
-        now,
-      })
+      const expected = modelAnswer(project, resource, query, now)
       h.now = now
       const res = await request(h.app).get(url).set(auth)
       assert.equal(res.status, expected.status, `${replay}\n${JSON.stringify(res.body)}`)
@@ -231,13 +228,7 @@ describe('gateway vs reference model (randomized)', function () {
         ran.length = 0
         const answers = await Promise.all(urls.map((url) => request(app).get(url).set(auth)))
         for (const [index, resource] of DIMENSIONS.entries()) {
-          const expected = answerInsights({
-            events: events.get(project.id) as RawEvent[],
-            projectTimezone: project.timezone,
-            resource,
-            query,
-            now,
-          })
+          const expected = modelAnswer(project, resource, query, now)
           const replay = `round ${round}, max_result_rows ${maxResultRows}: now=${now.toISOString()} GET ${urls[index]}`
           assert.equal(answers[index].status, expected.status, `${replay}\n${JSON.stringify(answers[index].body)}`)
           assert.deepEqual(answers[index].body, expected.body, replay)
@@ -275,13 +266,7 @@ describe('gateway vs reference model (randomized)', function () {
       const query = { ...(round % 2 ? asked.query : wholeDays(asked.query)), mode }
       const url = `/insights/${project.id}/pages/entry_exit?${new URLSearchParams(query)}`
       const replay = `round ${round}: now=${asked.now.toISOString()} GET ${url}`
-      const expected = answerInsights({
-        events: events.get(project.id) as RawEvent[],
-        projectTimezone: project.timezone,
-        resource: 'pages/entry_exit',
-        query,
-        now: asked.now,
-      })
+      const expected = modelAnswer(project, 'pages/entry_exit', query, asked.now)
       h.now = asked.now
       const res = await request(h.app).get(url).set(auth)
       assert.equal(res.status, expected.status, `${replay}\n${JSON.stringify(res.body)}`)
@@ -316,13 +301,7 @@ describe('gateway vs reference model (randomized)', function () {
           filters: JSON.stringify(filters),
         }
         const url = `/insights/${project.id}/${resource}?${new URLSearchParams(query)}`
-        const expected = answerInsights({
-          events: events.get(project.id) as RawEvent[],
-          projectTimezone: project.timezone,
-          resource,
-          query,
-          now,
-        })
+        const expected = modelAnswer(project, resource, query, now)
         h.now = now
         const res = await request(h.app).get(url).set(auth)
         assert.equal(res.status, 200, `${url}\n${JSON.stringify(res.body)}`)
@@ -362,13 +341,7 @@ describe('gateway vs reference model (randomized)', function () {
       const res = await request(app).post(`/insights/${project.id}/batch`).set(auth).send({ requests })
       assert.equal(res.status, 200, JSON.stringify(res.body))
       for (const [index, { resource, query }] of questions.entries()) {
-        const expected = answerInsights({
-          events: events.get(project.id) as RawEvent[],
-          projectTimezone: project.timezone,
-          resource,
-          query,
-          now,
-        })
+        const expected = modelAnswer(project, resource, query, now)
         const result = res.body.results[index]
         const replay = `round ${round}, ${result.id}: now=${now.toISOString()} ${resource}?${new URLSearchParams(query)}`
         assert.equal(result.status, expected.status, `${replay}\n${JSON.stringify(result.body)}`)
