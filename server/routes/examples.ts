@@ -12,6 +12,8 @@ const FILTERS = JSON.stringify([
   { name: 'properties.price', operator: 'gt', value: [10] },
 ])
 
+/** Filters on the page alone, which a settled session's stored pages answer (its counted views, `page_matches`). */
+const PAGE_FILTERS = JSON.stringify([{ name: 'path', operator: 'startsWith', value: ['/blog'] }])
 /** A filter tree: session leaves and two distinct performed leaves (one twice), under and, or and not. */
 const FILTER_TREE = JSON.stringify({
   or: [
@@ -55,6 +57,8 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
   { mode: 'exit' },
   { mode: 'entry', range: '30d', filters: FILTERS },
   { mode: 'exit', range: '30d', limit: '5', filters: FILTERS },
+  { range: '30d', filters: PAGE_FILTERS },
+  { mode: 'exit', range: '30d', filters: PAGE_FILTERS },
   { range: '30d', limit: '5', filters: FILTER_TREE },
   { range: 'today', interval: 'hour', filters: JSON.stringify({ not: { performed: { name: 'signup' } } }) },
   ...CHARTS,
