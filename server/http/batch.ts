@@ -4,7 +4,6 @@
 // the client's query slots while it runs; each answers its own status and body.
 import { EventEmitter, setMaxListeners } from 'node:events'
 import express, { type Request, type RequestHandler, type Response } from 'express'
-import { toQueryError } from '../../queries/core/engine-errors'
 import { QueryError, invalid, type Issue } from '../../queries/core/errors'
 import { compileSchema, schemaIssues } from '../../queries/core/validate'
 import type { Answers, RunFacts } from '../../queries/run/answer'
@@ -12,7 +11,7 @@ import type { Logger } from '../logger'
 import type { Route } from '../routes/routes'
 import { authorizeProject } from './auth'
 import type { ApiClient, Directory } from './directory'
-import { errorBody, statusOf } from './error-handler'
+import { errorAnswer } from './error-handler'
 import type { PerClientSlots } from './limits'
 
 export const BATCH_PATH = '/insights/:projectId/batch'
@@ -124,18 +123,10 @@ export function batchHandlers(options: BatchOptions): RequestHandler[] {
   }
 
   function failed(id: string, rawError: unknown, requestId: string): BatchResult {
-    const error = toQueryError(rawError)
-    if (!(error instanceof QueryError)) {
-      options.logger.error('batch question failed', { requestId, id, error: String((error as Error)?.stack ?? error) })
-      return {
-        id,
-        status: 500,
-        body: errorBody({ status: 500, message: 'Internal error; quote the requestId when reporting it', requestId }),
-      }
-    }
-    const status = statusOf(error.code)
-    if (status >= 500) options.logger.error('batch question failed', { requestId, id, code: error.code, cause: String(rawError) })
-    return { id, status, body: errorBody({ status, message: error.message, requestId, issues: error.issues }) }
+    const { status, body } = errorAnswer(rawError, requestId, (fields) =>
+      options.logger.error('batch question failed', { requestId, id, ...fields }),
+    )
+    return { id, status, body }
   }
 
   async function answerOne(question: BatchQuestion, req: Request, res: Response, askedAt: number): Promise<BatchResult> {

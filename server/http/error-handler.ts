@@ -7,8 +7,8 @@ import { toQueryError } from '../../queries/core/engine-errors'
 import type { Logger } from '../logger'
 import type { CutReason } from './metrics'
 
-/** The HTTP status of an error code (a batch's questions answer theirs with it too). */
-export function statusOf(code: QueryErrorCode): number {
+/** The HTTP status of an error code. */
+function statusOf(code: QueryErrorCode): number {
   switch (code) {
     case 'invalid_request':
     case 'too_costly':
@@ -62,6 +62,33 @@ function clientStatusOf(error: unknown): number | undefined {
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined
 }
 
+/**
+ * What an error answers, the status and the body, for a request or a batch's question: a QueryError its own, an
+ * Express 4xx with its problem listed, anything else a 500 that says nothing internal. `log` is told what a 5xx
+ * was (the code and the cause, or the error), never the client.
+ */
+export function errorAnswer(
+  rawError: unknown,
+  requestId: string,
+  log: (fields: Record<string, string>) => void,
+): { status: number; body: ReturnType<typeof errorBody>; code?: QueryErrorCode } {
+  const error = toQueryError(rawError)
+  const cause = () => String((rawError as Error)?.stack ?? rawError)
+  if (error instanceof QueryError) {
+    const status = statusOf(error.code)
+    if (status >= 500) log({ code: error.code, cause: cause() })
+    return { status, code: error.code, body: errorBody({ status, message: error.message, requestId, issues: error.issues }) }
+  }
+  const clientStatus = clientStatusOf(error)
+  if (clientStatus) {
+    // Express's own 4xx (an undecodable path, say): still one body shape, with the problem listed.
+    const message = (error as Error).message
+    return { status: clientStatus, body: errorBody({ status: clientStatus, message, requestId, issues: [{ path: [], message }] }) }
+  }
+  log({ error: String((error as Error)?.stack ?? error) })
+  return { status: 500, body: errorBody({ status: 500, message: 'Internal error; quote the requestId when reporting it', requestId }) }
+}
+
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (rawError, req, res, _next) => {
     const requestId = String(res.locals.requestId ?? '')
@@ -75,24 +102,10 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       res.destroy()
       return
     }
-    if (error instanceof QueryError) {
-      const status = statusOf(error.code)
-      const retryAfter = RETRY_AFTER_SECONDS[error.code]
-      if (retryAfter) res.set('Retry-After', String(retryAfter))
-      if (status >= 500)
-        logger.error('request failed', { requestId, path: req.path, code: error.code, cause: String(rawError?.stack ?? rawError) })
-      res.status(status).json(errorBody({ status, message: error.message, requestId, issues: error.issues }))
-      return
-    }
-    const clientStatus = clientStatusOf(error)
-    if (clientStatus) {
-      // Express's own 4xx (an undecodable path, say): still one body shape, with the problem listed.
-      const message = (error as Error).message
-      res.status(clientStatus).json(errorBody({ status: clientStatus, message, requestId, issues: [{ path: [], message }] }))
-      return
-    }
-    logger.error('request failed', { requestId, path: req.path, error: String((error as Error)?.stack ?? error) })
-    res.status(500).json(errorBody({ status: 500, message: 'Internal error; quote the requestId when reporting it', requestId }))
+    const answer = errorAnswer(rawError, requestId, (fields) => logger.error('request failed', { requestId, path: req.path, ...fields }))
+    const retryAfter = answer.code && RETRY_AFTER_SECONDS[answer.code]
+    if (retryAfter) res.set('Retry-After', String(retryAfter))
+    res.status(answer.status).json(answer.body)
   }
 }
 
