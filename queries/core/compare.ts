@@ -122,6 +122,16 @@ export function compareRows<R extends Figures>(options: {
   return options.rows.map((row) => withPrevious(row, before.get(options.keyOf(row)) ?? null, options.fields))
 }
 
+/**
+ * A compared question's keys: the (prefix, value) pairs of the rows its main answer kept (a page's origin and
+ * path, a breakdown's prefix, '' without one, and value), and the route they are of, so that compared
+ * breakdowns of different dimensions never join into one statement (queries/run/joined-runs.ts).
+ */
+export interface KeptKeys {
+  of: string
+  keys: [string, string][]
+}
+
 /** A paged list request that compares: its page is the rows whose keys the compared question asks for. */
 export interface ComparedList extends Comparable {
   limit: number

@@ -168,7 +168,7 @@ function discoveryResource(spec: DiscoverySpec): Resource<DiscoveryQuery, Planne
 
 /** `HAVING` of events-names.sql keeping a compared question's names only; nothing otherwise. */
 const keptNames = (query: PlannedDiscovery): Fragment =>
-  query.keptNames ? { sql: '\nHAVING has({keptNames:Array(String)}, name)', params: { keptNames: query.keptNames } } : sqlOnly('')
+  query.keptNames ? { sql: '\nHAVING name IN {keptNames:Array(String)}', params: { keptNames: query.keptNames } } : sqlOnly('')
 
 export const eventNames = discoveryResource({
   name: 'events/names',
