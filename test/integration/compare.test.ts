@@ -286,6 +286,26 @@ describe('compare=previous|year on hand-checked sessions', function () {
     assert.equal(res.status, 400, 'a route that does not compare refuses the parameter')
   })
 
+  it('a batch answers each compared question as its GET does', async () => {
+    const params = { startDate: '2024-03-05', endDate: '2024-03-05', compare: 'previous' }
+    const requests = [
+      { id: 'country', route: 'country', params },
+      { id: 'metrics', route: 'metrics', params },
+      { id: 'exits', route: 'pages/entry_exit', params: { ...params, mode: 'exit' } },
+    ]
+    const res = await request(h.app)
+      .post(`/insights/${PROJECT.id}/batch`)
+      .set({ ...auth, 'cache-control': 'no-cache' })
+      .send({ requests })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    const bodies = res.body.results.map((result: { status: number; body: unknown }) => [result.status, result.body])
+    assert.deepEqual(bodies, [
+      [200, checked.get(`/insights/${PROJECT.id}/country?${DAY}&compare=previous`)],
+      [200, checked.get(`/insights/${PROJECT.id}/metrics?${DAY}&compare=previous`)],
+      [200, checked.get(`/insights/${PROJECT.id}/pages/entry_exit?mode=exit&${DAY}&compare=previous`)],
+    ])
+  })
+
   it('answers the same from compacted days (the session rollup, the combined rows)', async () => {
     const report = await compactSessions(h.engine, { ...compactionOptions(h.config), now: NOW })
     assert.ok(report.days > 0, JSON.stringify(report))
