@@ -1,9 +1,9 @@
 // The breakdown resources (`/referrer`, `/country`, ...): one shared template, one registry entry each;
 // breakdowns of one window, filters and page that wait together run as one statement.
-import type { KeptKeys } from '../core/compare'
+import { keptKeysCondition, type KeptKeys } from '../core/compare'
 import type { Rows } from '../core/rows.generated'
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
-import { KEY_COLUMNS, breakdownCompare, keptKeysCondition } from './insight-compare'
+import { KEY_COLUMNS, breakdownCompare } from './insight-compare'
 import {
   comparedSchema,
   decideFilters,

@@ -12,7 +12,8 @@ import { pageRollupRows } from '../sessions/rollup-rows'
 import { performedWith } from '../sessions/session-sets'
 import { sessionSource, sessionStatement } from '../sessions/source'
 import { eventJoin, regroupedPagesJoin, regroupedSessions, sessionsWithPages, windowSessions } from '../sessions/window-sessions'
-import { KEY_COLUMNS, keptKeysCondition, pageCompare } from './insight-compare'
+import { keptKeysCondition } from '../core/compare'
+import { KEY_COLUMNS, pageCompare } from './insight-compare'
 import {
   comparedSchema,
   decideFilters,
@@ -87,7 +88,7 @@ function compileEntries(query: PlannedEntryExit): CompiledQuery {
 function compileExits(query: PlannedEntryExit): CompiledQuery {
   const source = sessionSource(query)
   const params = { ...source.params, ...pageParams(query) }
-  const kept_keys = keptKeysCondition(query.kept, { prefix: 'page_origin', value: 'page_path' }, ' AND')
+  const kept_keys = keptKeysCondition(query.kept, ['page_origin', 'page_path'], ' AND')
   if (query.reads === 'rollup') {
     return compileTemplate('insights/exit-pages-rollup.sql', params, {
       kept_keys,

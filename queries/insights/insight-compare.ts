@@ -1,9 +1,8 @@
 // `compare` of the insights routes (queries/core/compare.ts): how each asks its compared question for the keys
 // its answer kept, and where its rows gain `previous` and `change`. A list's compared question keeps the rows
-// of the kept keys after its grouping (`kept`, bound as two arrays), so it reads what the same question reads
-// without them (a breakdown's session rollup too), and a prefixed key matches as a pair.
-import { changesOf, listCompare, type CompareHook, type KeptKeys } from '../core/compare'
-import type { Fragment } from '../core/compiled'
+// of the kept keys after its grouping (`kept`, core/compare.ts's `keptKeysCondition`), so it reads what the same
+// question reads without them (a breakdown's session rollup too), and a prefixed key matches as a pair.
+import { changesOf, listCompare, type CompareHook } from '../core/compare'
 import { DIMENSIONS, type Dimension, type DimensionSpec } from '../core/registry'
 import type { InsightQuery, PlannedSeries } from './insight-params'
 
@@ -13,19 +12,7 @@ type Figures = Record<string, unknown>
 const engineValue = (value: unknown) => (value === null ? '' : String(value))
 
 /** The columns a breakdown's (and an entry page's) row is keyed by, which a compared question's kept keys match. */
-export const KEY_COLUMNS = { prefix: 'prefix_value', value: 'name_value' }
-
-/**
- * SQL: whether a grouped row's (prefix, value) is one of the kept keys, bound as two arrays of one length and
- * read as a set; `keyword` (`HAVING`, `WHERE`, `AND`) comes before it. Nothing when no key is kept.
- */
-export function keptKeysCondition(kept: KeptKeys | undefined, columns: { prefix: string; value: string }, keyword: string): Fragment {
-  if (!kept) return { sql: '', params: {} }
-  return {
-    sql: `${keyword} (toString(${columns.prefix}), toString(${columns.value})) IN (SELECT arrayJoin(arrayZip({keptPrefixes:Array(String)}, {keptValues:Array(String)})))`,
-    params: { keptPrefixes: kept.keys.map(([prefix]) => prefix), keptValues: kept.keys.map(([, value]) => value) },
-  }
-}
+export const KEY_COLUMNS = ['prefix_value', 'name_value'] as const
 
 /** A keyed list's hook: `key` gives a row's (prefix, value) in both answers; the compared question asks for those only. */
 function keyedCompare<Parsed extends InsightQuery, Planned extends InsightQuery>(options: {
