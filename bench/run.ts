@@ -7,6 +7,7 @@ import * as compaction from './compaction-load'
 import * as fuzz from './fuzz'
 import { loadTable } from './load-table'
 import * as sessionsPages from './sessions-pages'
+import * as table from './table'
 import * as trees from './trees'
 import * as versus from './versus'
 
@@ -54,6 +55,11 @@ const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
     describe:
       'this checkout against another (--before DIR, an earlier commit with node_modules) on copies of the same data: fresh answers interleaved, cache hits, answers compared byte for byte',
     run: () => versus.main(process.argv.slice(3)),
+  },
+  table: {
+    describe:
+      '/table with two dimensions and five metrics against one breakdown over the same window (fresh, interleaved, table / breakdown)',
+    run: table.main,
   },
   fuzz: {
     describe:
