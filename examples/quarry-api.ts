@@ -531,6 +531,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/insights/{projectId}/table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sessions grouped by 1 to 3 dimensions, with the metrics asked, as flat rows */
+        get: operations["insightsTable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/insights/{projectId}/batch": {
         parameters: {
             query?: never;
@@ -3754,6 +3771,131 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    insightsTable: {
+        parameters: {
+            query: {
+                /** @description 1 to 3 distinct dimensions, a comma list or repeated: any breakdown attribute (`country`, `device`, `utm_source`, ...), `entry_path` or `exit_path`. */
+                dimensions: string | string[];
+                /** @description 1 to 8 distinct metrics, a comma list or repeated: `visitors`, `sessions`, `pageviews`, `bounce_rate`, `avg_session_duration`, `views_per_session`, `events`, `revenue`, `conversion_rate` (with `goal`). */
+                metrics: string | string[];
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
+                endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
+                filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
+                cursor?: number;
+                /** @description Rows per page. */
+                limit?: number;
+                /** @description URL-encoded JSON: a `performed` leaf, `{ "performed": { "name", "filters" } }`. Required with `conversion_rate`, refused without it. */
+                goal?: string;
+                /** @description `metric:desc` or `metric:asc`, one of the metrics asked; default the first metric, descending. Ties by the dimension values, nulls last. */
+                orderBy?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of flat rows: the dimensions asked, then the metrics asked, ordered by `orderBy` */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The dimension value; null where it is empty */
+                        referrer?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        referrer_name?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        referrer_type?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        utm_source?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        utm_medium?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        utm_campaign?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        utm_term?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        utm_content?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        country?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        region?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        city?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        device?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        brand?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        model?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        browser?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        browser_version?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        os?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        os_version?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        entry_path?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        exit_path?: string | null;
+                        /** @description Distinct visitors (profile_id) of the row's sessions */
+                        visitors?: number;
+                        sessions?: number;
+                        /** @description The sessions' page views (those the filters count) */
+                        pageviews?: number;
+                        /** @description Percent of sessions with at most one page view, two decimals */
+                        bounce_rate?: number;
+                        /** @description Seconds, two decimals */
+                        avg_session_duration?: number;
+                        /** @description Two decimals */
+                        views_per_session?: number;
+                        /** @description The sessions' events */
+                        events?: number;
+                        /** @description The sessions' revenue (minor units) */
+                        revenue?: number;
+                        /** @description Percent of the row's visitors with one of the row's sessions that performed the goal, two decimals */
+                        conversion_rate?: number;
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     insightsBatch: {
         parameters: {
             query?: never;
@@ -3774,7 +3916,7 @@ export interface operations {
                          * @description The path under /insights/{projectId}/ of the question
                          * @enum {unknown}
                          */
-                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "paths";
+                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "paths" | "table";
                         /** @description The route's query parameters: text, or JSON values (filters, steps, goal) sent as their JSON text */
                         params?: {
                             [key: string]: string | number | boolean | unknown[] | Record<string, never>;
@@ -4257,7 +4399,65 @@ export interface operations {
                                 meta?: {
                                     warnings: string[];
                                 };
-                            };
+                            } | {
+                                /** @description The dimension value; null where it is empty */
+                                referrer?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                referrer_name?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                referrer_type?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                utm_source?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                utm_medium?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                utm_campaign?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                utm_term?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                utm_content?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                country?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                region?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                city?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                device?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                brand?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                model?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                browser?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                browser_version?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                os?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                os_version?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                entry_path?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                exit_path?: string | null;
+                                /** @description Distinct visitors (profile_id) of the row's sessions */
+                                visitors?: number;
+                                sessions?: number;
+                                /** @description The sessions' page views (those the filters count) */
+                                pageviews?: number;
+                                /** @description Percent of sessions with at most one page view, two decimals */
+                                bounce_rate?: number;
+                                /** @description Seconds, two decimals */
+                                avg_session_duration?: number;
+                                /** @description Two decimals */
+                                views_per_session?: number;
+                                /** @description The sessions' events */
+                                events?: number;
+                                /** @description The sessions' revenue (minor units) */
+                                revenue?: number;
+                                /** @description Percent of the row's visitors with one of the row's sessions that performed the goal, two decimals */
+                                conversion_rate?: number;
+                            }[];
                         }[];
                     };
                 };

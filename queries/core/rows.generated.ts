@@ -304,6 +304,20 @@ export interface Rows {
     readonly browser: string
     readonly os: string
   }
+  /** insights.table */
+  'insights/table.sql': {
+    readonly dimension_1: string
+    readonly dimension_2: string
+    readonly dimension_3: string
+    readonly session_count: number
+    readonly view_count: number
+    readonly bounced: number
+    readonly duration_total_ms: number
+    readonly visitor_count: number
+    readonly event_count: number
+    readonly revenue_total: number
+    readonly converted_visitors: number
+  }
   /** insights.settled_days */
   'sessions/settled-days.sql': {
     readonly day: string

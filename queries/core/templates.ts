@@ -114,6 +114,11 @@ export const MARKERS = {
   views: "a session's counted page views",
   views_join: 'the join with counted views under event filters',
   window_sessions: 'the sessions of the window that pass the filters',
+  table_dimensions: "a table's dimension columns, dimension_1 to dimension_3 ('' past those asked)",
+  table_figures: "the figures of a table's rows that only some metrics need, 0 when none asks",
+  session_events: "the join with each kept session's events, revenue and goal (table)",
+  table_order: "a table's ORDER BY: a metric's sort key, then the dimensions, nulls last",
+  goal: 'the condition an event matches to reach the goal (table)',
 } as const satisfies Record<string, string>
 
 const SCALAR_TYPE =

@@ -156,6 +156,44 @@ const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = 
     },
     search: { examples: { none: notSent('Not sent: every value'), text: { summary: 'Containing "eu"', value: 'eu' } } },
   },
+  '/insights/:projectId/table': {
+    dimensions: {
+      description:
+        '1 to 3 distinct dimensions, a comma list or repeated: any breakdown attribute (`country`, `device`, `utm_source`, ...), `entry_path` or `exit_path`.',
+      examples: {
+        two: { summary: 'Country by device', value: 'country,device' },
+        one: { summary: 'By entry path', value: 'entry_path' },
+        three: { summary: 'Source, exit path and browser', value: 'utm_source,exit_path,browser' },
+      },
+    },
+    metrics: {
+      description:
+        '1 to 8 distinct metrics, a comma list or repeated: `visitors`, `sessions`, `pageviews`, `bounce_rate`, `avg_session_duration`, `views_per_session`, `events`, `revenue`, `conversion_rate` (with `goal`).',
+      examples: {
+        five: { summary: 'Five session metrics', value: 'visitors,sessions,pageviews,bounce_rate,avg_session_duration' },
+        goal: { summary: 'Sessions, conversion rate and revenue', value: 'sessions,conversion_rate,revenue' },
+        events: { summary: 'Events and views per session', value: 'events,views_per_session' },
+      },
+    },
+    goal: {
+      description:
+        'URL-encoded JSON: a `performed` leaf, `{ "performed": { "name", "filters" } }`. Required with `conversion_rate`, refused without it.',
+      examples: {
+        none: notSent('No goal (no conversion_rate)'),
+        purchase: { summary: 'A purchase', value: json({ performed: { name: 'purchase' } }) },
+        later: notSent('No goal'),
+      },
+    },
+    orderBy: {
+      description:
+        '`metric:desc` or `metric:asc`, one of the metrics asked; default the first metric, descending. Ties by the dimension values, nulls last.',
+      examples: {
+        none: notSent('The first metric, largest first'),
+        conversion: { summary: 'Highest conversion rate first', value: 'conversion_rate:desc' },
+        fewest: { summary: 'Fewest events first', value: 'events:asc' },
+      },
+    },
+  },
   '/insights/:projectId/funnel': {
     steps: {
       description:
@@ -374,6 +412,7 @@ const FAMILY_OF_PATH: Record<string, Family> = {
   '/insights/:projectId/paths': 'Behaviour',
   '/export/charts': 'Charts',
   '/export/events': 'Export',
+  '/insights/:projectId/table': 'Overview',
 }
 
 /** A route's family: its entry above, or Breakdowns for a dimension's route; a route with neither is an error. */

@@ -107,6 +107,24 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
   { format: 'csv', includes: Object.keys(INCLUDES).join(','), filters: FILTERS },
   { format: 'csv', includes: 'geo,device', start: '2024-03-01' },
   { format: 'ndjson', start: '2024-03-01', end: '2024-03-31' },
+  // /table: two dimensions and five session metrics; every metric with a goal, filters and a page; a tree.
+  { dimensions: 'country,exit_path', metrics: 'visitors,sessions,pageviews,bounce_rate,avg_session_duration' },
+  {
+    dimensions: 'device,entry_path,utm_source',
+    metrics: 'events,revenue,conversion_rate,views_per_session',
+    goal: JSON.stringify({ performed: { name: 'purchase', filters: [{ name: 'properties.price', operator: 'gt', value: [10] }] } }),
+    orderBy: 'conversion_rate:asc',
+    range: '30d',
+    filters: FILTERS,
+    limit: '5',
+    cursor: '2',
+  },
+  {
+    dimensions: 'region',
+    metrics: 'revenue,conversion_rate',
+    goal: JSON.stringify({ performed: { name: 'signup' } }),
+    filters: FILTER_TREE,
+  },
 ]
 
 /** Whether a route takes every parameter of a query string and requires no other. */

@@ -27,6 +27,8 @@ import {
   pagesResponse,
   sessionsResponse,
 } from '../../queries/insights/responses'
+import { table } from '../../queries/insights/table'
+import { tableResponse } from '../../queries/insights/table-response'
 
 /**
  * A route and the resource that answers it. Its project is the `:projectId` path segment, or with
@@ -131,5 +133,11 @@ export const ROUTES: Route[] = [
     resource: exportEvents,
     projectFrom: 'query',
     response: exportEventsResponse,
+  },
+  {
+    path: '/insights/:projectId/table',
+    summary: 'Sessions grouped by 1 to 3 dimensions, with the metrics asked, as flat rows',
+    resource: table,
+    response: tableResponse,
   },
 ]
