@@ -23,8 +23,9 @@ export async function buildBaseline(client: ClickHouseClient, projectId: string)
     format: 'JSONEachRow',
   })
   const [table] = (await existing.json()) as { sorting_key: string }[]
-  // A table of an earlier bench (ordered by profile and id, without exit columns) is built again.
-  if (table && table.sorting_key !== SORTING_KEY) await client.command({ query: `DROP TABLE ${BASELINE_TABLE}` })
+  // A table of an earlier bench (ordered by profile and id, without exit columns) is built again. The engine
+  // lists a VersionedCollapsingMergeTree's key with its version column last.
+  if (table && table.sorting_key !== `${SORTING_KEY}, version`) await client.command({ query: `DROP TABLE ${BASELINE_TABLE}` })
   await client.command({
     query: `CREATE TABLE IF NOT EXISTS ${BASELINE_TABLE} (
       id String, project_id String CODEC(ZSTD(3)), profile_id String CODEC(ZSTD(3)), device_id String CODEC(ZSTD(3)),
