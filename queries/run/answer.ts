@@ -48,8 +48,10 @@ export interface Freshness {
 export interface BodyAnswer {
   kind: 'body'
   body: unknown
-  /** Another page follows. */
+  /** Another page follows (the next page number). */
   hasMore?: boolean
+  /** Another page follows, asked with these parameters (queries/core/pipeline.ts, `Answer`). */
+  next?: Record<string, string>
   /** Set when the rows went through the result cache (a resource of one statement). */
   cache?: Freshness
 }
@@ -134,8 +136,8 @@ export class Answers {
       revalidate: question.revalidate,
       run: (signal) => this.run(resource, query, asked, { ...question, signal }),
     })
-    const { body, hasMore } = resource.shape(asDeclaredRows<Returned>(entry.rows), query, {})
-    return { kind: 'body', body, hasMore, cache: { hit, storedAt: entry.storedAt, maxAgeSeconds: entry.maxAgeSeconds } }
+    const { body, hasMore, next } = resource.shape(asDeclaredRows<Returned>(entry.rows), query, {})
+    return { kind: 'body', body, hasMore, next, cache: { hit, storedAt: entry.storedAt, maxAgeSeconds: entry.maxAgeSeconds } }
   }
 
   /**

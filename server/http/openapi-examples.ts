@@ -95,6 +95,11 @@ const PARAMETERS: Record<string, ParameterDoc> = {
     description: 'Keeps the rows whose text contains this, ignoring case.',
     examples: { none: notSent('Not sent: every row'), text: { summary: 'Containing "product"', value: 'product' } },
   },
+  detail: {
+    description:
+      '`true`: Quarry\'s richer answer instead of OpenPanel\'s shape on a path both answer (docs/openpanel.md, "When shapes collide").',
+    examples: { openpanel: { summary: "OpenPanel's shape", value: false }, quarry: { summary: "Quarry's answer", value: true } },
+  },
   'If-None-Match': {
     description: 'The `ETag` of an earlier answer: `304` while it still holds.',
     examples: {
@@ -118,15 +123,17 @@ const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = 
     search: { description: 'Keeps the pages whose path or title contains this text, ignoring case.' },
   },
   '/insights/:projectId/sessions': {
-    limit: { examples: { fifty: { summary: '50 sessions', value: 50 } } },
+    limit: { examples: { twenty: { summary: "20 sessions (OpenPanel's default)", value: 20 } } },
     cursor: {
-      description: "The previous page's `meta.nextCursor` (opaque); the first page without it.",
+      description:
+        "The next page's cursor (opaque), as the `Link` header (or, with `detail=true`, `meta.nextCursor`) gives it; the first page without it.",
       examples: { none: notSent('The first page') },
     },
   },
   '/insights/:projectId/pages/entry_exit': {
     mode: {
-      description: '`entry`: sessions by the page they entered on; `exit`: by the page of their last page view.',
+      description:
+        "`entry` (the default, as OpenPanel's): sessions by the page they entered on; `exit`: by the page of their last page view.",
       examples: { entry: { summary: 'By entry page', value: 'entry' }, exit: { summary: 'By exit page', value: 'exit' } },
     },
   },
@@ -135,14 +142,26 @@ const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = 
       description: 'Counts only events of this name (every name when absent).',
       examples: { none: notSent('Every event'), purchase: { summary: 'Purchases only', value: 'purchase' } },
     },
+    eventName: {
+      description: "OpenPanel's name of `event`: either may be sent, or both when equal.",
+      examples: { none: notSent('Every event'), purchase: { summary: 'Purchases only', value: 'purchase' } },
+    },
   },
   '/insights/:projectId/events/property_values': {
     key: {
       description: 'The property key whose values are counted.',
       examples: { currency: { summary: 'The currency of carts and purchases', value: 'currency' } },
     },
+    propertyKey: {
+      description: "OpenPanel's name of `key`: either must be sent, or both when equal.",
+      examples: { none: notSent('Not sent: `key` names the property') },
+    },
     event: {
       description: 'Counts only events of this name (every name when absent).',
+      examples: { none: notSent('Every event'), purchase: { summary: 'Purchases only', value: 'purchase' } },
+    },
+    eventName: {
+      description: "OpenPanel's name of `event`: either may be sent, or both when equal.",
       examples: { none: notSent('Every event'), purchase: { summary: 'Purchases only', value: 'purchase' } },
     },
     search: { examples: { none: notSent('Not sent: every value'), text: { summary: 'Containing "eu"', value: 'eu' } } },

@@ -2,7 +2,6 @@
 // HTTP app serves and what the admin code (explain, the SQL catalogue) compiles, so both import it from here.
 import { chart } from '../../queries/charts/chart'
 import { dimensions } from '../../queries/insights/dimensions'
-import { eventNames, eventProperties, eventPropertyValues } from '../../queries/discovery/discovery'
 import { eventNamesResponse, eventPropertiesResponse, eventPropertyValuesResponse } from '../../queries/discovery/responses'
 import { exportEvents } from '../../queries/export/export-resource'
 import { funnel } from '../../queries/behaviour/funnel'
@@ -12,8 +11,10 @@ import { live } from '../../queries/insights/live'
 import { metrics } from '../../queries/insights/metrics'
 import { pages } from '../../queries/insights/pages'
 import { entryExit } from '../../queries/insights/entry-exit'
-import { sessionsList } from '../../queries/insights/sessions-list'
 import type { AnyResource } from '../../queries/core/pipeline'
+import { openPanelEventNames, openPanelEventProperties, openPanelEventPropertyValues } from '../../queries/openpanel-shapes/discovery'
+import { openPanelSessions } from '../../queries/openpanel-shapes/sessions'
+import { briefOrDetailed, namesBody, propertiesBody, propertyValuesBody, sessionsBody } from '../../queries/openpanel-shapes/responses'
 import type { Dimension } from '../../queries/core/registry'
 import { chartResponse } from '../../queries/charts/responses'
 import type { RouteResponse } from '../../queries/core/responses'
@@ -72,8 +73,8 @@ export const ROUTES: Route[] = [
   {
     path: '/insights/:projectId/sessions',
     summary: "The window's sessions, newest first, as keyset pages",
-    resource: sessionsList,
-    response: sessionsResponse,
+    resource: openPanelSessions,
+    response: { ...briefOrDetailed(sessionsBody, sessionsResponse), paged: true },
   },
   {
     path: '/insights/:projectId/pages/entry_exit',
@@ -85,20 +86,20 @@ export const ROUTES: Route[] = [
   {
     path: '/insights/:projectId/events/names',
     summary: 'Event names of the window with their events and last time seen',
-    resource: eventNames,
-    response: eventNamesResponse,
+    resource: openPanelEventNames,
+    response: briefOrDetailed(namesBody, eventNamesResponse),
   },
   {
     path: '/insights/:projectId/events/properties',
     summary: 'Property keys of the window with the events carrying each',
-    resource: eventProperties,
-    response: eventPropertiesResponse,
+    resource: openPanelEventProperties,
+    response: briefOrDetailed(propertiesBody, eventPropertiesResponse),
   },
   {
     path: '/insights/:projectId/events/property_values',
     summary: "Values of one property key in the window with each one's events",
-    resource: eventPropertyValues,
-    response: eventPropertyValuesResponse,
+    resource: openPanelEventPropertyValues,
+    response: briefOrDetailed(propertyValuesBody, eventPropertyValuesResponse),
   },
   {
     path: '/insights/:projectId/funnel',
