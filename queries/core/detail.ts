@@ -68,6 +68,17 @@ export function briefUnlessDetailed<P, Q, R extends Row>(
   }
 }
 
+/** Parameters taken with `detail=true` only, as the route's schema says them: their defaults in their descriptions. */
+function detailedOnly(properties: Record<string, object>): Record<string, object> {
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, property]) => {
+      const { default: fallback, description, ...rest } = property as { default?: unknown; description?: string }
+      const said = [description, fallback === undefined ? undefined : `default ${String(fallback)}`].filter(Boolean).join('; ')
+      return [name, { ...rest, description: `With detail=true${said ? `: ${said}` : ''}` }]
+    }),
+  )
+}
+
 /**
  * The query of a route of two resources: which one answers, its planned (or parsed) query, and that query's
  * window, which the run stage reads off the query it is given (the lane, whether the window has settled).
@@ -103,8 +114,9 @@ export function eitherByDetail(options: {
   const { properties: detailedProperties } = detailed.schema as { properties: Record<string, object> }
   return {
     name,
-    // For /openapi.json: every parameter of both, `detail` choosing which apply.
-    schema: { ...briefRest, properties: { ...detailedProperties, ...briefProperties, detail: detailProperty } },
+    // For /openapi.json: every parameter of both, `detail` choosing which apply; one of the detailed answer's
+    // alone has its default only there.
+    schema: { ...briefRest, properties: { ...detailedOnly(detailedProperties), ...briefProperties, detail: detailProperty } },
     lane: brief.lane === detailed.lane ? brief.lane : undefined,
     parse(raw, scope) {
       // The resource whose parameters are checked: a `detail` that is not a boolean is reported with the brief one's issues.

@@ -95,3 +95,49 @@ export const sessionsBody = {
     items: { type: 'object', additionalProperties: false, required: Object.keys(sessionFields), properties: sessionFields },
   },
 }
+
+export const weeklyRetentionBody = {
+  description:
+    "Per week (Monday) with a visitor active in the window, oldest first: its active visitors and those active again the week after (OpenPanel's shape)",
+  schema: {
+    type: 'array',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['date', 'active_users', 'retained_users', 'retention'],
+      properties: {
+        date: {
+          type: 'string',
+          format: 'date-time',
+          description: "The week's Monday midnight, ISO 8601 with the offset of the request timezone",
+        },
+        active_users: { type: 'integer', minimum: 1, description: 'Visitors with an event of the window in the week' },
+        retained_users: { type: 'integer', minimum: 0, description: 'Of them, those with an event in the week after' },
+        retention: { type: 'number', minimum: 0, maximum: 100, description: '100 x retained_users / active_users, 2 decimals' },
+      },
+    },
+  },
+}
+
+const counts = { type: 'array', items: { type: 'integer', minimum: 0 } }
+export const retentionCohortBody = {
+  description: "A weighted average, then each cohort with visitors, oldest first, values per period 0..periods (OpenPanel's shape)",
+  schema: {
+    type: 'array',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['cohort_interval', 'sum', 'values', 'percentages'],
+      properties: {
+        cohort_interval: { type: 'string', description: "The cohort's first instant (ISO 8601), or `Weighted Average`" },
+        sum: { type: 'integer', minimum: 0, description: "The cohort's visitors (the average row: the mean cohort size, rounded)" },
+        values: { ...counts, description: 'Visitors counted in each period; 0 in a period not begun yet' },
+        percentages: {
+          type: 'array',
+          items: { type: 'number', minimum: 0, maximum: 1 },
+          description: 'values / sum, a fraction with 2 decimals',
+        },
+      },
+    },
+  },
+}

@@ -109,6 +109,53 @@ const PARAMETERS: Record<string, ParameterDoc> = {
   },
 }
 
+/** `names` of `parameters` as a route takes them only with `detail=true`: not sent in its first example, which asks OpenPanel's shape. */
+function notSentWithoutDetail(parameters: Record<string, Partial<ParameterDoc>>, names: string[]): Record<string, Partial<ParameterDoc>> {
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      {
+        description: `With \`detail=true\` only. ${parameters[name].description}`,
+        examples: { none: notSent("Not sent: OpenPanel's shape takes no such parameter"), ...parameters[name].examples },
+      },
+    ]),
+  )
+}
+
+/** The parameters of Quarry's retention, on both retention routes. */
+const RETENTION_PARAMETERS: Record<string, Partial<ParameterDoc>> = {
+  filters: {
+    description: 'URL-encoded JSON: a flat array of filters, ANDed, read on both the cohort and the return events.',
+    examples: {
+      flat: { summary: 'Desktop only', value: json([{ name: 'device', operator: 'is', value: ['desktop'] }]) },
+      none: notSent('No filters'),
+    },
+  },
+  startEvent: {
+    description: 'The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default.',
+    examples: {
+      name: { summary: 'Signed up', value: 'signup' },
+      step: {
+        summary: 'Signed up on the plus plan',
+        value: json({ name: 'signup', filters: [{ name: 'properties.plan', operator: 'is', value: ['plus'] }] }),
+      },
+    },
+  },
+  returnEvent: {
+    description: 'The step that counts as coming back (a name or a JSON step); any event by default.',
+    examples: { name: { summary: 'Any page view', value: 'screen_view' } },
+  },
+  period: {
+    description: 'The length of a cohort and of each period after it.',
+    examples: { week: { summary: 'Weekly cohorts', value: 'week' } },
+  },
+  periods: { description: 'Periods counted after each cohort.', examples: { four: { summary: '4 periods', value: 4 } } },
+  criteria: {
+    description: '`on`: back in that very period; `on_or_after`: back in it or any later one.',
+    examples: { on: { summary: 'In that period', value: 'on' } },
+  },
+}
+
 /** Where a name means something else on a route, or a route needs its own worked example. */
 const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = {
   '/insights/:projectId/pages': {
@@ -216,36 +263,21 @@ const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = 
     },
   },
   '/insights/:projectId/retention': {
-    filters: {
-      description: 'URL-encoded JSON: a flat array of filters, ANDed, read on both the cohort and the return events.',
-      examples: {
-        flat: { summary: 'Desktop only', value: json([{ name: 'device', operator: 'is', value: ['desktop'] }]) },
-        none: notSent('No filters'),
-      },
-    },
-    startEvent: {
-      description:
-        'The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default.',
-      examples: {
-        name: { summary: 'Signed up', value: 'signup' },
-        step: {
-          summary: 'Signed up on the plus plan',
-          value: json({ name: 'signup', filters: [{ name: 'properties.plan', operator: 'is', value: ['plus'] }] }),
-        },
-      },
-    },
-    returnEvent: {
-      description: 'The step that counts as coming back (a name or a JSON step); any event by default.',
-      examples: { name: { summary: 'Any page view', value: 'screen_view' } },
-    },
+    ...RETENTION_PARAMETERS,
+    ...notSentWithoutDetail(RETENTION_PARAMETERS, ['startEvent', 'returnEvent', 'period', 'periods', 'criteria']),
+    range: { description: 'The window, when startDate is not given: 3m by default, 7d with detail=true.' },
+  },
+  '/insights/:projectId/retention/cohort': {
+    ...RETENTION_PARAMETERS,
+    range: { description: "The window, when startDate is not given: 3m by default (OpenPanel's cohorts cover about 12 weeks)." },
     period: {
-      description: 'The length of a cohort and of each period after it.',
-      examples: { week: { summary: 'Weekly cohorts', value: 'week' } },
+      ...RETENTION_PARAMETERS.period,
+      description: "The length of a cohort and of each period after it: week by default, as OpenPanel's.",
     },
-    periods: { description: 'Periods counted after each cohort.', examples: { four: { summary: '4 periods', value: 4 } } },
+    periods: { ...RETENTION_PARAMETERS.periods, description: "Periods counted after each cohort: 12 by default, as OpenPanel's." },
     criteria: {
-      description: '`on`: back in that very period; `on_or_after`: back in it or any later one.',
-      examples: { on: { summary: 'In that period', value: 'on' } },
+      ...RETENTION_PARAMETERS.criteria,
+      description: "`on`: back in that very period; `on_or_after` (the default, as OpenPanel's): back in it or any later one.",
     },
   },
   '/insights/:projectId/paths': {
@@ -381,6 +413,7 @@ const FAMILY_OF_PATH: Record<string, Family> = {
   '/insights/:projectId/events/property_values': 'Discovery',
   '/insights/:projectId/funnel': 'Behaviour',
   '/insights/:projectId/retention': 'Behaviour',
+  '/insights/:projectId/retention/cohort': 'Behaviour',
   '/insights/:projectId/paths': 'Behaviour',
   '/export/charts': 'Charts',
   '/export/events': 'Export',

@@ -6,15 +6,23 @@ import { eventNamesResponse, eventPropertiesResponse, eventPropertyValuesRespons
 import { exportEvents } from '../../queries/export/export-resource'
 import { funnel } from '../../queries/behaviour/funnel'
 import { paths } from '../../queries/behaviour/paths'
-import { retention } from '../../queries/behaviour/retention'
 import { live } from '../../queries/insights/live'
 import { metrics } from '../../queries/insights/metrics'
 import { pages } from '../../queries/insights/pages'
 import { entryExit } from '../../queries/insights/entry-exit'
 import type { AnyResource } from '../../queries/core/pipeline'
 import { openPanelEventNames, openPanelEventProperties, openPanelEventPropertyValues } from '../../queries/openpanel-shapes/discovery'
+import { openPanelRetention, openPanelRetentionCohort } from '../../queries/openpanel-shapes/retention'
 import { openPanelSessions } from '../../queries/openpanel-shapes/sessions'
-import { briefOrDetailed, namesBody, propertiesBody, propertyValuesBody, sessionsBody } from '../../queries/openpanel-shapes/responses'
+import {
+  briefOrDetailed,
+  namesBody,
+  propertiesBody,
+  propertyValuesBody,
+  retentionCohortBody,
+  sessionsBody,
+  weeklyRetentionBody,
+} from '../../queries/openpanel-shapes/responses'
 import type { Dimension } from '../../queries/core/registry'
 import { chartResponse } from '../../queries/charts/responses'
 import type { RouteResponse } from '../../queries/core/responses'
@@ -109,9 +117,15 @@ export const ROUTES: Route[] = [
   },
   {
     path: '/insights/:projectId/retention',
-    summary: 'Visitors of each cohort coming back in the periods after it',
-    resource: retention,
-    response: retentionResponse,
+    summary: 'Visitors active each week and again the week after (with detail=true: cohorts coming back in the periods after)',
+    resource: openPanelRetention,
+    response: briefOrDetailed(weeklyRetentionBody, retentionResponse),
+  },
+  {
+    path: '/insights/:projectId/retention/cohort',
+    summary: "Cohorts coming back in the weeks after, with a weighted average, in OpenPanel's shape",
+    resource: openPanelRetentionCohort,
+    response: briefOrDetailed(retentionCohortBody, retentionResponse),
   },
   {
     path: '/insights/:projectId/paths',

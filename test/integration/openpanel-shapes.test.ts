@@ -3,6 +3,7 @@
 // answer with `detail=true`, a next page in the `Link` header (and a batch result's `next`), and every
 // refused request a 400 naming its problems.
 import assert from 'node:assert/strict'
+import { answerBehaviour } from '../reference/behaviour'
 import type { RawEvent } from '../reference/model'
 import { request } from '../support/openapi-request'
 import { startWithEvents, type Harness } from '../support/harness'
@@ -198,6 +199,57 @@ describe("OpenPanel's shapes where Quarry's answer shares the path", function ()
     it("pages 20 sessions by default, OpenPanel's default", async () => {
       const res = await get('sessions?range=30d')
       assert.equal(res.body.length, 7)
+    })
+  })
+
+  describe('/retention', () => {
+    const WEEKS = 'startDate=2024-02-26&endDate=2024-03-17'
+    const week = (date: string, active: number, retained: number, retention: number) => ({
+      date: `${date}T00:00:00.000+00:00`,
+      active_users: active,
+      retained_users: retained,
+      retention,
+    })
+    it("answers OpenPanel's weekly series: each week's active visitors and those active the week after", async () => {
+      const res = await get(`retention?${WEEKS}`)
+      assert.equal(res.status, 200, JSON.stringify(res.body))
+      assert.deepEqual(res.body, [week('2024-02-26', 1, 1, 100), week('2024-03-04', 3, 1, 33.33), week('2024-03-11', 1, 1, 100)])
+    })
+    it('counts only the events the filters keep, and a return after the window ends', async () => {
+      const onA = encodeURIComponent(JSON.stringify([{ name: 'path', operator: 'is', value: ['/a'] }]))
+      const filtered = await get(`retention?${WEEKS}&filters=${onA}`)
+      assert.deepEqual(filtered.body, [week('2024-02-26', 1, 1, 100), week('2024-03-04', 2, 1, 50), week('2024-03-11', 1, 1, 100)])
+      const oneWeek = await get('retention?startDate=2024-02-26&endDate=2024-03-04')
+      assert.deepEqual(oneWeek.body, [week('2024-02-26', 1, 1, 100)])
+    })
+    it("answers Quarry's cohort table with detail=true, and refuses its parameters without it", async () => {
+      const query = { startDate: '2024-02-26', endDate: '2024-03-17', period: 'week', periods: '3' }
+      const res = await get(`retention?${new URLSearchParams(query)}&detail=true`)
+      assert.equal(res.status, 200, JSON.stringify(res.body))
+      const model = answerBehaviour({ events: EVENTS, projectTimezone: 'UTC', resource: 'retention', query, now: NOW })
+      assert.deepEqual(res.body, model.body)
+      assert.deepEqual(await issuesOf(`retention?${new URLSearchParams(query)}`), ['period', 'periods'])
+    })
+  })
+
+  describe('/retention/cohort', () => {
+    const COHORTS = 'startDate=2024-02-26&endDate=2024-03-17&periods=3'
+    it("answers OpenPanel's cohort rows: a weighted average over the periods each cohort has reached, then the cohorts with visitors", async () => {
+      const res = await get(`retention/cohort?${COHORTS}`)
+      assert.equal(res.status, 200, JSON.stringify(res.body))
+      assert.deepEqual(res.body, [
+        { cohort_interval: 'Weighted Average', sum: 2, values: [2, 1, 1, 0], percentages: [1, 0.67, 0.33, 0] },
+        { cohort_interval: '2024-02-26T00:00:00.000+00:00', sum: 1, values: [1, 1, 0, 0], percentages: [1, 1, 0, 0] },
+        { cohort_interval: '2024-03-04T00:00:00.000+00:00', sum: 2, values: [2, 1, 1, 0], percentages: [1, 0.5, 0.5, 0] },
+      ])
+    })
+    it("takes OpenPanel's defaults (weeks, on_or_after, 12 periods, 3 months), and answers Quarry's table with detail=true", async () => {
+      const res = await get('retention/cohort?detail=true')
+      assert.equal(res.status, 200, JSON.stringify(res.body))
+      const query = { period: 'week', criteria: 'on_or_after', periods: '12', range: '3m' }
+      const model = answerBehaviour({ events: EVENTS, projectTimezone: 'UTC', resource: 'retention', query, now: NOW })
+      assert.deepEqual(res.body, model.body)
+      assert.equal((res.body as { cohorts: { values: unknown[] }[] }).cohorts[0].values.length, 13)
     })
   })
 
