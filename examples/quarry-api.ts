@@ -470,8 +470,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Visitors of each cohort coming back in the periods after it */
+        /** Visitors active each week and again the week after (with detail=true: cohorts coming back in the periods after) */
         get: operations["insightsRetention"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/retention/cohort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Cohorts coming back in the weeks after, with a weighted average, in OpenPanel's shape */
+        get: operations["insightsRetentionCohort"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1024,8 +1041,10 @@ export interface operations {
                 filters?: string;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description The previous page's `meta.nextCursor` (opaque); the first page without it. */
+                /** @description The next page's cursor (opaque), as the `Link` header (or, with `detail=true`, `meta.nextCursor`) gives it; the first page without it. */
                 cursor?: string;
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1039,13 +1058,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of sessions, newest start first (ties by id, descending) */
+            /** @description One page of sessions, newest start first, under OpenPanel's names (OpenPanel's shape; the next page in `Link`); with detail=true, one page of sessions, newest start first (ties by id, descending) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Age: components["headers"]["Age"];
                     "X-Cache": components["headers"]["X-Cache"];
@@ -1053,6 +1073,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        id: string;
+                        profile_id: string;
+                        event_count: number;
+                        screen_view_count: number;
+                        entry_origin: string;
+                        entry_path: string;
+                        /** @description Origin of the last page view; null without page views */
+                        exit_origin: string | null;
+                        /** @description Path of the last page view; null without page views */
+                        exit_path: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Start, ISO 8601 with the offset of the request timezone
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description End, ISO 8601 with the offset of the request timezone
+                         */
+                        ended_at: string;
+                        /** @description End - start, milliseconds */
+                        duration: number;
+                        /** @description At most one page view */
+                        is_bounce: boolean;
+                        referrer: string;
+                        referrer_name: string;
+                        referrer_type: string;
+                        utm_source: string;
+                        utm_medium: string;
+                        utm_campaign: string;
+                        utm_term: string;
+                        utm_content: string;
+                        country: string;
+                        region: string;
+                        city: string;
+                        device: string;
+                        browser: string;
+                        os: string;
+                    }[] | {
                         meta: {
                             /** @description The `cursor` of the next page; null on the last one */
                             nextCursor: string | null;
@@ -1116,9 +1175,7 @@ export interface operations {
     };
     insightsPagesEntryExit: {
         parameters: {
-            query: {
-                /** @description `entry`: sessions by the page they entered on; `exit`: by the page of their last page view. */
-                mode: "entry" | "exit";
+            query?: {
                 /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
                 /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
@@ -1133,6 +1190,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `entry` (the default, as OpenPanel's): sessions by the page they entered on; `exit`: by the page of their last page view. */
+                mode?: "entry" | "exit";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2417,6 +2476,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2430,7 +2491,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of event names, most events first, then the name */
+            /** @description One page of the window's event names, most events first (OpenPanel's shape); with detail=true, one page of event names, most events first, then the name */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2444,7 +2505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": string[] | {
                         name: string;
                         /** @description Events of the window with this name */
                         count: number;
@@ -2483,10 +2544,14 @@ export interface operations {
                 search?: string;
                 /** @description Counts only events of this name (every name when absent). */
                 event?: string;
+                /** @description OpenPanel's name of `event`: either may be sent, or both when equal. */
+                eventName?: string;
                 /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2500,7 +2565,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of property keys, most events first, then the key */
+            /** @description The columns events are filtered by, and one page of the window's property keys, most events first (OpenPanel's shape); with detail=true, one page of property keys, most events first, then the key */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2515,6 +2580,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        columns: string[];
+                        properties: {
+                            /** @description The key, bare */
+                            property_key: string;
+                            /** @description The asked event name; null when none was asked (every name counted) */
+                            event_name: string | null;
+                            /** @description Events of the window carrying the key (Quarry) */
+                            count: number;
+                        }[];
+                    } | {
                         key: string;
                         /** @description Events of the window carrying this key (of the asked name, if any) */
                         count: number;
@@ -2550,10 +2625,16 @@ export interface operations {
                 search?: string;
                 /** @description Counts only events of this name (every name when absent). */
                 event?: string;
+                /** @description OpenPanel's name of `key`: either must be sent, or both when equal. */
+                propertyKey?: string;
+                /** @description OpenPanel's name of `event`: either may be sent, or both when equal. */
+                eventName?: string;
                 /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2567,7 +2648,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of values of the property, most events first, then the value */
+            /** @description One page of the property's values, most events first (OpenPanel's shape); with detail=true, one page of values of the property, most events first, then the value */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2582,6 +2663,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The asked event name; null when none was asked */
+                        event: string | null;
+                        /** @description The key, bare */
+                        property: string;
+                        values: string[];
+                        /** @description Events of the window holding each value, in the order of `values` (Quarry) */
+                        counts: number[];
+                    } | {
                         value: string;
                         /** @description Events of the window whose property holds this value (of the asked name, if any) */
                         count: number;
@@ -2706,22 +2795,24 @@ export interface operations {
                 startDate?: string;
                 /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
-                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
+                /** @description The window, when startDate is not given: 3m by default, 7d with detail=true. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
                 /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
                 /** @description URL-encoded JSON: a flat array of filters, ANDed, read on both the cohort and the return events. */
                 filters?: string;
-                /** @description The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default. */
+                /** @description With `detail=true` only. The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default. */
                 startEvent?: string;
-                /** @description The step that counts as coming back (a name or a JSON step); any event by default. */
+                /** @description With `detail=true` only. The step that counts as coming back (a name or a JSON step); any event by default. */
                 returnEvent?: string;
-                /** @description The length of a cohort and of each period after it. */
+                /** @description With `detail=true` only. The length of a cohort and of each period after it. */
                 period?: "day" | "week" | "month";
-                /** @description Periods counted after each cohort. */
+                /** @description With `detail=true` only. Periods counted after each cohort. */
                 periods?: number;
-                /** @description `on`: back in that very period; `on_or_after`: back in it or any later one. */
+                /** @description With `detail=true` only. `on`: back in that very period; `on_or_after`: back in it or any later one. */
                 criteria?: "on" | "on_or_after";
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2735,7 +2826,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Visitors of each cohort coming back in the periods after it, with the weighted average */
+            /** @description Per week (Monday) with a visitor active in the window, oldest first: its active visitors and those active again the week after (OpenPanel's shape); with detail=true, visitors of each cohort coming back in the periods after it, with the weighted average */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2749,6 +2840,111 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description The week's Monday midnight, ISO 8601 with the offset of the request timezone
+                         */
+                        date: string;
+                        /** @description Visitors with an event of the window in the week */
+                        active_users: number;
+                        /** @description Of them, those with an event in the week after */
+                        retained_users: number;
+                        /** @description 100 x retained_users / active_users, 2 decimals */
+                        retention: number;
+                    }[] | {
+                        /** @enum {string} */
+                        period: "day" | "week" | "month";
+                        cohorts: {
+                            /**
+                             * Format: date-time
+                             * @description Start of the cohort period
+                             */
+                            date: string;
+                            size: number;
+                            /** @description Period 0 (the cohort) to `periods`; null where the period starts after now */
+                            values: (number | null)[];
+                            percentages: (number | null)[];
+                        }[];
+                        average: {
+                            /** @description null for a period no cohort has reached yet */
+                            percentages: (number | null)[];
+                        };
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsRetentionCohort: {
+        parameters: {
+            query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
+                endDate?: string;
+                /** @description The window, when startDate is not given: 3m by default (OpenPanel's cohorts cover about 12 weeks). */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of filters, ANDed, read on both the cohort and the return events. */
+                filters?: string;
+                /** @description The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default. */
+                startEvent?: string;
+                /** @description The step that counts as coming back (a name or a JSON step); any event by default. */
+                returnEvent?: string;
+                /** @description The length of a cohort and of each period after it: week by default, as OpenPanel's. */
+                period?: "day" | "week" | "month";
+                /** @description Periods counted after each cohort: 12 by default, as OpenPanel's. */
+                periods?: number;
+                /** @description `on`: back in that very period; `on_or_after` (the default, as OpenPanel's): back in it or any later one. */
+                criteria?: "on" | "on_or_after";
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A weighted average, then each cohort with visitors, oldest first, values per period 0..periods (OpenPanel's shape); with detail=true, visitors of each cohort coming back in the periods after it, with the weighted average */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The cohort's first instant (ISO 8601), or `Weighted Average` */
+                        cohort_interval: string;
+                        /** @description The cohort's visitors (the average row: the mean cohort size, rounded) */
+                        sum: number;
+                        /** @description Visitors counted in each period; 0 in a period not begun yet */
+                        values: number[];
+                        /** @description values / sum, a fraction with 2 decimals */
+                        percentages: number[];
+                    }[] | {
                         /** @enum {string} */
                         period: "day" | "week" | "month";
                         cohorts: {
@@ -3235,7 +3431,7 @@ export interface operations {
                          * @description The path under /insights/{projectId}/ of the question
                          * @enum {unknown}
                          */
-                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "paths";
+                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "retention/cohort" | "paths";
                         /** @description The route's query parameters: text, or JSON values (filters, steps, goal) sent as their JSON text */
                         params?: {
                             [key: string]: string | number | boolean | unknown[] | Record<string, never>;
@@ -3304,6 +3500,45 @@ export interface operations {
                                 bounce_rate: number | null;
                                 /** @description Seconds to the next view; null when no view has one */
                                 avg_duration: number | null;
+                            }[] | ({
+                                id: string;
+                                profile_id: string;
+                                event_count: number;
+                                screen_view_count: number;
+                                entry_origin: string;
+                                entry_path: string;
+                                /** @description Origin of the last page view; null without page views */
+                                exit_origin: string | null;
+                                /** @description Path of the last page view; null without page views */
+                                exit_path: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description Start, ISO 8601 with the offset of the request timezone
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End, ISO 8601 with the offset of the request timezone
+                                 */
+                                ended_at: string;
+                                /** @description End - start, milliseconds */
+                                duration: number;
+                                /** @description At most one page view */
+                                is_bounce: boolean;
+                                referrer: string;
+                                referrer_name: string;
+                                referrer_type: string;
+                                utm_source: string;
+                                utm_medium: string;
+                                utm_campaign: string;
+                                utm_term: string;
+                                utm_content: string;
+                                country: string;
+                                region: string;
+                                city: string;
+                                device: string;
+                                browser: string;
+                                os: string;
                             }[] | {
                                 meta: {
                                     /** @description The `cursor` of the next page; null on the last one */
@@ -3351,7 +3586,7 @@ export interface operations {
                                     browser: string;
                                     os: string;
                                 }[];
-                            } | {
+                            }) | {
                                 origin: string;
                                 path: string;
                                 /** @description Sessions that entered (mode=entry) or left (mode=exit) on this page */
@@ -3400,7 +3635,7 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
-                            }[] | {
+                            }[] | (string[] | {
                                 name: string;
                                 /** @description Events of the window with this name */
                                 count: number;
@@ -3409,15 +3644,33 @@ export interface operations {
                                  * @description The window's last event of this name, ISO 8601 with the offset of the request timezone
                                  */
                                 lastSeen: string;
-                            }[] | {
+                            }[]) | ({
+                                columns: string[];
+                                properties: {
+                                    /** @description The key, bare */
+                                    property_key: string;
+                                    /** @description The asked event name; null when none was asked (every name counted) */
+                                    event_name: string | null;
+                                    /** @description Events of the window carrying the key (Quarry) */
+                                    count: number;
+                                }[];
+                            } | {
                                 key: string;
                                 /** @description Events of the window carrying this key (of the asked name, if any) */
                                 count: number;
-                            }[] | {
+                            }[]) | ({
+                                /** @description The asked event name; null when none was asked */
+                                event: string | null;
+                                /** @description The key, bare */
+                                property: string;
+                                values: string[];
+                                /** @description Events of the window holding each value, in the order of `values` (Quarry) */
+                                counts: number[];
+                            } | {
                                 value: string;
                                 /** @description Events of the window whose property holds this value (of the asked name, if any) */
                                 count: number;
-                            }[] | {
+                            }[]) | {
                                 steps: {
                                     step: number;
                                     eventName: string;
@@ -3452,7 +3705,19 @@ export interface operations {
                                     /** @description Percent, two decimals */
                                     overallConversionRate: number;
                                 }[];
-                            } | {
+                            } | ({
+                                /**
+                                 * Format: date-time
+                                 * @description The week's Monday midnight, ISO 8601 with the offset of the request timezone
+                                 */
+                                date: string;
+                                /** @description Visitors with an event of the window in the week */
+                                active_users: number;
+                                /** @description Of them, those with an event in the week after */
+                                retained_users: number;
+                                /** @description 100 x retained_users / active_users, 2 decimals */
+                                retention: number;
+                            }[] | {
                                 /** @enum {string} */
                                 period: "day" | "week" | "month";
                                 cohorts: {
@@ -3470,7 +3735,34 @@ export interface operations {
                                     /** @description null for a period no cohort has reached yet */
                                     percentages: (number | null)[];
                                 };
-                            } | {
+                            }) | ({
+                                /** @description The cohort's first instant (ISO 8601), or `Weighted Average` */
+                                cohort_interval: string;
+                                /** @description The cohort's visitors (the average row: the mean cohort size, rounded) */
+                                sum: number;
+                                /** @description Visitors counted in each period; 0 in a period not begun yet */
+                                values: number[];
+                                /** @description values / sum, a fraction with 2 decimals */
+                                percentages: number[];
+                            }[] | {
+                                /** @enum {string} */
+                                period: "day" | "week" | "month";
+                                cohorts: {
+                                    /**
+                                     * Format: date-time
+                                     * @description Start of the cohort period
+                                     */
+                                    date: string;
+                                    size: number;
+                                    /** @description Period 0 (the cohort) to `periods`; null where the period starts after now */
+                                    values: (number | null)[];
+                                    percentages: (number | null)[];
+                                }[];
+                                average: {
+                                    /** @description null for a period no cohort has reached yet */
+                                    percentages: (number | null)[];
+                                };
+                            }) | {
                                 /** @description Sequences (sessions with at least one node) */
                                 sessions: number;
                                 steps: {
@@ -3491,6 +3783,10 @@ export interface operations {
                                 meta?: {
                                     warnings: string[];
                                 };
+                            };
+                            /** @description Only while another page follows: the parameters to change in the question's `params` for it (its GET's `Link`) */
+                            next?: {
+                                [key: string]: string;
                             };
                         }[];
                     };
