@@ -497,6 +497,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/insights/{projectId}/user_flow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where sessions go after an event, as OpenPanel's sankey (Quarry's paths over event names) */
+        get: operations["insightsUserFlow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/insights/{projectId}/paths": {
         parameters: {
             query?: never;
@@ -2977,6 +2994,103 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    insightsUserFlow: {
+        parameters: {
+            query: {
+                /** @description The event name each session's flow begins at (its first such event). */
+                startEvent: string;
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
+                endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
+                filters?: string;
+                /** @description `after`: the events after `startEvent`, the only mode answered (`before` and `between` are a 400). */
+                mode?: "after" | "before" | "between";
+                /** @description Events in a flow, `startEvent` first. */
+                steps?: number;
+                /** @description Nodes and links kept per step. */
+                limit?: number;
+                /** @description Taken by OpenPanel with `mode=between`; a 400 here. */
+                endEvent?: string;
+                /** @description Taken by OpenPanel to keep only some event names; a 400 here. */
+                include?: string;
+                /** @description Taken by OpenPanel to drop some event names; a 400 here. */
+                exclude?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions' flows from their first startEvent as a sankey (OpenPanel's shape) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        mode: "after";
+                        startEvent: string;
+                        /** @description Sessions with a flow (Quarry) */
+                        sessions: number;
+                        node_count: number;
+                        link_count: number;
+                        nodes: {
+                            /** @description `<label>::step<step>` */
+                            id: string;
+                            /** @description The event name */
+                            label: string;
+                            step: number;
+                            /** @description Sessions whose flow has this event at this step */
+                            value: number;
+                            /** @description 100 x value / sessions, 2 decimals */
+                            percentage: number;
+                            /** @description Of them, those whose flow ends there (Quarry) */
+                            exits: number;
+                        }[];
+                        links: {
+                            /** @description A node id */
+                            source: string;
+                            /** @description A node id of the next step */
+                            target: string;
+                            /** @description Sessions whose flow goes from source to target */
+                            value: number;
+                        }[];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     insightsPaths: {
         parameters: {
             query?: {
@@ -3431,7 +3545,7 @@ export interface operations {
                          * @description The path under /insights/{projectId}/ of the question
                          * @enum {unknown}
                          */
-                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "retention/cohort" | "paths";
+                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "retention/cohort" | "user_flow" | "paths";
                         /** @description The route's query parameters: text, or JSON values (filters, steps, goal) sent as their JSON text */
                         params?: {
                             [key: string]: string | number | boolean | unknown[] | Record<string, never>;
@@ -3763,6 +3877,35 @@ export interface operations {
                                     percentages: (number | null)[];
                                 };
                             }) | {
+                                /** @enum {string} */
+                                mode: "after";
+                                startEvent: string;
+                                /** @description Sessions with a flow (Quarry) */
+                                sessions: number;
+                                node_count: number;
+                                link_count: number;
+                                nodes: {
+                                    /** @description `<label>::step<step>` */
+                                    id: string;
+                                    /** @description The event name */
+                                    label: string;
+                                    step: number;
+                                    /** @description Sessions whose flow has this event at this step */
+                                    value: number;
+                                    /** @description 100 x value / sessions, 2 decimals */
+                                    percentage: number;
+                                    /** @description Of them, those whose flow ends there (Quarry) */
+                                    exits: number;
+                                }[];
+                                links: {
+                                    /** @description A node id */
+                                    source: string;
+                                    /** @description A node id of the next step */
+                                    target: string;
+                                    /** @description Sessions whose flow goes from source to target */
+                                    value: number;
+                                }[];
+                            } | {
                                 /** @description Sequences (sessions with at least one node) */
                                 sessions: number;
                                 steps: {

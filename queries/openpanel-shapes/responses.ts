@@ -141,3 +141,52 @@ export const retentionCohortBody = {
     },
   },
 }
+
+const userFlowNode = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'label', 'step', 'value', 'percentage', 'exits'],
+  properties: {
+    id: { type: 'string', description: '`<label>::step<step>`' },
+    label: { type: 'string', description: 'The event name' },
+    step: { type: 'integer', minimum: 1 },
+    value: { type: 'integer', minimum: 1, description: 'Sessions whose flow has this event at this step' },
+    percentage: { type: 'number', minimum: 0, maximum: 100, description: '100 x value / sessions, 2 decimals' },
+    exits: { type: 'integer', minimum: 0, description: 'Of them, those whose flow ends there (Quarry)' },
+  },
+}
+
+export const userFlowResponse = {
+  description: "The sessions' flows from their first startEvent as a sankey (OpenPanel's shape)",
+  cacheable: true,
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['mode', 'startEvent', 'sessions', 'node_count', 'link_count', 'nodes', 'links'],
+        properties: {
+          mode: { type: 'string', enum: ['after'] },
+          startEvent: { type: 'string' },
+          sessions: { type: 'integer', minimum: 0, description: 'Sessions with a flow (Quarry)' },
+          node_count: { type: 'integer', minimum: 0 },
+          link_count: { type: 'integer', minimum: 0 },
+          nodes: { type: 'array', items: userFlowNode },
+          links: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['source', 'target', 'value'],
+              properties: {
+                source: { type: 'string', description: 'A node id' },
+                target: { type: 'string', description: 'A node id of the next step' },
+                value: { type: 'integer', minimum: 1, description: 'Sessions whose flow goes from source to target' },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+}

@@ -280,6 +280,21 @@ const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = 
       description: "`on`: back in that very period; `on_or_after` (the default, as OpenPanel's): back in it or any later one.",
     },
   },
+  '/insights/:projectId/user_flow': {
+    startEvent: {
+      description: "The event name each session's flow begins at (its first such event).",
+      examples: { signup: { summary: 'From a signup', value: 'signup' } },
+    },
+    mode: {
+      description: '`after`: the events after `startEvent`, the only mode answered (`before` and `between` are a 400).',
+      examples: { after: { summary: 'After the event', value: 'after' } },
+    },
+    steps: { description: 'Events in a flow, `startEvent` first.', examples: { five: { summary: '5 steps', value: 5 } } },
+    limit: { description: 'Nodes and links kept per step.', examples: { ten: { summary: '10 per step', value: 10 } } },
+    endEvent: { description: 'Taken by OpenPanel with `mode=between`; a 400 here.', examples: { none: notSent('Not sent') } },
+    include: { description: 'Taken by OpenPanel to keep only some event names; a 400 here.', examples: { none: notSent('Not sent') } },
+    exclude: { description: 'Taken by OpenPanel to drop some event names; a 400 here.', examples: { none: notSent('Not sent') } },
+  },
   '/insights/:projectId/paths': {
     node: {
       description: "`page`: the path of each page view; `event`: each event's name.",
@@ -414,6 +429,7 @@ const FAMILY_OF_PATH: Record<string, Family> = {
   '/insights/:projectId/funnel': 'Behaviour',
   '/insights/:projectId/retention': 'Behaviour',
   '/insights/:projectId/retention/cohort': 'Behaviour',
+  '/insights/:projectId/user_flow': 'Behaviour',
   '/insights/:projectId/paths': 'Behaviour',
   '/export/charts': 'Charts',
   '/export/events': 'Export',

@@ -100,6 +100,8 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
   },
   // OpenPanel's weekly series (/retention) and cohort rows (/retention/cohort).
   { range: '12m', filters: EVENT_FILTERS },
+  // OpenPanel's user flow.
+  { startEvent: 'signup', steps: '4', limit: '3', range: '30d', filters: FILTER_TREE },
   {
     node: 'event',
     start: JSON.stringify({ name: 'signup', filters: [{ name: 'path', operator: 'contains', value: ['pricing'] }] }),

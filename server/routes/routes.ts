@@ -14,6 +14,7 @@ import type { AnyResource } from '../../queries/core/pipeline'
 import { openPanelEventNames, openPanelEventProperties, openPanelEventPropertyValues } from '../../queries/openpanel-shapes/discovery'
 import { openPanelRetention, openPanelRetentionCohort } from '../../queries/openpanel-shapes/retention'
 import { openPanelSessions } from '../../queries/openpanel-shapes/sessions'
+import { userFlow } from '../../queries/openpanel-shapes/user-flow'
 import {
   briefOrDetailed,
   namesBody,
@@ -21,6 +22,7 @@ import {
   propertyValuesBody,
   retentionCohortBody,
   sessionsBody,
+  userFlowResponse,
   weeklyRetentionBody,
 } from '../../queries/openpanel-shapes/responses'
 import type { Dimension } from '../../queries/core/registry'
@@ -126,6 +128,12 @@ export const ROUTES: Route[] = [
     summary: "Cohorts coming back in the weeks after, with a weighted average, in OpenPanel's shape",
     resource: openPanelRetentionCohort,
     response: briefOrDetailed(retentionCohortBody, retentionResponse),
+  },
+  {
+    path: '/insights/:projectId/user_flow',
+    summary: "Where sessions go after an event, as OpenPanel's sankey (Quarry's paths over event names)",
+    resource: userFlow,
+    response: userFlowResponse,
   },
   {
     path: '/insights/:projectId/paths',

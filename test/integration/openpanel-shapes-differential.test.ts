@@ -7,18 +7,26 @@ import { createProject } from '../../server/admin/control'
 import { answerBehaviour } from '../reference/behaviour'
 import type { DiscoveryResource } from '../reference/discovery'
 import { listSessions, type RawEvent } from '../reference/model'
-import { discoveryShape, retentionCohort, sessionsShape, weeklyRetention } from '../reference/openpanel-shapes'
+import { discoveryShape, retentionCohort, sessionsShape, userFlow, weeklyRetention } from '../reference/openpanel-shapes'
 import { insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
 import { request } from '../support/openapi-request'
 import { Random } from '../support/random'
 import { CHOICES, randomEvents } from '../support/random-events'
 
 const SEED = Number(process.env.QUARRY_DIFF_SEED ?? 20241202)
-const QUERIES = Number(process.env.QUARRY_DIFF_QUERIES ?? 160)
+const QUERIES = Number(process.env.QUARRY_DIFF_QUERIES ?? 180)
 /** Ten weeks of sessions, so series and cohorts span many weeks, a clock change among them. */
 const PROJECT = { id: 'op-shapes', timezone: 'Europe/Berlin', from: new Date('2024-02-19T00:00:00Z'), days: 70, sessions: 700 }
 const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kathmandu']
-const ROUTES = ['retention', 'retention/cohort', 'events/names', 'events/properties', 'events/property_values', 'sessions'] as const
+const ROUTES = [
+  'retention',
+  'retention/cohort',
+  'events/names',
+  'events/properties',
+  'events/property_values',
+  'sessions',
+  'user_flow',
+] as const
 type Route = (typeof ROUTES)[number]
 
 function randomFilters(random: Random): string | undefined {
@@ -62,6 +70,15 @@ function randomRequest(random: Random): { route: Route; query: Record<string, st
     if (random.chance(0.5)) query.limit = String(random.int(1, 4))
   }
   if (route === 'sessions' && random.chance(0.8)) query.limit = String(random.int(1, 30))
+  if (route === 'user_flow') {
+    delete query.detail
+    if (random.chance(0.95)) query.startEvent = random.pick(['screen_view', 'session_start', ...CHOICES.customEvents])
+    if (random.chance(0.5)) query.steps = String(random.int(2, 6))
+    if (random.chance(0.5)) query.limit = String(random.int(1, 5))
+    if (random.chance(0.3)) query.mode = random.pick(['after', 'after', 'between'])
+    const filters = randomFilters(random)
+    if (filters) query.filters = filters
+  }
   // Now and then a request the route refuses: Quarry's cohort parameter without detail, two names that differ.
   if (route === 'retention' && !detailed && random.chance(0.1)) query.period = 'week'
   if (route === 'events/property_values' && random.chance(0.1)) Object.assign(query, { key: 'price', propertyKey: 'plan' })
@@ -85,6 +102,8 @@ function modelAnswer(events: RawEvent[], route: Route, query: Record<string, str
             query: { period: 'week', criteria: 'on_or_after', periods: '12', range: '3m', ...rest },
           })
         : retentionCohort({ ...context, query: rest })
+    case 'user_flow':
+      return userFlow(context)
     case 'sessions': {
       // Quarry's page with detail=true: its sessions are the model's list (test/integration/sessions-list.test.ts pages through it).
       const listed = detail === 'true' ? listSessions({ ...context, query: rest }) : sessionsShape({ ...context, query: rest })
@@ -111,7 +130,7 @@ describe("OpenPanel's shapes vs the reference model (randomized)", function () {
 
   it(`agrees on ${QUERIES} random requests (seed ${SEED})`, async () => {
     const random = new Random(SEED)
-    const seen = { ok: 0, refused: 0, series: 0, cohorts: 0 }
+    const seen = { ok: 0, refused: 0, series: 0, cohorts: 0, flows: 0 }
     for (let n = 0; n < QUERIES; n += 1) {
       const { route, query, now } = randomRequest(random)
       const url = `/insights/${PROJECT.id}/${route}?${new URLSearchParams(query)}`
@@ -128,8 +147,12 @@ describe("OpenPanel's shapes vs the reference model (randomized)", function () {
       seen.ok += 1
       if (route === 'retention' && query.detail !== 'true' && (res.body as unknown[]).length > 2) seen.series += 1
       if (route === 'retention/cohort' && query.detail !== 'true' && (res.body as unknown[]).length > 2) seen.cohorts += 1
+      if (route === 'user_flow' && res.body.link_count > 0) seen.flows += 1
     }
     assert.ok(seen.refused > 0 && seen.ok > QUERIES / 2, JSON.stringify(seen))
-    assert.ok(seen.series > 5 && seen.cohorts > 5, `most series and cohort answers span several weeks: ${JSON.stringify(seen)}`)
+    assert.ok(
+      seen.series > 5 && seen.cohorts > 5 && seen.flows > 5,
+      `most series and cohort answers span several weeks: ${JSON.stringify(seen)}`,
+    )
   })
 })

@@ -253,6 +253,37 @@ describe("OpenPanel's shapes where Quarry's answer shares the path", function ()
     })
   })
 
+  describe('/user_flow', () => {
+    it("answers OpenPanel's sankey of the flows after startEvent, repeats in a row as one node", async () => {
+      const signup = await get(`user_flow?${DAY}&startEvent=signup`)
+      assert.equal(signup.status, 200, JSON.stringify(signup.body))
+      assert.deepEqual(signup.body, {
+        mode: 'after',
+        startEvent: 'signup',
+        sessions: 1,
+        node_count: 2,
+        link_count: 1,
+        nodes: [
+          { id: 'signup::step1', label: 'signup', step: 1, value: 1, percentage: 100, exits: 0 },
+          { id: 'purchase::step2', label: 'purchase', step: 2, value: 1, percentage: 100, exits: 1 },
+        ],
+        links: [{ source: 'signup::step1', target: 'purchase::step2', value: 1 }],
+      })
+      const views = await get(`user_flow?${DAY}&startEvent=screen_view&mode=after`)
+      assert.deepEqual(views.body.nodes, [{ id: 'screen_view::step1', label: 'screen_view', step: 1, value: 3, percentage: 100, exits: 3 }])
+      assert.deepEqual(views.body.links, [])
+    })
+    it('refuses the modes and name lists it does not answer, and a missing startEvent, listing each', async () => {
+      assert.deepEqual(await issuesOf('user_flow?startEvent=signup&mode=between&endEvent=purchase&include=a&exclude=b'), [
+        'endEvent',
+        'exclude',
+        'include',
+        'mode',
+      ])
+      assert.deepEqual(await issuesOf('user_flow?steps=1'), ['startEvent', 'steps'])
+    })
+  })
+
   describe('/batch', () => {
     it("gives a paged answer's next parameters as the result's next", async () => {
       const res = await request(h.app)

@@ -209,3 +209,43 @@ export function sessionsShape(req: Omit<ModelRequest, 'resource'>): Record<strin
     os: s.os,
   }))
 }
+
+interface ModelPaths {
+  sessions: number
+  steps: { step: number; nodes: { label: string; sessions: number; exits: number }[] }[]
+  links: { step: number; source: string; target: string; sessions: number }[]
+}
+
+/**
+ * `/user_flow` (mode `after`): Quarry's paths over event names from each session's first `startEvent`, as
+ * OpenPanel's sankey: a node `<label>::step<k>` per label and step (value, percentage of the flows, exits)
+ * and a link per pair of consecutive steps. `before`, `between`, `endEvent`, `include`, `exclude`: a 400.
+ */
+export function userFlow(req: Omit<BehaviourRequest, 'resource'>): BehaviourAnswer {
+  const { startEvent, mode, ...rest } = req.query
+  if (startEvent === undefined || Array.isArray(startEvent) || startEvent.length < 1 || startEvent.length > 200) return BAD
+  if (mode !== undefined && mode !== 'after') return BAD
+  if (['endEvent', 'include', 'exclude', 'node', 'start'].some((name) => rest[name] !== undefined)) return BAD
+  const answer = answerBehaviour({ ...req, resource: 'paths', query: { ...rest, node: 'event', start: startEvent } })
+  if (answer.status !== 200) return answer
+  const body = answer.body as ModelPaths
+  const nodes = body.steps.flatMap((step) =>
+    step.nodes.map((node) => ({
+      id: `${node.label}::step${step.step}`,
+      label: node.label,
+      step: step.step,
+      value: node.sessions,
+      percentage: body.sessions ? percent2(node.sessions, body.sessions) : 0,
+      exits: node.exits,
+    })),
+  )
+  const links = body.links.map((link) => ({
+    source: `${link.source}::step${link.step}`,
+    target: `${link.target}::step${link.step + 1}`,
+    value: link.sessions,
+  }))
+  return {
+    status: 200,
+    body: { mode: 'after', startEvent, sessions: body.sessions, node_count: nodes.length, link_count: links.length, nodes, links },
+  }
+}
