@@ -93,6 +93,15 @@ describe("OpenPanel's shapes where Quarry's answer shares the path", function ()
         assert.equal(next.headers.link, undefined)
       }
     })
+    it('shares the cached rows between the two shapes of one question', async () => {
+      const window = 'startDate=2024-03-04&endDate=2024-03-06'
+      const brief = await get(`events/names?${window}`)
+      const detailed = await get(`events/names?${window}&detail=true`)
+      assert.equal(brief.headers['x-cache'], 'miss')
+      assert.equal(detailed.headers['x-cache'], 'hit')
+      assert.deepEqual(brief.body, ['screen_view', 'purchase', 'signup'])
+      assert.equal(detailed.body[0].count, 7)
+    })
     it('refuses a detail that is not a boolean, with the other problems', async () => {
       assert.deepEqual(await issuesOf('events/names?detail=maybe&limit=0'), ['detail', 'limit'])
     })
