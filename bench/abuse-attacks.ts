@@ -179,7 +179,7 @@ const BEHAVIOUR_QUESTIONS = [
     route: 'funnel',
     path: `/insights/${PROJECT}/funnel?range=12m&windowHours=720&steps=${query([{ name: '*' }, { name: 'screen_view' }, { name: '*' }])}`,
   },
-  { route: 'retention', path: `/insights/${PROJECT}/retention?range=12m&period=week&periods=24&criteria=on_or_after` },
+  { route: 'retention', path: `/insights/${PROJECT}/retention?range=12m&period=week&periods=24&criteria=on_or_after&detail=true` },
   { route: 'paths', path: `/insights/${PROJECT}/paths?range=12m&steps=10&limit=100` },
 ]
 const behaviour: Attack = {

@@ -27,7 +27,7 @@ const ROUTES: { name: string; url: string }[] = [
   { name: 'funnel, 3 steps', url: insight('funnel', `&${funnelSteps}`) },
   {
     name: 'retention, 8 weekly cohorts',
-    url: `/insights/${PROJECT}/retention?startDate=2025-10-06&endDate=2025-11-30&period=week&periods=8`,
+    url: `/insights/${PROJECT}/retention?startDate=2025-10-06&endDate=2025-11-30&period=week&periods=8&detail=true`,
   },
   { name: 'paths, 5 steps', url: insight('paths', '&steps=5') },
   { name: 'events/names', url: insight('events/names') },

@@ -66,6 +66,8 @@ export function* cappedRequests(options: { seed: number; projectId: string }): G
       query.set('windowHours', String(random.chance(0.5) ? MAX_WINDOW_HOURS : random.int(1, MAX_WINDOW_HOURS)))
       if (random.chance(0.3)) query.set('breakdown', random.pick(['country', 'properties.plan']))
     } else if (kind === 'retention') {
+      // Quarry's cohort table: its parameters are taken with detail=true (docs/openpanel.md, "When shapes collide").
+      query.set('detail', 'true')
       query.set('period', random.pick(PERIODS))
       query.set('periods', String(random.chance(0.5) ? MAX_PERIODS : random.int(1, MAX_PERIODS)))
       query.set('startEvent', JSON.stringify(step(random)))

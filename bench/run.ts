@@ -57,16 +57,14 @@ const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
       'this checkout against another (--before DIR, an earlier commit with node_modules) on copies of the same data: fresh answers interleaved, cache hits, answers compared byte for byte',
     run: () => versus.main(process.argv.slice(3)),
   },
-<<<<<<< HEAD
   'period-compare': {
     describe: 'compare=previous against the same question without it (metrics, pages, referrer), fresh, interleaved: p50 and p95 ratios',
     run: periodCompare.main,
-=======
+  },
   table: {
     describe:
       '/table with two dimensions and five metrics against one breakdown over the same window (fresh, interleaved, table / breakdown)',
     run: table.main,
->>>>>>> table
   },
   fuzz: {
     describe:

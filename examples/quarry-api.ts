@@ -470,8 +470,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Visitors of each cohort coming back in the periods after it */
+        /** Visitors active each week and again the week after (with detail=true: cohorts coming back in the periods after) */
         get: operations["insightsRetention"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/retention/cohort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Cohorts coming back in the weeks after, with a weighted average, in OpenPanel's shape */
+        get: operations["insightsRetentionCohort"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/user_flow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where sessions go after an event, as OpenPanel's sankey (Quarry's paths over event names) */
+        get: operations["insightsUserFlow"];
         put?: never;
         post?: never;
         delete?: never;
@@ -523,23 +557,6 @@ export interface paths {
         };
         /** Raw events: JSON pages (keyset cursor or page) or a stream (ndjson, csv) */
         get: operations["exportEvents"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/insights/{projectId}/table": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Sessions grouped by 1 to 3 dimensions, with the metrics asked, as flat rows */
-        get: operations["insightsTable"];
         put?: never;
         post?: never;
         delete?: never;
@@ -881,8 +898,6 @@ export interface operations {
                 filters?: string;
                 /** @description Bucket of the series; by default `hour` up to 2 days, `day` up to 92 days, `week` up to 366 days, else `month`. */
                 interval?: "minute" | "hour" | "day" | "week" | "month";
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -921,35 +936,6 @@ export interface operations {
                             views_per_session: number;
                             total_revenue: number;
                         };
-                        /** @description compare only: the same figures over the compared window */
-                        previous?: {
-                            /** @description Percent of sessions with one page view, two decimals */
-                            bounce_rate: number;
-                            unique_visitors: number;
-                            total_sessions: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                            total_screen_views: number;
-                            views_per_session: number;
-                            total_revenue: number;
-                        };
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            unique_visitors: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            total_sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            total_screen_views: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            views_per_session: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            total_revenue: number | null;
-                        };
                         series: {
                             /**
                              * Format: date-time
@@ -965,40 +951,6 @@ export interface operations {
                             total_screen_views: number;
                             views_per_session: number;
                             total_revenue: number;
-                            /** @description compare only: the compared window's bucket of the same rank; null past its last */
-                            previous?: {
-                                /**
-                                 * Format: date-time
-                                 * @description Start of the bucket
-                                 */
-                                date: string;
-                                /** @description Percent of sessions with one page view, two decimals */
-                                bounce_rate: number;
-                                unique_visitors: number;
-                                total_sessions: number;
-                                /** @description Seconds */
-                                avg_session_duration: number;
-                                total_screen_views: number;
-                                views_per_session: number;
-                                total_revenue: number;
-                            } | null;
-                            /** @description Per figure, the change from `previous` (compare only) */
-                            change?: {
-                                /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                bounce_rate: number | null;
-                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                unique_visitors: number | null;
-                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                total_sessions: number | null;
-                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                avg_session_duration: number | null;
-                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                total_screen_views: number | null;
-                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                views_per_session: number | null;
-                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                total_revenue: number | null;
-                            };
                         }[];
                     };
                 };
@@ -1032,8 +984,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
                 /** @description The measure rows are ordered by; ties by origin, then path. */
                 sortBy?: "sessions" | "pageviews" | "bounce_rate" | "avg_duration";
                 /** @description Direction of `sortBy`; rows without a value (null) come last either way. */
@@ -1078,26 +1028,6 @@ export interface operations {
                         bounce_rate: number | null;
                         /** @description Seconds to the next view; null when no view has one */
                         avg_duration: number | null;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            /** @description Percent; null when no session entered here */
-                            bounce_rate: number | null;
-                            /** @description Seconds to the next view; null when no view has one */
-                            avg_duration: number | null;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -1128,8 +1058,10 @@ export interface operations {
                 filters?: string;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description The previous page's `meta.nextCursor` (opaque); the first page without it. */
+                /** @description The next page's cursor (opaque), as the `Link` header (or, with `detail=true`, `meta.nextCursor`) gives it; the first page without it. */
                 cursor?: string;
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1143,13 +1075,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of sessions, newest start first (ties by id, descending) */
+            /** @description One page of sessions, newest start first, under OpenPanel's names (OpenPanel's shape; the next page in `Link`); with detail=true, one page of sessions, newest start first (ties by id, descending) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Age: components["headers"]["Age"];
                     "X-Cache": components["headers"]["X-Cache"];
@@ -1157,6 +1090,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        id: string;
+                        profile_id: string;
+                        event_count: number;
+                        screen_view_count: number;
+                        entry_origin: string;
+                        entry_path: string;
+                        /** @description Origin of the last page view; null without page views */
+                        exit_origin: string | null;
+                        /** @description Path of the last page view; null without page views */
+                        exit_path: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Start, ISO 8601 with the offset of the request timezone
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description End, ISO 8601 with the offset of the request timezone
+                         */
+                        ended_at: string;
+                        /** @description End - start, milliseconds */
+                        duration: number;
+                        /** @description At most one page view */
+                        is_bounce: boolean;
+                        referrer: string;
+                        referrer_name: string;
+                        referrer_type: string;
+                        utm_source: string;
+                        utm_medium: string;
+                        utm_campaign: string;
+                        utm_term: string;
+                        utm_content: string;
+                        country: string;
+                        region: string;
+                        city: string;
+                        device: string;
+                        browser: string;
+                        os: string;
+                    }[] | {
                         meta: {
                             /** @description The `cursor` of the next page; null on the last one */
                             nextCursor: string | null;
@@ -1220,9 +1192,7 @@ export interface operations {
     };
     insightsPagesEntryExit: {
         parameters: {
-            query: {
-                /** @description `entry`: sessions by the page they entered on; `exit`: by the page of their last page view. */
-                mode: "entry" | "exit";
+            query?: {
                 /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
                 /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
@@ -1237,8 +1207,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
+                /** @description `entry` (the default, as OpenPanel's): sessions by the page they entered on; `exit`: by the page of their last page view. */
+                mode?: "entry" | "exit";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1277,28 +1247,6 @@ export interface operations {
                         avg_session_duration: number;
                         /** @description mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session's last page view */
                         exit_rate?: number;
-                        /** @description compare only: the same figures over the compared window (exit_rate with mode=exit only); null where this page has none there */
-                        previous?: {
-                            /** @description Sessions that entered (mode=entry) or left (mode=exit) on this page */
-                            sessions: number;
-                            /** @description Percent of those sessions with at most one page view */
-                            bounce_rate: number;
-                            /** @description Seconds, over those sessions */
-                            avg_session_duration: number;
-                            /** @description mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session's last page view */
-                            exit_rate?: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            exit_rate?: number | null;
-                        };
                     }[];
                 };
             };
@@ -1331,8 +1279,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1368,25 +1314,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -1419,8 +1346,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1456,25 +1381,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -1507,8 +1413,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1544,25 +1448,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -1595,8 +1480,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1632,25 +1515,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -1683,8 +1547,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1720,25 +1582,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -1771,8 +1614,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1808,25 +1649,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -1859,8 +1681,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1896,25 +1716,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -1947,8 +1748,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1984,25 +1783,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -2035,8 +1815,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2072,25 +1850,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -2123,8 +1882,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2162,25 +1919,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -2213,8 +1951,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2252,25 +1988,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -2303,8 +2020,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2340,25 +2055,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -2391,8 +2087,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2428,25 +2122,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -2479,8 +2154,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2516,25 +2189,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -2567,8 +2221,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2604,25 +2256,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -2655,8 +2288,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2694,25 +2325,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -2745,8 +2357,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2782,25 +2392,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -2833,8 +2424,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2872,25 +2461,6 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            sessions: number;
-                            pageviews: number;
-                            bounce_rate: number;
-                            /** @description Seconds */
-                            avg_session_duration: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            sessions: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            pageviews: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            bounce_rate: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            avg_session_duration: number | null;
-                        };
                     }[];
                 };
             };
@@ -2919,12 +2489,12 @@ export interface operations {
                 timezone?: string;
                 /** @description Keeps the rows whose text contains this, ignoring case. */
                 search?: string;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
                 /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2938,7 +2508,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of event names, most events first, then the name */
+            /** @description One page of the window's event names, most events first (OpenPanel's shape); with detail=true, one page of event names, most events first, then the name */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2952,7 +2522,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": string[] | {
                         name: string;
                         /** @description Events of the window with this name */
                         count: number;
@@ -2961,16 +2531,6 @@ export interface operations {
                          * @description The window's last event of this name, ISO 8601 with the offset of the request timezone
                          */
                         lastSeen: string;
-                        /** @description The same figures over the compared window; null where this row's key has none there */
-                        previous?: {
-                            /** @description Events of the window with this name */
-                            count: number;
-                        } | null;
-                        /** @description Per figure, the change from `previous` (compare only) */
-                        change?: {
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            count: number | null;
-                        };
                     }[];
                 };
             };
@@ -3001,10 +2561,14 @@ export interface operations {
                 search?: string;
                 /** @description Counts only events of this name (every name when absent). */
                 event?: string;
+                /** @description OpenPanel's name of `event`: either may be sent, or both when equal. */
+                eventName?: string;
                 /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -3018,7 +2582,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of property keys, most events first, then the key */
+            /** @description The columns events are filtered by, and one page of the window's property keys, most events first (OpenPanel's shape); with detail=true, one page of property keys, most events first, then the key */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3033,6 +2597,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        columns: string[];
+                        properties: {
+                            /** @description The key, bare */
+                            property_key: string;
+                            /** @description The asked event name; null when none was asked (every name counted) */
+                            event_name: string | null;
+                            /** @description Events of the window carrying the key (Quarry) */
+                            count: number;
+                        }[];
+                    } | {
                         key: string;
                         /** @description Events of the window carrying this key (of the asked name, if any) */
                         count: number;
@@ -3068,10 +2642,16 @@ export interface operations {
                 search?: string;
                 /** @description Counts only events of this name (every name when absent). */
                 event?: string;
+                /** @description OpenPanel's name of `key`: either must be sent, or both when equal. */
+                propertyKey?: string;
+                /** @description OpenPanel's name of `event`: either may be sent, or both when equal. */
+                eventName?: string;
                 /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -3085,7 +2665,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of values of the property, most events first, then the value */
+            /** @description One page of the property's values, most events first (OpenPanel's shape); with detail=true, one page of values of the property, most events first, then the value */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3100,6 +2680,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The asked event name; null when none was asked */
+                        event: string | null;
+                        /** @description The key, bare */
+                        property: string;
+                        values: string[];
+                        /** @description Events of the window holding each value, in the order of `values` (Quarry) */
+                        counts: number[];
+                    } | {
                         value: string;
                         /** @description Events of the window whose property holds this value (of the asked name, if any) */
                         count: number;
@@ -3141,8 +2729,6 @@ export interface operations {
                 breakdown?: string;
                 /** @description Breakdown values kept, by the sessions or visitors entering the funnel. */
                 breakdownLimit?: number;
-                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
-                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -3204,42 +2790,6 @@ export interface operations {
                             /** @description Percent, two decimals */
                             overallConversionRate: number;
                         }[];
-                        /** @description compare only: the same funnel over the compared window, without breakdown */
-                        previous?: {
-                            steps: {
-                                step: number;
-                                eventName: string;
-                                /** @description Groups (sessions or visitors) reaching this step */
-                                users: number;
-                                /** @description Percent, two decimals */
-                                conversionRateFromStart: number;
-                                /** @description Percent lost before the next step; null on the last step and where no group reached this one */
-                                dropoffPercent: number | null;
-                                isHighestDropoff: boolean;
-                            }[];
-                            totalUsers: number;
-                            completedUsers: number;
-                            /** @description Percent, two decimals */
-                            overallConversionRate: number;
-                        };
-                        /** @description compare only: per figure, the change from `previous` */
-                        change?: {
-                            steps: {
-                                step: number;
-                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                users: number | null;
-                                /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                conversionRateFromStart: number | null;
-                                /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                dropoffPercent: number | null;
-                            }[];
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            totalUsers: number | null;
-                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            completedUsers: number | null;
-                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                            overallConversionRate: number | null;
-                        };
                     };
                 };
             };
@@ -3262,22 +2812,24 @@ export interface operations {
                 startDate?: string;
                 /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
-                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
+                /** @description The window, when startDate is not given: 3m by default, 7d with detail=true. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
                 /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
                 /** @description URL-encoded JSON: a flat array of filters, ANDed, read on both the cohort and the return events. */
                 filters?: string;
-                /** @description The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default. */
+                /** @description With `detail=true` only. The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default. */
                 startEvent?: string;
-                /** @description The step that counts as coming back (a name or a JSON step); any event by default. */
+                /** @description With `detail=true` only. The step that counts as coming back (a name or a JSON step); any event by default. */
                 returnEvent?: string;
-                /** @description The length of a cohort and of each period after it. */
+                /** @description With `detail=true` only. The length of a cohort and of each period after it. */
                 period?: "day" | "week" | "month";
-                /** @description Periods counted after each cohort. */
+                /** @description With `detail=true` only. Periods counted after each cohort. */
                 periods?: number;
-                /** @description `on`: back in that very period; `on_or_after`: back in it or any later one. */
+                /** @description With `detail=true` only. `on`: back in that very period; `on_or_after`: back in it or any later one. */
                 criteria?: "on" | "on_or_after";
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -3291,7 +2843,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Visitors of each cohort coming back in the periods after it, with the weighted average */
+            /** @description Per week (Monday) with a visitor active in the window, oldest first: its active visitors and those active again the week after (OpenPanel's shape); with detail=true, visitors of each cohort coming back in the periods after it, with the weighted average */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3305,6 +2857,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description The week's Monday midnight, ISO 8601 with the offset of the request timezone
+                         */
+                        date: string;
+                        /** @description Visitors with an event of the window in the week */
+                        active_users: number;
+                        /** @description Of them, those with an event in the week after */
+                        retained_users: number;
+                        /** @description 100 x retained_users / active_users, 2 decimals */
+                        retention: number;
+                    }[] | {
                         /** @enum {string} */
                         period: "day" | "week" | "month";
                         cohorts: {
@@ -3322,6 +2886,196 @@ export interface operations {
                             /** @description null for a period no cohort has reached yet */
                             percentages: (number | null)[];
                         };
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsRetentionCohort: {
+        parameters: {
+            query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
+                endDate?: string;
+                /** @description The window, when startDate is not given: 3m by default (OpenPanel's cohorts cover about 12 weeks). */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of filters, ANDed, read on both the cohort and the return events. */
+                filters?: string;
+                /** @description The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default. */
+                startEvent?: string;
+                /** @description The step that counts as coming back (a name or a JSON step); any event by default. */
+                returnEvent?: string;
+                /** @description The length of a cohort and of each period after it: week by default, as OpenPanel's. */
+                period?: "day" | "week" | "month";
+                /** @description Periods counted after each cohort: 12 by default, as OpenPanel's. */
+                periods?: number;
+                /** @description `on`: back in that very period; `on_or_after` (the default, as OpenPanel's): back in it or any later one. */
+                criteria?: "on" | "on_or_after";
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A weighted average, then each cohort with visitors, oldest first, values per period 0..periods (OpenPanel's shape); with detail=true, visitors of each cohort coming back in the periods after it, with the weighted average */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The cohort's first instant (ISO 8601), or `Weighted Average` */
+                        cohort_interval: string;
+                        /** @description The cohort's visitors (the average row: the mean cohort size, rounded) */
+                        sum: number;
+                        /** @description Visitors counted in each period; 0 in a period not begun yet */
+                        values: number[];
+                        /** @description values / sum, a fraction with 2 decimals */
+                        percentages: number[];
+                    }[] | {
+                        /** @enum {string} */
+                        period: "day" | "week" | "month";
+                        cohorts: {
+                            /**
+                             * Format: date-time
+                             * @description Start of the cohort period
+                             */
+                            date: string;
+                            size: number;
+                            /** @description Period 0 (the cohort) to `periods`; null where the period starts after now */
+                            values: (number | null)[];
+                            percentages: (number | null)[];
+                        }[];
+                        average: {
+                            /** @description null for a period no cohort has reached yet */
+                            percentages: (number | null)[];
+                        };
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsUserFlow: {
+        parameters: {
+            query: {
+                /** @description The event name each session's flow begins at (its first such event). */
+                startEvent: string;
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
+                endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
+                filters?: string;
+                /** @description `after`: the events after `startEvent`, the only mode answered (`before` and `between` are a 400). */
+                mode?: "after" | "before" | "between";
+                /** @description Events in a flow, `startEvent` first. */
+                steps?: number;
+                /** @description Nodes and links kept per step. */
+                limit?: number;
+                /** @description Taken by OpenPanel with `mode=between`; a 400 here. */
+                endEvent?: string;
+                /** @description Taken by OpenPanel to keep only some event names; a 400 here. */
+                include?: string;
+                /** @description Taken by OpenPanel to drop some event names; a 400 here. */
+                exclude?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions' flows from their first startEvent as a sankey (OpenPanel's shape) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        mode: "after";
+                        startEvent: string;
+                        /** @description Sessions with a flow (Quarry) */
+                        sessions: number;
+                        node_count: number;
+                        link_count: number;
+                        nodes: {
+                            /** @description `<label>::step<step>` */
+                            id: string;
+                            /** @description The event name */
+                            label: string;
+                            step: number;
+                            /** @description Sessions whose flow has this event at this step */
+                            value: number;
+                            /** @description 100 x value / sessions, 2 decimals */
+                            percentage: number;
+                            /** @description Of them, those whose flow ends there (Quarry) */
+                            exits: number;
+                        }[];
+                        links: {
+                            /** @description A node id */
+                            source: string;
+                            /** @description A node id of the next step */
+                            target: string;
+                            /** @description Sessions whose flow goes from source to target */
+                            value: number;
+                        }[];
                     };
                 };
             };
@@ -3771,131 +3525,6 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
-    insightsTable: {
-        parameters: {
-            query: {
-                /** @description 1 to 3 distinct dimensions, a comma list or repeated: any breakdown attribute (`country`, `device`, `utm_source`, ...), `entry_path` or `exit_path`. */
-                dimensions: string | string[];
-                /** @description 1 to 8 distinct metrics, a comma list or repeated: `visitors`, `sessions`, `pageviews`, `bounce_rate`, `avg_session_duration`, `views_per_session`, `events`, `revenue`, `conversion_rate` (with `goal`). */
-                metrics: string | string[];
-                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
-                startDate?: string;
-                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
-                endDate?: string;
-                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
-                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
-                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
-                timezone?: string;
-                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
-                filters?: string;
-                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
-                cursor?: number;
-                /** @description Rows per page. */
-                limit?: number;
-                /** @description URL-encoded JSON: a `performed` leaf, `{ "performed": { "name", "filters" } }`. Required with `conversion_rate`, refused without it. */
-                goal?: string;
-                /** @description `metric:desc` or `metric:asc`, one of the metrics asked; default the first metric, descending. Ties by the dimension values, nulls last. */
-                orderBy?: string;
-            };
-            header?: {
-                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description The project to read; a `read` client may read only its own. */
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of flat rows: the dimensions asked, then the metrics asked, ordered by `orderBy` */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    ETag: components["headers"]["ETag"];
-                    Link: components["headers"]["Link"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    Age: components["headers"]["Age"];
-                    "X-Cache": components["headers"]["X-Cache"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description The dimension value; null where it is empty */
-                        referrer?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        referrer_name?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        referrer_type?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        utm_source?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        utm_medium?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        utm_campaign?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        utm_term?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        utm_content?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        country?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        region?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        city?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        device?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        brand?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        model?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        browser?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        browser_version?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        os?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        os_version?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        entry_path?: string | null;
-                        /** @description The dimension value; null where it is empty */
-                        exit_path?: string | null;
-                        /** @description Distinct visitors (profile_id) of the row's sessions */
-                        visitors?: number;
-                        sessions?: number;
-                        /** @description The sessions' page views (those the filters count) */
-                        pageviews?: number;
-                        /** @description Percent of sessions with at most one page view, two decimals */
-                        bounce_rate?: number;
-                        /** @description Seconds, two decimals */
-                        avg_session_duration?: number;
-                        /** @description Two decimals */
-                        views_per_session?: number;
-                        /** @description The sessions' events */
-                        events?: number;
-                        /** @description The sessions' revenue (minor units) */
-                        revenue?: number;
-                        /** @description Percent of the row's visitors with one of the row's sessions that performed the goal, two decimals */
-                        conversion_rate?: number;
-                    }[];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-            504: components["responses"]["Timeout"];
-        };
-    };
     insightsBatch: {
         parameters: {
             query?: never;
@@ -3916,7 +3545,7 @@ export interface operations {
                          * @description The path under /insights/{projectId}/ of the question
                          * @enum {unknown}
                          */
-                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "paths" | "table";
+                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "retention/cohort" | "user_flow" | "paths";
                         /** @description The route's query parameters: text, or JSON values (filters, steps, goal) sent as their JSON text */
                         params?: {
                             [key: string]: string | number | boolean | unknown[] | Record<string, never>;
@@ -3958,35 +3587,6 @@ export interface operations {
                                     views_per_session: number;
                                     total_revenue: number;
                                 };
-                                /** @description compare only: the same figures over the compared window */
-                                previous?: {
-                                    /** @description Percent of sessions with one page view, two decimals */
-                                    bounce_rate: number;
-                                    unique_visitors: number;
-                                    total_sessions: number;
-                                    /** @description Seconds */
-                                    avg_session_duration: number;
-                                    total_screen_views: number;
-                                    views_per_session: number;
-                                    total_revenue: number;
-                                };
-                                /** @description Per figure, the change from `previous` (compare only) */
-                                change?: {
-                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    bounce_rate: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    unique_visitors: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    total_sessions: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    avg_session_duration: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    total_screen_views: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    views_per_session: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    total_revenue: number | null;
-                                };
                                 series: {
                                     /**
                                      * Format: date-time
@@ -4002,40 +3602,6 @@ export interface operations {
                                     total_screen_views: number;
                                     views_per_session: number;
                                     total_revenue: number;
-                                    /** @description compare only: the compared window's bucket of the same rank; null past its last */
-                                    previous?: {
-                                        /**
-                                         * Format: date-time
-                                         * @description Start of the bucket
-                                         */
-                                        date: string;
-                                        /** @description Percent of sessions with one page view, two decimals */
-                                        bounce_rate: number;
-                                        unique_visitors: number;
-                                        total_sessions: number;
-                                        /** @description Seconds */
-                                        avg_session_duration: number;
-                                        total_screen_views: number;
-                                        views_per_session: number;
-                                        total_revenue: number;
-                                    } | null;
-                                    /** @description Per figure, the change from `previous` (compare only) */
-                                    change?: {
-                                        /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                        bounce_rate: number | null;
-                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                        unique_visitors: number | null;
-                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                        total_sessions: number | null;
-                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                        avg_session_duration: number | null;
-                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                        total_screen_views: number | null;
-                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                        views_per_session: number | null;
-                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                        total_revenue: number | null;
-                                    };
                                 }[];
                             } | {
                                 /** @description The page's latest title */
@@ -4048,26 +3614,45 @@ export interface operations {
                                 bounce_rate: number | null;
                                 /** @description Seconds to the next view; null when no view has one */
                                 avg_duration: number | null;
-                                /** @description The same figures over the compared window; null where this row's key has none there */
-                                previous?: {
-                                    sessions: number;
-                                    pageviews: number;
-                                    /** @description Percent; null when no session entered here */
-                                    bounce_rate: number | null;
-                                    /** @description Seconds to the next view; null when no view has one */
-                                    avg_duration: number | null;
-                                } | null;
-                                /** @description Per figure, the change from `previous` (compare only) */
-                                change?: {
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    sessions: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    pageviews: number | null;
-                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    bounce_rate: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    avg_duration: number | null;
-                                };
+                            }[] | ({
+                                id: string;
+                                profile_id: string;
+                                event_count: number;
+                                screen_view_count: number;
+                                entry_origin: string;
+                                entry_path: string;
+                                /** @description Origin of the last page view; null without page views */
+                                exit_origin: string | null;
+                                /** @description Path of the last page view; null without page views */
+                                exit_path: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description Start, ISO 8601 with the offset of the request timezone
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End, ISO 8601 with the offset of the request timezone
+                                 */
+                                ended_at: string;
+                                /** @description End - start, milliseconds */
+                                duration: number;
+                                /** @description At most one page view */
+                                is_bounce: boolean;
+                                referrer: string;
+                                referrer_name: string;
+                                referrer_type: string;
+                                utm_source: string;
+                                utm_medium: string;
+                                utm_campaign: string;
+                                utm_term: string;
+                                utm_content: string;
+                                country: string;
+                                region: string;
+                                city: string;
+                                device: string;
+                                browser: string;
+                                os: string;
                             }[] | {
                                 meta: {
                                     /** @description The `cursor` of the next page; null on the last one */
@@ -4115,7 +3700,7 @@ export interface operations {
                                     browser: string;
                                     os: string;
                                 }[];
-                            } | {
+                            }) | {
                                 origin: string;
                                 path: string;
                                 /** @description Sessions that entered (mode=entry) or left (mode=exit) on this page */
@@ -4126,28 +3711,6 @@ export interface operations {
                                 avg_session_duration: number;
                                 /** @description mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session's last page view */
                                 exit_rate?: number;
-                                /** @description compare only: the same figures over the compared window (exit_rate with mode=exit only); null where this page has none there */
-                                previous?: {
-                                    /** @description Sessions that entered (mode=entry) or left (mode=exit) on this page */
-                                    sessions: number;
-                                    /** @description Percent of those sessions with at most one page view */
-                                    bounce_rate: number;
-                                    /** @description Seconds, over those sessions */
-                                    avg_session_duration: number;
-                                    /** @description mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session's last page view */
-                                    exit_rate?: number;
-                                } | null;
-                                /** @description Per figure, the change from `previous` (compare only) */
-                                change?: {
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    sessions: number | null;
-                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    bounce_rate: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    avg_session_duration: number | null;
-                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    exit_rate?: number | null;
-                                };
                             }[] | {
                                 /** @description null where the attribute is empty */
                                 name: string | null;
@@ -4156,25 +3719,6 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
-                                /** @description The same figures over the compared window; null where this row's key has none there */
-                                previous?: {
-                                    sessions: number;
-                                    pageviews: number;
-                                    bounce_rate: number;
-                                    /** @description Seconds */
-                                    avg_session_duration: number;
-                                } | null;
-                                /** @description Per figure, the change from `previous` (compare only) */
-                                change?: {
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    sessions: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    pageviews: number | null;
-                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    bounce_rate: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    avg_session_duration: number | null;
-                                };
                             }[] | {
                                 /** @description The country */
                                 prefix: string | null;
@@ -4185,25 +3729,6 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
-                                /** @description The same figures over the compared window; null where this row's key has none there */
-                                previous?: {
-                                    sessions: number;
-                                    pageviews: number;
-                                    bounce_rate: number;
-                                    /** @description Seconds */
-                                    avg_session_duration: number;
-                                } | null;
-                                /** @description Per figure, the change from `previous` (compare only) */
-                                change?: {
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    sessions: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    pageviews: number | null;
-                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    bounce_rate: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    avg_session_duration: number | null;
-                                };
                             }[] | {
                                 /** @description The browser */
                                 prefix: string | null;
@@ -4214,25 +3739,6 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
-                                /** @description The same figures over the compared window; null where this row's key has none there */
-                                previous?: {
-                                    sessions: number;
-                                    pageviews: number;
-                                    bounce_rate: number;
-                                    /** @description Seconds */
-                                    avg_session_duration: number;
-                                } | null;
-                                /** @description Per figure, the change from `previous` (compare only) */
-                                change?: {
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    sessions: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    pageviews: number | null;
-                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    bounce_rate: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    avg_session_duration: number | null;
-                                };
                             }[] | {
                                 /** @description The os */
                                 prefix: string | null;
@@ -4243,26 +3749,7 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
-                                /** @description The same figures over the compared window; null where this row's key has none there */
-                                previous?: {
-                                    sessions: number;
-                                    pageviews: number;
-                                    bounce_rate: number;
-                                    /** @description Seconds */
-                                    avg_session_duration: number;
-                                } | null;
-                                /** @description Per figure, the change from `previous` (compare only) */
-                                change?: {
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    sessions: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    pageviews: number | null;
-                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    bounce_rate: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    avg_session_duration: number | null;
-                                };
-                            }[] | {
+                            }[] | (string[] | {
                                 name: string;
                                 /** @description Events of the window with this name */
                                 count: number;
@@ -4271,25 +3758,33 @@ export interface operations {
                                  * @description The window's last event of this name, ISO 8601 with the offset of the request timezone
                                  */
                                 lastSeen: string;
-                                /** @description The same figures over the compared window; null where this row's key has none there */
-                                previous?: {
-                                    /** @description Events of the window with this name */
+                            }[]) | ({
+                                columns: string[];
+                                properties: {
+                                    /** @description The key, bare */
+                                    property_key: string;
+                                    /** @description The asked event name; null when none was asked (every name counted) */
+                                    event_name: string | null;
+                                    /** @description Events of the window carrying the key (Quarry) */
                                     count: number;
-                                } | null;
-                                /** @description Per figure, the change from `previous` (compare only) */
-                                change?: {
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    count: number | null;
-                                };
-                            }[] | {
+                                }[];
+                            } | {
                                 key: string;
                                 /** @description Events of the window carrying this key (of the asked name, if any) */
                                 count: number;
-                            }[] | {
+                            }[]) | ({
+                                /** @description The asked event name; null when none was asked */
+                                event: string | null;
+                                /** @description The key, bare */
+                                property: string;
+                                values: string[];
+                                /** @description Events of the window holding each value, in the order of `values` (Quarry) */
+                                counts: number[];
+                            } | {
                                 value: string;
                                 /** @description Events of the window whose property holds this value (of the asked name, if any) */
                                 count: number;
-                            }[] | {
+                            }[]) | {
                                 steps: {
                                     step: number;
                                     eventName: string;
@@ -4324,43 +3819,19 @@ export interface operations {
                                     /** @description Percent, two decimals */
                                     overallConversionRate: number;
                                 }[];
-                                /** @description compare only: the same funnel over the compared window, without breakdown */
-                                previous?: {
-                                    steps: {
-                                        step: number;
-                                        eventName: string;
-                                        /** @description Groups (sessions or visitors) reaching this step */
-                                        users: number;
-                                        /** @description Percent, two decimals */
-                                        conversionRateFromStart: number;
-                                        /** @description Percent lost before the next step; null on the last step and where no group reached this one */
-                                        dropoffPercent: number | null;
-                                        isHighestDropoff: boolean;
-                                    }[];
-                                    totalUsers: number;
-                                    completedUsers: number;
-                                    /** @description Percent, two decimals */
-                                    overallConversionRate: number;
-                                };
-                                /** @description compare only: per figure, the change from `previous` */
-                                change?: {
-                                    steps: {
-                                        step: number;
-                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                        users: number | null;
-                                        /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                        conversionRateFromStart: number | null;
-                                        /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                        dropoffPercent: number | null;
-                                    }[];
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    totalUsers: number | null;
-                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    completedUsers: number | null;
-                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
-                                    overallConversionRate: number | null;
-                                };
-                            } | {
+                            } | ({
+                                /**
+                                 * Format: date-time
+                                 * @description The week's Monday midnight, ISO 8601 with the offset of the request timezone
+                                 */
+                                date: string;
+                                /** @description Visitors with an event of the window in the week */
+                                active_users: number;
+                                /** @description Of them, those with an event in the week after */
+                                retained_users: number;
+                                /** @description 100 x retained_users / active_users, 2 decimals */
+                                retention: number;
+                            }[] | {
                                 /** @enum {string} */
                                 period: "day" | "week" | "month";
                                 cohorts: {
@@ -4378,6 +3849,62 @@ export interface operations {
                                     /** @description null for a period no cohort has reached yet */
                                     percentages: (number | null)[];
                                 };
+                            }) | ({
+                                /** @description The cohort's first instant (ISO 8601), or `Weighted Average` */
+                                cohort_interval: string;
+                                /** @description The cohort's visitors (the average row: the mean cohort size, rounded) */
+                                sum: number;
+                                /** @description Visitors counted in each period; 0 in a period not begun yet */
+                                values: number[];
+                                /** @description values / sum, a fraction with 2 decimals */
+                                percentages: number[];
+                            }[] | {
+                                /** @enum {string} */
+                                period: "day" | "week" | "month";
+                                cohorts: {
+                                    /**
+                                     * Format: date-time
+                                     * @description Start of the cohort period
+                                     */
+                                    date: string;
+                                    size: number;
+                                    /** @description Period 0 (the cohort) to `periods`; null where the period starts after now */
+                                    values: (number | null)[];
+                                    percentages: (number | null)[];
+                                }[];
+                                average: {
+                                    /** @description null for a period no cohort has reached yet */
+                                    percentages: (number | null)[];
+                                };
+                            }) | {
+                                /** @enum {string} */
+                                mode: "after";
+                                startEvent: string;
+                                /** @description Sessions with a flow (Quarry) */
+                                sessions: number;
+                                node_count: number;
+                                link_count: number;
+                                nodes: {
+                                    /** @description `<label>::step<step>` */
+                                    id: string;
+                                    /** @description The event name */
+                                    label: string;
+                                    step: number;
+                                    /** @description Sessions whose flow has this event at this step */
+                                    value: number;
+                                    /** @description 100 x value / sessions, 2 decimals */
+                                    percentage: number;
+                                    /** @description Of them, those whose flow ends there (Quarry) */
+                                    exits: number;
+                                }[];
+                                links: {
+                                    /** @description A node id */
+                                    source: string;
+                                    /** @description A node id of the next step */
+                                    target: string;
+                                    /** @description Sessions whose flow goes from source to target */
+                                    value: number;
+                                }[];
                             } | {
                                 /** @description Sequences (sessions with at least one node) */
                                 sessions: number;
@@ -4399,65 +3926,11 @@ export interface operations {
                                 meta?: {
                                     warnings: string[];
                                 };
-                            } | {
-                                /** @description The dimension value; null where it is empty */
-                                referrer?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                referrer_name?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                referrer_type?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                utm_source?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                utm_medium?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                utm_campaign?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                utm_term?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                utm_content?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                country?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                region?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                city?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                device?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                brand?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                model?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                browser?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                browser_version?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                os?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                os_version?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                entry_path?: string | null;
-                                /** @description The dimension value; null where it is empty */
-                                exit_path?: string | null;
-                                /** @description Distinct visitors (profile_id) of the row's sessions */
-                                visitors?: number;
-                                sessions?: number;
-                                /** @description The sessions' page views (those the filters count) */
-                                pageviews?: number;
-                                /** @description Percent of sessions with at most one page view, two decimals */
-                                bounce_rate?: number;
-                                /** @description Seconds, two decimals */
-                                avg_session_duration?: number;
-                                /** @description Two decimals */
-                                views_per_session?: number;
-                                /** @description The sessions' events */
-                                events?: number;
-                                /** @description The sessions' revenue (minor units) */
-                                revenue?: number;
-                                /** @description Percent of the row's visitors with one of the row's sessions that performed the goal, two decimals */
-                                conversion_rate?: number;
-                            }[];
+                            };
+                            /** @description Only while another page follows: the parameters to change in the question's `params` for it (its GET's `Link`) */
+                            next?: {
+                                [key: string]: string;
+                            };
                         }[];
                     };
                 };

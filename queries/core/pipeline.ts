@@ -91,7 +91,13 @@ export function asDeclaredRows<R extends Row>(rows: readonly Row[]): readonly R[
 
 export interface Answer {
   body: unknown
+  /** Another page follows: the next is the same request with the next page number (`cursor`). */
   hasMore?: boolean
+  /**
+   * Another page follows, asked with these parameters changed (a keyset cursor): what the HTTP layer puts in
+   * the `Link` header and a batch result in its `next` (server/http/next-page.ts).
+   */
+  next?: Record<string, string>
 }
 
 /**

@@ -94,6 +94,12 @@ export interface Rows {
     readonly exits: number
     readonly total: number
   }
+  /** behaviour.retention_weekly */
+  'behaviour/retention-weekly.sql': {
+    readonly week_start: number
+    readonly active_users: number
+    readonly retained_users: number
+  }
   /** behaviour.retention */
   'behaviour/retention.sql': {
     readonly cohort_start: number

@@ -106,6 +106,7 @@ export const MARKERS = {
   step_bits: "each step's bit of an event's mask, as windowFunnel's conditions (funnel)",
   step_mask: 'the steps an event matches, as bits (funnel)',
   start_match: 'whether an event matches the start step (retention, paths)',
+  active_match: "whether an event counts as a visitor's activity: the request's filters (weekly retention)",
   table: 'a combined table a compaction keeps (an entry of queries/sessions/combined-tables.ts)',
   top_groups: "the join with a series' top groups",
   view_match: 'whether a page view matches the view filters',

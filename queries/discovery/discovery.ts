@@ -2,6 +2,7 @@
 // exact counts, read from the summaries the engine keeps (migrations/003_event_discovery.sql), so a
 // client can build filters and funnels from what exists. `/events/names`, `/events/properties` and
 // `/events/property_values`.
+import type { Issue } from '../core/errors'
 import { windowOrThrow } from '../core/request-window'
 import { COMPARE_PROPERTY, keptKeysCondition, listCompare, type CompareHook, type CompareMode, type KeptKeys } from '../core/compare'
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
@@ -12,6 +13,7 @@ import { propertyKeyOf } from '../core/registry'
 import { checkedParams, compileSchema } from '../core/validate'
 import { windowParams } from '../core/window-params'
 import { splitWindow, type WindowParts } from './discovery-window'
+import { quarryNames } from './openpanel-names'
 
 /** Longest `search`, `event` or `key` text: names and keys are short; a value longer than this is no search. */
 const TEXT_MAX_LENGTH = 200
@@ -44,6 +46,10 @@ const key = {
   maxLength: TEXT_MAX_LENGTH,
   description: 'The property key whose values are counted, bare (`price`) or as filters name it (`properties.price`)',
 }
+
+/** OpenPanel's names of `event` and `key`, taken beside them (queries/discovery/openpanel-names.ts). */
+const eventName = { ...event, description: "OpenPanel's name of `event`; both given must be equal" }
+const propertyKey = { ...key, description: "OpenPanel's name of `key`; both given must be equal" }
 
 const schemaOf = (own: Record<string, object>, required: string[] = []) => ({
   type: 'object',
@@ -86,7 +92,11 @@ interface RawParams {
 
 /** Every problem of the request in one 400: the schema's and the window's. */
 function parseDiscovery(validate: ReturnType<typeof compileSchema>, raw: Record<string, unknown>, scope: Scope): DiscoveryQuery {
-  const { typed, issues } = checkedParams<RawParams>(validate, raw)
+  // OpenPanel's names become Quarry's before the schema checks them (which requires `key`, given either way).
+  const named: Issue[] = []
+  const taken = Object.keys((validate.validate.schema as { properties: object }).properties)
+  const { typed, issues } = checkedParams<RawParams>(validate, quarryNames(raw, taken, named))
+  issues.push(...named)
   // A key named as filters name it (`properties.price`) is the bare key; `properties.` alone names none.
   const key = typed.key === undefined ? '' : (propertyKeyOf(typed.key) ?? typed.key)
   if (typed.key === 'properties.')
@@ -184,7 +194,7 @@ export const eventNames = discoveryResource({
 
 export const eventProperties = discoveryResource({
   name: 'events/properties',
-  schema: schemaOf({ event }),
+  schema: schemaOf({ event, eventName }),
   compile: (query) => discoveryStatement('events-properties', query, { event: query.event }),
   // Keys named as filters and charts name them.
   row: (row) => ({ key: `properties.${String(row.key)}`, count: Number(row.event_count) }),
@@ -192,7 +202,7 @@ export const eventProperties = discoveryResource({
 
 export const eventPropertyValues = discoveryResource({
   name: 'events/property_values',
-  schema: schemaOf({ key, event }, ['key']),
+  schema: schemaOf({ key, event, propertyKey, eventName }, ['key']),
   compile: (query) => discoveryStatement('events-property-values', query, { key: query.key, event: query.event }),
   row: (row) => ({ value: String(row.value), count: Number(row.event_count) }),
 })

@@ -37,13 +37,14 @@ const modeProperties = {
   mode: {
     type: 'string',
     enum: ENTRY_EXIT_MODES,
-    description: '`entry`: sessions by the page they entered on; `exit`: by the page of their last page view',
+    default: 'entry',
+    description: "`entry` (OpenPanel's default): sessions by the page they entered on; `exit`: by the page of their last page view",
   },
 }
 
-export const entryExitSchema = { ...comparedSchema, required: ['mode'], properties: { ...comparedSchema.properties, ...modeProperties } }
+export const entryExitSchema = { ...comparedSchema, properties: { ...comparedSchema.properties, ...modeProperties } }
 
-const validateMode = compileSchema({ type: 'object', required: ['mode'], properties: modeProperties })
+const validateMode = compileSchema({ type: 'object', properties: modeProperties })
 
 /** The mode, beside the shared parameters: every problem of both is in one 400. */
 const MODE_PARAM = {

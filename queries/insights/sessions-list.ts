@@ -24,7 +24,8 @@ export interface SessionsQuery extends InsightQuery {
 
 type PlannedSessions = SessionsQuery & PlannedInsight
 
-const DEFAULT_LIMIT = 50
+/** OpenPanel's default page (`zSessionsQuery`, apps/api/src/controllers/insights.controller.ts at ed7bdddb). */
+const DEFAULT_LIMIT = 20
 /** The keyset before every session: DateTime64(3) stops at 2299. */
 const LAST_MS = Date.parse('2299-12-31T00:00:00Z')
 
@@ -157,6 +158,6 @@ export const sessionsList: Resource<SessionsQuery, PlannedSessions, Rows['insigh
     })
     const last = page.at(-1)
     const nextCursor = rows.length > query.limit && last ? encodeSessionCursor({ startMs: Number(last.start_ms), id: last.id }) : null
-    return { body: { meta: { nextCursor }, data } }
+    return { body: { meta: { nextCursor }, data }, ...(nextCursor ? { next: { cursor: nextCursor } } : {}) }
   },
 }

@@ -50,8 +50,10 @@ export interface Freshness {
 export interface BodyAnswer {
   kind: 'body'
   body: unknown
-  /** Another page follows. */
+  /** Another page follows (the next page number). */
   hasMore?: boolean
+  /** Another page follows, asked with these parameters (queries/core/pipeline.ts, `Answer`). */
+  next?: Record<string, string>
   /** Set when the rows went through the result cache (a resource of one statement). */
   cache?: Freshness
 }
@@ -165,6 +167,7 @@ export class Answers {
       kind: 'body',
       body: compare.merge(main.body, previous?.body, query),
       hasMore: main.hasMore,
+      next: main.next,
       cache: previous ? bothFresh(main.cache, previous.cache) : main.cache,
     }
   }
@@ -174,7 +177,7 @@ export class Answers {
     resource: Resource<unknown, Planned, Returned>,
     query: Planned,
     question: Question,
-  ): Promise<{ body: unknown; hasMore?: boolean; cache: Freshness }> {
+  ): Promise<{ body: unknown; hasMore?: boolean; next?: Record<string, string>; cache: Freshness }> {
     // The cache knows a question by its statement with no day settled: whichever days its check settles, the
     // statement answers the same rows (docs/design/sessions.md), so they are one entry, found before any check.
     // A question asked before gets the statement compiled then, so a repeated request compiles nothing.
@@ -188,8 +191,8 @@ export class Answers {
       revalidate: question.revalidate,
       run: (signal) => this.run(resource, query, asked, { ...question, signal }),
     })
-    const { body, hasMore } = resource.shape(asDeclaredRows<Returned>(entry.rows), query, {})
-    return { body, hasMore, cache: { hit, storedAt: entry.storedAt, maxAgeSeconds: entry.maxAgeSeconds } }
+    const { body, hasMore, next } = resource.shape(asDeclaredRows<Returned>(entry.rows), query, {})
+    return { body, hasMore, next, cache: { hit, storedAt: entry.storedAt, maxAgeSeconds: entry.maxAgeSeconds } }
   }
 
   /**

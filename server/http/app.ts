@@ -16,6 +16,7 @@ import type { ApiClient, Directory } from './directory'
 import { docsRouter } from './docs'
 import { Drain } from './drain'
 import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
+import { nextPageLink, nextPageParams } from './next-page'
 import { FailedAttempts } from './failed-attempts'
 import { PerClientSlots, clientRateLimit, concurrencyCap } from './limits'
 import type { Logger } from '../logger'
@@ -50,14 +51,6 @@ export interface AppOptions {
   readiness?: ReadinessProbe
   /** The demo project, when the gateway has one: /openapi.json's `projectId` examples name it. */
   demoProjectId?: string
-}
-
-/** The same request with the next `cursor`, as a path: built from the request path alone, never its Host header. */
-function nextPageLink(req: Request): string {
-  const url = new URL(req.originalUrl, 'http://localhost')
-  const cursor = Number(url.searchParams.get('cursor') ?? '1')
-  url.searchParams.set('cursor', String(cursor + 1))
-  return `<${url.pathname}${url.search}>; rel="next"`
 }
 
 export function createApp(options: AppOptions): express.Express {
@@ -191,6 +184,8 @@ export function createApp(options: AppOptions): express.Express {
       report: (facts) => Object.assign(res.locals, facts),
     })
     if (answered.kind === 'stream') return sendStream(answered, res)
+    const next = nextPageParams(answered, req.query as Record<string, unknown>)
+    if (next) res.set('Link', nextPageLink(req, next))
     if (!answered.cache) {
       res.json(answered.body)
       return
@@ -206,7 +201,6 @@ export function createApp(options: AppOptions): express.Express {
       'X-Cache': cache.hit ? 'hit' : 'miss',
       ETag: etag,
     })
-    if (answered.hasMore) res.set('Link', nextPageLink(req))
     if (matchesEtag(req.get('if-none-match'), etag)) {
       res.status(304).end()
       return

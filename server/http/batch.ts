@@ -12,6 +12,7 @@ import type { Route } from '../routes/routes'
 import { authorizeProject } from './auth'
 import type { ApiClient, Directory } from './directory'
 import { errorAnswer } from './error-handler'
+import { nextPageParams } from './next-page'
 import type { PerClientSlots } from './limits'
 
 export const BATCH_PATH = '/insights/:projectId/batch'
@@ -69,6 +70,11 @@ export interface BatchResult {
   id: string
   status: number
   body: unknown
+  /**
+   * Another page follows: the parameters to change in the question's `params` to ask it, what its GET sends
+   * in the `Link` header (a batch has one header for all its questions).
+   */
+  next?: Record<string, string>
 }
 
 /** The ids that repeat an earlier one, each as an issue. */
@@ -152,7 +158,8 @@ export function batchHandlers(options: BatchOptions): RequestHandler[] {
         report: (facts) => addFacts(res.locals, facts),
       })
       if (answered.kind !== 'body') throw new Error(`${route.path} answered a stream in a batch`)
-      return { id: question.id, status: 200, body: answered.body }
+      const next = nextPageParams(answered, question.params ?? {})
+      return { id: question.id, status: 200, body: answered.body, ...(next ? { next } : {}) }
     } catch (error) {
       return failed(question.id, error, requestId)
     } finally {

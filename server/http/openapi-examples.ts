@@ -104,12 +104,64 @@ const PARAMETERS: Record<string, ParameterDoc> = {
       year: { summary: 'A year before', value: 'year' },
     },
   },
+  detail: {
+    description:
+      '`true`: Quarry\'s richer answer instead of OpenPanel\'s shape on a path both answer (docs/openpanel.md, "When shapes collide").',
+    examples: { openpanel: { summary: "OpenPanel's shape", value: false }, quarry: { summary: "Quarry's answer", value: true } },
+  },
   'If-None-Match': {
     description: 'The `ETag` of an earlier answer: `304` while it still holds.',
     examples: {
       none: notSent('Not sent: always a 200'),
       etag: { summary: 'An ETag (this one matches nothing, so 200)', value: 'W/"2a-0000000000000000000000000000"' },
     },
+  },
+}
+
+/** `names` of `parameters` as a route takes them only with `detail=true`: not sent in its first example, which asks OpenPanel's shape. */
+function notSentWithoutDetail(parameters: Record<string, Partial<ParameterDoc>>, names: string[]): Record<string, Partial<ParameterDoc>> {
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      {
+        description: `With \`detail=true\` only. ${parameters[name].description}`,
+        examples: { none: notSent("Not sent: OpenPanel's shape takes no such parameter"), ...parameters[name].examples },
+      },
+    ]),
+  )
+}
+
+/** The parameters of Quarry's retention, on both retention routes. */
+const RETENTION_PARAMETERS: Record<string, Partial<ParameterDoc>> = {
+  filters: {
+    description: 'URL-encoded JSON: a flat array of filters, ANDed, read on both the cohort and the return events.',
+    examples: {
+      flat: { summary: 'Desktop only', value: json([{ name: 'device', operator: 'is', value: ['desktop'] }]) },
+      none: notSent('No filters'),
+    },
+  },
+  startEvent: {
+    description: 'The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default.',
+    examples: {
+      name: { summary: 'Signed up', value: 'signup' },
+      step: {
+        summary: 'Signed up on the plus plan',
+        value: json({ name: 'signup', filters: [{ name: 'properties.plan', operator: 'is', value: ['plus'] }] }),
+      },
+    },
+  },
+  returnEvent: {
+    description: 'The step that counts as coming back (a name or a JSON step); any event by default.',
+    examples: { name: { summary: 'Any page view', value: 'screen_view' } },
+  },
+  period: {
+    description: 'The length of a cohort and of each period after it.',
+    examples: { week: { summary: 'Weekly cohorts', value: 'week' } },
+  },
+  periods: { description: 'Periods counted after each cohort.', examples: { four: { summary: '4 periods', value: 4 } } },
+  criteria: {
+    description: '`on`: back in that very period; `on_or_after`: back in it or any later one.',
+    examples: { on: { summary: 'In that period', value: 'on' } },
   },
 }
 
@@ -127,15 +179,17 @@ const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = 
     search: { description: 'Keeps the pages whose path or title contains this text, ignoring case.' },
   },
   '/insights/:projectId/sessions': {
-    limit: { examples: { fifty: { summary: '50 sessions', value: 50 } } },
+    limit: { examples: { twenty: { summary: "20 sessions (OpenPanel's default)", value: 20 } } },
     cursor: {
-      description: "The previous page's `meta.nextCursor` (opaque); the first page without it.",
+      description:
+        "The next page's cursor (opaque), as the `Link` header (or, with `detail=true`, `meta.nextCursor`) gives it; the first page without it.",
       examples: { none: notSent('The first page') },
     },
   },
   '/insights/:projectId/pages/entry_exit': {
     mode: {
-      description: '`entry`: sessions by the page they entered on; `exit`: by the page of their last page view.',
+      description:
+        "`entry` (the default, as OpenPanel's): sessions by the page they entered on; `exit`: by the page of their last page view.",
       examples: { entry: { summary: 'By entry page', value: 'entry' }, exit: { summary: 'By exit page', value: 'exit' } },
     },
   },
@@ -144,14 +198,26 @@ const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = 
       description: 'Counts only events of this name (every name when absent).',
       examples: { none: notSent('Every event'), purchase: { summary: 'Purchases only', value: 'purchase' } },
     },
+    eventName: {
+      description: "OpenPanel's name of `event`: either may be sent, or both when equal.",
+      examples: { none: notSent('Every event'), purchase: { summary: 'Purchases only', value: 'purchase' } },
+    },
   },
   '/insights/:projectId/events/property_values': {
     key: {
       description: 'The property key whose values are counted.',
       examples: { currency: { summary: 'The currency of carts and purchases', value: 'currency' } },
     },
+    propertyKey: {
+      description: "OpenPanel's name of `key`: either must be sent, or both when equal.",
+      examples: { none: notSent('Not sent: `key` names the property') },
+    },
     event: {
       description: 'Counts only events of this name (every name when absent).',
+      examples: { none: notSent('Every event'), purchase: { summary: 'Purchases only', value: 'purchase' } },
+    },
+    eventName: {
+      description: "OpenPanel's name of `event`: either may be sent, or both when equal.",
       examples: { none: notSent('Every event'), purchase: { summary: 'Purchases only', value: 'purchase' } },
     },
     search: { examples: { none: notSent('Not sent: every value'), text: { summary: 'Containing "eu"', value: 'eu' } } },
@@ -244,37 +310,37 @@ const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = 
     },
   },
   '/insights/:projectId/retention': {
-    filters: {
-      description: 'URL-encoded JSON: a flat array of filters, ANDed, read on both the cohort and the return events.',
-      examples: {
-        flat: { summary: 'Desktop only', value: json([{ name: 'device', operator: 'is', value: ['desktop'] }]) },
-        none: notSent('No filters'),
-      },
-    },
-    startEvent: {
-      description:
-        'The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default.',
-      examples: {
-        name: { summary: 'Signed up', value: 'signup' },
-        step: {
-          summary: 'Signed up on the plus plan',
-          value: json({ name: 'signup', filters: [{ name: 'properties.plan', operator: 'is', value: ['plus'] }] }),
-        },
-      },
-    },
-    returnEvent: {
-      description: 'The step that counts as coming back (a name or a JSON step); any event by default.',
-      examples: { name: { summary: 'Any page view', value: 'screen_view' } },
-    },
+    ...RETENTION_PARAMETERS,
+    ...notSentWithoutDetail(RETENTION_PARAMETERS, ['startEvent', 'returnEvent', 'period', 'periods', 'criteria']),
+    range: { description: 'The window, when startDate is not given: 3m by default, 7d with detail=true.' },
+  },
+  '/insights/:projectId/retention/cohort': {
+    ...RETENTION_PARAMETERS,
+    range: { description: "The window, when startDate is not given: 3m by default (OpenPanel's cohorts cover about 12 weeks)." },
     period: {
-      description: 'The length of a cohort and of each period after it.',
-      examples: { week: { summary: 'Weekly cohorts', value: 'week' } },
+      ...RETENTION_PARAMETERS.period,
+      description: "The length of a cohort and of each period after it: week by default, as OpenPanel's.",
     },
-    periods: { description: 'Periods counted after each cohort.', examples: { four: { summary: '4 periods', value: 4 } } },
+    periods: { ...RETENTION_PARAMETERS.periods, description: "Periods counted after each cohort: 12 by default, as OpenPanel's." },
     criteria: {
-      description: '`on`: back in that very period; `on_or_after`: back in it or any later one.',
-      examples: { on: { summary: 'In that period', value: 'on' } },
+      ...RETENTION_PARAMETERS.criteria,
+      description: "`on`: back in that very period; `on_or_after` (the default, as OpenPanel's): back in it or any later one.",
     },
+  },
+  '/insights/:projectId/user_flow': {
+    startEvent: {
+      description: "The event name each session's flow begins at (its first such event).",
+      examples: { signup: { summary: 'From a signup', value: 'signup' } },
+    },
+    mode: {
+      description: '`after`: the events after `startEvent`, the only mode answered (`before` and `between` are a 400).',
+      examples: { after: { summary: 'After the event', value: 'after' } },
+    },
+    steps: { description: 'Events in a flow, `startEvent` first.', examples: { five: { summary: '5 steps', value: 5 } } },
+    limit: { description: 'Nodes and links kept per step.', examples: { ten: { summary: '10 per step', value: 10 } } },
+    endEvent: { description: 'Taken by OpenPanel with `mode=between`; a 400 here.', examples: { none: notSent('Not sent') } },
+    include: { description: 'Taken by OpenPanel to keep only some event names; a 400 here.', examples: { none: notSent('Not sent') } },
+    exclude: { description: 'Taken by OpenPanel to drop some event names; a 400 here.', examples: { none: notSent('Not sent') } },
   },
   '/insights/:projectId/paths': {
     node: {
@@ -409,6 +475,8 @@ const FAMILY_OF_PATH: Record<string, Family> = {
   '/insights/:projectId/events/property_values': 'Discovery',
   '/insights/:projectId/funnel': 'Behaviour',
   '/insights/:projectId/retention': 'Behaviour',
+  '/insights/:projectId/retention/cohort': 'Behaviour',
+  '/insights/:projectId/user_flow': 'Behaviour',
   '/insights/:projectId/paths': 'Behaviour',
   '/export/charts': 'Charts',
   '/export/events': 'Export',

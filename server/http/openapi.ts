@@ -202,6 +202,11 @@ function batchOperation(routes: Route[], options: OpenApiOptions) {
       id: { type: 'string', description: "The question's id" },
       status: { type: 'integer', description: 'The status its GET would answer' },
       body: { anyOf: [ERROR, ...bodies.values()], description: "What its GET would answer: the route's answer, or the error body" },
+      next: {
+        type: 'object',
+        additionalProperties: { type: 'string' },
+        description: "Only while another page follows: the parameters to change in the question's `params` for it (its GET's `Link`)",
+      },
     },
   }
   const projectId = { name: 'projectId', in: 'path', required: true, schema: { type: 'string' } }

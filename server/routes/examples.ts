@@ -95,7 +95,13 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
     periods: '3',
     criteria: 'on_or_after',
     filters: EVENT_FILTERS,
+    // Quarry's cohort table on /retention, Quarry's table on /retention/cohort.
+    detail: 'true',
   },
+  // OpenPanel's weekly series (/retention) and cohort rows (/retention/cohort).
+  { range: '12m', filters: EVENT_FILTERS },
+  // OpenPanel's user flow.
+  { startEvent: 'signup', steps: '4', limit: '3', range: '30d', filters: FILTER_TREE },
   {
     node: 'event',
     start: JSON.stringify({ name: 'signup', filters: [{ name: 'path', operator: 'contains', value: ['pricing'] }] }),

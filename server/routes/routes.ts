@@ -2,18 +2,29 @@
 // HTTP app serves and what the admin code (explain, the SQL catalogue) compiles, so both import it from here.
 import { chart } from '../../queries/charts/chart'
 import { dimensions } from '../../queries/insights/dimensions'
-import { eventNames, eventProperties, eventPropertyValues } from '../../queries/discovery/discovery'
 import { eventNamesResponse, eventPropertiesResponse, eventPropertyValuesResponse } from '../../queries/discovery/responses'
 import { exportEvents } from '../../queries/export/export-resource'
 import { funnel } from '../../queries/behaviour/funnel'
 import { paths } from '../../queries/behaviour/paths'
-import { retention } from '../../queries/behaviour/retention'
 import { live } from '../../queries/insights/live'
 import { metrics } from '../../queries/insights/metrics'
 import { pages } from '../../queries/insights/pages'
 import { entryExit } from '../../queries/insights/entry-exit'
-import { sessionsList } from '../../queries/insights/sessions-list'
 import type { AnyResource } from '../../queries/core/pipeline'
+import { openPanelEventNames, openPanelEventProperties, openPanelEventPropertyValues } from '../../queries/openpanel-shapes/discovery'
+import { openPanelRetention, openPanelRetentionCohort } from '../../queries/openpanel-shapes/retention'
+import { openPanelSessions } from '../../queries/openpanel-shapes/sessions'
+import { userFlow } from '../../queries/openpanel-shapes/user-flow'
+import {
+  briefOrDetailed,
+  namesBody,
+  propertiesBody,
+  propertyValuesBody,
+  retentionCohortBody,
+  sessionsBody,
+  userFlowResponse,
+  weeklyRetentionBody,
+} from '../../queries/openpanel-shapes/responses'
 import type { Dimension } from '../../queries/core/registry'
 import { chartResponse } from '../../queries/charts/responses'
 import type { RouteResponse } from '../../queries/core/responses'
@@ -74,8 +85,8 @@ export const ROUTES: Route[] = [
   {
     path: '/insights/:projectId/sessions',
     summary: "The window's sessions, newest first, as keyset pages",
-    resource: sessionsList,
-    response: sessionsResponse,
+    resource: openPanelSessions,
+    response: { ...briefOrDetailed(sessionsBody, sessionsResponse), paged: true },
   },
   {
     path: '/insights/:projectId/pages/entry_exit',
@@ -87,20 +98,20 @@ export const ROUTES: Route[] = [
   {
     path: '/insights/:projectId/events/names',
     summary: 'Event names of the window with their events and last time seen',
-    resource: eventNames,
-    response: eventNamesResponse,
+    resource: openPanelEventNames,
+    response: briefOrDetailed(namesBody, eventNamesResponse),
   },
   {
     path: '/insights/:projectId/events/properties',
     summary: 'Property keys of the window with the events carrying each',
-    resource: eventProperties,
-    response: eventPropertiesResponse,
+    resource: openPanelEventProperties,
+    response: briefOrDetailed(propertiesBody, eventPropertiesResponse),
   },
   {
     path: '/insights/:projectId/events/property_values',
     summary: "Values of one property key in the window with each one's events",
-    resource: eventPropertyValues,
-    response: eventPropertyValuesResponse,
+    resource: openPanelEventPropertyValues,
+    response: briefOrDetailed(propertyValuesBody, eventPropertyValuesResponse),
   },
   {
     path: '/insights/:projectId/funnel',
@@ -110,9 +121,21 @@ export const ROUTES: Route[] = [
   },
   {
     path: '/insights/:projectId/retention',
-    summary: 'Visitors of each cohort coming back in the periods after it',
-    resource: retention,
-    response: retentionResponse,
+    summary: 'Visitors active each week and again the week after (with detail=true: cohorts coming back in the periods after)',
+    resource: openPanelRetention,
+    response: briefOrDetailed(weeklyRetentionBody, retentionResponse),
+  },
+  {
+    path: '/insights/:projectId/retention/cohort',
+    summary: "Cohorts coming back in the weeks after, with a weighted average, in OpenPanel's shape",
+    resource: openPanelRetentionCohort,
+    response: briefOrDetailed(retentionCohortBody, retentionResponse),
+  },
+  {
+    path: '/insights/:projectId/user_flow',
+    summary: "Where sessions go after an event, as OpenPanel's sankey (Quarry's paths over event names)",
+    resource: userFlow,
+    response: userFlowResponse,
   },
   {
     path: '/insights/:projectId/paths',

@@ -72,6 +72,6 @@ describe('strict numbers and named values over HTTP', function () {
     assert.deepEqual(await issuesOf('/insights/shop/metrics?range=90d'), [
       'range: "range" must be one of: 30min, lastHour, last24h, today, yesterday, 7d, 30d, 3m, 6m, 12m, monthToDate, lastMonth, yearToDate, lastYear, custom',
     ])
-    assert.deepEqual(await issuesOf('/insights/shop/pages/entry_exit'), ['mode: "mode" is required, one of: entry, exit'])
+    assert.deepEqual(await issuesOf('/insights/shop/pages/entry_exit?mode=both'), ['mode: "mode" must be one of: entry, exit'])
   })
 })

@@ -138,6 +138,8 @@ function randomRequest(random: Random, project: (typeof PROJECTS)[number]) {
 function urlOf(projectId: string, resource: string, query: Record<string, string | string[]>): string {
   const search = new URLSearchParams()
   for (const [key, value] of Object.entries(query)) for (const item of Array.isArray(value) ? value : [value]) search.append(key, item)
+  // Retention as Quarry's cohort table, which the model answers.
+  if (resource === 'retention') search.append('detail', 'true')
   return `/insights/${projectId}/${resource}?${search}`
 }
 

@@ -59,7 +59,8 @@ const CASES: Case[] = [
   },
   {
     path: `/insights/${PROJECT.id}/sessions`,
-    base: SETTLED,
+    // Quarry's page, whose meta names the next cursor.
+    base: { ...SETTLED, detail: 'true' },
     variants: { limit: { limit: '5' }, timezone: { timezone: 'UTC' }, filter: { filters: filter('DE') } },
     keyset: true,
   },

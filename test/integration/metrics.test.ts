@@ -117,7 +117,7 @@ describe('Prometheus metrics of a gateway over the embedded engine', () => {
     await request(app).get('/insights/mproj/funnel?steps=screen_view&steps=purchase&breakdown=country').set(auth).expect(200)
     await request(app).get('/insights/mproj/funnel?steps=*&steps=purchase').set(auth).expect(200)
     await request(app).get('/insights/mproj/funnel?steps=screen_view').set(auth).expect(400)
-    await request(app).get('/insights/mproj/retention?period=day&periods=3').set(auth).expect(200)
+    await request(app).get('/insights/mproj/retention?period=day&periods=3&detail=true').set(auth).expect(200)
     await request(app).get('/insights/mproj/paths?node=event').set(auth).expect(200)
     const { families } = await scrape()
     for (const [resource, answered] of [

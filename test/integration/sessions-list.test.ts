@@ -85,10 +85,10 @@ describe('/sessions', function () {
   /** Every page of `query`, following each nextCursor; each page full but the last. */
   async function allPages(projectId: string, query: Record<string, string>, replay: string): Promise<{ status: number; rows: unknown[] }> {
     const rows: unknown[] = []
-    const limit = Number(query.limit ?? 50)
+    const limit = Number(query.limit ?? 20)
     let cursor: string | undefined
     for (let pageNumber = 1; ; pageNumber += 1) {
-      const search = new URLSearchParams({ ...query, ...(cursor ? { cursor } : {}) })
+      const search = new URLSearchParams({ ...query, detail: 'true', ...(cursor ? { cursor } : {}) })
       const res = await request(h.app).get(`/insights/${projectId}/sessions?${search}`).set(auth)
       if (res.status !== 200) return { status: res.status, rows }
       const body = res.body as { meta: { nextCursor: string | null }; data: unknown[] }
@@ -101,7 +101,7 @@ describe('/sessions', function () {
 
   const hand = async (stage: string) => {
     h.now = new Date('2024-03-20T00:00:00Z')
-    const res = await request(h.app).get('/insights/hand/sessions?startDate=2024-03-05&endDate=2024-03-05').set(auth)
+    const res = await request(h.app).get('/insights/hand/sessions?startDate=2024-03-05&endDate=2024-03-05&detail=true').set(auth)
     assert.equal(res.status, 200, JSON.stringify(res.body))
     const body = res.body as { meta: { nextCursor: string | null }; data: Record<string, unknown>[] }
     assert.equal(body.meta.nextCursor, null)
@@ -132,9 +132,9 @@ describe('/sessions', function () {
       listSessions({ events: HAND, projectTimezone: 'UTC', query: { startDate: '2024-03-05', endDate: '2024-03-05' }, now: h.now }),
       `${stage}: the model`,
     )
-    const first = await request(h.app).get('/insights/hand/sessions?startDate=2024-03-05&endDate=2024-03-05&limit=3').set(auth)
+    const first = await request(h.app).get('/insights/hand/sessions?startDate=2024-03-05&endDate=2024-03-05&limit=3&detail=true').set(auth)
     const second = await request(h.app)
-      .get(`/insights/hand/sessions?startDate=2024-03-05&endDate=2024-03-05&limit=3&cursor=${first.body.meta.nextCursor}`)
+      .get(`/insights/hand/sessions?startDate=2024-03-05&endDate=2024-03-05&limit=3&detail=true&cursor=${first.body.meta.nextCursor}`)
       .set(auth)
     assert.deepEqual(
       [...first.body.data, ...second.body.data].map((row: { id: string }) => row.id),

@@ -57,7 +57,7 @@ interface Step {
 // ---------------------------------------------------------------------------------------------------
 // Parameters
 
-class Invalid extends Error {}
+export class Invalid extends Error {}
 const fail = (why: string): never => {
   throw new Invalid(why)
 }
@@ -83,12 +83,12 @@ function oneOf<T extends string>(text: string | undefined, allowed: readonly T[]
 }
 
 /** Filters read on an event's own columns: the entry page is a session's, not an event's. */
-function eventColumnFilters(filters: Filter[]): Filter[] {
+export function eventColumnFilters(filters: Filter[]): Filter[] {
   if (filters.some((f) => f.name === 'entry_origin' || f.name === 'entry_path')) fail('entry page on an event')
   return filters
 }
 
-function filtersParam(query: Record<string, string | string[]>): Filter[] {
+export function filtersParam(query: Record<string, string | string[]>): Filter[] {
   const text = single(query, 'filters')
   if (text === undefined) return []
   return parseFilters(text) ?? fail('filters')
@@ -121,11 +121,11 @@ function stepFromText(text: string): Step {
 
 const COMMON = ['startDate', 'endDate', 'range', 'timezone', 'filters']
 
-function checkKnown(query: Record<string, string | string[]>, own: string[]): void {
+export function checkKnown(query: Record<string, string | string[]>, own: string[]): void {
   for (const key of Object.keys(query)) if (!COMMON.includes(key) && !own.includes(key)) fail(`unknown ${key}`)
 }
 
-function windowOf(req: BehaviourRequest): { tz: string; w: Window } {
+export function windowOf(req: BehaviourRequest): { tz: string; w: Window } {
   const zone = single(req.query, 'timezone')
   if (zone !== undefined && !isValidTimeZone(zone)) fail('timezone')
   const tz = zone ?? req.projectTimezone
@@ -147,7 +147,7 @@ function filterMatches(f: Filter, e: Ev): boolean {
   return matchValue(f, eventField(e, f.name))
 }
 
-function stepMatches(step: Step, shared: Filter[], e: Ev): boolean {
+export function stepMatches(step: Step, shared: Filter[], e: Ev): boolean {
   if (step.name !== '*' && e.name !== step.name) return false
   return [...step.filters, ...shared].every((f) => filterMatches(f, e))
 }

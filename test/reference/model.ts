@@ -476,7 +476,9 @@ export function answerInsights(req: ModelRequest): ModelAnswer {
   const pageOrder = resource === 'pages' ? parsePageOrder(query) : null
   if (window === null || filters === null || paging === null) return BAD_REQUEST
   if (resource === 'pages' && pageOrder === null) return BAD_REQUEST
-  if (resource === 'pages/entry_exit' && query.mode !== 'entry' && query.mode !== 'exit') return BAD_REQUEST
+  // Without `mode`, entry pages (OpenPanel's default).
+  const mode = query.mode ?? 'entry'
+  if (resource === 'pages/entry_exit' && mode !== 'entry' && mode !== 'exit') return BAD_REQUEST
 
   const fs: FilterSet = { ...splitFilters(filters), ...(tree ? { tree } : {}) }
   const sessions = buildSessions(events)
@@ -488,7 +490,7 @@ export function answerInsights(req: ModelRequest): ModelAnswer {
     resource === 'pages'
       ? orderPages(pages(events, sessions, fs, window), pageOrder as PageOrder)
       : resource === 'pages/entry_exit'
-        ? entryExit(query.mode as 'entry' | 'exit', sessions, fs, window)
+        ? entryExit(mode as 'entry' | 'exit', sessions, fs, window)
         : dimension(resource as DimensionName, sessions, fs, window)
   const { rows: pageRows, next } = page<unknown>(rows, paging)
   return { status: 200, body: pageRows, next }
