@@ -497,6 +497,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/insights/{projectId}/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Profiles kept by the filters */
+        get: operations["insightsProfiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/profiles/{profileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A profile and its newest events */
+        get: operations["insightsProfilesByProfileId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/profiles/{profileId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A profile's sessions, newest first, as keyset pages */
+        get: operations["insightsProfilesByProfileIdSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/profiles/{profileId}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A profile's events and sessions in figures */
+        get: operations["insightsProfilesByProfileIdMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/groups/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The types of the groups */
+        get: operations["insightsGroupsTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Groups by type and search */
+        get: operations["insightsGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/groups/{groupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A group and its newest members */
+        get: operations["insightsGroupsByGroupId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/export/charts": {
         parameters: {
             query?: never;
@@ -2864,6 +2983,581 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    insightsProfiles: {
+        parameters: {
+            query?: {
+                /** @description Every whitespace-separated word (up to 5) is in the id, email, first, last or full name (case-insensitive) */
+                name?: string;
+                /** @description A case-insensitive part of the email */
+                email?: string;
+                /** @description The profile property "country" equals this */
+                country?: string;
+                /** @description The profile property "city" equals this */
+                city?: string;
+                /** @description The profile property "device" equals this */
+                device?: string;
+                /** @description The profile property "browser" equals this */
+                browser?: string;
+                /** @description No event in this many days before now */
+                inactiveDays?: number;
+                /** @description At least this many sessions */
+                minSessions?: number;
+                /** @description Has an event of this name */
+                performedEvent?: string;
+                /** @description URL-encoded JSON: `[{ "name", "operator", "value" }]` on `id`, `email`, `first_name`, `last_name` or `properties.<key>`, ANDed. */
+                filters?: string;
+                /** @description By creation time (ties by id) */
+                sortOrder?: "asc" | "desc";
+                /** @description Rows per page. */
+                limit?: number;
+                /** @description The `cursor` of the previous page's `Link: <...>; rel="next"` header (opaque keyset); the first page without it. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Profiles kept by the filters, by creation time (ties by id) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        first_name: string;
+                        last_name: string;
+                        email: string;
+                        avatar: string;
+                        properties: {
+                            [key: string]: string;
+                        };
+                        project_id: string;
+                        is_external: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        last_seen_at: string;
+                        groups: string[];
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsProfilesByProfileId: {
+        parameters: {
+            query?: {
+                /** @description How many of the newest events */
+                eventLimit?: number;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+                /** @description The profile's id. */
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile's newest version and its newest events, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        profile: {
+                            id: string;
+                            first_name: string;
+                            last_name: string;
+                            email: string;
+                            avatar: string;
+                            properties: {
+                                [key: string]: string;
+                            };
+                            project_id: string;
+                            is_external: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            last_seen_at: string;
+                            groups: string[];
+                        };
+                        recentEvents: {
+                            id: string;
+                            name: string;
+                            device_id: string;
+                            profile_id: string;
+                            session_id: string;
+                            project_id: string;
+                            path: string;
+                            origin: string;
+                            title: string;
+                            referrer: string;
+                            referrer_name: string;
+                            referrer_type: string;
+                            utm_source: string;
+                            utm_medium: string;
+                            utm_campaign: string;
+                            utm_term: string;
+                            utm_content: string;
+                            country: string;
+                            region: string;
+                            city: string;
+                            device: string;
+                            brand: string;
+                            model: string;
+                            browser: string;
+                            browser_version: string;
+                            os: string;
+                            os_version: string;
+                            sdk_name: string;
+                            sdk_version: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                            latitude: number | null;
+                            longitude: number | null;
+                            duration: number;
+                            revenue: number;
+                            groups: string[];
+                            properties: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsProfilesByProfileIdSessions: {
+        parameters: {
+            query?: {
+                /** @description Rows per page. */
+                limit?: number;
+                /** @description The `cursor` of the previous page's `Link: <...>; rel="next"` header (opaque keyset); the first page without it. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+                /** @description The profile's id. */
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile's sessions, newest start first (ties by id, descending) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        profile_id: string;
+                        entry_path: string;
+                        entry_origin: string;
+                        exit_path: string;
+                        exit_origin: string;
+                        referrer: string;
+                        referrer_name: string;
+                        referrer_type: string;
+                        os: string;
+                        os_version: string;
+                        browser: string;
+                        browser_version: string;
+                        device: string;
+                        brand: string;
+                        model: string;
+                        country: string;
+                        region: string;
+                        city: string;
+                        project_id: string;
+                        device_id: string;
+                        utm_medium: string;
+                        utm_source: string;
+                        utm_campaign: string;
+                        utm_content: string;
+                        utm_term: string;
+                        event_count: number;
+                        screen_view_count: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        ended_at: string;
+                        is_bounce: boolean;
+                        /** @description Milliseconds from the first event to the last */
+                        duration: number;
+                        revenue: number;
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsProfilesByProfileIdMetrics: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+                /** @description The profile's id. */
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile's activity: its events and its sessions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        profileId: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        firstSeen: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        lastSeen: string | null;
+                        sessions: number;
+                        screenViews: number;
+                        totalEvents: number;
+                        conversionEvents: number;
+                        uniqueDaysActive: number;
+                        /** @description Mean duration of the sessions longer than 0, minutes */
+                        avgSessionDurationMin: number;
+                        /** @description 90th percentile (exact, inclusive) of the same durations, minutes */
+                        p90SessionDurationMin: number;
+                        avgEventsPerSession: number | null;
+                        avgTimeBetweenSessionsSec: number;
+                        bounceRate: number;
+                        revenue: number;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsGroupsTypes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The types of the project's groups, ascending */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        types: string[];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsGroups: {
+        parameters: {
+            query?: {
+                /** @description Only groups of this type */
+                type?: string;
+                /** @description Keeps the groups whose name or id contains this text, ignoring case. */
+                search?: string;
+                /** @description Rows per page. */
+                limit?: number;
+                /** @description The `cursor` of the previous page's `Link: <...>; rel="next"` header (opaque keyset); the first page without it. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Groups, newest created first (ties by id, descending) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        projectId: string;
+                        type: string;
+                        name: string;
+                        properties: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsGroupsByGroupId: {
+        parameters: {
+            query?: {
+                /** @description How many members, newest created first */
+                memberLimit?: number;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+                /** @description The group's id. */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group, how many profiles it has and the newest of them */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        group: {
+                            id: string;
+                            projectId: string;
+                            type: string;
+                            name: string;
+                            properties: {
+                                [key: string]: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            updatedAt: string;
+                        };
+                        member_count: number;
+                        members: {
+                            id: string;
+                            email: string;
+                            avatar: string;
+                            firstName: string;
+                            lastName: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            lastSeenAt: string;
+                            isExternal: boolean;
+                            projectId: string;
+                            groups: string[];
+                            properties: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     exportCharts: {
         parameters: {
             query: {
@@ -3235,7 +3929,7 @@ export interface operations {
                          * @description The path under /insights/{projectId}/ of the question
                          * @enum {unknown}
                          */
-                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "paths";
+                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "paths" | "profiles" | "profiles/:profileId" | "profiles/:profileId/sessions" | "profiles/:profileId/metrics" | "groups/types" | "groups" | "groups/:groupId";
                         /** @description The route's query parameters: text, or JSON values (filters, steps, goal) sent as their JSON text */
                         params?: {
                             [key: string]: string | number | boolean | unknown[] | Record<string, never>;
@@ -3491,6 +4185,228 @@ export interface operations {
                                 meta?: {
                                     warnings: string[];
                                 };
+                            } | {
+                                id: string;
+                                first_name: string;
+                                last_name: string;
+                                email: string;
+                                avatar: string;
+                                properties: {
+                                    [key: string]: string;
+                                };
+                                project_id: string;
+                                is_external: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                last_seen_at: string;
+                                groups: string[];
+                            }[] | {
+                                profile: {
+                                    id: string;
+                                    first_name: string;
+                                    last_name: string;
+                                    email: string;
+                                    avatar: string;
+                                    properties: {
+                                        [key: string]: string;
+                                    };
+                                    project_id: string;
+                                    is_external: boolean;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    created_at: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    last_seen_at: string;
+                                    groups: string[];
+                                };
+                                recentEvents: {
+                                    id: string;
+                                    name: string;
+                                    device_id: string;
+                                    profile_id: string;
+                                    session_id: string;
+                                    project_id: string;
+                                    path: string;
+                                    origin: string;
+                                    title: string;
+                                    referrer: string;
+                                    referrer_name: string;
+                                    referrer_type: string;
+                                    utm_source: string;
+                                    utm_medium: string;
+                                    utm_campaign: string;
+                                    utm_term: string;
+                                    utm_content: string;
+                                    country: string;
+                                    region: string;
+                                    city: string;
+                                    device: string;
+                                    brand: string;
+                                    model: string;
+                                    browser: string;
+                                    browser_version: string;
+                                    os: string;
+                                    os_version: string;
+                                    sdk_name: string;
+                                    sdk_version: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    created_at: string;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    duration: number;
+                                    revenue: number;
+                                    groups: string[];
+                                    properties: {
+                                        [key: string]: string;
+                                    };
+                                }[];
+                            } | {
+                                id: string;
+                                profile_id: string;
+                                entry_path: string;
+                                entry_origin: string;
+                                exit_path: string;
+                                exit_origin: string;
+                                referrer: string;
+                                referrer_name: string;
+                                referrer_type: string;
+                                os: string;
+                                os_version: string;
+                                browser: string;
+                                browser_version: string;
+                                device: string;
+                                brand: string;
+                                model: string;
+                                country: string;
+                                region: string;
+                                city: string;
+                                project_id: string;
+                                device_id: string;
+                                utm_medium: string;
+                                utm_source: string;
+                                utm_campaign: string;
+                                utm_content: string;
+                                utm_term: string;
+                                event_count: number;
+                                screen_view_count: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                ended_at: string;
+                                is_bounce: boolean;
+                                /** @description Milliseconds from the first event to the last */
+                                duration: number;
+                                revenue: number;
+                            }[] | {
+                                profileId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                firstSeen: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                lastSeen: string | null;
+                                sessions: number;
+                                screenViews: number;
+                                totalEvents: number;
+                                conversionEvents: number;
+                                uniqueDaysActive: number;
+                                /** @description Mean duration of the sessions longer than 0, minutes */
+                                avgSessionDurationMin: number;
+                                /** @description 90th percentile (exact, inclusive) of the same durations, minutes */
+                                p90SessionDurationMin: number;
+                                avgEventsPerSession: number | null;
+                                avgTimeBetweenSessionsSec: number;
+                                bounceRate: number;
+                                revenue: number;
+                            } | {
+                                types: string[];
+                            } | {
+                                id: string;
+                                projectId: string;
+                                type: string;
+                                name: string;
+                                properties: {
+                                    [key: string]: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                updatedAt: string;
+                            }[] | {
+                                group: {
+                                    id: string;
+                                    projectId: string;
+                                    type: string;
+                                    name: string;
+                                    properties: {
+                                        [key: string]: string;
+                                    };
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    createdAt: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    updatedAt: string;
+                                };
+                                member_count: number;
+                                members: {
+                                    id: string;
+                                    email: string;
+                                    avatar: string;
+                                    firstName: string;
+                                    lastName: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    createdAt: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    lastSeenAt: string;
+                                    isExternal: boolean;
+                                    projectId: string;
+                                    groups: string[];
+                                    properties: {
+                                        [key: string]: string;
+                                    };
+                                }[];
                             };
                         }[];
                     };

@@ -91,6 +91,8 @@ export function asDeclaredRows<R extends Row>(rows: readonly Row[]): readonly R[
 export interface Answer {
   body: unknown
   hasMore?: boolean
+  /** With `hasMore`, a keyset list's cursor of the next page, which its `Link` header carries (else the page number after). */
+  nextCursor?: string
 }
 
 /**

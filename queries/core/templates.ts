@@ -113,6 +113,8 @@ export const MARKERS = {
   views: "a session's counted page views",
   views_join: 'the join with counted views under event filters',
   window_sessions: 'the sessions of the window that pass the filters',
+  people_after: 'which side of the keyset a page of profiles starts after: later or earlier, as the list is sorted (people)',
+  people_order: 'the ORDER BY of a page of profiles: by creation time and id, ascending or descending (people)',
 } as const satisfies Record<string, string>
 
 const SCALAR_TYPE =

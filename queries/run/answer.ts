@@ -50,6 +50,8 @@ export interface BodyAnswer {
   body: unknown
   /** Another page follows. */
   hasMore?: boolean
+  /** The cursor of the next page of a keyset list (queries/core/pipeline.ts, `Answer`). */
+  nextCursor?: string
   /** Set when the rows went through the result cache (a resource of one statement). */
   cache?: Freshness
 }
@@ -134,8 +136,8 @@ export class Answers {
       revalidate: question.revalidate,
       run: (signal) => this.run(resource, query, asked, { ...question, signal }),
     })
-    const { body, hasMore } = resource.shape(asDeclaredRows<Returned>(entry.rows), query, {})
-    return { kind: 'body', body, hasMore, cache: { hit, storedAt: entry.storedAt, maxAgeSeconds: entry.maxAgeSeconds } }
+    const { body, hasMore, nextCursor } = resource.shape(asDeclaredRows<Returned>(entry.rows), query, {})
+    return { kind: 'body', body, hasMore, nextCursor, cache: { hit, storedAt: entry.storedAt, maxAgeSeconds: entry.maxAgeSeconds } }
   }
 
   /**

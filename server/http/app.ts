@@ -22,7 +22,7 @@ import type { Logger } from '../logger'
 import { endedStatus, type CutReason, type Metrics } from './metrics'
 import { buildOpenApi } from './openapi'
 import { ReadinessProbe } from './readiness'
-import { QUERY_PARSER, ROUTES, type Route } from '../routes/routes'
+import { parametersOf, QUERY_PARSER, ROUTES, type Route } from '../routes/routes'
 
 export interface AppOptions {
   config: Pick<
@@ -53,10 +53,10 @@ export interface AppOptions {
 }
 
 /** The same request with the next `cursor`, as a path: built from the request path alone, never its Host header. */
-function nextPageLink(req: Request): string {
+function nextPageLink(req: Request, nextCursor?: string): string {
   const url = new URL(req.originalUrl, 'http://localhost')
   const cursor = Number(url.searchParams.get('cursor') ?? '1')
-  url.searchParams.set('cursor', String(cursor + 1))
+  url.searchParams.set('cursor', nextCursor ?? String(cursor + 1))
   return `<${url.pathname}${url.search}>; rel="next"`
 }
 
@@ -182,7 +182,7 @@ export function createApp(options: AppOptions): express.Express {
         : await resolveQueryProject(directory, res.locals.client, req.query as Record<string, unknown>)
     res.locals.projectId = project.id
     const answered = await answers.answer(resource, {
-      raw: req.query as Record<string, unknown>,
+      raw: parametersOf(req.query as Record<string, unknown>, req.params),
       scope: { project, now: clock(), sessionLookbackMs: config.sessionLookbackHours * 3_600_000 },
       clientId: res.locals.client.id,
       signal: res.locals.signal,
@@ -206,7 +206,7 @@ export function createApp(options: AppOptions): express.Express {
       'X-Cache': cache.hit ? 'hit' : 'miss',
       ETag: etag,
     })
-    if (answered.hasMore) res.set('Link', nextPageLink(req))
+    if (answered.hasMore) res.set('Link', nextPageLink(req, answered.nextCursor))
     if (matchesEtag(req.get('if-none-match'), etag)) {
       res.status(304).end()
       return
