@@ -49,6 +49,29 @@ export interface Rows {
     readonly day: string
     readonly compaction: string
   }
+  /** admin.export_groups */
+  'admin/export-groups.sql': {
+    readonly id: string
+    readonly type: string
+    readonly name: string
+    readonly properties: Readonly<Record<string, string>>
+    readonly created_at: string
+    readonly version: number | string
+    readonly deleted: number
+  }
+  /** admin.export_profiles */
+  'admin/export-profiles.sql': {
+    readonly id: string
+    readonly first_name: string
+    readonly last_name: string
+    readonly email: string
+    readonly avatar: string
+    readonly properties: Readonly<Record<string, string>>
+    readonly is_external: boolean
+    readonly groups: ReadonlyArray<string>
+    readonly created_at: string
+    readonly last_seen_at: string
+  }
   /** admin.import-count */
   'admin/import-count.sql': {
     readonly staged: number | string | null
@@ -57,6 +80,11 @@ export interface Rows {
   /** admin.import-leftovers */
   'admin/import-leftovers.sql': {
     readonly name: string
+  }
+  /** admin.import_people_count */
+  'admin/import-people-count.sql': {
+    readonly staged: number | string
+    readonly new_rows: number | string
   }
   /** admin.migrations-applied */
   'admin/migrations-applied.sql': {
