@@ -20,7 +20,7 @@ FROM
     id,
     argMax(
       (first_name, last_name, email, avatar, properties, is_external, created_at, last_seen_at, groups),
-      (last_seen_at, created_at, first_name, last_name, email, avatar, mapKeys(properties), mapValues(properties), groups, is_external)
+      (last_seen_at, toUInt64(splitByChar('_', _part)[2]))
     ) AS v
   FROM profiles
   WHERE project_id = {projectId:String}

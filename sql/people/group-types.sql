@@ -4,7 +4,7 @@
 SELECT type
 FROM
 (
-  SELECT argMax((type, deleted), (version, deleted, type, name, created_at, mapKeys(properties), mapValues(properties))) AS v
+  SELECT argMax((type, deleted), (version, toUInt64(splitByChar('_', _part)[2]))) AS v
   FROM groups
   WHERE project_id = {projectId:String}
   GROUP BY id

@@ -15,7 +15,7 @@ FROM
 (
   SELECT
     id,
-    argMax((type, name, properties, created_at, version, deleted), (version, deleted, type, name, created_at, mapKeys(properties), mapValues(properties))) AS v
+    argMax((type, name, properties, created_at, version, deleted), (version, toUInt64(splitByChar('_', _part)[2]))) AS v
   FROM groups
   WHERE project_id = {projectId:String}
     AND id = {groupId:String}

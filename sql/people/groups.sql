@@ -5,8 +5,9 @@
 --   or id; all when empty), each as its newest version unless that version deletes it, newest created first
 --   (ties by id, descending), from after the keyset on: one row more than the page
 -- TRICKY: groups is a ReplacingMergeTree(version, deleted) whose merges keep old versions until they run; a
--- group is its version with the largest (version, deleted, then every other column), read with argMax,
--- exact whether merged or not (OpenPanel reads FINAL).
+-- group is its version with the largest `version`, of equal ones the one written last (the part with the
+-- later block, as for profiles: people/profiles.sql), read with argMax, the same merged or not; a newest
+-- version with `deleted = 1` removes the group.
 SELECT
   id,
   {projectId:String} AS projectId,
@@ -21,7 +22,7 @@ FROM
 (
   SELECT
     id,
-    argMax((type, name, properties, created_at, version, deleted), (version, deleted, type, name, created_at, mapKeys(properties), mapValues(properties))) AS v
+    argMax((type, name, properties, created_at, version, deleted), (version, toUInt64(splitByChar('_', _part)[2]))) AS v
   FROM groups
   WHERE project_id = {projectId:String}
   GROUP BY id

@@ -29,7 +29,7 @@ FROM
 (
   SELECT
     count() > 0 AS known,
-    argMax((created_at, last_seen_at), (last_seen_at, created_at, first_name, last_name, email, avatar, mapKeys(properties), mapValues(properties), groups, is_external)) AS version,
+    argMax((created_at, last_seen_at), (last_seen_at, toUInt64(splitByChar('_', _part)[2]))) AS version,
     version.1 AS created,
     version.2 AS last_seen
   FROM profiles

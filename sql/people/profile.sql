@@ -3,8 +3,8 @@
 --   properties Map(String, String), project_id String, is_external Bool, created_at String, last_seen_at String,
 --   groups Array(String)
 -- one profile as its newest version (docs/definitions.md, "People"), or no row for an unknown id
--- TRICKY: its versions are read by the sort key's prefix (project, id) and combined with argMax, exact
--- whether merged or not (OpenPanel reads FINAL).
+-- TRICKY: its versions are read by the sort key's prefix (project, id) and the newest taken as merges and
+-- FINAL keep it (see profiles.sql), the same merged or not.
 SELECT
   id,
   v.1 AS first_name,
@@ -23,7 +23,7 @@ FROM
     id,
     argMax(
       (first_name, last_name, email, avatar, properties, is_external, created_at, last_seen_at, groups),
-      (last_seen_at, created_at, first_name, last_name, email, avatar, mapKeys(properties), mapValues(properties), groups, is_external)
+      (last_seen_at, toUInt64(splitByChar('_', _part)[2]))
     ) AS v
   FROM profiles
   WHERE project_id = {projectId:String}

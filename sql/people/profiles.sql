@@ -5,9 +5,10 @@
 -- the project's profiles kept by the conditions, each as its newest version (docs/definitions.md, "People"),
 --   ordered by created_at then id, both in the asked direction, from after the keyset on: one row more than
 --   the page, which tells whether another page follows
--- TRICKY: profiles is a ReplacingMergeTree whose merges keep old versions until they run; a profile is its
--- version with the largest (last_seen_at, created_at, then every other column), read with argMax, exact
--- whether merged or not (OpenPanel reads FINAL).
+-- TRICKY: profiles is a ReplacingMergeTree(last_seen_at) whose merges keep old versions until they run; a
+-- profile is its version with the largest last_seen_at, of equal ones the one written last (as merges and
+-- FINAL keep it: the part with the later block, whose number begins the part's name; a part holds one row
+-- per profile, as a block is collapsed on insert), read with argMax, the same merged or not.
 -- The conditions that need no subquery cost nothing when not asked; those with one read nothing then (a bound
 -- constant that is false, or a time after every event).
 WITH latest AS
@@ -16,7 +17,7 @@ WITH latest AS
     id,
     argMax(
       (first_name, last_name, email, avatar, properties, is_external, created_at, last_seen_at, groups),
-      (last_seen_at, created_at, first_name, last_name, email, avatar, mapKeys(properties), mapValues(properties), groups, is_external)
+      (last_seen_at, toUInt64(splitByChar('_', _part)[2]))
     ) AS v
   FROM profiles
   WHERE project_id = {projectId:String}
