@@ -6,6 +6,7 @@ import * as discovery from './discovery'
 import * as compaction from './compaction-load'
 import * as fuzz from './fuzz'
 import { loadTable } from './load-table'
+import * as people from './people'
 import * as sessionsPages from './sessions-pages'
 import * as trees from './trees'
 import * as versus from './versus'
@@ -54,6 +55,11 @@ const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
     describe:
       'this checkout against another (--before DIR, an earlier commit with node_modules) on copies of the same data: fresh answers interleaved, cache hits, answers compared byte for byte',
     run: () => versus.main(process.argv.slice(3)),
+  },
+  people: {
+    describe:
+      "each people route (profiles, a profile, its sessions and metrics, group types, groups, a group) against OpenPanel's statements for it, on its own seeded data: medians and memory floors",
+    run: people.main,
   },
   fuzz: {
     describe:

@@ -115,6 +115,7 @@ export const MARKERS = {
   window_sessions: 'the sessions of the window that pass the filters',
   people_after: 'which side of the keyset a page of profiles starts after: later or earlier, as the list is sorted (people)',
   people_order: 'the ORDER BY of a page of profiles: by creation time and id, ascending or descending (people)',
+  people_activity: "the conditions on a profile's events and sessions a profile list asks, each only when asked (people)",
   new_people: 'the staged profile or group versions an import writes (those the project does not hold yet)',
 } as const satisfies Record<string, string>
 

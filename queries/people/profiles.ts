@@ -1,7 +1,7 @@
 // `GET /insights/:projectId/profiles`: the project's profiles with OpenPanel's filters (name, email, the
 // country, city, device and browser properties, inactiveDays, minSessions, performedEvent, filters), sorted
 // by creation (`sortOrder`), `limit` a page, as a bare array; the next page's keyset cursor in `Link`.
-import { compileTemplate, sqlOnly } from '../core/compiled'
+import { compileInner, compileTemplate, type Fragment, mergeParams, type Params, sqlOnly } from '../core/compiled'
 import { type Issue, invalid } from '../core/errors'
 import { planSteps, toClickHouseTime, type Resource } from '../core/pipeline'
 import type { Rows } from '../core/rows.generated'
@@ -69,8 +69,8 @@ export interface ProfilesQuery {
   nameTokens: string[]
   properties: [string, string][]
   filters: ProfileFilter[]
-  /** Profiles with an event at or after this time are left out (inactiveDays); after every event when not asked. */
-  activeSince: Date
+  /** Profiles with an event at or after this time are left out (inactiveDays). */
+  activeSince?: Date
   minSessions: number
   performedEvent: string
   order: 'asc' | 'desc'
@@ -105,6 +105,32 @@ function flatValues(filters: readonly ProfileFilter[]): { filterValues: string[]
   return { filterValues, filterFirsts, filterCounts }
 }
 
+/** The conditions on a profile's events and sessions that the query asks, and the params they read. */
+function activityConditions(query: ProfilesQuery): { fragment: Fragment; params: Params } {
+  const asked: [string, Params][] = [
+    ...(query.activeSince
+      ? [['people/profiles-inactive.sql', { activeSince: toClickHouseTime(query.activeSince) }] as [string, Params]]
+      : []),
+    ...(query.minSessions ? [['people/profiles-min-sessions.sql', { minSessions: query.minSessions }] as [string, Params]] : []),
+    ...(query.performedEvent ? [['people/profiles-performed.sql', { performedEvent: query.performedEvent }] as [string, Params]] : []),
+  ]
+  const context = {
+    projectId: query.projectId,
+    ...mergeParams(
+      asked.map(([, params]) => params),
+      'profile conditions',
+    ),
+  }
+  const parts = asked.map(([file]) => compileInner(file, context).sql)
+  return {
+    fragment: sqlOnly(parts.join('\n  ')),
+    params: mergeParams(
+      asked.map(([, params]) => params),
+      'profile conditions',
+    ),
+  }
+}
+
 export const profiles: Resource<ProfilesQuery, ProfilesQuery, Rows['people/profiles.sql']> = {
   name: 'profiles',
   schema: profilesSchema,
@@ -126,7 +152,7 @@ export const profiles: Resource<ProfilesQuery, ProfilesQuery, Rows['people/profi
       // An empty value asks nothing, as OpenPanel reads it.
       properties: PROPERTY_PARAMS.flatMap((key): [string, string][] => (raw[key] ? [[key, String(raw[key])]] : [])),
       filters,
-      activeSince: days === undefined ? new Date(KEYSET_LAST.ms - 1) : new Date(scope.now.getTime() - days * 86_400_000),
+      activeSince: days === undefined ? undefined : new Date(scope.now.getTime() - days * 86_400_000),
       minSessions: typeof raw.minSessions === 'number' ? raw.minSessions : 0,
       performedEvent: typeof raw.performedEvent === 'string' ? raw.performedEvent : '',
       order,
@@ -137,6 +163,7 @@ export const profiles: Resource<ProfilesQuery, ProfilesQuery, Rows['people/profi
   plan: planSteps((query: ProfilesQuery) => query),
   compile(query) {
     const ascending = query.order === 'asc'
+    const activity = activityConditions(query)
     return compileTemplate(
       'people/profiles.sql',
       {
@@ -148,14 +175,13 @@ export const profiles: Resource<ProfilesQuery, ProfilesQuery, Rows['people/profi
         filterFields: query.filters.map((filter) => filter.name),
         filterOperators: query.filters.map((filter) => filter.operator),
         ...flatValues(query.filters),
-        activeSince: toClickHouseTime(query.activeSince),
-        minSessions: query.minSessions,
-        performedEvent: query.performedEvent,
+        ...activity.params,
         afterMs: query.after.ms,
         afterId: query.after.id,
         rows: query.limit + 1,
       },
       {
+        people_activity: activity.fragment,
         // The order and the keyset's side come from these two closed choices.
         people_after: sqlOnly(`(created_ms, id) ${ascending ? '>' : '<'} ({afterMs:Int64}, {afterId:String})`),
         people_order: sqlOnly(ascending ? 'created_ms ASC, id ASC' : 'created_ms DESC, id DESC'),

@@ -9,8 +9,7 @@
 -- profile is its version with the largest last_seen_at, of equal ones the one written last (as merges and
 -- FINAL keep it: the part with the later block, whose number begins the part's name; a part holds one row
 -- per profile, as a block is collapsed on insert), read with argMax, the same merged or not.
--- The conditions that need no subquery cost nothing when not asked; those with one read nothing then (a bound
--- constant that is false, or a time after every event).
+-- The conditions on a profile's events and sessions (people/profiles-*.sql) are in the statement only when asked.
 WITH latest AS
 (
   SELECT
@@ -73,35 +72,7 @@ WHERE ({email:String} = '' OR positionCaseInsensitiveUTF8(email, {email:String})
       operator = 'isNull', text = '',
       text != ''),
     filter_texts, {filterOperators:Array(String)}, filter_values)
-  AND id NOT IN
-  (
-    SELECT profile_id
-    FROM events
-    WHERE project_id = {projectId:String}
-      AND created_at >= {activeSince:DateTime64(3, 'UTC')}
-  )
-  AND ({minSessions:UInt32} = 0 OR id IN
-  (
-    SELECT profile
-    FROM
-    (
-      SELECT argMin(profile_id, first_event_key) AS profile
-      FROM sessions
-      WHERE project_id = {projectId:String}
-        AND {minSessions:UInt32} > 0
-      GROUP BY session_id
-    )
-    GROUP BY profile
-    HAVING count() >= {minSessions:UInt32}
-  ))
-  AND ({performedEvent:String} = '' OR id IN
-  (
-    SELECT profile_id
-    FROM events
-    WHERE project_id = {projectId:String}
-      AND name = {performedEvent:String}
-      AND {performedEvent:String} != ''
-  ))
+  /* @people_activity */
   AND /* @people_after */
 ORDER BY /* @people_order */
 LIMIT {rows:UInt32}
