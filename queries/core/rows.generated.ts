@@ -83,8 +83,8 @@ export interface Rows {
   }
   /** admin.import_people_count */
   'admin/import-people-count.sql': {
-    readonly staged: number | string
-    readonly new_rows: number | string
+    readonly staged: number | string | null
+    readonly new_rows: number | string | null
   }
   /** admin.migrations-applied */
   'admin/migrations-applied.sql': {

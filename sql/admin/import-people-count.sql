@@ -1,5 +1,5 @@
 -- @name admin.import_people_count
--- @returns staged UInt64, new_rows UInt64
+-- @returns staged Nullable(UInt64), new_rows Nullable(UInt64)
 -- one row: the staged versions of a profiles or groups import, and how many of them are new
 SELECT
   (SELECT count() FROM {stage:Identifier}) AS staged,
