@@ -108,10 +108,11 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
   { format: 'csv', includes: Object.keys(INCLUDES).join(','), filters: FILTERS },
   { format: 'csv', includes: 'geo,device', start: '2024-03-01' },
   { format: 'ndjson', start: '2024-03-01', end: '2024-03-31' },
-  // People: a profile, a group, and every filter of the profile list.
-  { profileId: 'user_1' },
-  { profileId: 'user_1', eventLimit: '5' },
-  { profileId: 'user_1', limit: '5' },
+  // People: a profile and a group (of the golden shop, fixtures/golden/, which test/integration/explain.test.ts
+  // asks them of), and every filter of the profile list.
+  { profileId: 'user-anna' },
+  { profileId: 'user-anna', eventLimit: '5' },
+  { profileId: 'user-anna', limit: '5' },
   { groupId: 'acme', memberLimit: '5' },
   { type: 'company', search: 'ac', limit: '5', cursor: encodeKeyset({ ms: Date.UTC(2024, 2, 1), id: 'acme' }) },
   {
