@@ -7,6 +7,7 @@ import * as compaction from './compaction-load'
 import * as fuzz from './fuzz'
 import * as periodCompare from './period-compare'
 import { loadTable } from './load-table'
+import * as people from './people'
 import * as sessionsPages from './sessions-pages'
 import * as table from './table'
 import * as trees from './trees'
@@ -65,6 +66,11 @@ const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
     describe:
       '/table with two dimensions and five metrics against one breakdown over the same window (fresh, interleaved, table / breakdown)',
     run: table.main,
+  },
+  people: {
+    describe:
+      "each people route (profiles, a profile, its sessions and metrics, group types, groups, a group) against OpenPanel's statements for it, on its own seeded data: medians and memory floors",
+    run: people.main,
   },
   fuzz: {
     describe:

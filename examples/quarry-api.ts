@@ -470,42 +470,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Visitors active each week and again the week after (with detail=true: cohorts coming back in the periods after) */
+        /** Visitors of each cohort coming back in the periods after it */
         get: operations["insightsRetention"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/insights/{projectId}/retention/cohort": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Cohorts coming back in the weeks after, with a weighted average, in OpenPanel's shape */
-        get: operations["insightsRetentionCohort"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/insights/{projectId}/user_flow": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Where sessions go after an event, as OpenPanel's sankey (Quarry's paths over event names) */
-        get: operations["insightsUserFlow"];
         put?: never;
         post?: never;
         delete?: never;
@@ -523,6 +489,125 @@ export interface paths {
         };
         /** Where sessions go: nodes per step (pages or events) and the links between them */
         get: operations["insightsPaths"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Profiles kept by the filters */
+        get: operations["insightsProfiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/profiles/{profileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A profile and its newest events */
+        get: operations["insightsProfilesByProfileId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/profiles/{profileId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A profile's sessions, newest first, as keyset pages */
+        get: operations["insightsProfilesByProfileIdSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/profiles/{profileId}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A profile's events and sessions in figures */
+        get: operations["insightsProfilesByProfileIdMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/groups/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The types of the groups */
+        get: operations["insightsGroupsTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Groups by type and search */
+        get: operations["insightsGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/groups/{groupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A group and its newest members */
+        get: operations["insightsGroupsByGroupId"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1058,10 +1143,8 @@ export interface operations {
                 filters?: string;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description The next page's cursor (opaque), as the `Link` header (or, with `detail=true`, `meta.nextCursor`) gives it; the first page without it. */
+                /** @description The previous page's `meta.nextCursor` (opaque); the first page without it. */
                 cursor?: string;
-                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
-                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1075,14 +1158,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of sessions, newest start first, under OpenPanel's names (OpenPanel's shape; the next page in `Link`); with detail=true, one page of sessions, newest start first (ties by id, descending) */
+            /** @description One page of sessions, newest start first (ties by id, descending) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    Link: components["headers"]["Link"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Age: components["headers"]["Age"];
                     "X-Cache": components["headers"]["X-Cache"];
@@ -1090,45 +1172,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        id: string;
-                        profile_id: string;
-                        event_count: number;
-                        screen_view_count: number;
-                        entry_origin: string;
-                        entry_path: string;
-                        /** @description Origin of the last page view; null without page views */
-                        exit_origin: string | null;
-                        /** @description Path of the last page view; null without page views */
-                        exit_path: string | null;
-                        /**
-                         * Format: date-time
-                         * @description Start, ISO 8601 with the offset of the request timezone
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description End, ISO 8601 with the offset of the request timezone
-                         */
-                        ended_at: string;
-                        /** @description End - start, milliseconds */
-                        duration: number;
-                        /** @description At most one page view */
-                        is_bounce: boolean;
-                        referrer: string;
-                        referrer_name: string;
-                        referrer_type: string;
-                        utm_source: string;
-                        utm_medium: string;
-                        utm_campaign: string;
-                        utm_term: string;
-                        utm_content: string;
-                        country: string;
-                        region: string;
-                        city: string;
-                        device: string;
-                        browser: string;
-                        os: string;
-                    }[] | {
                         meta: {
                             /** @description The `cursor` of the next page; null on the last one */
                             nextCursor: string | null;
@@ -1192,7 +1235,9 @@ export interface operations {
     };
     insightsPagesEntryExit: {
         parameters: {
-            query?: {
+            query: {
+                /** @description `entry`: sessions by the page they entered on; `exit`: by the page of their last page view. */
+                mode: "entry" | "exit";
                 /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
                 /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
@@ -1207,8 +1252,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `entry` (the default, as OpenPanel's): sessions by the page they entered on; `exit`: by the page of their last page view. */
-                mode?: "entry" | "exit";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2493,8 +2536,6 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
-                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2508,7 +2549,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of the window's event names, most events first (OpenPanel's shape); with detail=true, one page of event names, most events first, then the name */
+            /** @description One page of event names, most events first, then the name */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2522,7 +2563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string[] | {
+                    "application/json": {
                         name: string;
                         /** @description Events of the window with this name */
                         count: number;
@@ -2561,14 +2602,10 @@ export interface operations {
                 search?: string;
                 /** @description Counts only events of this name (every name when absent). */
                 event?: string;
-                /** @description OpenPanel's name of `event`: either may be sent, or both when equal. */
-                eventName?: string;
                 /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
-                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2582,7 +2619,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The columns events are filtered by, and one page of the window's property keys, most events first (OpenPanel's shape); with detail=true, one page of property keys, most events first, then the key */
+            /** @description One page of property keys, most events first, then the key */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2597,16 +2634,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        columns: string[];
-                        properties: {
-                            /** @description The key, bare */
-                            property_key: string;
-                            /** @description The asked event name; null when none was asked (every name counted) */
-                            event_name: string | null;
-                            /** @description Events of the window carrying the key (Quarry) */
-                            count: number;
-                        }[];
-                    } | {
                         key: string;
                         /** @description Events of the window carrying this key (of the asked name, if any) */
                         count: number;
@@ -2642,16 +2669,10 @@ export interface operations {
                 search?: string;
                 /** @description Counts only events of this name (every name when absent). */
                 event?: string;
-                /** @description OpenPanel's name of `key`: either must be sent, or both when equal. */
-                propertyKey?: string;
-                /** @description OpenPanel's name of `event`: either may be sent, or both when equal. */
-                eventName?: string;
                 /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
-                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2665,7 +2686,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of the property's values, most events first (OpenPanel's shape); with detail=true, one page of values of the property, most events first, then the value */
+            /** @description One page of values of the property, most events first, then the value */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2680,14 +2701,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The asked event name; null when none was asked */
-                        event: string | null;
-                        /** @description The key, bare */
-                        property: string;
-                        values: string[];
-                        /** @description Events of the window holding each value, in the order of `values` (Quarry) */
-                        counts: number[];
-                    } | {
                         value: string;
                         /** @description Events of the window whose property holds this value (of the asked name, if any) */
                         count: number;
@@ -2812,103 +2825,7 @@ export interface operations {
                 startDate?: string;
                 /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
-                /** @description The window, when startDate is not given: 3m by default, 7d with detail=true. */
-                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
-                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
-                timezone?: string;
-                /** @description URL-encoded JSON: a flat array of filters, ANDed, read on both the cohort and the return events. */
-                filters?: string;
-                /** @description With `detail=true` only. The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default. */
-                startEvent?: string;
-                /** @description With `detail=true` only. The step that counts as coming back (a name or a JSON step); any event by default. */
-                returnEvent?: string;
-                /** @description With `detail=true` only. The length of a cohort and of each period after it. */
-                period?: "day" | "week" | "month";
-                /** @description With `detail=true` only. Periods counted after each cohort. */
-                periods?: number;
-                /** @description With `detail=true` only. `on`: back in that very period; `on_or_after`: back in it or any later one. */
-                criteria?: "on" | "on_or_after";
-                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
-                detail?: boolean;
-            };
-            header?: {
-                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description The project to read; a `read` client may read only its own. */
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Per week (Monday) with a visitor active in the window, oldest first: its active visitors and those active again the week after (OpenPanel's shape); with detail=true, visitors of each cohort coming back in the periods after it, with the weighted average */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    Age: components["headers"]["Age"];
-                    "X-Cache": components["headers"]["X-Cache"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: date-time
-                         * @description The week's Monday midnight, ISO 8601 with the offset of the request timezone
-                         */
-                        date: string;
-                        /** @description Visitors with an event of the window in the week */
-                        active_users: number;
-                        /** @description Of them, those with an event in the week after */
-                        retained_users: number;
-                        /** @description 100 x retained_users / active_users, 2 decimals */
-                        retention: number;
-                    }[] | {
-                        /** @enum {string} */
-                        period: "day" | "week" | "month";
-                        cohorts: {
-                            /**
-                             * Format: date-time
-                             * @description Start of the cohort period
-                             */
-                            date: string;
-                            size: number;
-                            /** @description Period 0 (the cohort) to `periods`; null where the period starts after now */
-                            values: (number | null)[];
-                            percentages: (number | null)[];
-                        }[];
-                        average: {
-                            /** @description null for a period no cohort has reached yet */
-                            percentages: (number | null)[];
-                        };
-                    };
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-            504: components["responses"]["Timeout"];
-        };
-    };
-    insightsRetentionCohort: {
-        parameters: {
-            query?: {
-                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
-                startDate?: string;
-                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
-                endDate?: string;
-                /** @description The window, when startDate is not given: 3m by default (OpenPanel's cohorts cover about 12 weeks). */
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
                 /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
@@ -2918,14 +2835,12 @@ export interface operations {
                 startEvent?: string;
                 /** @description The step that counts as coming back (a name or a JSON step); any event by default. */
                 returnEvent?: string;
-                /** @description The length of a cohort and of each period after it: week by default, as OpenPanel's. */
+                /** @description The length of a cohort and of each period after it. */
                 period?: "day" | "week" | "month";
-                /** @description Periods counted after each cohort: 12 by default, as OpenPanel's. */
+                /** @description Periods counted after each cohort. */
                 periods?: number;
-                /** @description `on`: back in that very period; `on_or_after` (the default, as OpenPanel's): back in it or any later one. */
+                /** @description `on`: back in that very period; `on_or_after`: back in it or any later one. */
                 criteria?: "on" | "on_or_after";
-                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
-                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2939,7 +2854,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A weighted average, then each cohort with visitors, oldest first, values per period 0..periods (OpenPanel's shape); with detail=true, visitors of each cohort coming back in the periods after it, with the weighted average */
+            /** @description Visitors of each cohort coming back in the periods after it, with the weighted average */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2953,15 +2868,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The cohort's first instant (ISO 8601), or `Weighted Average` */
-                        cohort_interval: string;
-                        /** @description The cohort's visitors (the average row: the mean cohort size, rounded) */
-                        sum: number;
-                        /** @description Visitors counted in each period; 0 in a period not begun yet */
-                        values: number[];
-                        /** @description values / sum, a fraction with 2 decimals */
-                        percentages: number[];
-                    }[] | {
                         /** @enum {string} */
                         period: "day" | "week" | "month";
                         cohorts: {
@@ -2979,103 +2885,6 @@ export interface operations {
                             /** @description null for a period no cohort has reached yet */
                             percentages: (number | null)[];
                         };
-                    };
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-            504: components["responses"]["Timeout"];
-        };
-    };
-    insightsUserFlow: {
-        parameters: {
-            query: {
-                /** @description The event name each session's flow begins at (its first such event). */
-                startEvent: string;
-                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
-                startDate?: string;
-                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
-                endDate?: string;
-                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
-                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
-                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
-                timezone?: string;
-                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
-                filters?: string;
-                /** @description `after`: the events after `startEvent`, the only mode answered (`before` and `between` are a 400). */
-                mode?: "after" | "before" | "between";
-                /** @description Events in a flow, `startEvent` first. */
-                steps?: number;
-                /** @description Nodes and links kept per step. */
-                limit?: number;
-                /** @description Taken by OpenPanel with `mode=between`; a 400 here. */
-                endEvent?: string;
-                /** @description Taken by OpenPanel to keep only some event names; a 400 here. */
-                include?: string;
-                /** @description Taken by OpenPanel to drop some event names; a 400 here. */
-                exclude?: string;
-            };
-            header?: {
-                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description The project to read; a `read` client may read only its own. */
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The sessions' flows from their first startEvent as a sankey (OpenPanel's shape) */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    Age: components["headers"]["Age"];
-                    "X-Cache": components["headers"]["X-Cache"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        mode: "after";
-                        startEvent: string;
-                        /** @description Sessions with a flow (Quarry) */
-                        sessions: number;
-                        node_count: number;
-                        link_count: number;
-                        nodes: {
-                            /** @description `<label>::step<step>` */
-                            id: string;
-                            /** @description The event name */
-                            label: string;
-                            step: number;
-                            /** @description Sessions whose flow has this event at this step */
-                            value: number;
-                            /** @description 100 x value / sessions, 2 decimals */
-                            percentage: number;
-                            /** @description Of them, those whose flow ends there (Quarry) */
-                            exits: number;
-                        }[];
-                        links: {
-                            /** @description A node id */
-                            source: string;
-                            /** @description A node id of the next step */
-                            target: string;
-                            /** @description Sessions whose flow goes from source to target */
-                            value: number;
-                        }[];
                     };
                 };
             };
@@ -3159,6 +2968,581 @@ export interface operations {
                         meta?: {
                             warnings: string[];
                         };
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsProfiles: {
+        parameters: {
+            query?: {
+                /** @description Every whitespace-separated word (up to 5) is in the id, email, first, last or full name (case-insensitive) */
+                name?: string;
+                /** @description A case-insensitive part of the email */
+                email?: string;
+                /** @description The profile property "country" equals this */
+                country?: string;
+                /** @description The profile property "city" equals this */
+                city?: string;
+                /** @description The profile property "device" equals this */
+                device?: string;
+                /** @description The profile property "browser" equals this */
+                browser?: string;
+                /** @description No event in this many days before now */
+                inactiveDays?: number;
+                /** @description At least this many sessions */
+                minSessions?: number;
+                /** @description Has an event of this name */
+                performedEvent?: string;
+                /** @description URL-encoded JSON: `[{ "name", "operator", "value" }]` on `id`, `email`, `first_name`, `last_name` or `properties.<key>`, ANDed. */
+                filters?: string;
+                /** @description By creation time (ties by id) */
+                sortOrder?: "asc" | "desc";
+                /** @description Rows per page. */
+                limit?: number;
+                /** @description The `cursor` of the previous page's `Link: <...>; rel="next"` header (opaque keyset); the first page without it. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Profiles kept by the filters, by creation time (ties by id) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        first_name: string;
+                        last_name: string;
+                        email: string;
+                        avatar: string;
+                        properties: {
+                            [key: string]: string;
+                        };
+                        project_id: string;
+                        is_external: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        last_seen_at: string;
+                        groups: string[];
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsProfilesByProfileId: {
+        parameters: {
+            query?: {
+                /** @description How many of the newest events */
+                eventLimit?: number;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+                /** @description The profile's id. */
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile's newest version and its newest events, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        profile: {
+                            id: string;
+                            first_name: string;
+                            last_name: string;
+                            email: string;
+                            avatar: string;
+                            properties: {
+                                [key: string]: string;
+                            };
+                            project_id: string;
+                            is_external: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            last_seen_at: string;
+                            groups: string[];
+                        };
+                        recentEvents: {
+                            id: string;
+                            name: string;
+                            device_id: string;
+                            profile_id: string;
+                            session_id: string;
+                            project_id: string;
+                            path: string;
+                            origin: string;
+                            title: string;
+                            referrer: string;
+                            referrer_name: string;
+                            referrer_type: string;
+                            utm_source: string;
+                            utm_medium: string;
+                            utm_campaign: string;
+                            utm_term: string;
+                            utm_content: string;
+                            country: string;
+                            region: string;
+                            city: string;
+                            device: string;
+                            brand: string;
+                            model: string;
+                            browser: string;
+                            browser_version: string;
+                            os: string;
+                            os_version: string;
+                            sdk_name: string;
+                            sdk_version: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                            latitude: number | null;
+                            longitude: number | null;
+                            duration: number;
+                            revenue: number;
+                            groups: string[];
+                            properties: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsProfilesByProfileIdSessions: {
+        parameters: {
+            query?: {
+                /** @description Rows per page. */
+                limit?: number;
+                /** @description The `cursor` of the previous page's `Link: <...>; rel="next"` header (opaque keyset); the first page without it. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+                /** @description The profile's id. */
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile's sessions, newest start first (ties by id, descending) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        profile_id: string;
+                        entry_path: string;
+                        entry_origin: string;
+                        exit_path: string;
+                        exit_origin: string;
+                        referrer: string;
+                        referrer_name: string;
+                        referrer_type: string;
+                        os: string;
+                        os_version: string;
+                        browser: string;
+                        browser_version: string;
+                        device: string;
+                        brand: string;
+                        model: string;
+                        country: string;
+                        region: string;
+                        city: string;
+                        project_id: string;
+                        device_id: string;
+                        utm_medium: string;
+                        utm_source: string;
+                        utm_campaign: string;
+                        utm_content: string;
+                        utm_term: string;
+                        event_count: number;
+                        screen_view_count: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        ended_at: string;
+                        is_bounce: boolean;
+                        /** @description Milliseconds from the first event to the last */
+                        duration: number;
+                        revenue: number;
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsProfilesByProfileIdMetrics: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+                /** @description The profile's id. */
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile's activity: its events and its sessions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        profileId: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        firstSeen: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        lastSeen: string | null;
+                        sessions: number;
+                        screenViews: number;
+                        totalEvents: number;
+                        conversionEvents: number;
+                        uniqueDaysActive: number;
+                        /** @description Mean duration of the sessions longer than 0, minutes */
+                        avgSessionDurationMin: number;
+                        /** @description 90th percentile (exact, inclusive) of the same durations, minutes */
+                        p90SessionDurationMin: number;
+                        avgEventsPerSession: number | null;
+                        avgTimeBetweenSessionsSec: number;
+                        bounceRate: number;
+                        revenue: number;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsGroupsTypes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The types of the project's groups, ascending */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        types: string[];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsGroups: {
+        parameters: {
+            query?: {
+                /** @description Only groups of this type */
+                type?: string;
+                /** @description Keeps the groups whose name or id contains this text, ignoring case. */
+                search?: string;
+                /** @description Rows per page. */
+                limit?: number;
+                /** @description The `cursor` of the previous page's `Link: <...>; rel="next"` header (opaque keyset); the first page without it. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Groups, newest created first (ties by id, descending) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        projectId: string;
+                        type: string;
+                        name: string;
+                        properties: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsGroupsByGroupId: {
+        parameters: {
+            query?: {
+                /** @description How many members, newest created first */
+                memberLimit?: number;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+                /** @description The group's id. */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group, how many profiles it has and the newest of them */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        group: {
+                            id: string;
+                            projectId: string;
+                            type: string;
+                            name: string;
+                            properties: {
+                                [key: string]: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            updatedAt: string;
+                        };
+                        member_count: number;
+                        members: {
+                            id: string;
+                            email: string;
+                            avatar: string;
+                            firstName: string;
+                            lastName: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            lastSeenAt: string;
+                            isExternal: boolean;
+                            projectId: string;
+                            groups: string[];
+                            properties: {
+                                [key: string]: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3545,7 +3929,7 @@ export interface operations {
                          * @description The path under /insights/{projectId}/ of the question
                          * @enum {unknown}
                          */
-                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "retention/cohort" | "user_flow" | "paths";
+                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "paths" | "profiles" | "profiles/:profileId" | "profiles/:profileId/sessions" | "profiles/:profileId/metrics" | "groups/types" | "groups" | "groups/:groupId";
                         /** @description The route's query parameters: text, or JSON values (filters, steps, goal) sent as their JSON text */
                         params?: {
                             [key: string]: string | number | boolean | unknown[] | Record<string, never>;
@@ -3614,45 +3998,6 @@ export interface operations {
                                 bounce_rate: number | null;
                                 /** @description Seconds to the next view; null when no view has one */
                                 avg_duration: number | null;
-                            }[] | ({
-                                id: string;
-                                profile_id: string;
-                                event_count: number;
-                                screen_view_count: number;
-                                entry_origin: string;
-                                entry_path: string;
-                                /** @description Origin of the last page view; null without page views */
-                                exit_origin: string | null;
-                                /** @description Path of the last page view; null without page views */
-                                exit_path: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description Start, ISO 8601 with the offset of the request timezone
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description End, ISO 8601 with the offset of the request timezone
-                                 */
-                                ended_at: string;
-                                /** @description End - start, milliseconds */
-                                duration: number;
-                                /** @description At most one page view */
-                                is_bounce: boolean;
-                                referrer: string;
-                                referrer_name: string;
-                                referrer_type: string;
-                                utm_source: string;
-                                utm_medium: string;
-                                utm_campaign: string;
-                                utm_term: string;
-                                utm_content: string;
-                                country: string;
-                                region: string;
-                                city: string;
-                                device: string;
-                                browser: string;
-                                os: string;
                             }[] | {
                                 meta: {
                                     /** @description The `cursor` of the next page; null on the last one */
@@ -3700,7 +4045,7 @@ export interface operations {
                                     browser: string;
                                     os: string;
                                 }[];
-                            }) | {
+                            } | {
                                 origin: string;
                                 path: string;
                                 /** @description Sessions that entered (mode=entry) or left (mode=exit) on this page */
@@ -3749,7 +4094,7 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
-                            }[] | (string[] | {
+                            }[] | {
                                 name: string;
                                 /** @description Events of the window with this name */
                                 count: number;
@@ -3758,33 +4103,15 @@ export interface operations {
                                  * @description The window's last event of this name, ISO 8601 with the offset of the request timezone
                                  */
                                 lastSeen: string;
-                            }[]) | ({
-                                columns: string[];
-                                properties: {
-                                    /** @description The key, bare */
-                                    property_key: string;
-                                    /** @description The asked event name; null when none was asked (every name counted) */
-                                    event_name: string | null;
-                                    /** @description Events of the window carrying the key (Quarry) */
-                                    count: number;
-                                }[];
-                            } | {
+                            }[] | {
                                 key: string;
                                 /** @description Events of the window carrying this key (of the asked name, if any) */
                                 count: number;
-                            }[]) | ({
-                                /** @description The asked event name; null when none was asked */
-                                event: string | null;
-                                /** @description The key, bare */
-                                property: string;
-                                values: string[];
-                                /** @description Events of the window holding each value, in the order of `values` (Quarry) */
-                                counts: number[];
-                            } | {
+                            }[] | {
                                 value: string;
                                 /** @description Events of the window whose property holds this value (of the asked name, if any) */
                                 count: number;
-                            }[]) | {
+                            }[] | {
                                 steps: {
                                     step: number;
                                     eventName: string;
@@ -3819,19 +4146,7 @@ export interface operations {
                                     /** @description Percent, two decimals */
                                     overallConversionRate: number;
                                 }[];
-                            } | ({
-                                /**
-                                 * Format: date-time
-                                 * @description The week's Monday midnight, ISO 8601 with the offset of the request timezone
-                                 */
-                                date: string;
-                                /** @description Visitors with an event of the window in the week */
-                                active_users: number;
-                                /** @description Of them, those with an event in the week after */
-                                retained_users: number;
-                                /** @description 100 x retained_users / active_users, 2 decimals */
-                                retention: number;
-                            }[] | {
+                            } | {
                                 /** @enum {string} */
                                 period: "day" | "week" | "month";
                                 cohorts: {
@@ -3849,62 +4164,6 @@ export interface operations {
                                     /** @description null for a period no cohort has reached yet */
                                     percentages: (number | null)[];
                                 };
-                            }) | ({
-                                /** @description The cohort's first instant (ISO 8601), or `Weighted Average` */
-                                cohort_interval: string;
-                                /** @description The cohort's visitors (the average row: the mean cohort size, rounded) */
-                                sum: number;
-                                /** @description Visitors counted in each period; 0 in a period not begun yet */
-                                values: number[];
-                                /** @description values / sum, a fraction with 2 decimals */
-                                percentages: number[];
-                            }[] | {
-                                /** @enum {string} */
-                                period: "day" | "week" | "month";
-                                cohorts: {
-                                    /**
-                                     * Format: date-time
-                                     * @description Start of the cohort period
-                                     */
-                                    date: string;
-                                    size: number;
-                                    /** @description Period 0 (the cohort) to `periods`; null where the period starts after now */
-                                    values: (number | null)[];
-                                    percentages: (number | null)[];
-                                }[];
-                                average: {
-                                    /** @description null for a period no cohort has reached yet */
-                                    percentages: (number | null)[];
-                                };
-                            }) | {
-                                /** @enum {string} */
-                                mode: "after";
-                                startEvent: string;
-                                /** @description Sessions with a flow (Quarry) */
-                                sessions: number;
-                                node_count: number;
-                                link_count: number;
-                                nodes: {
-                                    /** @description `<label>::step<step>` */
-                                    id: string;
-                                    /** @description The event name */
-                                    label: string;
-                                    step: number;
-                                    /** @description Sessions whose flow has this event at this step */
-                                    value: number;
-                                    /** @description 100 x value / sessions, 2 decimals */
-                                    percentage: number;
-                                    /** @description Of them, those whose flow ends there (Quarry) */
-                                    exits: number;
-                                }[];
-                                links: {
-                                    /** @description A node id */
-                                    source: string;
-                                    /** @description A node id of the next step */
-                                    target: string;
-                                    /** @description Sessions whose flow goes from source to target */
-                                    value: number;
-                                }[];
                             } | {
                                 /** @description Sequences (sessions with at least one node) */
                                 sessions: number;
@@ -3926,10 +4185,228 @@ export interface operations {
                                 meta?: {
                                     warnings: string[];
                                 };
-                            };
-                            /** @description Only while another page follows: the parameters to change in the question's `params` for it (its GET's `Link`) */
-                            next?: {
-                                [key: string]: string;
+                            } | {
+                                id: string;
+                                first_name: string;
+                                last_name: string;
+                                email: string;
+                                avatar: string;
+                                properties: {
+                                    [key: string]: string;
+                                };
+                                project_id: string;
+                                is_external: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                last_seen_at: string;
+                                groups: string[];
+                            }[] | {
+                                profile: {
+                                    id: string;
+                                    first_name: string;
+                                    last_name: string;
+                                    email: string;
+                                    avatar: string;
+                                    properties: {
+                                        [key: string]: string;
+                                    };
+                                    project_id: string;
+                                    is_external: boolean;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    created_at: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    last_seen_at: string;
+                                    groups: string[];
+                                };
+                                recentEvents: {
+                                    id: string;
+                                    name: string;
+                                    device_id: string;
+                                    profile_id: string;
+                                    session_id: string;
+                                    project_id: string;
+                                    path: string;
+                                    origin: string;
+                                    title: string;
+                                    referrer: string;
+                                    referrer_name: string;
+                                    referrer_type: string;
+                                    utm_source: string;
+                                    utm_medium: string;
+                                    utm_campaign: string;
+                                    utm_term: string;
+                                    utm_content: string;
+                                    country: string;
+                                    region: string;
+                                    city: string;
+                                    device: string;
+                                    brand: string;
+                                    model: string;
+                                    browser: string;
+                                    browser_version: string;
+                                    os: string;
+                                    os_version: string;
+                                    sdk_name: string;
+                                    sdk_version: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    created_at: string;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    duration: number;
+                                    revenue: number;
+                                    groups: string[];
+                                    properties: {
+                                        [key: string]: string;
+                                    };
+                                }[];
+                            } | {
+                                id: string;
+                                profile_id: string;
+                                entry_path: string;
+                                entry_origin: string;
+                                exit_path: string;
+                                exit_origin: string;
+                                referrer: string;
+                                referrer_name: string;
+                                referrer_type: string;
+                                os: string;
+                                os_version: string;
+                                browser: string;
+                                browser_version: string;
+                                device: string;
+                                brand: string;
+                                model: string;
+                                country: string;
+                                region: string;
+                                city: string;
+                                project_id: string;
+                                device_id: string;
+                                utm_medium: string;
+                                utm_source: string;
+                                utm_campaign: string;
+                                utm_content: string;
+                                utm_term: string;
+                                event_count: number;
+                                screen_view_count: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                ended_at: string;
+                                is_bounce: boolean;
+                                /** @description Milliseconds from the first event to the last */
+                                duration: number;
+                                revenue: number;
+                            }[] | {
+                                profileId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                firstSeen: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                lastSeen: string | null;
+                                sessions: number;
+                                screenViews: number;
+                                totalEvents: number;
+                                conversionEvents: number;
+                                uniqueDaysActive: number;
+                                /** @description Mean duration of the sessions longer than 0, minutes */
+                                avgSessionDurationMin: number;
+                                /** @description 90th percentile (exact, inclusive) of the same durations, minutes */
+                                p90SessionDurationMin: number;
+                                avgEventsPerSession: number | null;
+                                avgTimeBetweenSessionsSec: number;
+                                bounceRate: number;
+                                revenue: number;
+                            } | {
+                                types: string[];
+                            } | {
+                                id: string;
+                                projectId: string;
+                                type: string;
+                                name: string;
+                                properties: {
+                                    [key: string]: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                updatedAt: string;
+                            }[] | {
+                                group: {
+                                    id: string;
+                                    projectId: string;
+                                    type: string;
+                                    name: string;
+                                    properties: {
+                                        [key: string]: string;
+                                    };
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    createdAt: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    updatedAt: string;
+                                };
+                                member_count: number;
+                                members: {
+                                    id: string;
+                                    email: string;
+                                    avatar: string;
+                                    firstName: string;
+                                    lastName: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    createdAt: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    lastSeenAt: string;
+                                    isExternal: boolean;
+                                    projectId: string;
+                                    groups: string[];
+                                    properties: {
+                                        [key: string]: string;
+                                    };
+                                }[];
                             };
                         }[];
                     };

@@ -49,6 +49,29 @@ export interface Rows {
     readonly day: string
     readonly compaction: string
   }
+  /** admin.export_groups */
+  'admin/export-groups.sql': {
+    readonly id: string
+    readonly type: string
+    readonly name: string
+    readonly properties: Readonly<Record<string, string>>
+    readonly created_at: string
+    readonly version: number | string
+    readonly deleted: number
+  }
+  /** admin.export_profiles */
+  'admin/export-profiles.sql': {
+    readonly id: string
+    readonly first_name: string
+    readonly last_name: string
+    readonly email: string
+    readonly avatar: string
+    readonly properties: Readonly<Record<string, string>>
+    readonly is_external: boolean
+    readonly groups: ReadonlyArray<string>
+    readonly created_at: string
+    readonly last_seen_at: string
+  }
   /** admin.import-count */
   'admin/import-count.sql': {
     readonly staged: number | string | null
@@ -57,6 +80,11 @@ export interface Rows {
   /** admin.import-leftovers */
   'admin/import-leftovers.sql': {
     readonly name: string
+  }
+  /** admin.import_people_count */
+  'admin/import-people-count.sql': {
+    readonly staged: number | string | null
+    readonly new_rows: number | string | null
   }
   /** admin.migrations-applied */
   'admin/migrations-applied.sql': {
@@ -323,6 +351,149 @@ export interface Rows {
     readonly event_count: number
     readonly revenue_total: number
     readonly converted_visitors: number
+  }
+  /** people.group_members */
+  'people/group-members.sql': {
+    readonly id: string
+    readonly email: string
+    readonly avatar: string
+    readonly firstName: string
+    readonly lastName: string
+    readonly createdAt: string
+    readonly lastSeenAt: string
+    readonly isExternal: boolean
+    readonly projectId: string
+    readonly groups: ReadonlyArray<string>
+    readonly properties: Readonly<Record<string, string>>
+    readonly member_count: number | string
+  }
+  /** people.group_types */
+  'people/group-types.sql': {
+    readonly type: string
+  }
+  /** people.group */
+  'people/group.sql': {
+    readonly id: string
+    readonly projectId: string
+    readonly type: string
+    readonly name: string
+    readonly properties: Readonly<Record<string, string>>
+    readonly createdAt: string
+    readonly updatedAt: string
+  }
+  /** people.groups: the row of people/group.sql and its own */
+  'people/groups.sql': Rows['people/group.sql'] & {
+    readonly created_ms: number | string
+  }
+  /** people.profile_events */
+  'people/profile-events.sql': {
+    readonly id: string
+    readonly name: string
+    readonly device_id: string
+    readonly profile_id: string
+    readonly session_id: string
+    readonly project_id: string
+    readonly created_at: string
+    readonly path: string
+    readonly origin: string
+    readonly title: string
+    readonly referrer: string
+    readonly referrer_name: string
+    readonly referrer_type: string
+    readonly utm_source: string
+    readonly utm_medium: string
+    readonly utm_campaign: string
+    readonly utm_term: string
+    readonly utm_content: string
+    readonly country: string
+    readonly region: string
+    readonly city: string
+    readonly latitude: number | null
+    readonly longitude: number | null
+    readonly device: string
+    readonly brand: string
+    readonly model: string
+    readonly browser: string
+    readonly browser_version: string
+    readonly os: string
+    readonly os_version: string
+    readonly duration: number
+    readonly revenue: number | string
+    readonly groups: ReadonlyArray<string>
+    readonly properties: Readonly<Record<string, string>>
+    readonly sdk_name: string
+    readonly sdk_version: string
+  }
+  /** people.profile_metrics */
+  'people/profile-metrics.sql': {
+    readonly firstSeen: string | null
+    readonly lastSeen: string | null
+    readonly sessions: number | string
+    readonly screenViews: number | string
+    readonly totalEvents: number | string
+    readonly conversionEvents: number | string
+    readonly uniqueDaysActive: number | string
+    readonly avgSessionDurationMin: number
+    readonly p90SessionDurationMin: number
+    readonly avgEventsPerSession: number | null
+    readonly avgTimeBetweenSessionsSec: number
+    readonly bounceRate: number
+    readonly revenue: number | string
+  }
+  /** people.profile_sessions */
+  'people/profile-sessions.sql': {
+    readonly id: string
+    readonly profile_id: string
+    readonly event_count: number | string
+    readonly screen_view_count: number | string
+    readonly entry_path: string
+    readonly entry_origin: string
+    readonly exit_path: string
+    readonly exit_origin: string
+    readonly created_at: string
+    readonly ended_at: string
+    readonly referrer: string
+    readonly referrer_name: string
+    readonly referrer_type: string
+    readonly os: string
+    readonly os_version: string
+    readonly browser: string
+    readonly browser_version: string
+    readonly device: string
+    readonly brand: string
+    readonly model: string
+    readonly country: string
+    readonly region: string
+    readonly city: string
+    readonly is_bounce: boolean
+    readonly project_id: string
+    readonly device_id: string
+    readonly duration: number | string
+    readonly utm_medium: string
+    readonly utm_source: string
+    readonly utm_campaign: string
+    readonly utm_content: string
+    readonly utm_term: string
+    readonly revenue: number | string
+    readonly start_ms: number | string
+  }
+  /** people.profile */
+  'people/profile.sql': {
+    readonly id: string
+    readonly first_name: string
+    readonly last_name: string
+    readonly email: string
+    readonly avatar: string
+    readonly properties: Readonly<Record<string, string>>
+    readonly project_id: string
+    readonly is_external: boolean
+    readonly created_at: string
+    readonly last_seen_at: string
+    readonly groups: ReadonlyArray<string>
+  }
+  /** people.profiles: the row of people/profile.sql and its own */
+  'people/profiles.sql': Rows['people/profile.sql'] & {
+    readonly created_ms: number | string
   }
   /** insights.settled_days */
   'sessions/settled-days.sql': {

@@ -120,6 +120,10 @@ export const MARKERS = {
   session_events: "the join with each kept session's events, revenue and goal (table)",
   table_order: "a table's ORDER BY: a metric's sort key, then the dimensions, nulls last",
   goal: 'the condition an event matches to reach the goal (table)',
+  people_after: 'which side of the keyset a page of profiles starts after: later or earlier, as the list is sorted (people)',
+  people_order: 'the ORDER BY of a page of profiles: by creation time and id, ascending or descending (people)',
+  people_activity: "the conditions on a profile's events and sessions a profile list asks, each only when asked (people)",
+  new_people: 'the staged profile or group versions an import writes (those the project does not hold yet)',
 } as const satisfies Record<string, string>
 
 const SCALAR_TYPE =

@@ -35,17 +35,24 @@ export interface CatalogueFile {
   text: string
 }
 
-/** `/insights/:projectId/referrer` -> `insights-referrer.md`: the route's fixed path segments. */
+/** `/insights/:projectId/referrer` -> `insights-referrer.md`: the route's path segments but the project. */
 export const catalogueFileName = (routePath: string): string =>
   `${routePath
     .split('/')
-    .filter((segment) => segment !== '' && !segment.startsWith(':'))
+    .filter((segment) => segment !== '' && segment !== ':projectId')
+    .map((segment) => segment.replace(/^:/, ''))
     .join('-')}.md`
 
 /** The URL a route is asked with for one example query string: the project in the path or in the query. */
 function exampleUrl(route: Route, query: Record<string, string>, projectId: string): string {
-  const search = new URLSearchParams(route.projectFrom === 'query' ? { projectId, ...query } : query).toString()
-  return `${route.path.replace(':projectId', encodeURIComponent(projectId))}${search ? `?${search}` : ''}`
+  // A path value the resource reads as a parameter (a profile's id) fills its path segment, not the query string.
+  const names = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => name)
+  const rest = Object.fromEntries(Object.entries(query).filter(([name]) => !names.includes(name)))
+  const search = new URLSearchParams(route.projectFrom === 'query' ? { projectId, ...rest } : rest).toString()
+  const path = route.path.replace(/:(\w+)/g, (_, name: string) =>
+    encodeURIComponent(name === 'projectId' ? projectId : (query[name] ?? '')),
+  )
+  return `${path}${search ? `?${search}` : ''}`
 }
 
 /** Query-string parameters as an analyst reads them: one decoded parameter a line. */

@@ -22,6 +22,7 @@ import { explainRequest, explainTarget } from './explain'
 import { CATALOGUE_DIR, compileCatalogue, writeCatalogue } from './catalogue'
 import { exportToFile } from './export-file'
 import { countLines, importEvents } from './importer'
+import { exportPeople, importPeople, type PeopleKind } from './people-files'
 import { SchemaBehindError, migrate, prepareSchema } from './migrate'
 import { compactionOptions, compactSessions } from './compact'
 import { createProgress } from './progress'
@@ -36,6 +37,10 @@ const USAGE = `Usage: npm run cli -- <command>   (details: docs/cli.md)
   client revoke <client-id>
   import --project ID --file events.ndjson [--from-project ID] [--skip-bad]
       (NDJSON with snake_case keys, or what export writes; --from-project: the project a file exported elsewhere names)
+  import --project ID --profiles FILE | --groups FILE [--from-project ID] [--skip-bad]
+      (NDJSON in the columns of the profiles or groups table, snake_case; a rerun writes nothing again)
+  export --project ID --profiles FILE | --groups FILE
+      (each profile or group as its newest version, in the columns import --profiles / --groups takes)
   export --project ID --out FILE [--format ndjson|csv] [--start DATE] [--end DATE]
          [--includes LIST] [--event NAMES] [--filters JSON]
       (as GET /export/events; default ndjson. Every event field, for import:
@@ -50,6 +55,33 @@ const USAGE = `Usage: npm run cli -- <command>   (details: docs/cli.md)
 JSON output uses camelCase keys, as the API's export does.`
 
 class UsageError extends Error {}
+
+/** The profiles or groups file an import or export names (`--profiles FILE`, `--groups FILE`), if any: at most one of them and `--file`. */
+function peopleFile(options: Options): { kind: PeopleKind; file: string } | undefined {
+  const named = (['file', 'profiles', 'groups'] as const).filter((name) => typeof options[name] === 'string')
+  if (named.length > 1) throw new UsageError(`name one of ${named.map((name) => `--${name}`).join(', ')}`)
+  const kind = named.find((name): name is PeopleKind => name !== 'file')
+  return kind && { kind, file: need(options, kind) }
+}
+
+async function importPeopleFile(engine: Engine, options: Options, { kind, file }: { kind: PeopleKind; file: string }) {
+  const skipBad = options['skip-bad'] === true
+  const report = await importPeople(engine, {
+    kind,
+    projectId: need(options, 'project'),
+    file,
+    skipBad,
+    fromProject: options['from-project'] as string | undefined,
+  })
+  for (const bad of report.bad) console.error(`line ${bad.line}: ${bad.problems.join('; ')}`)
+  const unlisted = report.badLines - report.bad.length
+  if (unlisted > 0) console.error(`and ${unlisted} more bad line(s), not listed`)
+  if (report.badLines && !skipBad)
+    throw new ControlError(`${report.badLines} bad line(s); nothing was imported (use --skip-bad to import the good lines)`)
+  print(
+    `imported ${report.imported} ${kind} version(s), skipped ${report.skipped} bad line(s), ${report.duplicates} already imported (not written again)`,
+  )
+}
 
 type Options = Record<string, string | boolean | undefined>
 
@@ -122,6 +154,8 @@ const COMMANDS: Record<string, Command> = {
     print(`revoked ${id}`)
   },
   import: async (engine, _, options) => {
+    const people = peopleFile(options)
+    if (people) return importPeopleFile(engine, options, people)
     const file = need(options, 'file')
     const skipBad = options['skip-bad'] === true
     const progress = createProgress({ label: 'import', total: fs.existsSync(file) ? await countLines(file) : undefined })
@@ -177,6 +211,12 @@ const COMMANDS: Record<string, Command> = {
     print(await compactNow(engine))
   },
   export: async (engine, _, options) => {
+    const people = peopleFile(options)
+    if (people) {
+      const rows = await exportPeople(engine, { kind: people.kind, projectId: need(options, 'project'), out: people.file })
+      print(`exported ${rows} ${people.kind} to ${people.file}`)
+      return
+    }
     const out = need(options, 'out')
     let progress: ReturnType<typeof createProgress> | undefined
     const onTotal = (total: number) => {
@@ -208,6 +248,8 @@ const OPTIONS = {
   type: { type: 'string' },
   project: { type: 'string' },
   file: { type: 'string' },
+  profiles: { type: 'string' },
+  groups: { type: 'string' },
   'from-project': { type: 'string' },
   includes: { type: 'string' },
   event: { type: 'string' },

@@ -9,7 +9,7 @@ import { QueryError } from '../../queries/core/errors'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import type { Scope, SettledRow } from '../../queries/core/pipeline'
 import { settledCheckOf, statementsOf, type Statement } from '../../queries/run/statements'
-import { QUERY_PARSER, ROUTES, answersWithOneStatement, resourceOf, type Route } from '../routes/routes'
+import { QUERY_PARSER, ROUTES, answersWithOneStatement, parametersOf, resourceOf, type Route } from '../routes/routes'
 
 /** A request as the gateway's router sees it. */
 export interface ResolvedRequest {
@@ -28,7 +28,9 @@ function createResolver(routes: Route[]): express.Express {
   app.set('query parser', QUERY_PARSER)
   for (const route of routes) {
     app.get(route.path, (req: Request) =>
-      settle(req, { resolved: { route, params: { ...req.params }, query: { ...(req.query as Record<string, unknown>) } } }),
+      settle(req, {
+        resolved: { route, params: { ...req.params }, query: parametersOf(req.query as Record<string, unknown>, req.params) },
+      }),
     )
   }
   app.use((req: Request) => settle(req, {}))

@@ -61,5 +61,6 @@ export async function seedProject(engine: Engine, options: SeedOptions): Promise
     options.onProgress?.(first + count)
   }
   await runTemplate(engine, 'seed/profiles.sql', values)
+  await runTemplate(engine, 'seed/groups.sql', values)
   return { seconds: (performance.now() - started) / 1000 }
 }

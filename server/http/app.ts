@@ -23,7 +23,7 @@ import type { Logger } from '../logger'
 import { endedStatus, type CutReason, type Metrics } from './metrics'
 import { buildOpenApi } from './openapi'
 import { ReadinessProbe } from './readiness'
-import { QUERY_PARSER, ROUTES, type Route } from '../routes/routes'
+import { parametersOf, QUERY_PARSER, ROUTES, type Route } from '../routes/routes'
 
 export interface AppOptions {
   config: Pick<
@@ -175,7 +175,7 @@ export function createApp(options: AppOptions): express.Express {
         : await resolveQueryProject(directory, res.locals.client, req.query as Record<string, unknown>)
     res.locals.projectId = project.id
     const answered = await answers.answer(resource, {
-      raw: req.query as Record<string, unknown>,
+      raw: parametersOf(req.query as Record<string, unknown>, req.params),
       scope: { project, now: clock(), sessionLookbackMs: config.sessionLookbackHours * 3_600_000 },
       clientId: res.locals.client.id,
       signal: res.locals.signal,

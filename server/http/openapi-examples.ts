@@ -165,8 +165,58 @@ const RETENTION_PARAMETERS: Record<string, Partial<ParameterDoc>> = {
   },
 }
 
+/** A profile and a group of the demo project (seed 42), for the people routes' worked examples. */
+const DEMO_PROFILE = 'user_91bd76fbef4d6531'
+const DEMO_GROUP = 'org_235'
+
+/** The people routes' parameters: ids of the demo's, keyset cursors, and profile filters instead of session ones. */
+function peopleParameters(): Record<string, Record<string, Partial<ParameterDoc>>> {
+  const keysetCursor = {
+    description: 'The `cursor` of the previous page\'s `Link: <...>; rel="next"` header (opaque keyset); the first page without it.',
+    examples: { none: notSent('The first page') },
+  }
+  const profileId = {
+    description: "The profile's id.",
+    examples: { demo: { summary: 'A returning visitor of the demo', value: DEMO_PROFILE } },
+  }
+  return {
+    '/insights/:projectId/profiles': {
+      cursor: keysetCursor,
+      name: { examples: { none: notSent('Any name'), ada: { summary: 'Words of a name', value: 'emma smith' } } },
+      email: { examples: { none: notSent('Any email'), gmail: { summary: 'At gmail.com', value: 'gmail.com' } } },
+      country: { examples: { none: notSent('Any country'), de: { summary: 'Germany', value: 'DE' } } },
+      city: { examples: { none: notSent('Any city') } },
+      device: { examples: { none: notSent('Any device') } },
+      browser: { examples: { none: notSent('Any browser'), firefox: { summary: 'Firefox', value: 'Firefox' } } },
+      inactiveDays: { examples: { none: notSent('Active or not'), week: { summary: 'No event in 7 days', value: 7 } } },
+      minSessions: { examples: { none: notSent('Any number of sessions'), two: { summary: 'Two sessions or more', value: 2 } } },
+      performedEvent: { examples: { none: notSent('Any events'), signup: { summary: 'Signed up', value: 'signup' } } },
+      filters: {
+        description:
+          'URL-encoded JSON: `[{ "name", "operator", "value" }]` on `id`, `email`, `first_name`, `last_name` or `properties.<key>`, ANDed.',
+        examples: {
+          none: notSent('No filters'),
+          plan: { summary: 'On the pro or plus plan', value: json([{ name: 'properties.plan', operator: 'is', value: ['pro', 'plus'] }]) },
+        },
+      },
+    },
+    '/insights/:projectId/profiles/:profileId': { profileId },
+    '/insights/:projectId/profiles/:profileId/sessions': { profileId, cursor: keysetCursor },
+    '/insights/:projectId/profiles/:profileId/metrics': { profileId },
+    '/insights/:projectId/groups': {
+      cursor: keysetCursor,
+      type: { examples: { none: notSent('Every type'), company: { summary: 'Companies', value: 'company' } } },
+      search: { description: 'Keeps the groups whose name or id contains this text, ignoring case.' },
+    },
+    '/insights/:projectId/groups/:groupId': {
+      groupId: { description: "The group's id.", examples: { demo: { summary: 'A company of the demo', value: DEMO_GROUP } } },
+    },
+  }
+}
+
 /** Where a name means something else on a route, or a route needs its own worked example. */
 const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = {
+  ...peopleParameters(),
   '/insights/:projectId/pages': {
     sortBy: {
       description: 'The measure rows are ordered by; ties by origin, then path.',
@@ -457,6 +507,7 @@ export const FAMILIES = [
   { name: 'Behaviour', description: 'Funnels, retention and paths' },
   { name: 'Discovery', description: 'Which event names, property keys and values a window holds' },
   { name: 'Sessions', description: 'The sessions of a window, one by one' },
+  { name: 'People', description: 'Profiles (their events, sessions and metrics) and groups, as OpenPanel answers them' },
   { name: 'Export', description: 'Raw events as JSON pages or streams' },
   { name: 'Charts', description: 'Time series of event series and formulas' },
   { name: 'Batch', description: 'Up to 20 insights questions in one request, each answered as its GET answers it' },
@@ -481,6 +532,13 @@ const FAMILY_OF_PATH: Record<string, Family> = {
   '/export/charts': 'Charts',
   '/export/events': 'Export',
   '/insights/:projectId/table': 'Overview',
+  '/insights/:projectId/profiles': 'People',
+  '/insights/:projectId/profiles/:profileId': 'People',
+  '/insights/:projectId/profiles/:profileId/sessions': 'People',
+  '/insights/:projectId/profiles/:profileId/metrics': 'People',
+  '/insights/:projectId/groups/types': 'People',
+  '/insights/:projectId/groups': 'People',
+  '/insights/:projectId/groups/:groupId': 'People',
 }
 
 /** A route's family: its entry above, or Breakdowns for a dimension's route; a route with neither is an error. */

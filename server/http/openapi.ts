@@ -94,11 +94,12 @@ const FILTER_SCHEMAS = {
 
 const toOpenApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}')
 
-/** `/insights/:projectId/utm_source` -> `insightsUtmSource`. */
+/** `/insights/:projectId/utm_source` -> `insightsUtmSource`; a path value other than the project is named (`insightsProfilesByProfileId`). */
 const operationIdOf = (path: string): string =>
   path
     .split('/')
-    .filter((segment) => segment && !segment.startsWith(':'))
+    .filter((segment) => segment && segment !== ':projectId')
+    .map((segment) => (segment.startsWith(':') ? `by_${segment.slice(1)}` : segment))
     .join('_')
     .replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase())
 
@@ -149,7 +150,9 @@ function routeOperation(route: Route, options: OpenApiOptions) {
     schema: { type: 'string' },
   }))
   // Required ones first, so a route's own parameters (a funnel's steps) come before the shared window ones.
+  // A path value the resource reads as a parameter (a profile's id) is a path parameter only.
   const queryParams = Object.entries(schema.properties ?? {})
+    .filter(([name]) => !pathParams.some((parameter) => parameter.name === name))
     .map(([name, property]) => ({
       name,
       in: 'query',

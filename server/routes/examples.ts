@@ -2,6 +2,7 @@
 // startup check compiles them at every start, the SQL catalogue (docs/sql/) prints their statements.
 import { PROPERTY_SEGMENTS, SEGMENTS, type Segment } from '../../queries/charts/chart-params'
 import { INCLUDES, encodeCursor } from '../../queries/export/export-events'
+import { encodeKeyset } from '../../queries/people/keyset'
 import { schemaOf, type Route } from './routes'
 
 /** Filters of every kind: a session attribute, event fields, a numeric property comparison. */
@@ -130,6 +131,29 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
     metrics: 'revenue,conversion_rate',
     goal: JSON.stringify({ performed: { name: 'signup' } }),
     filters: FILTER_TREE,
+  },
+  // People: a profile and a group (of the golden shop, fixtures/golden/, which test/integration/explain.test.ts
+  // asks them of), and every filter of the profile list.
+  { profileId: 'user-anna' },
+  { profileId: 'user-anna', eventLimit: '5' },
+  { profileId: 'user-anna', limit: '5' },
+  { groupId: 'acme', memberLimit: '5' },
+  { type: 'company', search: 'ac', limit: '5', cursor: encodeKeyset({ ms: Date.UTC(2024, 2, 1), id: 'acme' }) },
+  {
+    name: 'ada love',
+    email: 'example.com',
+    country: 'DE',
+    browser: 'Firefox',
+    inactiveDays: '30',
+    minSessions: '2',
+    performedEvent: 'purchase',
+    filters: JSON.stringify([
+      { name: 'properties.plan', operator: 'is', value: ['pro', 'plus'] },
+      { name: 'email', operator: 'doesNotContain', value: ['test'] },
+    ]),
+    sortOrder: 'asc',
+    limit: '5',
+    cursor: encodeKeyset({ ms: Date.UTC(2024, 2, 1), id: 'user_1' }),
   },
 ]
 

@@ -40,6 +40,20 @@ import {
 } from '../../queries/insights/responses'
 import { table } from '../../queries/insights/table'
 import { tableResponse } from '../../queries/insights/table-response'
+import { group, groups, groupTypes } from '../../queries/people/groups'
+import { profile } from '../../queries/people/profile'
+import { profileMetrics } from '../../queries/people/profile-metrics'
+import { profileSessions } from '../../queries/people/profile-sessions'
+import { profiles } from '../../queries/people/profiles'
+import {
+  groupResponse,
+  groupsResponse,
+  groupTypesResponse,
+  profileMetricsResponse,
+  profileResponse,
+  profileSessionsResponse,
+  profilesResponse,
+} from '../../queries/people/responses'
 
 /**
  * A route and the resource that answers it. Its project is the `:projectId` path segment, or with
@@ -58,6 +72,16 @@ export interface Route {
 
 /** How the gateway parses query strings; `explain` resolves requests with the same setting. */
 export const QUERY_PARSER = 'simple'
+
+/**
+ * What a route's resource reads: the query string, and the path's values other than the project (a profile's
+ * or a group's id), which its schema names as parameters of its own; a query parameter of the same name
+ * gives way to the path's.
+ */
+export function parametersOf(query: Record<string, unknown>, params: Record<string, string | string[]>): Record<string, unknown> {
+  const { projectId: _project, ...values } = params
+  return { ...query, ...values }
+}
 
 export const resourceOf = (route: Route): AnyResource => route.resource
 export const schemaOf = (route: Route): object => route.resource.schema
@@ -142,6 +166,34 @@ export const ROUTES: Route[] = [
     summary: 'Where sessions go: nodes per step (pages or events) and the links between them',
     resource: paths,
     response: pathsResponse,
+  },
+  // People: profiles and groups, with OpenPanel's parameters and shapes.
+  { path: '/insights/:projectId/profiles', summary: 'Profiles kept by the filters', resource: profiles, response: profilesResponse },
+  {
+    path: '/insights/:projectId/profiles/:profileId',
+    summary: 'A profile and its newest events',
+    resource: profile,
+    response: profileResponse,
+  },
+  {
+    path: '/insights/:projectId/profiles/:profileId/sessions',
+    summary: "A profile's sessions, newest first, as keyset pages",
+    resource: profileSessions,
+    response: profileSessionsResponse,
+  },
+  {
+    path: '/insights/:projectId/profiles/:profileId/metrics',
+    summary: "A profile's events and sessions in figures",
+    resource: profileMetrics,
+    response: profileMetricsResponse,
+  },
+  { path: '/insights/:projectId/groups/types', summary: 'The types of the groups', resource: groupTypes, response: groupTypesResponse },
+  { path: '/insights/:projectId/groups', summary: 'Groups by type and search', resource: groups, response: groupsResponse },
+  {
+    path: '/insights/:projectId/groups/:groupId',
+    summary: 'A group and its newest members',
+    resource: group,
+    response: groupResponse,
   },
   {
     path: '/export/charts',

@@ -3,8 +3,8 @@
 -- One profile per identified visitor (profile_id other than device_id) of the project's events, so it
 -- runs after seed.events: names, email, avatar and properties derived from hashes of the seed and the
 -- profile id (deterministic), `last_seen_at` the visitor's newest event, `created_at` at or before the
--- first one (some signed up before the window).
-INSERT INTO profiles (id, project_id, first_name, last_name, email, avatar, properties, created_at, last_seen_at)
+-- first one (some signed up before the window), its groups those its events carry (sql/seed/groups.sql).
+INSERT INTO profiles (id, project_id, first_name, last_name, email, avatar, properties, created_at, last_seen_at, groups)
 WITH
   {seed:UInt64} AS seed,
   ['Emma', 'Liam', 'Olivia', 'Noah', 'Ava', 'Lucas', 'Mia', 'Ethan', 'Sofia', 'Mateo', 'Aisha', 'Arjun', 'Yuki',
@@ -33,10 +33,12 @@ SELECT
       'newsletter', if(cityHash64(seed, visitor, 77) % 100 < 35, 'true', 'false')) AS properties,
   fromUnixTimestamp64Milli(toUnixTimestamp64Milli(first_seen) - if(cityHash64(seed, visitor, 78) % 100 < 40, 0,
                            toInt64(cityHash64(seed, visitor, 79) % 10368000000)), 'UTC') AS created_at,
-  last_seen AS last_seen_at
+  last_seen AS last_seen_at,
+  visitor_groups AS groups
 FROM
 (
-  SELECT profile_id AS visitor, min(created_at) AS first_seen, max(created_at) AS last_seen, argMin(country, created_at) AS home_country
+  SELECT profile_id AS visitor, min(created_at) AS first_seen, max(created_at) AS last_seen, argMin(country, created_at) AS home_country,
+    argMin(groups, created_at) AS visitor_groups
   FROM events
   WHERE project_id = {projectId:String} AND profile_id != device_id
   GROUP BY profile_id

@@ -59,10 +59,13 @@ function printedStatements(text: string): Pick<CompiledQuery, 'template' | 'sql'
   })
 }
 
-/** A route's URL for one example query string, on the golden shop. */
+/** A route's URL for one example query string, on the golden shop; a path value (a profile's id) fills its segment. */
 function exampleUrl(route: Route, query: Record<string, string>): string {
-  const search = new URLSearchParams(route.projectFrom === 'query' ? { projectId: PROJECT.id, ...query } : query).toString()
-  return `${route.path.replace(':projectId', PROJECT.id)}${search ? `?${search}` : ''}`
+  const names = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => name)
+  const rest = Object.fromEntries(Object.entries(query).filter(([name]) => !names.includes(name)))
+  const search = new URLSearchParams(route.projectFrom === 'query' ? { projectId: PROJECT.id, ...rest } : rest).toString()
+  const path = route.path.replace(/:(\w+)/g, (_, name: string) => (name === 'projectId' ? PROJECT.id : encodeURIComponent(query[name])))
+  return `${path}${search ? `?${search}` : ''}`
 }
 
 /**
@@ -86,6 +89,26 @@ describe('explain agrees with the gateway', function () {
     h = await startHarness({ env: { QUARRY_RATE_LIMIT: '1000000' }, now: NOW })
     await createProject(h.engine, PROJECT)
     await insertRawEvents(h.engine, goldenEvents(PROJECT.id), PROJECT.id)
+    // The profile and the group the people routes' examples open (server/routes/examples.ts).
+    await h.engine.client.insert({
+      table: 'profiles',
+      values: [
+        {
+          id: 'user-anna',
+          project_id: PROJECT.id,
+          email: 'anna@example.com',
+          created_at: '2024-01-15 08:00:00.000',
+          last_seen_at: '2024-04-02 10:04:59.999',
+          groups: ['acme'],
+        },
+      ],
+      format: 'JSONEachRow',
+    })
+    await h.engine.client.insert({
+      table: 'groups',
+      values: [{ id: 'acme', project_id: PROJECT.id, type: 'company', name: 'Acme', created_at: '2024-01-01 00:00:00.000', version: 1 }],
+      format: 'JSONEachRow',
+    })
     const report = await compactSessions(h.engine, { ...compactionOptions(h.config), now: NOW })
     assert.ok(report.days > 0, JSON.stringify(report))
     auth = await rootHeaders(h.engine)

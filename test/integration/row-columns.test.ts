@@ -8,6 +8,7 @@ import { listSqlFiles, loadTemplate } from '../../queries/core/templates'
 import { startHarness, type Harness } from '../support/harness'
 import {
   IMPORT_STAGE,
+  PEOPLE_STAGE,
   adminStatements,
   columnDifferences,
   routeStatements,
@@ -25,6 +26,7 @@ describe('rows against their @returns', function () {
   before(async () => {
     h = await startHarness()
     await h.engine.admin.command(compileTemplate('admin/import-stage.sql', { stage: IMPORT_STAGE }))
+    await h.engine.admin.command(compileTemplate('admin/import-people-stage.sql', { stage: PEOPLE_STAGE, table: 'profiles' }))
   })
   after(() => h?.close())
 

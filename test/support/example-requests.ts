@@ -13,6 +13,8 @@ export interface ExampleRequest {
   query: Record<string, string | string[]>
   /** `path` and `query` as one URL path, arrays as repeated parameters. */
   url: string
+  /** The path's values other than the project (a profile's id), which the route's resource reads as parameters. */
+  pathValues: Record<string, string>
 }
 
 const valuesOf = (parameter: DocumentParameter): unknown[] => Object.values(parameter.examples ?? {}).map((example) => example.value)
@@ -38,6 +40,11 @@ export function exampleRequestsOf(document: Document, openApiPath: string): Exam
     const search = new URLSearchParams(
       Object.entries(query).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((item) => [name, item])),
     )
-    return { path, query, url: search.size ? `${path}?${search}` : path }
+    const pathValues = Object.fromEntries(
+      sent
+        .filter(({ parameter }) => parameter.in === 'path' && parameter.name !== 'projectId')
+        .map(({ parameter, value }) => [parameter.name, String(value)]),
+    )
+    return { path, query, url: search.size ? `${path}?${search}` : path, pathValues }
   })
 }

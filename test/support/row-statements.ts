@@ -65,6 +65,8 @@ const JOB: DayJob = {
 
 /** The import staging table `adminStatements` reads: made by admin/import-stage.sql before they run. */
 export const IMPORT_STAGE = 'import_stage_row_columns'
+/** The profiles import's staging table `adminStatements` reads: made by admin/import-people-stage.sql before they run. */
+export const PEOPLE_STAGE = 'import_stage_row_columns_people'
 
 /** The compaction's, the importer's, the migrations' and the control statements that return rows, on one node. */
 export function adminStatements(): LabelledStatement[] {
@@ -88,6 +90,16 @@ export function adminStatements(): LabelledStatement[] {
       'import: counts',
       compileTemplate('admin/import-count.sql', importParams, { new_events: compileInner('admin/import-new-events.sql', importParams) }),
     ),
+    named(
+      'import: counts of profiles',
+      compileTemplate(
+        'admin/import-people-count.sql',
+        { stage: PEOPLE_STAGE, projectId: 'demo' },
+        { new_people: compileInner('admin/import-profiles-new.sql', { stage: PEOPLE_STAGE, projectId: 'demo' }) },
+      ),
+    ),
+    named('export: profiles', compileTemplate('admin/export-profiles.sql', { projectId: 'demo', afterId: '', rows: 10 })),
+    named('export: groups', compileTemplate('admin/export-groups.sql', { projectId: 'demo', afterId: '', rows: 10 })),
     named('migrations: applied', compileTemplate('admin/migrations-applied.sql', {})),
     named('migrations: tracked', compileTemplate('admin/migrations-tracked.sql', {})),
     named('data version', compileDataVersion(undefined)),

@@ -95,7 +95,7 @@ describe('/openapi.json for a newcomer', () => {
       for (const example of exampleRequestsOf(withDemo as never, openApiPathOf(route.path))) {
         requests++
         try {
-          prepare(route.resource, example.query, scope)
+          prepare(route.resource, { ...example.query, ...example.pathValues }, scope)
         } catch (error) {
           problems.push(`${example.url}: ${error instanceof QueryError ? JSON.stringify(error.issues) : String(error)}`)
         }
@@ -150,7 +150,7 @@ describe('/openapi.json for a newcomer', () => {
     const tagOf = (path: string) => (withDemo.paths as Record<string, { get: { tags: string[] } }>)[openApiPathOf(path)].get.tags
     assert.deepEqual(
       withDemo.tags.map((tag) => tag.name),
-      ['Overview', 'Pages', 'Breakdowns', 'Behaviour', 'Discovery', 'Sessions', 'Export', 'Charts', 'Batch', 'Health'],
+      ['Overview', 'Pages', 'Breakdowns', 'Behaviour', 'Discovery', 'Sessions', 'People', 'Export', 'Charts', 'Batch', 'Health'],
     )
     assert.deepEqual((withDemo.paths as unknown as Record<string, { post: { tags: string[] } }>)['/insights/{projectId}/batch'].post.tags, [
       'Batch',
