@@ -304,6 +304,20 @@ export interface Rows {
     readonly browser: string
     readonly os: string
   }
+  /** openpanel.active-users */
+  'openpanel/active-users.sql': {
+    readonly day: string
+    readonly users: number | string
+  }
+  /** openpanel.engagement */
+  'openpanel/engagement.sql': {
+    readonly days: number | string
+    readonly users: number | string
+  }
+  /** openpanel.page-count */
+  'openpanel/page-count.sql': {
+    readonly total_pages: number | string
+  }
   /** insights.settled_days */
   'sessions/settled-days.sql': {
     readonly day: string

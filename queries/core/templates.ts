@@ -113,6 +113,7 @@ export const MARKERS = {
   views: "a session's counted page views",
   views_join: 'the join with counted views under event filters',
   window_sessions: 'the sessions of the window that pass the filters',
+  listed_pages: "a `/pages` request's statement read to its last row (OpenPanel's page count)",
 } as const satisfies Record<string, string>
 
 const SCALAR_TYPE =

@@ -107,6 +107,11 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
   { format: 'csv', includes: Object.keys(INCLUDES).join(','), filters: FILTERS },
   { format: 'csv', includes: 'geo,device', start: '2024-03-01' },
   { format: 'ndjson', start: '2024-03-01', end: '2024-03-31' },
+  // OpenPanel's analytics routes (queries/openpanel/).
+  { interval: 'week', startDate: '2024-03-01', endDate: '2024-03-31' },
+  { days: '30', range: '3m', timezone: 'Europe/Berlin' },
+  { sortBy: 'bounce_rate', sortOrder: 'asc', search: 'blog', limit: '20' },
+  { eventNames: 'purchase', path: '/checkout', referrerName: 'Google', properties: JSON.stringify({ plan: 'pro' }), limit: '5' },
 ]
 
 /** Whether a route takes every parameter of a query string and requires no other. */
