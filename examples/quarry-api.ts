@@ -3606,26 +3606,24 @@ export interface operations {
     insightsPagesPerformance: {
         parameters: {
             query?: {
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
+                filters?: string;
                 /** @description `YYYY-MM-DD` or an ISO date-time; overrides `range`. Without it and without `range`, the window starts 30 days before today (OpenPanel's default). */
                 startDate?: string;
                 /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; up to now by default. */
                 endDate?: string;
                 /** @description A named window, computed in `timezone`; without it and without `startDate`, the window starts 30 days before today. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
-                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
-                timezone?: string;
-                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
-                filters?: string;
-                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
-                cursor?: number;
-                /** @description Rows per page, 1 to 500; 50 by default (OpenPanel's), the `Link` header naming the next page. */
-                limit?: number;
+                /** @description Keeps the pages whose path or title contains this text, ignoring case. */
+                search?: string;
                 /** @description The measure rows are ordered by; ties by origin, then path. */
                 sortBy?: "sessions" | "pageviews" | "bounce_rate" | "avg_duration";
                 /** @description Direction of `sortBy`; rows without a value (null) come last either way. */
                 sortOrder?: "desc" | "asc";
-                /** @description Keeps the pages whose path or title contains this text, ignoring case. */
-                search?: string;
+                /** @description Rows per page, 1 to 500; 50 by default (OpenPanel's), the `Link` header naming the next page. */
+                limit?: number;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -3639,14 +3637,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Pages in the order asked, with how many there are and OpenPanel’s signals */
+            /** @description The first `limit` pages in the order asked, with how many there are and OpenPanel’s signals */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
-                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {

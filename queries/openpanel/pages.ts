@@ -42,6 +42,8 @@ const adaptedPages = adapt(pages, {
     sortOrder: { type: 'string', enum: SORT_ORDERS, default: 'desc' },
     limit: pageLimit(50, 500),
   },
+  // OpenPanel's first page only: its answer is an object, which names no next page.
+  passes: ['timezone', 'filters'],
   toBase: (own, rest, scope) => withOpenPanelWindow({ ...rest, ...own }, scope),
   reshape: (answer) => answer,
 })
@@ -69,9 +71,6 @@ export const pagePerformance: typeof adaptedPages = {
         seo_signals: seoSignals(bounceRate, avgMinutes),
       }
     })
-    return {
-      body: { total_pages: Number(others.count?.[0]?.total_pages ?? 0), shown: shown.length, pages: shown },
-      hasMore: rows.length > query.limit,
-    }
+    return { body: { total_pages: Number(others.count?.[0]?.total_pages ?? 0), shown: shown.length, pages: shown } }
   },
 }

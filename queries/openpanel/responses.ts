@@ -60,8 +60,7 @@ const performedPage = object({
 })
 
 export const pagePerformanceResponse: RouteResponse = {
-  description: 'Pages in the order asked, with how many there are and OpenPanel’s signals',
-  paged: true,
+  description: 'The first `limit` pages in the order asked, with how many there are and OpenPanel’s signals',
   content: json(object({ total_pages: count, shown: count, pages: { type: 'array', items: performedPage } })),
 }
 

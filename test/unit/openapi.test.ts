@@ -72,7 +72,7 @@ describe('/openapi.json for a newcomer', () => {
         if (!Object.keys(parameter.examples ?? {}).length) missing.push(`${route.path} ${parameter.name}: no example`)
       }
     }
-    assert.equal(parameters, 385)
+    assert.equal(parameters, 384)
     assert.deepEqual(missing, [])
   })
 
