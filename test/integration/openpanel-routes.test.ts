@@ -256,7 +256,14 @@ describe("OpenPanel's analytics routes on its router fixture", function () {
   })
 
   it('events: 400 for a limit out of range and bad JSON, listing every problem', async () => {
-    for (const query of ['limit=9999', 'limit=0', 'format=csv', `properties=${encodeURIComponent('["x"]')}`]) {
+    for (const query of [
+      'limit=9999',
+      'limit=0',
+      'format=csv',
+      'range=forever',
+      'range=custom',
+      `properties=${encodeURIComponent('["x"]')}`,
+    ]) {
       assert.equal((await get(`events?${query}`)).status, 400, query)
     }
     const res = await get('events?limit=101&properties=nope')
