@@ -5,6 +5,7 @@ import { compare, compareBehaviourOnly, seedLong } from './compare'
 import * as discovery from './discovery'
 import * as compaction from './compaction-load'
 import * as fuzz from './fuzz'
+import * as openpanelRoutes from './openpanel-routes'
 import { loadTable } from './load-table'
 import * as sessionsPages from './sessions-pages'
 import * as trees from './trees'
@@ -54,6 +55,11 @@ const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
     describe:
       'this checkout against another (--before DIR, an earlier commit with node_modules) on copies of the same data: fresh answers interleaved, cache hits, answers compared byte for byte',
     run: () => versus.main(process.argv.slice(3)),
+  },
+  'openpanel-routes': {
+    describe:
+      "OpenPanel's analytics routes (overview, active users, pages, traffic, engagement, events) through the gateway against the statements OpenPanel runs for them, interleaved; with QUARRY_BENCH_MEMORY=1 the memory floor of each",
+    run: openpanelRoutes.main,
   },
   fuzz: {
     describe:

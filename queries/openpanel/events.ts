@@ -107,5 +107,5 @@ const adaptedExport = adapt(exportEvents, {
   reshape: ({ body }) => ({ body: (body as { data: Record<string, unknown>[] }).data.map(asColumns) }),
 })
 
-/** One statement, its rows alone: OpenPanel's answer has no count and no profiles. */
-export const events: typeof adaptedExport = { ...adaptedExport, alongside: undefined, follow: undefined }
+/** One statement, its rows alone: OpenPanel's answer is one JSON array, with no count, profiles or stream. */
+export const events: typeof adaptedExport = { ...adaptedExport, alongside: undefined, follow: undefined, stream: undefined }
