@@ -179,7 +179,7 @@ async function compiledFor(url: string): Promise<CompiledQuery> {
  * (to about 5%): the engine's own accounting of what the statement needs, where the embedded engine keeps no
  * system.query_log to read `memory_usage` from.
  */
-async function memoryFloorMb(gateway: ChildGateway, statement: Statement): Promise<number> {
+export async function memoryFloorMb(gateway: ChildGateway, statement: { sql: string; params: Record<string, unknown> }): Promise<number> {
   let [low, high] = [16, 16_384]
   while (high / low > 1.05) {
     const middle = Math.sqrt(low * high)

@@ -6,6 +6,7 @@ import * as discovery from './discovery'
 import * as compaction from './compaction-load'
 import * as fuzz from './fuzz'
 import * as periodCompare from './period-compare'
+import * as openpanelRoutes from './openpanel-routes'
 import { loadTable } from './load-table'
 import * as people from './people'
 import * as sessionsPages from './sessions-pages'
@@ -71,6 +72,11 @@ const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
     describe:
       "each people route (profiles, a profile, its sessions and metrics, group types, groups, a group) against OpenPanel's statements for it, on its own seeded data: medians and memory floors",
     run: people.main,
+  },
+  'openpanel-routes': {
+    describe:
+      "OpenPanel's analytics routes (overview, active users, pages, traffic, engagement, events) through the gateway against the statements OpenPanel runs for them, interleaved; with QUARRY_BENCH_MEMORY=1 the memory floor of each",
+    run: openpanelRoutes.main,
   },
   fuzz: {
     describe:

@@ -497,125 +497,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/insights/{projectId}/profiles": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Profiles kept by the filters */
-        get: operations["insightsProfiles"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/insights/{projectId}/profiles/{profileId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A profile and its newest events */
-        get: operations["insightsProfilesByProfileId"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/insights/{projectId}/profiles/{profileId}/sessions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A profile's sessions, newest first, as keyset pages */
-        get: operations["insightsProfilesByProfileIdSessions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/insights/{projectId}/profiles/{profileId}/metrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A profile's events and sessions in figures */
-        get: operations["insightsProfilesByProfileIdMetrics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/insights/{projectId}/groups/types": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The types of the groups */
-        get: operations["insightsGroupsTypes"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/insights/{projectId}/groups": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Groups by type and search */
-        get: operations["insightsGroups"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/insights/{projectId}/groups/{groupId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A group and its newest members */
-        get: operations["insightsGroupsByGroupId"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/export/charts": {
         parameters: {
             query?: never;
@@ -642,6 +523,159 @@ export interface paths {
         };
         /** Raw events: JSON pages (keyset cursor or page) or a stream (ndjson, csv) */
         get: operations["exportEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OpenPanel's overview: session metrics and a series */
+        get: operations["insightsOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/active_users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Rolling active visitors per day (DAU, WAU, MAU) */
+        get: operations["insightsActiveUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/pages/top": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every page of the window by sessions */
+        get: operations["insightsPagesTop"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/pages/performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pages in any order with their count and signals */
+        get: operations["insightsPagesPerformance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/traffic/referrers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sessions by a referrers breakdown */
+        get: operations["insightsTrafficReferrers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/traffic/geo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sessions by a geo breakdown */
+        get: operations["insightsTrafficGeo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/traffic/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sessions by a devices breakdown */
+        get: operations["insightsTrafficDevices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/engagement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Identified visitors by days since their last event */
+        get: operations["insightsEngagement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The window's newest events, every column */
+        get: operations["insightsEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2983,581 +3017,6 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
-    insightsProfiles: {
-        parameters: {
-            query?: {
-                /** @description Every whitespace-separated word (up to 5) is in the id, email, first, last or full name (case-insensitive) */
-                name?: string;
-                /** @description A case-insensitive part of the email */
-                email?: string;
-                /** @description The profile property "country" equals this */
-                country?: string;
-                /** @description The profile property "city" equals this */
-                city?: string;
-                /** @description The profile property "device" equals this */
-                device?: string;
-                /** @description The profile property "browser" equals this */
-                browser?: string;
-                /** @description No event in this many days before now */
-                inactiveDays?: number;
-                /** @description At least this many sessions */
-                minSessions?: number;
-                /** @description Has an event of this name */
-                performedEvent?: string;
-                /** @description URL-encoded JSON: `[{ "name", "operator", "value" }]` on `id`, `email`, `first_name`, `last_name` or `properties.<key>`, ANDed. */
-                filters?: string;
-                /** @description By creation time (ties by id) */
-                sortOrder?: "asc" | "desc";
-                /** @description Rows per page. */
-                limit?: number;
-                /** @description The `cursor` of the previous page's `Link: <...>; rel="next"` header (opaque keyset); the first page without it. */
-                cursor?: string;
-            };
-            header?: {
-                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description The project to read; a `read` client may read only its own. */
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Profiles kept by the filters, by creation time (ties by id) */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    ETag: components["headers"]["ETag"];
-                    Link: components["headers"]["Link"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    Age: components["headers"]["Age"];
-                    "X-Cache": components["headers"]["X-Cache"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        first_name: string;
-                        last_name: string;
-                        email: string;
-                        avatar: string;
-                        properties: {
-                            [key: string]: string;
-                        };
-                        project_id: string;
-                        is_external: boolean;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        last_seen_at: string;
-                        groups: string[];
-                    }[];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-            504: components["responses"]["Timeout"];
-        };
-    };
-    insightsProfilesByProfileId: {
-        parameters: {
-            query?: {
-                /** @description How many of the newest events */
-                eventLimit?: number;
-            };
-            header?: {
-                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description The project to read; a `read` client may read only its own. */
-                projectId: string;
-                /** @description The profile's id. */
-                profileId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The profile's newest version and its newest events, newest first */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        profile: {
-                            id: string;
-                            first_name: string;
-                            last_name: string;
-                            email: string;
-                            avatar: string;
-                            properties: {
-                                [key: string]: string;
-                            };
-                            project_id: string;
-                            is_external: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            last_seen_at: string;
-                            groups: string[];
-                        };
-                        recentEvents: {
-                            id: string;
-                            name: string;
-                            device_id: string;
-                            profile_id: string;
-                            session_id: string;
-                            project_id: string;
-                            path: string;
-                            origin: string;
-                            title: string;
-                            referrer: string;
-                            referrer_name: string;
-                            referrer_type: string;
-                            utm_source: string;
-                            utm_medium: string;
-                            utm_campaign: string;
-                            utm_term: string;
-                            utm_content: string;
-                            country: string;
-                            region: string;
-                            city: string;
-                            device: string;
-                            brand: string;
-                            model: string;
-                            browser: string;
-                            browser_version: string;
-                            os: string;
-                            os_version: string;
-                            sdk_name: string;
-                            sdk_version: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            latitude: number | null;
-                            longitude: number | null;
-                            duration: number;
-                            revenue: number;
-                            groups: string[];
-                            properties: {
-                                [key: string]: string;
-                            };
-                        }[];
-                    };
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-            504: components["responses"]["Timeout"];
-        };
-    };
-    insightsProfilesByProfileIdSessions: {
-        parameters: {
-            query?: {
-                /** @description Rows per page. */
-                limit?: number;
-                /** @description The `cursor` of the previous page's `Link: <...>; rel="next"` header (opaque keyset); the first page without it. */
-                cursor?: string;
-            };
-            header?: {
-                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description The project to read; a `read` client may read only its own. */
-                projectId: string;
-                /** @description The profile's id. */
-                profileId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The profile's sessions, newest start first (ties by id, descending) */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    ETag: components["headers"]["ETag"];
-                    Link: components["headers"]["Link"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    Age: components["headers"]["Age"];
-                    "X-Cache": components["headers"]["X-Cache"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        profile_id: string;
-                        entry_path: string;
-                        entry_origin: string;
-                        exit_path: string;
-                        exit_origin: string;
-                        referrer: string;
-                        referrer_name: string;
-                        referrer_type: string;
-                        os: string;
-                        os_version: string;
-                        browser: string;
-                        browser_version: string;
-                        device: string;
-                        brand: string;
-                        model: string;
-                        country: string;
-                        region: string;
-                        city: string;
-                        project_id: string;
-                        device_id: string;
-                        utm_medium: string;
-                        utm_source: string;
-                        utm_campaign: string;
-                        utm_content: string;
-                        utm_term: string;
-                        event_count: number;
-                        screen_view_count: number;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        ended_at: string;
-                        is_bounce: boolean;
-                        /** @description Milliseconds from the first event to the last */
-                        duration: number;
-                        revenue: number;
-                    }[];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-            504: components["responses"]["Timeout"];
-        };
-    };
-    insightsProfilesByProfileIdMetrics: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description The project to read; a `read` client may read only its own. */
-                projectId: string;
-                /** @description The profile's id. */
-                profileId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The profile's activity: its events and its sessions */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    Age: components["headers"]["Age"];
-                    "X-Cache": components["headers"]["X-Cache"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        profileId: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        firstSeen: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        lastSeen: string | null;
-                        sessions: number;
-                        screenViews: number;
-                        totalEvents: number;
-                        conversionEvents: number;
-                        uniqueDaysActive: number;
-                        /** @description Mean duration of the sessions longer than 0, minutes */
-                        avgSessionDurationMin: number;
-                        /** @description 90th percentile (exact, inclusive) of the same durations, minutes */
-                        p90SessionDurationMin: number;
-                        avgEventsPerSession: number | null;
-                        avgTimeBetweenSessionsSec: number;
-                        bounceRate: number;
-                        revenue: number;
-                    };
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-            504: components["responses"]["Timeout"];
-        };
-    };
-    insightsGroupsTypes: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description The project to read; a `read` client may read only its own. */
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The types of the project's groups, ascending */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    Age: components["headers"]["Age"];
-                    "X-Cache": components["headers"]["X-Cache"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        types: string[];
-                    };
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-            504: components["responses"]["Timeout"];
-        };
-    };
-    insightsGroups: {
-        parameters: {
-            query?: {
-                /** @description Only groups of this type */
-                type?: string;
-                /** @description Keeps the groups whose name or id contains this text, ignoring case. */
-                search?: string;
-                /** @description Rows per page. */
-                limit?: number;
-                /** @description The `cursor` of the previous page's `Link: <...>; rel="next"` header (opaque keyset); the first page without it. */
-                cursor?: string;
-            };
-            header?: {
-                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description The project to read; a `read` client may read only its own. */
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Groups, newest created first (ties by id, descending) */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    ETag: components["headers"]["ETag"];
-                    Link: components["headers"]["Link"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    Age: components["headers"]["Age"];
-                    "X-Cache": components["headers"]["X-Cache"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        projectId: string;
-                        type: string;
-                        name: string;
-                        properties: {
-                            [key: string]: string;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC
-                         */
-                        updatedAt: string;
-                    }[];
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-            504: components["responses"]["Timeout"];
-        };
-    };
-    insightsGroupsByGroupId: {
-        parameters: {
-            query?: {
-                /** @description How many members, newest created first */
-                memberLimit?: number;
-            };
-            header?: {
-                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                /** @description The project to read; a `read` client may read only its own. */
-                projectId: string;
-                /** @description The group's id. */
-                groupId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The group, how many profiles it has and the newest of them */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        group: {
-                            id: string;
-                            projectId: string;
-                            type: string;
-                            name: string;
-                            properties: {
-                                [key: string]: string;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updatedAt: string;
-                        };
-                        member_count: number;
-                        members: {
-                            id: string;
-                            email: string;
-                            avatar: string;
-                            firstName: string;
-                            lastName: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            lastSeenAt: string;
-                            isExternal: boolean;
-                            projectId: string;
-                            groups: string[];
-                            properties: {
-                                [key: string]: string;
-                            };
-                        }[];
-                    };
-                };
-            };
-            304: components["responses"]["NotModified"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["Unavailable"];
-            504: components["responses"]["Timeout"];
-        };
-    };
     exportCharts: {
         parameters: {
             query: {
@@ -3909,6 +3368,735 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    insightsOverview: {
+        parameters: {
+            query?: {
+                /** @description `YYYY-MM-DD` or an ISO date-time; overrides `range`. Without it and without `range`, the window starts 30 days before today (OpenPanel's default). */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; up to now by default. */
+                endDate?: string;
+                /** @description A named window, computed in `timezone`; without it and without `startDate`, the window starts 30 days before today. */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
+                filters?: string;
+                /** @description Bucket of the series: `hour`, `day` (default), `week` or `month`. */
+                interval?: "hour" | "day" | "week" | "month";
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The window's session metrics and revenue, and a zero-filled series (by day unless `interval` says otherwise) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        summary: {
+                            /** @description Percent of sessions with one page view, two decimals */
+                            bounce_rate: number;
+                            unique_visitors: number;
+                            total_sessions: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                            total_screen_views: number;
+                            views_per_session: number;
+                            total_revenue: number;
+                        };
+                        series: {
+                            /**
+                             * Format: date-time
+                             * @description Start of the bucket
+                             */
+                            date: string;
+                            /** @description Percent of sessions with one page view, two decimals */
+                            bounce_rate: number;
+                            unique_visitors: number;
+                            total_sessions: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                            total_screen_views: number;
+                            views_per_session: number;
+                            total_revenue: number;
+                        }[];
+                        /** @enum {string} */
+                        interval: "hour" | "day" | "week" | "month";
+                        /**
+                         * Format: date-time
+                         * @description The window's start
+                         */
+                        startDate: string;
+                        /**
+                         * Format: date-time
+                         * @description The window's end (excluded)
+                         */
+                        endDate: string;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsActiveUsers: {
+        parameters: {
+            query?: {
+                /** @description Days a visitor stays counted after an active day, 1 to 90 (7 by default: WAU; 1 DAU, 30 MAU). */
+                days?: number;
+                /** @description `YYYY-MM-DD` or an ISO date-time; overrides `range`. Without it and without `range`, the window starts 30 days before today (OpenPanel's default). */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; up to now by default. */
+                endDate?: string;
+                /** @description A named window, computed in `timezone`; without it and without `startDate`, the window starts 30 days before today. */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per local day of the window, the distinct visitors active in the `days` days up to it */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        window_days: number;
+                        /** @description DAU, WAU, MAU or "<days>d active" */
+                        label: string;
+                        series: {
+                            /** Format: date */
+                            date: string;
+                            users: number;
+                        }[];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsPagesTop: {
+        parameters: {
+            query?: {
+                /** @description `YYYY-MM-DD` or an ISO date-time; overrides `range`. Without it and without `range`, the window starts 30 days before today (OpenPanel's default). */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; up to now by default. */
+                endDate?: string;
+                /** @description A named window, computed in `timezone`; without it and without `startDate`, the window starts 30 days before today. */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
+                filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
+                cursor?: number;
+                /** @description Rows per page, 1 to 1000; 1000 by default (OpenPanel's), the `Link` header naming the next page. */
+                limit?: number;
+                /** @description The measure rows are ordered by; ties by origin, then path */
+                sortBy?: "sessions" | "pageviews" | "bounce_rate" | "avg_duration";
+                /** @description Direction of `sortBy`; rows without a value (null) come last either way */
+                sortOrder?: "desc" | "asc";
+                /** @description Keeps the rows whose text contains this, ignoring case. */
+                search?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every page of the window (up to `limit`), most sessions first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The page's latest title */
+                        title: string;
+                        origin: string;
+                        path: string;
+                        sessions: number;
+                        pageviews: number;
+                        /** @description Percent; null when no session entered here */
+                        bounce_rate: number | null;
+                        /** @description Seconds to the next view; null when no view has one */
+                        avg_duration: number | null;
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsPagesPerformance: {
+        parameters: {
+            query?: {
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
+                filters?: string;
+                /** @description `YYYY-MM-DD` or an ISO date-time; overrides `range`. Without it and without `range`, the window starts 30 days before today (OpenPanel's default). */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; up to now by default. */
+                endDate?: string;
+                /** @description A named window, computed in `timezone`; without it and without `startDate`, the window starts 30 days before today. */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description Keeps the pages whose path or title contains this text, ignoring case. */
+                search?: string;
+                /** @description The measure rows are ordered by; ties by origin, then path. */
+                sortBy?: "sessions" | "pageviews" | "bounce_rate" | "avg_duration";
+                /** @description Direction of `sortBy`; rows without a value (null) come last either way. */
+                sortOrder?: "desc" | "asc";
+                /** @description Rows per page, 1 to 500; 50 by default (OpenPanel's), the `Link` header naming the next page. */
+                limit?: number;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The first `limit` pages in the order asked, with how many there are and OpenPanel’s signals */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        total_pages: number;
+                        shown: number;
+                        pages: {
+                            origin: string;
+                            path: string;
+                            title: string;
+                            sessions: number;
+                            pageviews: number;
+                            /** @description Minutes from a view to the next one; null when no view has one */
+                            avg_duration: number | null;
+                            /** @description Percent of the sessions entering here that bounced; null when none entered */
+                            bounce_rate: number | null;
+                            seo_signals: {
+                                high_bounce: boolean;
+                                low_engagement: boolean;
+                                good_landing_page: boolean;
+                            };
+                        }[];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsTrafficReferrers: {
+        parameters: {
+            query?: {
+                /** @description `YYYY-MM-DD` or an ISO date-time; overrides `range`. Without it and without `range`, the window starts 30 days before today (OpenPanel's default). */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; up to now by default. */
+                endDate?: string;
+                /** @description A named window, computed in `timezone`; without it and without `startDate`, the window starts 30 days before today. */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
+                filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
+                cursor?: number;
+                /** @description Rows per page, 1 to 1000; 1000 by default (OpenPanel's), the `Link` header naming the next page. */
+                limit?: number;
+                /** @description The session attribute rows are grouped by: referrer_name, referrer_type, referrer, utm_source, utm_medium, utm_campaign (`referrer_name` by default). */
+                breakdown?: "referrer_name" | "referrer_type" | "referrer" | "utm_source" | "utm_medium" | "utm_campaign";
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sessions by the referrers breakdown asked (`breakdown`), most sessions first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description null where the attribute is empty */
+                        name: string | null;
+                        sessions: number;
+                        pageviews: number;
+                        bounce_rate: number;
+                        /** @description Seconds */
+                        avg_session_duration: number;
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsTrafficGeo: {
+        parameters: {
+            query?: {
+                /** @description `YYYY-MM-DD` or an ISO date-time; overrides `range`. Without it and without `range`, the window starts 30 days before today (OpenPanel's default). */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; up to now by default. */
+                endDate?: string;
+                /** @description A named window, computed in `timezone`; without it and without `startDate`, the window starts 30 days before today. */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
+                filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
+                cursor?: number;
+                /** @description Rows per page, 1 to 1000; 1000 by default (OpenPanel's), the `Link` header naming the next page. */
+                limit?: number;
+                /** @description The session attribute rows are grouped by: country, region, city (`country` by default). */
+                breakdown?: "country" | "region" | "city";
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sessions by the geo breakdown asked (`breakdown`), most sessions first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        /** @description null where the attribute is empty */
+                        name: string | null;
+                        sessions: number;
+                        pageviews: number;
+                        bounce_rate: number;
+                        /** @description Seconds */
+                        avg_session_duration: number;
+                    } | {
+                        /** @description The country */
+                        prefix: string | null;
+                        /** @description null where the attribute is empty */
+                        name: string | null;
+                        sessions: number;
+                        pageviews: number;
+                        bounce_rate: number;
+                        /** @description Seconds */
+                        avg_session_duration: number;
+                    } | {
+                        /** @description The country */
+                        prefix: string | null;
+                        /** @description null where the attribute is empty */
+                        name: string | null;
+                        sessions: number;
+                        pageviews: number;
+                        bounce_rate: number;
+                        /** @description Seconds */
+                        avg_session_duration: number;
+                    })[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsTrafficDevices: {
+        parameters: {
+            query?: {
+                /** @description `YYYY-MM-DD` or an ISO date-time; overrides `range`. Without it and without `range`, the window starts 30 days before today (OpenPanel's default). */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; up to now by default. */
+                endDate?: string;
+                /** @description A named window, computed in `timezone`; without it and without `startDate`, the window starts 30 days before today. */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
+                filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
+                cursor?: number;
+                /** @description Rows per page, 1 to 1000; 1000 by default (OpenPanel's), the `Link` header naming the next page. */
+                limit?: number;
+                /** @description The session attribute rows are grouped by: device, browser, os (`device` by default). */
+                breakdown?: "device" | "browser" | "os";
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sessions by the devices breakdown asked (`breakdown`), most sessions first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description null where the attribute is empty */
+                        name: string | null;
+                        sessions: number;
+                        pageviews: number;
+                        bounce_rate: number;
+                        /** @description Seconds */
+                        avg_session_duration: number;
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsEngagement: {
+        parameters: {
+            query?: {
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Identified visitors by days since their last event, and in bands */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        summary: {
+                            total_identified_users: number;
+                            active_last_7_days: number;
+                            active_8_to_14_days: number;
+                            active_15_to_30_days: number;
+                            inactive_31_to_60_days: number;
+                            churned_60_plus_days: number;
+                        };
+                        distribution: {
+                            days: number;
+                            users: number;
+                        }[];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsEvents: {
+        parameters: {
+            query?: {
+                /** @description URL-encoded JSON: a flat array of filters on the fields of each event, ANDed. */
+                filters?: string;
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description `YYYY-MM-DD` or an ISO date-time; overrides `range`. Without it and without `range`, the window starts 30 days before today (OpenPanel's default). */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; up to now by default. */
+                endDate?: string;
+                /** @description Keeps the events of these names (repeat, or separate with commas). */
+                eventNames?: string | string[];
+                /** @description Keeps the events whose path is exactly this. */
+                path?: string;
+                /** @description Keeps the events whose country (ISO-2) is exactly this. */
+                country?: string;
+                /** @description Keeps the events whose city is exactly this. */
+                city?: string;
+                /** @description Keeps the events whose device is exactly this. */
+                device?: string;
+                /** @description Keeps the events whose browser is exactly this. */
+                browser?: string;
+                /** @description Keeps the events whose operating system is exactly this. */
+                os?: string;
+                /** @description Keeps the events whose referrer is exactly this. */
+                referrer?: string;
+                /** @description Keeps the events whose referrer name is exactly this. */
+                referrerName?: string;
+                /** @description Keeps the events whose referrer type is exactly this. */
+                referrerType?: string;
+                /** @description Keeps the events whose profile id is exactly this. */
+                profileId?: string;
+                /** @description URL-encoded JSON object: keeps the events whose properties have these values. */
+                properties?: string;
+                /** @description Rows per page, 1 to 100; 20 by default (OpenPanel's), the `Link` header naming the next page. */
+                limit?: number;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The window's newest events (ties by id), every column */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        device_id: string;
+                        profile_id: string;
+                        session_id: string;
+                        project_id: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with the offset of the request timezone
+                         */
+                        created_at: string;
+                        path: string;
+                        duration: number;
+                        city: string;
+                        country: string;
+                        os: string;
+                        browser: string;
+                        /** @description includes=properties */
+                        properties: {
+                            [key: string]: string;
+                        };
+                        region: string;
+                        latitude: number | null;
+                        longitude: number | null;
+                        device: string;
+                        brand: string;
+                        model: string;
+                        os_version: string;
+                        browser_version: string;
+                        referrer: string;
+                        referrer_name: string;
+                        referrer_type: string;
+                        utm_source: string;
+                        utm_medium: string;
+                        utm_campaign: string;
+                        utm_term: string;
+                        utm_content: string;
+                        sdk_name: string;
+                        sdk_version: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 with the offset of the request timezone
+                         */
+                        imported_at: string | null;
+                        origin: string;
+                        title: string;
+                        /** @description includes=revenue: in minor units */
+                        revenue: number;
+                        /** @description includes=groups */
+                        groups: string[];
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     insightsBatch: {
         parameters: {
             query?: never;
@@ -3929,7 +4117,7 @@ export interface operations {
                          * @description The path under /insights/{projectId}/ of the question
                          * @enum {unknown}
                          */
-                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "paths" | "profiles" | "profiles/:profileId" | "profiles/:profileId/sessions" | "profiles/:profileId/metrics" | "groups/types" | "groups" | "groups/:groupId";
+                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "paths" | "overview" | "active_users" | "pages/top" | "pages/performance" | "traffic/referrers" | "traffic/geo" | "traffic/devices" | "engagement";
                         /** @description The route's query parameters: text, or JSON values (filters, steps, goal) sent as their JSON text */
                         params?: {
                             [key: string]: string | number | boolean | unknown[] | Record<string, never>;
@@ -4186,226 +4374,113 @@ export interface operations {
                                     warnings: string[];
                                 };
                             } | {
-                                id: string;
-                                first_name: string;
-                                last_name: string;
-                                email: string;
-                                avatar: string;
-                                properties: {
-                                    [key: string]: string;
+                                summary: {
+                                    /** @description Percent of sessions with one page view, two decimals */
+                                    bounce_rate: number;
+                                    unique_visitors: number;
+                                    total_sessions: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                    total_screen_views: number;
+                                    views_per_session: number;
+                                    total_revenue: number;
                                 };
-                                project_id: string;
-                                is_external: boolean;
+                                series: {
+                                    /**
+                                     * Format: date-time
+                                     * @description Start of the bucket
+                                     */
+                                    date: string;
+                                    /** @description Percent of sessions with one page view, two decimals */
+                                    bounce_rate: number;
+                                    unique_visitors: number;
+                                    total_sessions: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                    total_screen_views: number;
+                                    views_per_session: number;
+                                    total_revenue: number;
+                                }[];
+                                /** @enum {string} */
+                                interval: "hour" | "day" | "week" | "month";
                                 /**
                                  * Format: date-time
-                                 * @description ISO 8601, UTC
+                                 * @description The window's start
                                  */
-                                created_at: string;
+                                startDate: string;
                                 /**
                                  * Format: date-time
-                                 * @description ISO 8601, UTC
+                                 * @description The window's end (excluded)
                                  */
-                                last_seen_at: string;
-                                groups: string[];
-                            }[] | {
-                                profile: {
-                                    id: string;
-                                    first_name: string;
-                                    last_name: string;
-                                    email: string;
-                                    avatar: string;
-                                    properties: {
-                                        [key: string]: string;
-                                    };
-                                    project_id: string;
-                                    is_external: boolean;
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601, UTC
-                                     */
-                                    created_at: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601, UTC
-                                     */
-                                    last_seen_at: string;
-                                    groups: string[];
-                                };
-                                recentEvents: {
-                                    id: string;
-                                    name: string;
-                                    device_id: string;
-                                    profile_id: string;
-                                    session_id: string;
-                                    project_id: string;
-                                    path: string;
-                                    origin: string;
-                                    title: string;
-                                    referrer: string;
-                                    referrer_name: string;
-                                    referrer_type: string;
-                                    utm_source: string;
-                                    utm_medium: string;
-                                    utm_campaign: string;
-                                    utm_term: string;
-                                    utm_content: string;
-                                    country: string;
-                                    region: string;
-                                    city: string;
-                                    device: string;
-                                    brand: string;
-                                    model: string;
-                                    browser: string;
-                                    browser_version: string;
-                                    os: string;
-                                    os_version: string;
-                                    sdk_name: string;
-                                    sdk_version: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601, UTC
-                                     */
-                                    created_at: string;
-                                    latitude: number | null;
-                                    longitude: number | null;
-                                    duration: number;
-                                    revenue: number;
-                                    groups: string[];
-                                    properties: {
-                                        [key: string]: string;
-                                    };
+                                endDate: string;
+                            } | {
+                                window_days: number;
+                                /** @description DAU, WAU, MAU or "<days>d active" */
+                                label: string;
+                                series: {
+                                    /** Format: date */
+                                    date: string;
+                                    users: number;
                                 }[];
                             } | {
-                                id: string;
-                                profile_id: string;
-                                entry_path: string;
-                                entry_origin: string;
-                                exit_path: string;
-                                exit_origin: string;
-                                referrer: string;
-                                referrer_name: string;
-                                referrer_type: string;
-                                os: string;
-                                os_version: string;
-                                browser: string;
-                                browser_version: string;
-                                device: string;
-                                brand: string;
-                                model: string;
-                                country: string;
-                                region: string;
-                                city: string;
-                                project_id: string;
-                                device_id: string;
-                                utm_medium: string;
-                                utm_source: string;
-                                utm_campaign: string;
-                                utm_content: string;
-                                utm_term: string;
-                                event_count: number;
-                                screen_view_count: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                ended_at: string;
-                                is_bounce: boolean;
-                                /** @description Milliseconds from the first event to the last */
-                                duration: number;
-                                revenue: number;
-                            }[] | {
-                                profileId: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                firstSeen: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                lastSeen: string | null;
+                                total_pages: number;
+                                shown: number;
+                                pages: {
+                                    origin: string;
+                                    path: string;
+                                    title: string;
+                                    sessions: number;
+                                    pageviews: number;
+                                    /** @description Minutes from a view to the next one; null when no view has one */
+                                    avg_duration: number | null;
+                                    /** @description Percent of the sessions entering here that bounced; null when none entered */
+                                    bounce_rate: number | null;
+                                    seo_signals: {
+                                        high_bounce: boolean;
+                                        low_engagement: boolean;
+                                        good_landing_page: boolean;
+                                    };
+                                }[];
+                            } | ({
+                                /** @description null where the attribute is empty */
+                                name: string | null;
                                 sessions: number;
-                                screenViews: number;
-                                totalEvents: number;
-                                conversionEvents: number;
-                                uniqueDaysActive: number;
-                                /** @description Mean duration of the sessions longer than 0, minutes */
-                                avgSessionDurationMin: number;
-                                /** @description 90th percentile (exact, inclusive) of the same durations, minutes */
-                                p90SessionDurationMin: number;
-                                avgEventsPerSession: number | null;
-                                avgTimeBetweenSessionsSec: number;
-                                bounceRate: number;
-                                revenue: number;
+                                pageviews: number;
+                                bounce_rate: number;
+                                /** @description Seconds */
+                                avg_session_duration: number;
                             } | {
-                                types: string[];
+                                /** @description The country */
+                                prefix: string | null;
+                                /** @description null where the attribute is empty */
+                                name: string | null;
+                                sessions: number;
+                                pageviews: number;
+                                bounce_rate: number;
+                                /** @description Seconds */
+                                avg_session_duration: number;
                             } | {
-                                id: string;
-                                projectId: string;
-                                type: string;
-                                name: string;
-                                properties: {
-                                    [key: string]: string;
+                                /** @description The country */
+                                prefix: string | null;
+                                /** @description null where the attribute is empty */
+                                name: string | null;
+                                sessions: number;
+                                pageviews: number;
+                                bounce_rate: number;
+                                /** @description Seconds */
+                                avg_session_duration: number;
+                            })[] | {
+                                summary: {
+                                    total_identified_users: number;
+                                    active_last_7_days: number;
+                                    active_8_to_14_days: number;
+                                    active_15_to_30_days: number;
+                                    inactive_31_to_60_days: number;
+                                    churned_60_plus_days: number;
                                 };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                createdAt: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updatedAt: string;
-                            }[] | {
-                                group: {
-                                    id: string;
-                                    projectId: string;
-                                    type: string;
-                                    name: string;
-                                    properties: {
-                                        [key: string]: string;
-                                    };
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601, UTC
-                                     */
-                                    createdAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601, UTC
-                                     */
-                                    updatedAt: string;
-                                };
-                                member_count: number;
-                                members: {
-                                    id: string;
-                                    email: string;
-                                    avatar: string;
-                                    firstName: string;
-                                    lastName: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601, UTC
-                                     */
-                                    createdAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601, UTC
-                                     */
-                                    lastSeenAt: string;
-                                    isExternal: boolean;
-                                    projectId: string;
-                                    groups: string[];
-                                    properties: {
-                                        [key: string]: string;
-                                    };
+                                distribution: {
+                                    days: number;
+                                    users: number;
                                 }[];
                             };
                         }[];

@@ -352,6 +352,20 @@ export interface Rows {
     readonly revenue_total: number
     readonly converted_visitors: number
   }
+  /** openpanel.active-users */
+  'openpanel/active-users.sql': {
+    readonly day: string
+    readonly users: number | string
+  }
+  /** openpanel.engagement */
+  'openpanel/engagement.sql': {
+    readonly days: number | string
+    readonly users: number | string
+  }
+  /** openpanel.page-count */
+  'openpanel/page-count.sql': {
+    readonly total_pages: number | string
+  }
   /** people.group_members */
   'people/group-members.sql': {
     readonly id: string

@@ -124,6 +124,7 @@ export const MARKERS = {
   people_order: 'the ORDER BY of a page of profiles: by creation time and id, ascending or descending (people)',
   people_activity: "the conditions on a profile's events and sessions a profile list asks, each only when asked (people)",
   new_people: 'the staged profile or group versions an import writes (those the project does not hold yet)',
+  listed_pages: "a `/pages` request's statement read to its last row (OpenPanel's page count)",
 } as const satisfies Record<string, string>
 
 const SCALAR_TYPE =

@@ -3,6 +3,7 @@
 // parameter adds its entry here; test/unit/openapi.test.ts parses every example with the route's own
 // parser and test/integration/docs.test.ts sends it.
 import { dimensions } from '../../queries/insights/dimensions'
+import { TRAFFIC_BREAKDOWNS } from '../../queries/openpanel/traffic'
 import type { Route } from '../routes/routes'
 
 /** A named example value; `''` means the parameter is not sent (Swagger UI leaves it empty). */
@@ -487,10 +488,89 @@ const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = 
   },
 }
 
+/** OpenPanel's analytics routes (queries/openpanel/): their own parameters, and OpenPanel's window by default. */
+const OPENPANEL_DEFAULT_WINDOW = {
+  startDate: {
+    description:
+      "`YYYY-MM-DD` or an ISO date-time; overrides `range`. Without it and without `range`, the window starts 30 days before today (OpenPanel's default).",
+  },
+  range: {
+    description: 'A named window, computed in `timezone`; without it and without `startDate`, the window starts 30 days before today.',
+  },
+  endDate: { description: '`YYYY-MM-DD` (its whole day included) or an ISO date-time; up to now by default.' },
+}
+const openpanelLimit = (most: number, byDefault: number) => ({
+  description: `Rows per page, 1 to ${most}; ${byDefault} by default (OpenPanel's), the \`Link\` header naming the next page.`,
+})
+const equality = (field: string, value: string) => ({
+  description: `Keeps the events whose ${field} is exactly this.`,
+  examples: { none: notSent('Not sent: any'), value: { summary: value, value } },
+})
+const OPENPANEL_ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = {
+  '/insights/:projectId/overview': {
+    ...OPENPANEL_DEFAULT_WINDOW,
+    interval: { description: 'Bucket of the series: `hour`, `day` (default), `week` or `month`.' },
+  },
+  '/insights/:projectId/active_users': {
+    ...OPENPANEL_DEFAULT_WINDOW,
+    days: {
+      description: 'Days a visitor stays counted after an active day, 1 to 90 (7 by default: WAU; 1 DAU, 30 MAU).',
+      examples: { week: { summary: 'Weekly active', value: 7 }, month: { summary: 'Monthly active', value: 30 } },
+    },
+  },
+  '/insights/:projectId/pages/top': { ...OPENPANEL_DEFAULT_WINDOW, limit: openpanelLimit(1000, 1000) },
+  '/insights/:projectId/pages/performance': {
+    ...OPENPANEL_DEFAULT_WINDOW,
+    ...ROUTE_PARAMETERS['/insights/:projectId/pages'],
+    limit: openpanelLimit(500, 50),
+  },
+  ...Object.fromEntries(
+    Object.entries(TRAFFIC_BREAKDOWNS).map(([route, breakdowns]) => [
+      `/insights/:projectId/traffic/${route}`,
+      {
+        ...OPENPANEL_DEFAULT_WINDOW,
+        limit: openpanelLimit(1000, 1000),
+        breakdown: {
+          description: `The session attribute rows are grouped by: ${breakdowns.join(', ')} (\`${breakdowns[0]}\` by default).`,
+          examples: { first: { summary: breakdowns[0], value: breakdowns[0] }, other: { summary: breakdowns[1], value: breakdowns[1] } },
+        },
+      },
+    ]),
+  ),
+  '/insights/:projectId/engagement': {},
+  '/insights/:projectId/events': {
+    startDate: OPENPANEL_DEFAULT_WINDOW.startDate,
+    endDate: OPENPANEL_DEFAULT_WINDOW.endDate,
+    filters: {
+      description: 'URL-encoded JSON: a flat array of filters on the fields of each event, ANDed.',
+      examples: { flat: { summary: 'Events on product pages', value: EVENT_FILTERS }, none: notSent('No filters') },
+    },
+    eventNames: {
+      description: 'Keeps the events of these names (repeat, or separate with commas).',
+      examples: { none: notSent('Not sent: every name'), one: { summary: 'Purchases', value: 'purchase' } },
+    },
+    path: equality('path', '/pricing'),
+    country: equality('country (ISO-2)', 'DE'),
+    city: equality('city', 'Berlin'),
+    device: equality('device', 'mobile'),
+    browser: equality('browser', 'Firefox'),
+    os: equality('operating system', 'iOS'),
+    referrer: equality('referrer', 'https://www.google.com/'),
+    referrerName: equality('referrer name', 'Google'),
+    referrerType: equality('referrer type', 'search'),
+    profileId: equality('profile id', 'user_1'),
+    properties: {
+      description: 'URL-encoded JSON object: keeps the events whose properties have these values.',
+      examples: { none: notSent('Not sent: any'), plan: { summary: 'Plan pro', value: json({ plan: 'pro' }) } },
+    },
+    limit: openpanelLimit(100, 20),
+  },
+}
+
 /** The description and examples of `name` on the route at `path` (Express form), or undefined. */
 export function parameterDocOf(path: string, name: string): ParameterDoc | undefined {
   const shared = PARAMETERS[name]
-  const own = ROUTE_PARAMETERS[path]?.[name]
+  const own = ROUTE_PARAMETERS[path]?.[name] ?? OPENPANEL_ROUTE_PARAMETERS[path]?.[name]
   if (!shared && !own) return undefined
   return { description: own?.description ?? shared?.description ?? '', examples: own?.examples ?? shared?.examples ?? {} }
 }
@@ -539,6 +619,15 @@ const FAMILY_OF_PATH: Record<string, Family> = {
   '/insights/:projectId/groups/types': 'People',
   '/insights/:projectId/groups': 'People',
   '/insights/:projectId/groups/:groupId': 'People',
+  '/insights/:projectId/overview': 'Overview',
+  '/insights/:projectId/active_users': 'Overview',
+  '/insights/:projectId/pages/top': 'Pages',
+  '/insights/:projectId/pages/performance': 'Pages',
+  '/insights/:projectId/traffic/referrers': 'Breakdowns',
+  '/insights/:projectId/traffic/geo': 'Breakdowns',
+  '/insights/:projectId/traffic/devices': 'Breakdowns',
+  '/insights/:projectId/engagement': 'Overview',
+  '/insights/:projectId/events': 'Export',
 }
 
 /** A route's family: its entry above, or Breakdowns for a dimension's route; a route with neither is an error. */

@@ -155,6 +155,11 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
     limit: '5',
     cursor: encodeKeyset({ ms: Date.UTC(2024, 2, 1), id: 'user_1' }),
   },
+  // OpenPanel's analytics routes (queries/openpanel/).
+  { interval: 'week', startDate: '2024-03-01', endDate: '2024-03-31' },
+  { days: '30', range: '3m', timezone: 'Europe/Berlin' },
+  { sortBy: 'bounce_rate', sortOrder: 'asc', search: 'blog', limit: '20' },
+  { eventNames: 'purchase', path: '/checkout', referrerName: 'Google', properties: JSON.stringify({ plan: 'pro' }), limit: '5' },
 ]
 
 /** Whether a route takes every parameter of a query string and requires no other. */

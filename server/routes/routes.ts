@@ -25,6 +25,21 @@ import {
   userFlowResponse,
   weeklyRetentionBody,
 } from '../../queries/openpanel-shapes/responses'
+import { activeUsers } from '../../queries/openpanel/active-users'
+import { engagement } from '../../queries/openpanel/engagement'
+import { events } from '../../queries/openpanel/events'
+import { overview } from '../../queries/openpanel/overview'
+import { pagePerformance, topPages } from '../../queries/openpanel/pages'
+import { trafficRoutes } from '../../queries/openpanel/traffic'
+import {
+  activeUsersResponse,
+  engagementResponse,
+  eventsResponse,
+  overviewResponse,
+  pagePerformanceResponse,
+  topPagesResponse,
+  trafficResponse,
+} from '../../queries/openpanel/responses'
 import type { Dimension } from '../../queries/core/registry'
 import { chartResponse } from '../../queries/charts/responses'
 import type { RouteResponse } from '../../queries/core/responses'
@@ -96,6 +111,47 @@ export const BREAKDOWN_ROUTES: Route[] = dimensions.map((resource) => ({
   response: dimensionResponse(resource.name as Dimension),
   breakdown: resource.name as Dimension,
 }))
+
+/** OpenPanel's analytics routes Quarry answers through its own resources (queries/openpanel/, docs/openpanel.md). */
+const OPENPANEL_ANALYTICS_ROUTES: Route[] = [
+  {
+    path: '/insights/:projectId/overview',
+    summary: "OpenPanel's overview: session metrics and a series",
+    resource: overview,
+    response: overviewResponse,
+  },
+  {
+    path: '/insights/:projectId/active_users',
+    summary: 'Rolling active visitors per day (DAU, WAU, MAU)',
+    resource: activeUsers,
+    response: activeUsersResponse,
+  },
+  {
+    path: '/insights/:projectId/pages/top',
+    summary: 'Every page of the window by sessions',
+    resource: topPages,
+    response: topPagesResponse,
+  },
+  {
+    path: '/insights/:projectId/pages/performance',
+    summary: 'Pages in any order with their count and signals',
+    resource: pagePerformance,
+    response: pagePerformanceResponse,
+  },
+  ...trafficRoutes.map(({ route, resource }) => ({
+    path: `/insights/:projectId/traffic/${route}`,
+    summary: `Sessions by a ${route} breakdown`,
+    resource,
+    response: trafficResponse(route),
+  })),
+  {
+    path: '/insights/:projectId/engagement',
+    summary: 'Identified visitors by days since their last event',
+    resource: engagement,
+    response: engagementResponse,
+  },
+  { path: '/insights/:projectId/events', summary: "The window's newest events, every column", resource: events, response: eventsResponse },
+]
 
 export const ROUTES: Route[] = [
   { path: '/insights/:projectId/live', summary: 'Visitors active in the last 5 minutes', resource: live, response: liveResponse },
@@ -215,4 +271,5 @@ export const ROUTES: Route[] = [
     resource: table,
     response: tableResponse,
   },
+  ...OPENPANEL_ANALYTICS_ROUTES,
 ]

@@ -158,7 +158,7 @@ describe('/openapi.json for a newcomer', () => {
     assert.deepEqual(tagOf('/insights/:projectId/funnel'), ['Behaviour'])
     assert.deepEqual(tagOf('/export/charts'), ['Charts'])
     assert.deepEqual(tagOf('/health'), ['Health'])
-    assert.equal(ROUTES.filter((route) => tagOf(route.path)[0] === 'Breakdowns').length, 18)
+    assert.equal(ROUTES.filter((route) => tagOf(route.path)[0] === 'Breakdowns').length, 21)
   })
 
   it('opens with an introduction: authentication, where the demo credentials are, a first call and a funnel', () => {
