@@ -8,7 +8,7 @@ import { DIMENSIONS as REGISTRY_DIMENSIONS } from '../../queries/core/registry'
 import { compactionOptions, compactSessions } from '../../server/admin/compact'
 import { createProject } from '../../server/admin/control'
 import { answerCompared } from '../reference/compare'
-import type { RawEvent } from '../reference/model'
+import { answerInsights, type RawEvent } from '../reference/model'
 import { insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
 import { request } from '../support/openapi-request'
 import { Random } from '../support/random'
@@ -208,6 +208,36 @@ describe('compare: gateway vs reference model (randomized)', function () {
       if (text.includes('"previous":null')) counts.missing += 1
     }
     assert.ok(counts.previous > QUERIES / 2 && counts.missing > 5, `most answers should compare with data: ${JSON.stringify(counts)}`)
+  })
+
+  // The same question without compare, then with each mode, then without again: the cache must keep them apart.
+  it('answers a question with and without compare apart', async () => {
+    const project = PROJECTS[0]
+    const now = new Date('2024-04-15T12:00:00Z')
+    const query = { startDate: '2024-04-02', endDate: '2024-04-04' }
+    for (const resource of ['metrics', 'pages', 'country']) {
+      for (const compare of [undefined, 'previous', 'year', undefined]) {
+        const asked = compare === undefined ? query : { ...query, compare }
+        const replay = `now=${now.toISOString()} GET ${urlOf(project.id, resource, asked)}`
+        if (compare !== undefined) {
+          await agree(project, resource, asked, now, replay)
+          continue
+        }
+        const plain = answerInsights({
+          events: events.get(project.id) as RawEvent[],
+          projectTimezone: project.timezone,
+          resource,
+          query,
+          now,
+        })
+        h.now = now
+        const res = await request(h.app)
+          .get(urlOf(project.id, resource, asked))
+          .set(auth)
+        assert.equal(res.status, 200, replay)
+        assert.deepEqual(res.body, plain.body, replay)
+      }
+    }
   })
 
   it('refuses an unknown compare, naming it', async () => {
