@@ -864,6 +864,8 @@ export interface operations {
                 filters?: string;
                 /** @description Bucket of the series; by default `hour` up to 2 days, `day` up to 92 days, `week` up to 366 days, else `month`. */
                 interval?: "minute" | "hour" | "day" | "week" | "month";
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -902,6 +904,35 @@ export interface operations {
                             views_per_session: number;
                             total_revenue: number;
                         };
+                        /** @description compare only: the same figures over the compared window */
+                        previous?: {
+                            /** @description Percent of sessions with one page view, two decimals */
+                            bounce_rate: number;
+                            unique_visitors: number;
+                            total_sessions: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                            total_screen_views: number;
+                            views_per_session: number;
+                            total_revenue: number;
+                        };
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            unique_visitors: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            total_sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            total_screen_views: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            views_per_session: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            total_revenue: number | null;
+                        };
                         series: {
                             /**
                              * Format: date-time
@@ -917,6 +948,40 @@ export interface operations {
                             total_screen_views: number;
                             views_per_session: number;
                             total_revenue: number;
+                            /** @description compare only: the compared window's bucket of the same rank; null past its last */
+                            previous?: {
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the bucket
+                                 */
+                                date: string;
+                                /** @description Percent of sessions with one page view, two decimals */
+                                bounce_rate: number;
+                                unique_visitors: number;
+                                total_sessions: number;
+                                /** @description Seconds */
+                                avg_session_duration: number;
+                                total_screen_views: number;
+                                views_per_session: number;
+                                total_revenue: number;
+                            } | null;
+                            /** @description Per figure, the change from `previous` (compare only) */
+                            change?: {
+                                /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                bounce_rate: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                unique_visitors: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                total_sessions: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                avg_session_duration: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                total_screen_views: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                views_per_session: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                total_revenue: number | null;
+                            };
                         }[];
                     };
                 };
@@ -950,6 +1015,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
                 /** @description The measure rows are ordered by; ties by origin, then path. */
                 sortBy?: "sessions" | "pageviews" | "bounce_rate" | "avg_duration";
                 /** @description Direction of `sortBy`; rows without a value (null) come last either way. */
@@ -994,6 +1061,26 @@ export interface operations {
                         bounce_rate: number | null;
                         /** @description Seconds to the next view; null when no view has one */
                         avg_duration: number | null;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            /** @description Percent; null when no session entered here */
+                            bounce_rate: number | null;
+                            /** @description Seconds to the next view; null when no view has one */
+                            avg_duration: number | null;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1133,6 +1220,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1171,6 +1260,28 @@ export interface operations {
                         avg_session_duration: number;
                         /** @description mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session's last page view */
                         exit_rate?: number;
+                        /** @description compare only: the same figures over the compared window (exit_rate with mode=exit only); null where this page has none there */
+                        previous?: {
+                            /** @description Sessions that entered (mode=entry) or left (mode=exit) on this page */
+                            sessions: number;
+                            /** @description Percent of those sessions with at most one page view */
+                            bounce_rate: number;
+                            /** @description Seconds, over those sessions */
+                            avg_session_duration: number;
+                            /** @description mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session's last page view */
+                            exit_rate?: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            exit_rate?: number | null;
+                        };
                     }[];
                 };
             };
@@ -1203,6 +1314,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1238,6 +1351,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1270,6 +1402,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1305,6 +1439,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1337,6 +1490,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1372,6 +1527,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1404,6 +1578,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1439,6 +1615,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1471,6 +1666,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1506,6 +1703,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1538,6 +1754,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1573,6 +1791,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1605,6 +1842,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1640,6 +1879,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1672,6 +1930,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1707,6 +1967,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1739,6 +2018,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1774,6 +2055,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1806,6 +2106,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1843,6 +2145,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1875,6 +2196,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1912,6 +2235,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1944,6 +2286,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1979,6 +2323,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -2011,6 +2374,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2046,6 +2411,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -2078,6 +2462,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2113,6 +2499,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -2145,6 +2550,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2180,6 +2587,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -2212,6 +2638,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2249,6 +2677,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -2281,6 +2728,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2316,6 +2765,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -2348,6 +2816,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2385,6 +2855,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -2413,6 +2902,8 @@ export interface operations {
                 timezone?: string;
                 /** @description Keeps the rows whose text contains this, ignoring case. */
                 search?: string;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
                 /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
                 /** @description Rows per page. */
@@ -2453,6 +2944,16 @@ export interface operations {
                          * @description The window's last event of this name, ISO 8601 with the offset of the request timezone
                          */
                         lastSeen: string;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            /** @description Events of the window with this name */
+                            count: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            count: number | null;
+                        };
                     }[];
                 };
             };
@@ -2623,6 +3124,8 @@ export interface operations {
                 breakdown?: string;
                 /** @description Breakdown values kept, by the sessions or visitors entering the funnel. */
                 breakdownLimit?: number;
+                /** @description `previous`: the window of equal length just before; `year`: the same local dates a year before. Rows gain `previous` and `change` */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2684,6 +3187,42 @@ export interface operations {
                             /** @description Percent, two decimals */
                             overallConversionRate: number;
                         }[];
+                        /** @description compare only: the same funnel over the compared window, without breakdown */
+                        previous?: {
+                            steps: {
+                                step: number;
+                                eventName: string;
+                                /** @description Groups (sessions or visitors) reaching this step */
+                                users: number;
+                                /** @description Percent, two decimals */
+                                conversionRateFromStart: number;
+                                /** @description Percent lost before the next step; null on the last step and where no group reached this one */
+                                dropoffPercent: number | null;
+                                isHighestDropoff: boolean;
+                            }[];
+                            totalUsers: number;
+                            completedUsers: number;
+                            /** @description Percent, two decimals */
+                            overallConversionRate: number;
+                        };
+                        /** @description compare only: per figure, the change from `previous` */
+                        change?: {
+                            steps: {
+                                step: number;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                users: number | null;
+                                /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                conversionRateFromStart: number | null;
+                                /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                dropoffPercent: number | null;
+                            }[];
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            totalUsers: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            completedUsers: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            overallConversionRate: number | null;
+                        };
                     };
                 };
             };
@@ -3277,6 +3816,35 @@ export interface operations {
                                     views_per_session: number;
                                     total_revenue: number;
                                 };
+                                /** @description compare only: the same figures over the compared window */
+                                previous?: {
+                                    /** @description Percent of sessions with one page view, two decimals */
+                                    bounce_rate: number;
+                                    unique_visitors: number;
+                                    total_sessions: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                    total_screen_views: number;
+                                    views_per_session: number;
+                                    total_revenue: number;
+                                };
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    unique_visitors: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    total_sessions: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_session_duration: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    total_screen_views: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    views_per_session: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    total_revenue: number | null;
+                                };
                                 series: {
                                     /**
                                      * Format: date-time
@@ -3292,6 +3860,40 @@ export interface operations {
                                     total_screen_views: number;
                                     views_per_session: number;
                                     total_revenue: number;
+                                    /** @description compare only: the compared window's bucket of the same rank; null past its last */
+                                    previous?: {
+                                        /**
+                                         * Format: date-time
+                                         * @description Start of the bucket
+                                         */
+                                        date: string;
+                                        /** @description Percent of sessions with one page view, two decimals */
+                                        bounce_rate: number;
+                                        unique_visitors: number;
+                                        total_sessions: number;
+                                        /** @description Seconds */
+                                        avg_session_duration: number;
+                                        total_screen_views: number;
+                                        views_per_session: number;
+                                        total_revenue: number;
+                                    } | null;
+                                    /** @description Per figure, the change from `previous` (compare only) */
+                                    change?: {
+                                        /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        bounce_rate: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        unique_visitors: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        total_sessions: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        avg_session_duration: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        total_screen_views: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        views_per_session: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        total_revenue: number | null;
+                                    };
                                 }[];
                             } | {
                                 /** @description The page's latest title */
@@ -3304,6 +3906,26 @@ export interface operations {
                                 bounce_rate: number | null;
                                 /** @description Seconds to the next view; null when no view has one */
                                 avg_duration: number | null;
+                                /** @description The same figures over the compared window; null where this row's key has none there */
+                                previous?: {
+                                    sessions: number;
+                                    pageviews: number;
+                                    /** @description Percent; null when no session entered here */
+                                    bounce_rate: number | null;
+                                    /** @description Seconds to the next view; null when no view has one */
+                                    avg_duration: number | null;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    sessions: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    pageviews: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_duration: number | null;
+                                };
                             }[] | {
                                 meta: {
                                     /** @description The `cursor` of the next page; null on the last one */
@@ -3362,6 +3984,28 @@ export interface operations {
                                 avg_session_duration: number;
                                 /** @description mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session's last page view */
                                 exit_rate?: number;
+                                /** @description compare only: the same figures over the compared window (exit_rate with mode=exit only); null where this page has none there */
+                                previous?: {
+                                    /** @description Sessions that entered (mode=entry) or left (mode=exit) on this page */
+                                    sessions: number;
+                                    /** @description Percent of those sessions with at most one page view */
+                                    bounce_rate: number;
+                                    /** @description Seconds, over those sessions */
+                                    avg_session_duration: number;
+                                    /** @description mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session's last page view */
+                                    exit_rate?: number;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    sessions: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_session_duration: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    exit_rate?: number | null;
+                                };
                             }[] | {
                                 /** @description null where the attribute is empty */
                                 name: string | null;
@@ -3370,6 +4014,25 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
+                                /** @description The same figures over the compared window; null where this row's key has none there */
+                                previous?: {
+                                    sessions: number;
+                                    pageviews: number;
+                                    bounce_rate: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    sessions: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    pageviews: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_session_duration: number | null;
+                                };
                             }[] | {
                                 /** @description The country */
                                 prefix: string | null;
@@ -3380,6 +4043,25 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
+                                /** @description The same figures over the compared window; null where this row's key has none there */
+                                previous?: {
+                                    sessions: number;
+                                    pageviews: number;
+                                    bounce_rate: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    sessions: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    pageviews: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_session_duration: number | null;
+                                };
                             }[] | {
                                 /** @description The browser */
                                 prefix: string | null;
@@ -3390,6 +4072,25 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
+                                /** @description The same figures over the compared window; null where this row's key has none there */
+                                previous?: {
+                                    sessions: number;
+                                    pageviews: number;
+                                    bounce_rate: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    sessions: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    pageviews: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_session_duration: number | null;
+                                };
                             }[] | {
                                 /** @description The os */
                                 prefix: string | null;
@@ -3400,6 +4101,25 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
+                                /** @description The same figures over the compared window; null where this row's key has none there */
+                                previous?: {
+                                    sessions: number;
+                                    pageviews: number;
+                                    bounce_rate: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    sessions: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    pageviews: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_session_duration: number | null;
+                                };
                             }[] | {
                                 name: string;
                                 /** @description Events of the window with this name */
@@ -3409,6 +4129,16 @@ export interface operations {
                                  * @description The window's last event of this name, ISO 8601 with the offset of the request timezone
                                  */
                                 lastSeen: string;
+                                /** @description The same figures over the compared window; null where this row's key has none there */
+                                previous?: {
+                                    /** @description Events of the window with this name */
+                                    count: number;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    count: number | null;
+                                };
                             }[] | {
                                 key: string;
                                 /** @description Events of the window carrying this key (of the asked name, if any) */
@@ -3452,6 +4182,42 @@ export interface operations {
                                     /** @description Percent, two decimals */
                                     overallConversionRate: number;
                                 }[];
+                                /** @description compare only: the same funnel over the compared window, without breakdown */
+                                previous?: {
+                                    steps: {
+                                        step: number;
+                                        eventName: string;
+                                        /** @description Groups (sessions or visitors) reaching this step */
+                                        users: number;
+                                        /** @description Percent, two decimals */
+                                        conversionRateFromStart: number;
+                                        /** @description Percent lost before the next step; null on the last step and where no group reached this one */
+                                        dropoffPercent: number | null;
+                                        isHighestDropoff: boolean;
+                                    }[];
+                                    totalUsers: number;
+                                    completedUsers: number;
+                                    /** @description Percent, two decimals */
+                                    overallConversionRate: number;
+                                };
+                                /** @description compare only: per figure, the change from `previous` */
+                                change?: {
+                                    steps: {
+                                        step: number;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        users: number | null;
+                                        /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        conversionRateFromStart: number | null;
+                                        /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        dropoffPercent: number | null;
+                                    }[];
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    totalUsers: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    completedUsers: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    overallConversionRate: number | null;
+                                };
                             } | {
                                 /** @enum {string} */
                                 period: "day" | "week" | "month";

@@ -1,5 +1,7 @@
 // `GET /insights/:projectId/funnel`: how many sessions (or visitors) reach each step, in order, within
 // `windowHours` of entering inside the window; optionally per breakdown value taken at the entry.
+import { COMPARE_PROPERTY, type CompareMode } from '../core/compare'
+import { funnelCompare } from './funnel-compare'
 import { compileTemplate, mergeParams, sqlOnly, type Fragment, type Params } from '../core/compiled'
 import { HOUR_MS } from '../core/dates'
 import { assertNever, type Issue } from '../core/errors'
@@ -38,6 +40,7 @@ export const funnelSchema = behaviourSchema(
     groupBy: { type: 'string', enum: Object.keys(FUNNEL_GROUPS), default: 'session_id' },
     breakdown: { type: 'string', description: 'One event field, session attribute (as the event carries it) or properties.<key>' },
     breakdownLimit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+    compare: COMPARE_PROPERTY,
   },
   ['steps'],
 )
@@ -57,6 +60,8 @@ export interface FunnelQuery extends BehaviourBase {
   groupBy: FunnelGroup
   breakdown?: { name: string; source: FieldSource }
   breakdownLimit: number
+  /** Compared with the window before (funnel-compare.ts). */
+  compare?: CompareMode
 }
 
 /** `steps`: one JSON array, or one value per step (a JSON step or a plain name); their regex patterns into `patterns`. */
@@ -85,7 +90,14 @@ function parseSteps(values: string[], issues: Issue[], patterns: RegexPattern[])
 function parseFunnel(raw: Record<string, unknown>, scope: Scope): FunnelQuery {
   const issues: Issue[] = []
   const { base, params, patterns } = parseBehaviourBase(raw, scope, validateFunnel, issues)
-  const typed = params as { steps?: string[]; windowHours: number; groupBy: FunnelGroup; breakdown?: string; breakdownLimit: number }
+  const typed = params as {
+    steps?: string[]
+    windowHours: number
+    groupBy: FunnelGroup
+    breakdown?: string
+    breakdownLimit: number
+    compare?: CompareMode
+  }
   const stepPatterns: RegexPattern[] = []
   const steps = Array.isArray(typed.steps) ? parseSteps(typed.steps, issues, stepPatterns) : []
   // The request's filters are ANDed into every step: each step's condition runs their patterns.
@@ -114,6 +126,7 @@ function parseFunnel(raw: Record<string, unknown>, scope: Scope): FunnelQuery {
     groupBy: typed.groupBy,
     breakdown,
     breakdownLimit: breakdown ? typed.breakdownLimit : 1,
+    ...(typed.compare ? { compare: typed.compare } : {}),
   }
 }
 
@@ -265,4 +278,5 @@ export const funnel: Resource<FunnelQuery, PlannedFunnel, FunnelRow> = {
     const breakdowns = rows.map((row) => ({ value: row.value === '' ? null : row.value, ...shapeSteps(query, row.reached) }))
     return { body: { ...body, breakdowns } }
   },
+  compare: funnelCompare(),
 }

@@ -1,4 +1,6 @@
 // Response bodies of the behaviour routes (funnel, retention, paths), for /openapi.json and the tests.
+import { RATE_FIELDS } from '../core/compare'
+import { changeSchema } from '../core/compare-responses'
 import { instant, nullable, type RouteResponse } from '../core/responses'
 
 const json = (schema: object): RouteResponse['content'] => ({ 'application/json': { schema } })
@@ -29,6 +31,8 @@ const funnelTotals = {
   overallConversionRate: rate,
 }
 
+const STEP_FIGURES = ['users', 'conversionRateFromStart', 'dropoffPercent']
+
 export const funnelResponse: RouteResponse = {
   description: 'Groups reaching each step; with a breakdown, the same per value taken at the entry step',
   cacheable: true,
@@ -41,6 +45,17 @@ export const funnelResponse: RouteResponse = {
       breakdowns: {
         type: 'array',
         items: object({ value: nullable({ type: 'string', description: 'null where the entry event has no value' }), ...funnelTotals }),
+      },
+      previous: { ...object(funnelTotals), description: 'compare only: the same funnel over the compared window, without breakdown' },
+      change: {
+        ...object({
+          steps: {
+            type: 'array',
+            items: object({ step: { type: 'integer', minimum: 1 }, ...changeSchema(STEP_FIGURES, RATE_FIELDS).properties }),
+          },
+          ...changeSchema(['totalUsers', 'completedUsers', 'overallConversionRate'], RATE_FIELDS).properties,
+        }),
+        description: 'compare only: per figure, the change from `previous`',
       },
     },
   }),

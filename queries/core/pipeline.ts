@@ -1,5 +1,6 @@
 // The query pipeline: parse -> plan -> compile -> run -> shape. Only `run` does I/O, so any request can
 // be compiled and explained without touching ClickHouse.
+import type { CompareHook } from './compare'
 import type { CompiledQuery } from './compiled'
 
 export interface Project {
@@ -132,6 +133,8 @@ export interface Resource<Parsed, Planned = Parsed, Returned extends Row = Row> 
   shape(rows: readonly Returned[], query: Planned, others?: RowSets): Answer
   /** How a request is answered as a stream of chunks, when it `streams`. */
   stream?: StreamPlan<Planned>
+  /** How a request asking `compare` is compared with the window before (queries/core/compare.ts). */
+  compare?: CompareHook<Parsed, Planned>
 }
 
 /** What a streamed answer is sent as, and the bytes before its first chunk (a CSV header). */

@@ -101,6 +101,7 @@ export const MARKERS = {
   day_dimensions: "the session rollup's dimensions kept by the UTC day, whose rows a window's whole days read (entry and exit pages)",
   event_range: 'the regrouped range an events scan is narrowed to',
   event_minutes: 'the events of the minutes a discovery window leaves over at its edges, in UNION ALL',
+  kept_keys: "a compared question's restriction to the keys its main answer kept (queries/core/compare.ts), or nothing",
   settled_view_match: 'whether a settled page row matches the view filters (pages)',
   step_bits: "each step's bit of an event's mask, as windowFunnel's conditions (funnel)",
   step_mask: 'the steps an event matches, as bits (funnel)',

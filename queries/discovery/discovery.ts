@@ -3,7 +3,8 @@
 // client can build filters and funnels from what exists. `/events/names`, `/events/properties` and
 // `/events/property_values`.
 import { windowOrThrow } from '../core/request-window'
-import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Params } from '../core/compiled'
+import { COMPARE_PROPERTY, listCompare, type CompareHook, type CompareMode } from '../core/compare'
+import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
 import { RANGES, formatInstant, type Range, type Window } from '../core/dates'
 import { pageParams, splitPage, type Paged } from '../core/paging'
 import { planSteps, toClickHouseTime, type Resource, type Row, type Scope } from '../core/pipeline'
@@ -60,6 +61,10 @@ export interface DiscoveryQuery extends Paged {
   event: string
   /** The property key (property values only; '' otherwise). */
   key: string
+  /** Compared with the window before (event names only, queries/core/compare.ts). */
+  compare?: CompareMode
+  /** A compared question's names: the rows are these names' only. */
+  keptNames?: string[]
 }
 
 export interface PlannedDiscovery extends DiscoveryQuery {
@@ -76,6 +81,7 @@ interface RawParams {
   key?: string
   cursor: number
   limit: number
+  compare?: CompareMode
 }
 
 /** Every problem of the request in one 400: the schema's and the window's. */
@@ -92,6 +98,7 @@ function parseDiscovery(validate: ReturnType<typeof compileSchema>, raw: Record<
     key,
     limit: typed.limit,
     cursor: typed.cursor,
+    ...(typed.compare ? { compare: typed.compare } : {}),
   }
 }
 
@@ -118,18 +125,21 @@ const hasMinutes = (query: PlannedDiscovery): boolean =>
  * events of the minutes left over (insights/<file>-minutes.sql) in UNION ALL only when there are some, so
  * that a window on whole hours plans no read of events.
  */
-function discoveryStatement(file: string, query: PlannedDiscovery, own: Params): CompiledQuery {
+function discoveryStatement(file: string, query: PlannedDiscovery, own: Params, fragments: Record<string, Fragment> = {}): CompiledQuery {
   const params = { ...discoveryParams(query), ...own }
   if (!hasMinutes(query)) {
     const { start: _start, end: _end, ...summaries } = params
-    return compileTemplate(`insights/${file}.sql`, summaries, { event_minutes: sqlOnly('') })
+    return compileTemplate(`insights/${file}.sql`, summaries, { event_minutes: sqlOnly(''), ...fragments })
   }
   const minutes = compileInner(`insights/${file}-minutes.sql`, params)
   const indented = minutes.sql
     .split('\n')
     .map((line) => `  ${line}`)
     .join('\n')
-  return compileTemplate(`insights/${file}.sql`, params, { event_minutes: { sql: `\n  UNION ALL\n${indented}`, params: minutes.params } })
+  return compileTemplate(`insights/${file}.sql`, params, {
+    event_minutes: { sql: `\n  UNION ALL\n${indented}`, params: minutes.params },
+    ...fragments,
+  })
 }
 
 interface DiscoverySpec {
@@ -137,6 +147,7 @@ interface DiscoverySpec {
   schema: object
   compile(query: PlannedDiscovery): CompiledQuery
   row(row: Row, query: PlannedDiscovery): Record<string, unknown>
+  compare?: CompareHook<DiscoveryQuery, PlannedDiscovery>
 }
 
 function discoveryResource(spec: DiscoverySpec): Resource<DiscoveryQuery, PlannedDiscovery> {
@@ -151,17 +162,27 @@ function discoveryResource(spec: DiscoverySpec): Resource<DiscoveryQuery, Planne
       const { page, hasMore } = splitPage(rows, query)
       return { body: page.map((row) => spec.row(row, query)), hasMore }
     },
+    ...(spec.compare ? { compare: spec.compare } : {}),
   }
 }
 
+/** `HAVING` of events-names.sql keeping a compared question's names only; nothing otherwise. */
+const keptNames = (query: PlannedDiscovery): Fragment =>
+  query.keptNames ? { sql: '\nHAVING has({keptNames:Array(String)}, name)', params: { keptNames: query.keptNames } } : sqlOnly('')
+
 export const eventNames = discoveryResource({
   name: 'events/names',
-  schema: schemaOf({}),
-  compile: (query) => discoveryStatement('events-names', query, {}),
+  schema: schemaOf({ compare: COMPARE_PROPERTY }),
+  compile: (query) => discoveryStatement('events-names', query, {}, { kept_keys: keptNames(query) }),
   row: (row, query) => ({
     name: String(row.name),
     count: Number(row.event_count),
     lastSeen: formatInstant(new Date(Number(row.last_seen_ms)), query.timezone),
+  }),
+  compare: listCompare({
+    fields: () => ['count'],
+    keyOf: (row) => String(row.name),
+    restrict: (parsed, rows) => ({ ...parsed, keptNames: rows.map((row) => String(row.name)) }),
   }),
 })
 

@@ -2,7 +2,15 @@
 // breakdowns of one window, filters and page that wait together run as one statement.
 import type { Rows } from '../core/rows.generated'
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
-import { decideFilters, parseInsightParams, pagedSchema, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
+import { breakdownCompare } from './insight-compare'
+import {
+  comparedSchema,
+  decideFilters,
+  parseInsightParams,
+  widenForSessions,
+  type InsightQuery,
+  type PlannedInsight,
+} from './insight-params'
 import { pageParams, splitPage } from '../core/paging'
 import { planSteps, type Joins, type Resource } from '../core/pipeline'
 import { DIMENSIONS, breakdownSql, sessionColumn, type Dimension, type DimensionSpec, type SessionAttribute } from '../core/registry'
@@ -114,9 +122,9 @@ function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedBreak
   const spec = specOf(name)
   return {
     name,
-    schema: pagedSchema,
+    schema: comparedSchema,
     joins: breakdownsTogether,
-    parse: (raw, scope) => parseInsightParams(raw, scope, 'paged'),
+    parse: (raw, scope) => parseInsightParams(raw, scope, 'compared'),
     plan: planSteps(widenForSessions, decideFilters, decideSessionReads),
     ...sessionStatement((query: PlannedBreakdown) => compileDimensions([name], query)),
     shape(rawRows, query) {
@@ -134,6 +142,7 @@ function dimensionResource(name: Dimension): Resource<InsightQuery, PlannedBreak
       })
       return { body, hasMore }
     },
+    compare: breakdownCompare(name),
   }
 }
 

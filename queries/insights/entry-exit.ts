@@ -12,13 +12,23 @@ import { pageRollupRows } from '../sessions/rollup-rows'
 import { performedWith } from '../sessions/session-sets'
 import { sessionSource, sessionStatement } from '../sessions/source'
 import { eventJoin, regroupedPagesJoin, regroupedSessions, sessionsWithPages, windowSessions } from '../sessions/window-sessions'
-import { decideFilters, pagedSchema, parseWithOwnParams, widenForSessions, type InsightQuery, type PlannedInsight } from './insight-params'
+import { entryCompare, keptPagesCondition, pageCompare, type PageKey } from './insight-compare'
+import {
+  comparedSchema,
+  decideFilters,
+  parseWithOwnParams,
+  widenForSessions,
+  type InsightQuery,
+  type PlannedInsight,
+} from './insight-params'
 
 export const ENTRY_EXIT_MODES = ['entry', 'exit'] as const
 export type EntryExitMode = (typeof ENTRY_EXIT_MODES)[number]
 
 export interface EntryExitQuery extends InsightQuery {
   mode: EntryExitMode
+  /** A compared question's exit pages: the rows are these pages' only (queries/insights/insight-compare.ts). */
+  keptPages?: PageKey[]
 }
 
 /** Entry or exit pages after their plan: what their settled sessions are read from decided (core/reads.ts). */
@@ -32,7 +42,7 @@ const modeProperties = {
   },
 }
 
-export const entryExitSchema = { ...pagedSchema, required: ['mode'], properties: { ...pagedSchema.properties, ...modeProperties } }
+export const entryExitSchema = { ...comparedSchema, required: ['mode'], properties: { ...comparedSchema.properties, ...modeProperties } }
 
 const validateMode = compileSchema({ type: 'object', required: ['mode'], properties: modeProperties })
 
@@ -71,8 +81,10 @@ function compileEntries(query: PlannedEntryExit): CompiledQuery {
 function compileExits(query: PlannedEntryExit): CompiledQuery {
   const source = sessionSource(query)
   const params = { ...source.params, ...pageParams(query) }
+  const kept_keys = keptPagesCondition(query.keptPages, { origin: 'page_origin', path: 'page_path' }, ' AND ')
   if (query.reads === 'rollup') {
     return compileTemplate('insights/exit-pages-rollup.sql', params, {
+      kept_keys,
       rollup_rows: pageRollupRows(source, ['exit_page', 'page_views']),
       regrouped_sessions: regroupedSessions(source, ['exit_origin', 'exit_path']),
       exit_items: compileInner('insights/exit-items.sql', params, { views_join: regroupedPagesJoin(source) }),
@@ -81,11 +93,16 @@ function compileExits(query: PlannedEntryExit): CompiledQuery {
   const { sessions, join } = sessionsWithPages(source, ['exit_origin', 'exit_path'])
   const items = compileInner('insights/exit-items.sql', params, { views_join: join })
   return compileTemplate('insights/exit-pages.sql', params, {
+    kept_keys,
     performed_with: performedWith(source),
     window_sessions: sessions,
     exit_items: items,
   })
 }
+
+/** Entry pages compare their sessions by entry page; exit pages theirs, and the exit rate, by exit page. */
+const ENTRY_COMPARE = entryCompare<EntryExitQuery, PlannedEntryExit>()
+const EXIT_COMPARE = pageCompare<EntryExitQuery, PlannedEntryExit>(() => ['sessions', 'bounce_rate', 'avg_session_duration', 'exit_rate'])
 
 /** An entry page's row (insights/dimension.sql; its rollup twin returns the same columns). */
 type EntryRow = Rows['insights/dimension.sql']
@@ -106,7 +123,7 @@ function pageSessions(page: { origin: string; path: string }, row: { session_cou
 export const entryExit: Resource<EntryExitQuery, PlannedEntryExit, EntryRow | ExitRow> = {
   name: 'pages/entry_exit',
   schema: entryExitSchema,
-  parse: (raw, scope) => parseWithOwnParams(raw, scope, MODE_PARAM),
+  parse: (raw, scope) => parseWithOwnParams(raw, scope, MODE_PARAM, 'compared'),
   plan: planSteps(widenForSessions, decideFilters, decideSessionReads),
   ...sessionStatement((query: PlannedEntryExit) => (query.mode === 'entry' ? compileEntries(query) : compileExits(query))),
   shape(rawRows, query) {
@@ -121,5 +138,10 @@ export const entryExit: Resource<EntryExitQuery, PlannedEntryExit, EntryRow | Ex
       exit_rate: percent(Number(row.session_count), Number(row.view_count)),
     }))
     return { body, hasMore }
+  },
+  compare: {
+    asked: (query) => query,
+    question: (options) => (options.planned.mode === 'entry' ? ENTRY_COMPARE : EXIT_COMPARE).question(options),
+    merge: (body, previous, query) => (query.mode === 'entry' ? ENTRY_COMPARE : EXIT_COMPARE).merge(body, previous, query),
   },
 }

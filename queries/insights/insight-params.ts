@@ -1,6 +1,7 @@
 // Parsing of the parameters the insights resources share (dates, timezone, filters, paging): every
 // problem of a request is collected into one 400.
 import { windowOrThrow } from '../core/request-window'
+import { COMPARE_PROPERTY, type CompareMode } from '../core/compare'
 import { INTERVALS, RANGES, bucketCount, type Interval, type Range, type Window } from '../core/dates'
 import { QueryError, invalid, type Issue } from '../core/errors'
 import { sortFilters, type Filter, type SortedFilters } from '../core/filters'
@@ -21,6 +22,8 @@ export interface InsightQuery {
   cursor: number
   interval?: Interval
   lookbackMs: number
+  /** Compared with the window before (queries/core/compare.ts). */
+  compare?: CompareMode
 }
 
 /** Set by `widenForSessions`: where session and event rows are read from and to. */
@@ -59,14 +62,23 @@ export const pagedSchema = {
   },
 }
 
+/** A paged list that compares (`compare`, queries/core/compare.ts). */
+export const comparedSchema = { ...pagedSchema, properties: { ...pagedSchema.properties, compare: COMPARE_PROPERTY } }
+
 export const seriesSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: { ...dateProperties, interval: { type: 'string', enum: INTERVALS } },
+  properties: { ...dateProperties, interval: { type: 'string', enum: INTERVALS }, compare: COMPARE_PROPERTY },
 }
 
-const validatePaged = compileSchema(pagedSchema)
-const validateSeries = compileSchema(seriesSchema)
+/** The shared parameters a route takes: a page of a list, one that compares too, or a series (which compares). */
+export type SharedParams = 'paged' | 'compared' | 'series'
+
+const VALIDATORS: Record<SharedParams, Validator<unknown>> = {
+  paged: compileSchema(pagedSchema),
+  compared: compileSchema(comparedSchema),
+  series: compileSchema(seriesSchema),
+}
 
 interface RawParams {
   startDate?: string
@@ -77,10 +89,11 @@ interface RawParams {
   cursor?: number
   limit?: number
   interval?: Interval
+  compare?: CompareMode
 }
 
-export function parseInsightParams(raw: Record<string, unknown>, scope: Scope, kind: 'paged' | 'series'): InsightQuery {
-  const { typed, issues } = checkedParams<RawParams>(kind === 'paged' ? validatePaged : validateSeries, raw)
+export function parseInsightParams(raw: Record<string, unknown>, scope: Scope, kind: SharedParams): InsightQuery {
+  const { typed, issues } = checkedParams<RawParams>(VALIDATORS[kind], raw)
   const { filters, tree, issues: filterIssues } = parseFiltersOrTree(typeof typed.filters === 'string' ? typed.filters : undefined)
   issues.push(...filterIssues)
   return {
@@ -91,6 +104,7 @@ export function parseInsightParams(raw: Record<string, unknown>, scope: Scope, k
     cursor: typed.cursor ?? 1,
     interval: typed.interval,
     lookbackMs: scope.sessionLookbackMs,
+    ...(typed.compare ? { compare: typed.compare } : {}),
   }
 }
 
@@ -106,14 +120,19 @@ export interface OwnParams<Own> {
  * Parses a paged request with params of its own beside the shared ones: every problem, of the shared params
  * and of its own, is in one 400 (the shared ones first).
  */
-export function parseWithOwnParams<Own>(raw: Record<string, unknown>, scope: Scope, ownParams: OwnParams<Own>): InsightQuery & Own {
-  const shared = Object.fromEntries(Object.entries(raw).filter(([key]) => !ownParams.names.includes(key)))
+export function parseWithOwnParams<Own>(
+  raw: Record<string, unknown>,
+  scope: Scope,
+  ownParams: OwnParams<Own>,
+  shared: Exclude<SharedParams, 'series'> = 'paged',
+): InsightQuery & Own {
+  const sharedRaw = Object.fromEntries(Object.entries(raw).filter(([key]) => !ownParams.names.includes(key)))
   const own = Object.fromEntries(Object.entries(raw).filter(([key, value]) => ownParams.names.includes(key) && value !== undefined))
   const issues: Issue[] = schemaIssues(ownParams.validator, own)
   const read = ownParams.read(own, issues)
   let query: InsightQuery | undefined
   try {
-    query = parseInsightParams(shared, scope, 'paged')
+    query = parseInsightParams(sharedRaw, scope, shared)
   } catch (error) {
     if (!(error instanceof QueryError) || error.code !== 'invalid_request') throw error
     issues.unshift(...error.issues)

@@ -18,6 +18,7 @@ import { percent, ratio } from '../core/rounding'
 import { eventConditions, performedWith, sessionsMatchingAttributes } from '../sessions/session-sets'
 import { sessionSource, sessionStatement, type SessionSource } from '../sessions/source'
 import { eventJoin, windowSessions } from '../sessions/window-sessions'
+import { metricsCompare } from './insight-compare'
 
 /** A metrics request after its plan: where its revenue is read from decided (core/reads.ts). */
 type PlannedMetrics = PlannedSeries & { reads: EventReads }
@@ -101,4 +102,5 @@ export const metrics: Resource<InsightQuery, PlannedMetrics, MetricsRow> = {
     }))
     return { body: { metrics: toFigures(byKey.get(rowKey('sessions', 'total')), byKey.get(rowKey('revenue', 'total'))), series } }
   },
+  compare: metricsCompare(),
 }

@@ -3,7 +3,8 @@
 import { sqlOnly, type Fragment } from '../core/compiled'
 import type { Scope } from '../core/pipeline'
 import { compileSchema } from '../core/validate'
-import { pagedSchema, parseWithOwnParams, type InsightQuery } from './insight-params'
+import { keptPagesCondition, type PageKey } from './insight-compare'
+import { comparedSchema, parseWithOwnParams, type InsightQuery } from './insight-params'
 
 export const PAGE_SORTS = ['sessions', 'pageviews', 'bounce_rate', 'avg_duration'] as const
 export type PageSort = (typeof PAGE_SORTS)[number]
@@ -15,6 +16,8 @@ export interface PagesQuery extends InsightQuery {
   sortBy: PageSort
   sortOrder: SortOrder
   search?: string
+  /** A compared question's pages: the rows are these pages' only (queries/insights/insight-compare.ts). */
+  keptPages?: PageKey[]
 }
 
 const SEARCH_MAX_LENGTH = 200
@@ -39,7 +42,7 @@ const orderProperties = {
   },
 }
 
-export const pagesSchema = { ...pagedSchema, properties: { ...pagedSchema.properties, ...orderProperties } }
+export const pagesSchema = { ...comparedSchema, properties: { ...comparedSchema.properties, ...orderProperties } }
 
 const validateOrder = compileSchema({ type: 'object', properties: orderProperties })
 
@@ -73,7 +76,8 @@ const ORDER_PARAMS = {
 }
 
 /** Parses a pages request; every problem, of the shared parameters and of the order, is in one 400. */
-export const parsePagesParams = (raw: Record<string, unknown>, scope: Scope): PagesQuery => parseWithOwnParams(raw, scope, ORDER_PARAMS)
+export const parsePagesParams = (raw: Record<string, unknown>, scope: Scope): PagesQuery =>
+  parseWithOwnParams(raw, scope, ORDER_PARAMS, 'compared')
 
 /** `ORDER BY` of pages.sql: the sort key, nulls last, then origin and path ascending (a total order). */
 export function pageOrder(query: PagesQuery): Fragment {
@@ -81,11 +85,17 @@ export function pageOrder(query: PagesQuery): Fragment {
   return sqlOnly(`${key.sql} ${DIRECTIONS[query.sortOrder]}${key.nullable ? ' NULLS LAST' : ''}, origin ASC, path ASC`)
 }
 
-/** `WHERE` of pages.sql keeping the rows whose path or title contains `search`, ignoring case; nothing without one. */
+/**
+ * `WHERE` of pages.sql keeping the rows whose path or title contains `search`, ignoring case, and of a compared
+ * question the kept pages only; nothing without either.
+ */
 export function pageSearch(query: PagesQuery): Fragment {
-  if (query.search === undefined) return sqlOnly('')
+  const kept = keptPagesCondition(query.keptPages, { origin: 'origin', path: 'path' }, '')
+  if (query.search === undefined) return kept.sql ? { sql: `\nWHERE ${kept.sql}`, params: kept.params } : sqlOnly('')
+  const search =
+    '(position(lowerUTF8(path), lowerUTF8({search:String})) > 0 OR position(lowerUTF8(latest_title), lowerUTF8({search:String})) > 0)'
   return {
-    sql: '\nWHERE position(lowerUTF8(path), lowerUTF8({search:String})) > 0 OR position(lowerUTF8(latest_title), lowerUTF8({search:String})) > 0',
-    params: { search: query.search },
+    sql: kept.sql ? `\nWHERE ${search} AND ${kept.sql}` : `\nWHERE ${search.slice(1, -1)}`,
+    params: { search: query.search, ...kept.params },
   }
 }

@@ -11,6 +11,7 @@ import { decidePageReads, type PageReads } from '../sessions/reads'
 import { performedInWith, sessionsMatchingAttributes, sessionsWithEvent } from '../sessions/session-sets'
 import { sessionSource, sessionStatement, type SessionSource } from '../sessions/source'
 import { entrySessions } from '../sessions/window-sessions'
+import { pageCompare } from './insight-compare'
 
 /** A pages request after its plan: what its settled page views are read from decided (core/reads.ts). */
 type PlannedPages = PagesQuery & PlannedInsight & { reads: PageReads }
@@ -72,4 +73,5 @@ export const pages: Resource<PagesQuery, PlannedPages, Rows['insights/pages.sql'
     })
     return { body, hasMore }
   },
+  compare: pageCompare(() => ['sessions', 'pageviews', 'bounce_rate', 'avg_duration']),
 }

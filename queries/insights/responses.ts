@@ -1,5 +1,7 @@
 // Response bodies of the insights routes (`/insights/:projectId/...`).
 import { DIMENSIONS, type Dimension, type DimensionSpec } from '../core/registry'
+import { RATE_FIELDS } from '../core/compare'
+import { changeSchema, previousSchema } from '../core/compare-responses'
 import { attributionProperties, instant, nullable, pageBody, text, type RouteResponse } from '../core/responses'
 
 const json = (schema: object): RouteResponse['content'] => ({ 'application/json': { schema } })
@@ -15,6 +17,13 @@ const figureProperties = {
 }
 const figures = { type: 'object', additionalProperties: false, required: Object.keys(figureProperties), properties: figureProperties }
 
+/** A list row's properties with, under `compare`, `previous` (its `figures`, or null) and `change` (optional: not required). */
+function compared(row: Record<string, object>, figureNames: readonly string[]): Record<string, object> {
+  const own = Object.fromEntries(figureNames.map((name) => [name, row[name]]))
+  return { ...row, previous: previousSchema(own), change: changeSchema(figureNames, RATE_FIELDS) }
+}
+const bucketProperties = { date: { ...instant, description: 'Start of the bucket' }, ...figureProperties }
+
 export const metricsResponse: RouteResponse = {
   description: 'Totals over the window and one zero-filled entry per bucket',
   cacheable: true,
@@ -24,13 +33,19 @@ export const metricsResponse: RouteResponse = {
     required: ['metrics', 'series'],
     properties: {
       metrics: figures,
+      previous: { ...figures, description: 'compare only: the same figures over the compared window' },
+      change: changeSchema(Object.keys(figureProperties), RATE_FIELDS),
       series: {
         type: 'array',
         items: {
           type: 'object',
           additionalProperties: false,
           required: ['date', ...Object.keys(figureProperties)],
-          properties: { date: { ...instant, description: 'Start of the bucket' }, ...figureProperties },
+          properties: {
+            ...bucketProperties,
+            previous: previousSchema(bucketProperties, "compare only: the compared window's bucket of the same rank; null past its last"),
+            change: changeSchema(Object.keys(figureProperties), RATE_FIELDS),
+          },
         },
       },
     },
@@ -64,7 +79,12 @@ export const pagesResponse: RouteResponse = {
   paged: true,
   content: json({
     type: 'array',
-    items: { type: 'object', additionalProperties: false, required: Object.keys(pageRow), properties: pageRow },
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: Object.keys(pageRow),
+      properties: compared(pageRow, ['sessions', 'pageviews', 'bounce_rate', 'avg_duration']),
+    },
   }),
 }
 
@@ -83,7 +103,15 @@ export function dimensionResponse(name: Dimension): RouteResponse {
     description: 'One page of rows, most sessions first',
     cacheable: true,
     paged: true,
-    content: json({ type: 'array', items: { type: 'object', additionalProperties: false, required: Object.keys(row), properties: row } }),
+    content: json({
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: Object.keys(row),
+        properties: compared(row, ['sessions', 'pageviews', 'bounce_rate', 'avg_session_duration']),
+      },
+    }),
   }
 }
 
@@ -100,6 +128,8 @@ const entryExitRow = {
   },
 }
 
+const { origin: _origin, path: _path, ...entryExitFigures } = entryExitRow
+
 export const entryExitResponse: RouteResponse = {
   description: 'One page of rows, most sessions first (ties by origin, then path)',
   cacheable: true,
@@ -110,7 +140,20 @@ export const entryExitResponse: RouteResponse = {
       type: 'object',
       additionalProperties: false,
       required: ['origin', 'path', 'sessions', 'bounce_rate', 'avg_session_duration'],
-      properties: entryExitRow,
+      properties: {
+        ...entryExitRow,
+        previous: {
+          ...previousSchema(
+            entryExitFigures,
+            'compare only: the same figures over the compared window (exit_rate with mode=exit only); null where this page has none there',
+          ),
+          required: ['sessions', 'bounce_rate', 'avg_session_duration'],
+        },
+        change: {
+          ...changeSchema(Object.keys(entryExitFigures), RATE_FIELDS),
+          required: ['sessions', 'bounce_rate', 'avg_session_duration'],
+        },
+      },
     },
   }),
 }

@@ -2,8 +2,10 @@
 // A question of one statement goes through the result cache, the settled check of a session question (its
 // rows are the settled days the statement is compiled with), and a statement of its own or joined with
 // other requests' waiting for their turn; one of several named statements runs them together, then those
-// that follow from their rows; a stream is written chunk by chunk. The HTTP handler and the CLI
+// that follow from their rows; a stream is written chunk by chunk. A request asking `compare` asks the compared
+// question after its own, through the same path (queries/core/compare.ts). The HTTP handler and the CLI
 // authenticate, call `answer` and write the bytes.
+import { comparedWindow } from '../core/compare'
 import type { CompiledQuery } from '../core/compiled'
 import { asDeclaredRows, type Resource, type Row, type Scope, type StreamHead } from '../core/pipeline'
 import { CompiledStatements } from './compiled-statements'
@@ -79,6 +81,16 @@ export interface AnswerOptions {
   maxResultRows: number
 }
 
+/**
+ * The freshness of an answer made of two statements' rows: a hit only when both were, as old as the older,
+ * and lasting as long as the one that expires first.
+ */
+function bothFresh(first: Freshness, second: Freshness): Freshness {
+  const expiresAt = Math.min(first.storedAt + first.maxAgeSeconds * 1000, second.storedAt + second.maxAgeSeconds * 1000)
+  const storedAt = Math.min(first.storedAt, second.storedAt)
+  return { hit: first.hit && second.hit, storedAt, maxAgeSeconds: Math.max(0, Math.floor((expiresAt - storedAt) / 1000)) }
+}
+
 /** Whether a request's window ended before the session lookback, so late data is its only change. */
 function isSettled(query: unknown, scope: Scope): boolean {
   const end = (query as { window?: { end?: Date } }).window?.end
@@ -106,7 +118,8 @@ export class Answers {
     resource: Resource<Parsed, Planned, Returned>,
     question: Question,
   ): Promise<Answered> {
-    const query = resource.plan(resource.parse({ ...question.raw }, question.scope))
+    const parsed = resource.parse({ ...question.raw }, question.scope)
+    const query = resource.plan(parsed)
     const stream = resource.stream
     if (stream?.streams(query)) {
       question.report?.({ template: resource.name })
@@ -121,6 +134,29 @@ export class Answers {
       question.report?.({ template: resource.name })
       return { kind: 'body', ...(await this.runNamed(resource, query, resource.compile(query), question)) }
     }
+    const main = await this.cachedBody(resource, query, question)
+    const compare = resource.compare
+    const asked = compare?.asked(query)
+    if (!compare || !asked?.compare) return { kind: 'body', ...main }
+    // The compared question: the same request over the compared window, restricted to the keys the answer
+    // kept, planned and run as any request (its own cache entry); none when the answer kept no key.
+    const window = comparedWindow(asked.window, asked.timezone, asked.compare)
+    const compared = compare.question({ parsed, planned: query, window, body: main.body })
+    const previous = compared === undefined ? undefined : await this.cachedBody(resource, resource.plan(compared), question)
+    return {
+      kind: 'body',
+      body: compare.merge(main.body, previous?.body, query),
+      hasMore: main.hasMore,
+      cache: previous ? bothFresh(main.cache, previous.cache) : main.cache,
+    }
+  }
+
+  /** A question of one statement through the result cache, shaped. */
+  private async cachedBody<Planned, Returned extends Row>(
+    resource: Resource<unknown, Planned, Returned>,
+    query: Planned,
+    question: Question,
+  ): Promise<{ body: unknown; hasMore?: boolean; cache: Freshness }> {
     // The cache knows a question by its statement with no day settled: whichever days its check settles, the
     // statement answers the same rows (docs/design/sessions.md), so they are one entry, found before any check.
     // A question asked before gets the statement compiled then, so a repeated request compiles nothing.
@@ -135,7 +171,7 @@ export class Answers {
       run: (signal) => this.run(resource, query, asked, { ...question, signal }),
     })
     const { body, hasMore } = resource.shape(asDeclaredRows<Returned>(entry.rows), query, {})
-    return { kind: 'body', body, hasMore, cache: { hit, storedAt: entry.storedAt, maxAgeSeconds: entry.maxAgeSeconds } }
+    return { body, hasMore, cache: { hit, storedAt: entry.storedAt, maxAgeSeconds: entry.maxAgeSeconds } }
   }
 
   /**

@@ -95,6 +95,15 @@ const PARAMETERS: Record<string, ParameterDoc> = {
     description: 'Keeps the rows whose text contains this, ignoring case.',
     examples: { none: notSent('Not sent: every row'), text: { summary: 'Containing "product"', value: 'product' } },
   },
+  compare: {
+    description:
+      'Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates.',
+    examples: {
+      none: notSent('Not sent: no comparison'),
+      previous: { summary: 'The window just before', value: 'previous' },
+      year: { summary: 'A year before', value: 'year' },
+    },
+  },
   'If-None-Match': {
     description: 'The `ETag` of an earlier answer: `304` while it still holds.',
     examples: {

@@ -9,6 +9,8 @@
 -- TRICKY: a bucket has a row per insert block until merges combine them (migrations/003_event_discovery.sql):
 -- rows are summed, never read one by one: once, with the minutes' counts, by the one GROUP BY (a GROUP BY
 -- per part as well took a quarter longer on a key with a value per purchase, docs/measurements.md).
+-- `kept_keys`: a compared question (compare=previous|year) keeps only the rows of the keys its main answer
+--   kept, bound as arrays (queries/core/compare.ts); nothing otherwise.
 SELECT name, sum(counted) AS event_count, toUnixTimestamp64Milli(max(latest)) AS last_seen_ms
 FROM
 (
@@ -20,6 +22,6 @@ FROM
         OR (bucket >= {daysTo:DateTime64(3, 'UTC')} AND bucket < {hoursTo:DateTime64(3, 'UTC')}))))
     AND position(lowerUTF8(name), lowerUTF8({search:String})) > 0/* @event_minutes */
 )
-GROUP BY name
+GROUP BY name/* @kept_keys */
 ORDER BY event_count DESC, name ASC
 LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}

@@ -8,6 +8,7 @@
 -- UTC day of their start over the window's whole days, per hour over the rest
 -- (queries/sessions/rollup-rows.ts, pageRollupRows: member 0 and 1); the other days' sessions are regrouped from their
 -- partial rows, with the pages they viewed.
+-- `kept_keys`: as in insights/exit-pages.sql.
 SELECT
   page_origin,
   page_path,
@@ -40,6 +41,6 @@ FROM
   /* @exit_items */
 ) AS counted
 GROUP BY page_origin, page_path
-HAVING session_count > 0
+HAVING session_count > 0/* @kept_keys */
 ORDER BY session_count DESC, page_origin ASC, page_path ASC
 LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}

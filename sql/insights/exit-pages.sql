@@ -7,6 +7,8 @@
 -- Each kept session (with every page it viewed and its views of each, see queries/sessions/window-sessions.ts,
 -- sessionsWithPages) gives one item for its exit page, when it has a page view, and one per page it viewed.
 -- A session exits at a page it viewed, so every exit page's view_count holds its exits.
+-- `kept_keys`: a compared question (compare=previous|year) keeps only the rows of the keys its main answer
+--   kept, bound as arrays (queries/core/compare.ts); nothing otherwise.
 /* @performed_with */SELECT
   item.1 AS page_origin,
   item.2 AS page_path,
@@ -20,6 +22,6 @@ FROM
 ) AS kept
 /* @exit_items */
 GROUP BY page_origin, page_path
-HAVING session_count > 0
+HAVING session_count > 0/* @kept_keys */
 ORDER BY session_count DESC, page_origin ASC, page_path ASC
 LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}
