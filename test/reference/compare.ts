@@ -67,7 +67,7 @@ export function changeOf(field: string, now: Figure, before: Figure): Figure {
 
 /** `{ field: changeOf(field, ...) }` over `fields`. */
 export function changesOf(fields: readonly string[], now: Row, before: Row): Record<string, Figure> {
-  return Object.fromEntries(fields.map((field) => [field, changeOf(field, now[field] as Figure, before[field] as Figure)]))
+  return Object.fromEntries(fields.map((field) => [field, changeOf(field, now[field] as Figure, (before[field] ?? null) as Figure)]))
 }
 
 const pick = (fields: readonly string[], row: Row): Record<string, unknown> =>
@@ -75,20 +75,18 @@ const pick = (fields: readonly string[], row: Row): Record<string, unknown> =>
 
 /**
  * Each row of `now` with `previous` (its key's `fields` in `before`, or null when `before` has no row of
- * that key) and `change` (per field; null with a null `previous`).
+ * that key) and `change` (per field; every field null with a null `previous`).
  */
 export function withPrevious<T extends Row>(options: {
   now: T[]
   before: T[]
   keyOf: (row: T) => string
   fields: readonly string[]
-}): (T & { previous: Record<string, unknown> | null; change: Record<string, Figure> | null })[] {
+}): (T & { previous: Record<string, unknown> | null; change: Record<string, Figure> })[] {
   const before = new Map(options.before.map((row) => [options.keyOf(row), row]))
   return options.now.map((row) => {
     const then = before.get(options.keyOf(row))
-    return then === undefined
-      ? { ...row, previous: null, change: null }
-      : { ...row, previous: pick(options.fields, then), change: changesOf(options.fields, row, then) }
+    return { ...row, previous: then === undefined ? null : pick(options.fields, then), change: changesOf(options.fields, row, then ?? {}) }
   })
 }
 
@@ -186,9 +184,7 @@ export function answerCompared(req: ComparedRequest): ModelAnswer {
       change: changesOf(METRIC_FIELDS, now.metrics, before.metrics),
       series: now.series.map((bucket, i) => {
         const old = before.series[i]
-        return old === undefined
-          ? { ...bucket, previous: null, change: null }
-          : { ...bucket, previous: old, change: changesOf(METRIC_FIELDS, bucket, old) }
+        return { ...bucket, previous: old ?? null, change: changesOf(METRIC_FIELDS, bucket, old ?? {}) }
       }),
     }
     return { ...main, body }
@@ -200,7 +196,7 @@ export function answerCompared(req: ComparedRequest): ModelAnswer {
       ...now,
       previous: { ...pick(['steps', ...FUNNEL_FIELDS], before) },
       change: {
-        steps: now.steps.map((step, i) => changesOf(FUNNEL_STEP_FIELDS, step, before.steps[i])),
+        steps: now.steps.map((step, i) => ({ step: step.step, ...changesOf(FUNNEL_STEP_FIELDS, step, before.steps[i]) })),
         ...changesOf(FUNNEL_FIELDS, now, before),
       },
     }

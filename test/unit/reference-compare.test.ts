@@ -109,7 +109,7 @@ describe('reference model of compare', () => {
   })
 
   describe('withPrevious', () => {
-    it('joins rows by key, null where the key has no row before', () => {
+    it('joins rows by key; previous null, each change null where the key has no row before', () => {
       const keyOf = (row: { name: string | null }) => JSON.stringify(row.name)
       const now = [
         { name: 'DE', sessions: 3, bounce_rate: 50 },
@@ -136,7 +136,7 @@ describe('reference model of compare', () => {
           previous: { sessions: 4, bounce_rate: 25 },
           change: { sessions: -50, bounce_rate: -25 },
         },
-        { name: 'FR', sessions: 1, bounce_rate: 100, previous: null, change: null },
+        { name: 'FR', sessions: 1, bounce_rate: 100, previous: null, change: { sessions: null, bounce_rate: null } },
       ])
     })
   })
@@ -176,7 +176,15 @@ describe('reference model of compare', () => {
           previous: { sessions: 1, pageviews: 1, bounce_rate: 100, avg_session_duration: 10 },
           change: { sessions: 100, pageviews: 200, bounce_rate: -50, avg_session_duration: 50 },
         },
-        { name: 'FR', sessions: 1, pageviews: 1, bounce_rate: 100, avg_session_duration: 0, previous: null, change: null },
+        {
+          name: 'FR',
+          sessions: 1,
+          pageviews: 1,
+          bounce_rate: 100,
+          avg_session_duration: 0,
+          previous: null,
+          change: { sessions: null, pageviews: null, bounce_rate: null, avg_session_duration: null },
+        },
       ])
       // The year before: FR had s5, 2 views, no bounce, 20 s; duration 0 vs 20 -> -100 %.
       const year = ask('country', { ...day, compare: 'year', limit: '1', cursor: '2' })
@@ -241,7 +249,7 @@ describe('reference model of compare', () => {
           ['2024-02-29T00:00:00.000+00:00', null],
         ],
       )
-      assert.equal(body.series[1].change, null)
+      assert.ok(Object.values(body.series[1].change).every((value) => value === null))
     })
 
     it('/funnel: the whole funnel over the compared window', () => {
@@ -262,8 +270,8 @@ describe('reference model of compare', () => {
       // Now: 3 users at step 1, 0 at step 2 (0 %, dropoff 100 %).
       assert.deepEqual(body.change, {
         steps: [
-          { users: 200, conversionRateFromStart: 0, dropoffPercent: 100 },
-          { users: -100, conversionRateFromStart: -100, dropoffPercent: null },
+          { step: 1, users: 200, conversionRateFromStart: 0, dropoffPercent: 100 },
+          { step: 2, users: -100, conversionRateFromStart: -100, dropoffPercent: null },
         ],
         totalUsers: 200,
         completedUsers: -100,
