@@ -240,6 +240,20 @@ describe('compare: gateway vs reference model (randomized)', function () {
     }
   })
 
+  // A page kept by `search` through its title now is compared with its views there, whatever its title there:
+  // /blog/b on a.example is titled 'Docs "beta"' on 9 to 11 April and 'Über uns' at the end of the 3 days before.
+  it('compares a page found by search whatever its title in the compared window', async () => {
+    const project = PROJECTS[0]
+    const now = new Date('2024-04-15T12:00:00Z')
+    const query = { startDate: '2024-04-09', endDate: '2024-04-11', search: 'docs', compare: 'previous' }
+    const expected = await agree(project, 'pages', query, now, `now=${now.toISOString()} GET ${urlOf(project.id, 'pages', query)}`)
+    const rows = expected.body as { path: string; title: string; previous: unknown }[]
+    assert.ok(
+      rows.some((row) => row.path === '/blog/b' && row.previous !== null),
+      JSON.stringify(rows),
+    )
+  })
+
   it('refuses an unknown compare, naming it', async () => {
     h.now = new Date('2024-04-15T12:00:00Z')
     const res = await request(h.app)
