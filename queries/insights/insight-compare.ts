@@ -103,7 +103,11 @@ export function pageCompare<Parsed extends InsightQuery & { keptPages?: PageKey[
   return listCompare<Parsed, Planned>({
     fields,
     keyOf: (row) => JSON.stringify([row.origin, row.path]),
-    restrict: (parsed, rows) => ({ ...parsed, keptPages: rows.map((row) => ({ origin: String(row.origin), path: String(row.path) })) }),
+    // The kept pages are the whole selection: `search` chose them by their title now, not by their title then.
+    restrict: (parsed, rows) => {
+      const { search: _search, ...request } = parsed as Parsed & { search?: string }
+      return { ...request, keptPages: rows.map((row) => ({ origin: String(row.origin), path: String(row.path) })) } as Parsed
+    },
   })
 }
 
