@@ -136,9 +136,11 @@ export interface KeptKeys {
 
 /**
  * SQL: whether a grouped row's key, its `columns` as text, is one of the kept keys: one bound array per
- * column (`kept0`, `kept1`, ...), of one length, read as a set, so the rows are kept after the grouping and the
- * question reads what it reads without them. `keyword` (`HAVING`, `WHERE`, `AND`) comes before it; nothing
- * when no key is kept.
+ * column (`kept0`, `kept1`, ...), of one length, zipped into the constant set `IN` reads, so the rows are kept
+ * after the grouping and the question reads what it reads without them. TRICKY: as a subquery
+ * (`IN (SELECT arrayJoin(arrayZip(...)))`) the set made the compared statement slower than the same question
+ * without kept keys; as the zipped constant it was not (docs/measurements.md, "Compare"). `keyword` (`HAVING`,
+ * `WHERE`, `AND`) comes before it; nothing when no key is kept.
  */
 export function keptKeysCondition(kept: KeptKeys | undefined, columns: readonly string[], keyword: string): Fragment {
   if (!kept) return { sql: '', params: {} }
@@ -146,9 +148,7 @@ export function keptKeysCondition(kept: KeptKeys | undefined, columns: readonly 
   const arrays = columns.map((_, index) => `{kept${index}:Array(String)}`)
   const key = columns.map((column) => `toString(${column})`)
   const sql =
-    columns.length === 1
-      ? `${keyword} ${key[0]} IN ${arrays[0]}`
-      : `${keyword} (${key.join(', ')}) IN (SELECT arrayJoin(arrayZip(${arrays.join(', ')})))`
+    columns.length === 1 ? `${keyword} ${key[0]} IN ${arrays[0]}` : `${keyword} (${key.join(', ')}) IN arrayZip(${arrays.join(', ')})`
   return { sql, params }
 }
 
