@@ -5,6 +5,7 @@ import { compare, compareBehaviourOnly, seedLong } from './compare'
 import * as discovery from './discovery'
 import * as compaction from './compaction-load'
 import * as fuzz from './fuzz'
+import * as periodCompare from './period-compare'
 import { loadTable } from './load-table'
 import * as sessionsPages from './sessions-pages'
 import * as trees from './trees'
@@ -54,6 +55,10 @@ const MODES: Record<string, { describe: string; run: () => Promise<void> }> = {
     describe:
       'this checkout against another (--before DIR, an earlier commit with node_modules) on copies of the same data: fresh answers interleaved, cache hits, answers compared byte for byte',
     run: () => versus.main(process.argv.slice(3)),
+  },
+  'period-compare': {
+    describe: 'compare=previous against the same question without it (metrics, pages, referrer), fresh, interleaved: p50 and p95 ratios',
+    run: periodCompare.main,
   },
   fuzz: {
     describe:

@@ -2,6 +2,7 @@
 // `previous` and `change` a compared answer gains beside each figure. The run stage asks the compared
 // question (queries/run/answer.ts); a resource says how through its `compare` hook (queries/core/pipeline.ts).
 import { DateTime } from 'luxon'
+import type { Fragment } from './compiled'
 import type { Window } from './dates'
 
 export const COMPARE_MODES = ['previous', 'year'] as const
@@ -120,6 +121,35 @@ export function compareRows<R extends Figures>(options: {
 }) {
   const before = new Map((options.previous ?? []).map((row) => [options.keyOf(row), row]))
   return options.rows.map((row) => withPrevious(row, before.get(options.keyOf(row)) ?? null, options.fields))
+}
+
+/**
+ * A compared question's keys: the key of each row its main answer kept, as text in the engine's terms (a page's
+ * origin and path, a breakdown's prefix, '' without one, and value, an event name, a table row's dimension
+ * values), and the route they are of, so that compared breakdowns of different dimensions never join into
+ * one statement (queries/run/joined-runs.ts).
+ */
+export interface KeptKeys {
+  of: string
+  keys: string[][]
+}
+
+/**
+ * SQL: whether a grouped row's key, its `columns` as text, is one of the kept keys: one bound array per
+ * column (`kept0`, `kept1`, ...), of one length, zipped into the constant set `IN` reads, so the rows are kept
+ * after the grouping and the question reads what it reads without them. TRICKY: as a subquery
+ * (`IN (SELECT arrayJoin(arrayZip(...)))`) the set made the compared statement slower than the same question
+ * without kept keys; as the zipped constant it was not (docs/measurements.md, "Compare"). `keyword` (`HAVING`,
+ * `WHERE`, `AND`) comes before it; nothing when no key is kept.
+ */
+export function keptKeysCondition(kept: KeptKeys | undefined, columns: readonly string[], keyword: string): Fragment {
+  if (!kept) return { sql: '', params: {} }
+  const params = Object.fromEntries(columns.map((_, index) => [`kept${index}`, kept.keys.map((key) => key[index])]))
+  const arrays = columns.map((_, index) => `{kept${index}:Array(String)}`)
+  const key = columns.map((column) => `toString(${column})`)
+  const sql =
+    columns.length === 1 ? `${keyword} ${key[0]} IN ${arrays[0]}` : `${keyword} (${key.join(', ')}) IN arrayZip(${arrays.join(', ')})`
+  return { sql, params }
 }
 
 /** A paged list request that compares: its page is the rows whose keys the compared question asks for. */

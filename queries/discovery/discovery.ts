@@ -3,7 +3,7 @@
 // client can build filters and funnels from what exists. `/events/names`, `/events/properties` and
 // `/events/property_values`.
 import { windowOrThrow } from '../core/request-window'
-import { COMPARE_PROPERTY, listCompare, type CompareHook, type CompareMode } from '../core/compare'
+import { COMPARE_PROPERTY, keptKeysCondition, listCompare, type CompareHook, type CompareMode, type KeptKeys } from '../core/compare'
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
 import { RANGES, formatInstant, type Range, type Window } from '../core/dates'
 import { pageParams, splitPage, type Paged } from '../core/paging'
@@ -64,7 +64,7 @@ export interface DiscoveryQuery extends Paged {
   /** Compared with the window before (event names only, queries/core/compare.ts). */
   compare?: CompareMode
   /** A compared question's names: the rows are these names' only. */
-  keptNames?: string[]
+  kept?: KeptKeys
 }
 
 export interface PlannedDiscovery extends DiscoveryQuery {
@@ -166,14 +166,10 @@ function discoveryResource(spec: DiscoverySpec): Resource<DiscoveryQuery, Planne
   }
 }
 
-/** `HAVING` of events-names.sql keeping a compared question's names only; nothing otherwise. */
-const keptNames = (query: PlannedDiscovery): Fragment =>
-  query.keptNames ? { sql: '\nHAVING has({keptNames:Array(String)}, name)', params: { keptNames: query.keptNames } } : sqlOnly('')
-
 export const eventNames = discoveryResource({
   name: 'events/names',
   schema: schemaOf({ compare: COMPARE_PROPERTY }),
-  compile: (query) => discoveryStatement('events-names', query, {}, { kept_keys: keptNames(query) }),
+  compile: (query) => discoveryStatement('events-names', query, {}, { kept_keys: keptKeysCondition(query.kept, ['name'], '\nHAVING') }),
   row: (row, query) => ({
     name: String(row.name),
     count: Number(row.event_count),
@@ -182,7 +178,7 @@ export const eventNames = discoveryResource({
   compare: listCompare({
     fields: () => ['count'],
     keyOf: (row) => String(row.name),
-    restrict: (parsed, rows) => ({ ...parsed, keptNames: rows.map((row) => String(row.name)) }),
+    restrict: (parsed, rows) => ({ ...parsed, kept: { of: 'events/names', keys: rows.map((row) => [String(row.name)]) } }),
   }),
 })
 

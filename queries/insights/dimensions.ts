@@ -1,8 +1,9 @@
 // The breakdown resources (`/referrer`, `/country`, ...): one shared template, one registry entry each;
 // breakdowns of one window, filters and page that wait together run as one statement.
+import { keptKeysCondition, type KeptKeys } from '../core/compare'
 import type { Rows } from '../core/rows.generated'
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery, type Fragment, type Params } from '../core/compiled'
-import { breakdownCompare } from './insight-compare'
+import { KEY_COLUMNS, breakdownCompare } from './insight-compare'
 import {
   comparedSchema,
   decideFilters,
@@ -46,7 +47,10 @@ const MEMBER_VALUES = {
  * The names are written as text (`breakdownSql`): bound, they would tell apart the params of breakdowns that
  * can run together (queries/run/joined-runs.ts keys batches by them).
  */
-function compileRollup(names: Dimension[], { source, params }: { source: SessionSource; params: Params }): CompiledQuery {
+function compileRollup(
+  names: Dimension[],
+  { source, params, kept }: { source: SessionSource; params: Params; kept?: KeptKeys },
+): CompiledQuery {
   const breakdowns = names.map(breakdownSql)
   const rollupRows = breakdownRollupRows(
     source,
@@ -58,6 +62,7 @@ function compileRollup(names: Dimension[], { source, params }: { source: Session
     compileInner('insights/rollup-counts.sql', params, { rollup_rows: rollupRows, regrouped_sessions: regrouped, ...values })
   if (names.length === 1) {
     return compileTemplate('insights/dimension-rollup.sql', params, {
+      kept_keys: keptKeysCondition(kept, KEY_COLUMNS, '\nHAVING'),
       rollup_counts: counts({
         member: sqlOnly(''),
         prefix: sqlOnly(breakdowns[0].prefix),
@@ -78,7 +83,7 @@ function compileRollup(names: Dimension[], { source, params }: { source: Session
 function compileDimensions(names: Dimension[], query: PlannedBreakdown): CompiledQuery {
   const source = sessionSource(query)
   const params = { ...source.params, ...pageParams(query) }
-  if (query.reads === 'rollup') return compileRollup(names, { source, params })
+  if (query.reads === 'rollup') return compileRollup(names, { source, params, kept: query.kept })
   const { views, join } = eventJoin(source)
   const attributes = [...new Set(names.flatMap(attributesOf))]
   const counts = compileInner('insights/kept-counts.sql', params, {
@@ -89,7 +94,12 @@ function compileDimensions(names: Dimension[], query: PlannedBreakdown): Compile
   const shared = { performed_with: performedWith(source), kept_counts: counts }
   if (names.length === 1) {
     const { prefix, value } = breakdownSql(names[0])
-    return compileTemplate('insights/dimension.sql', params, { prefix: sqlOnly(prefix), name: sqlOnly(value), ...shared })
+    return compileTemplate('insights/dimension.sql', params, {
+      prefix: sqlOnly(prefix),
+      name: sqlOnly(value),
+      kept_keys: keptKeysCondition(query.kept, KEY_COLUMNS, '\nHAVING'),
+      ...shared,
+    })
   }
   // GROUPING(...) of every column: a bit per column, most significant first, 1 where the set leaves it out.
   const columns = attributes.map(sessionColumn)

@@ -12,7 +12,8 @@ import { pageRollupRows } from '../sessions/rollup-rows'
 import { performedWith } from '../sessions/session-sets'
 import { sessionSource, sessionStatement } from '../sessions/source'
 import { eventJoin, regroupedPagesJoin, regroupedSessions, sessionsWithPages, windowSessions } from '../sessions/window-sessions'
-import { entryCompare, keptPagesCondition, pageCompare, type PageKey } from './insight-compare'
+import { keptKeysCondition } from '../core/compare'
+import { KEY_COLUMNS, pageCompare } from './insight-compare'
 import {
   comparedSchema,
   decideFilters,
@@ -27,8 +28,6 @@ export type EntryExitMode = (typeof ENTRY_EXIT_MODES)[number]
 
 export interface EntryExitQuery extends InsightQuery {
   mode: EntryExitMode
-  /** A compared question's exit pages: the rows are these pages' only (queries/insights/insight-compare.ts). */
-  keptPages?: PageKey[]
 }
 
 /** Entry or exit pages after their plan: what their settled sessions are read from decided (core/reads.ts). */
@@ -66,7 +65,10 @@ function compileEntries(query: PlannedEntryExit): CompiledQuery {
       member_join: sqlOnly(''),
       ...page,
     })
-    return compileTemplate('insights/dimension-rollup.sql', params, { rollup_counts: counts })
+    return compileTemplate('insights/dimension-rollup.sql', params, {
+      rollup_counts: counts,
+      kept_keys: keptKeysCondition(query.kept, KEY_COLUMNS, '\nHAVING'),
+    })
   }
   const { views, join } = eventJoin(source)
   const counts = compileInner('insights/kept-counts.sql', params, {
@@ -74,14 +76,19 @@ function compileEntries(query: PlannedEntryExit): CompiledQuery {
     views,
     views_join: join,
   })
-  return compileTemplate('insights/dimension.sql', params, { performed_with: performedWith(source), kept_counts: counts, ...page })
+  return compileTemplate('insights/dimension.sql', params, {
+    performed_with: performedWith(source),
+    kept_counts: counts,
+    kept_keys: keptKeysCondition(query.kept, KEY_COLUMNS, '\nHAVING'),
+    ...page,
+  })
 }
 
 /** Exit pages with the views of each page in the same sessions (insights/exit-pages.sql, exit-pages-rollup.sql). */
 function compileExits(query: PlannedEntryExit): CompiledQuery {
   const source = sessionSource(query)
   const params = { ...source.params, ...pageParams(query) }
-  const kept_keys = keptPagesCondition(query.keptPages, { origin: 'page_origin', path: 'page_path' }, ' AND ')
+  const kept_keys = keptKeysCondition(query.kept, ['page_origin', 'page_path'], ' AND')
   if (query.reads === 'rollup') {
     return compileTemplate('insights/exit-pages-rollup.sql', params, {
       kept_keys,
@@ -101,8 +108,8 @@ function compileExits(query: PlannedEntryExit): CompiledQuery {
 }
 
 /** Entry pages compare their sessions by entry page; exit pages theirs, and the exit rate, by exit page. */
-const ENTRY_COMPARE = entryCompare<EntryExitQuery, PlannedEntryExit>()
-const EXIT_COMPARE = pageCompare<EntryExitQuery, PlannedEntryExit>(() => ['sessions', 'bounce_rate', 'avg_session_duration', 'exit_rate'])
+const ENTRY_COMPARE = pageCompare<EntryExitQuery, PlannedEntryExit>('entry', ['sessions', 'bounce_rate', 'avg_session_duration'])
+const EXIT_COMPARE = pageCompare<EntryExitQuery, PlannedEntryExit>('exit', ['sessions', 'bounce_rate', 'avg_session_duration', 'exit_rate'])
 
 /** An entry page's row (insights/dimension.sql; its rollup twin returns the same columns). */
 type EntryRow = Rows['insights/dimension.sql']

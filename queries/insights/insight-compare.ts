@@ -1,126 +1,48 @@
 // `compare` of the insights routes (queries/core/compare.ts): how each asks its compared question for the keys
-// its answer kept, and where its rows gain `previous` and `change`. A breakdown and the entry pages restrict
-// the compared window's sessions by a filter on the kept values (bound like any filter's); the pages and exit
-// pages restrict their page rows by the kept pages (`keptPages`), bound as two arrays.
+// its answer kept, and where its rows gain `previous` and `change`. A list's compared question keeps the rows
+// of the kept keys after its grouping (`kept`, core/compare.ts's `keptKeysCondition`), so it reads what the same
+// question reads without them (a breakdown's session rollup too), and a prefixed key matches as a pair.
 import { changesOf, listCompare, type CompareHook } from '../core/compare'
-import type { Filter } from '../core/filters'
-import type { Fragment } from '../core/compiled'
-import type { FilterTree } from '../core/filter-tree'
-import { DIMENSIONS, type Dimension, type DimensionSpec, type SessionAttribute } from '../core/registry'
+import { DIMENSIONS, type Dimension, type DimensionSpec } from '../core/registry'
 import type { InsightQuery, PlannedSeries } from './insight-params'
 
 type Figures = Record<string, unknown>
 
-/** A page as both answers give it. */
-export interface PageKey {
-  origin: string
-  path: string
-}
-
-/** The most rows a compared question reads when its restriction may keep more keys than the answer's (a page, 1000). */
-const WIDEST_PAGE = 1000
-
 /** `name: null` in an answer is the empty value in the engine. */
 const engineValue = (value: unknown) => (value === null ? '' : String(value))
 
-/** A filter keeping the sessions whose attribute is one of `values`. */
-const isOneOf = (attribute: SessionAttribute, values: readonly string[]): Filter => ({
-  target: { kind: 'session', attribute },
-  operator: 'is',
-  values: [...new Set(values)],
-  numbers: [],
-})
+/** The columns a breakdown's (and an entry page's) row is keyed by, which a compared question's kept keys match. */
+export const KEY_COLUMNS = ['prefix_value', 'name_value'] as const
 
-/** The request with session filters added: to the flat filters, or as leaves ANDed with its tree. */
-function withSessionFilters<Q extends InsightQuery>(query: Q, filters: Filter[]): Q {
-  if (!query.tree) return { ...query, filters: [...query.filters, ...filters] }
-  const tree: FilterTree = { kind: 'and', children: [query.tree, ...filters.map((filter): FilterTree => ({ kind: 'session', filter }))] }
-  return { ...query, tree }
-}
-
-/**
- * A session-attribute list's hook: rows keyed by (prefix, name) are asked for again by filters on both
- * columns, which keep every pair of the kept values, so the page widens to the widest.
- */
-function attributeCompare<Parsed extends InsightQuery, Planned extends InsightQuery>(options: {
-  column: SessionAttribute
-  prefix?: SessionAttribute
+/** A keyed list's hook: `key` gives a row's (prefix, value) in both answers; the compared question asks for those only. */
+function keyedCompare<Parsed extends InsightQuery, Planned extends InsightQuery>(options: {
+  of: string
   key(row: Figures): [string, string]
   fields: readonly string[]
 }): CompareHook<Parsed, Planned> {
-  const { column, prefix } = options
   return listCompare<Parsed, Planned>({
     fields: () => options.fields,
     keyOf: (row) => JSON.stringify(options.key(row)),
-    restrict(parsed, rows) {
-      const keys = rows.map(options.key)
-      const filters = [
-        isOneOf(
-          column,
-          keys.map(([, name]) => name),
-        ),
-      ]
-      if (!prefix) return withSessionFilters(parsed, filters)
-      filters.push(
-        isOneOf(
-          prefix,
-          keys.map(([kept]) => kept),
-        ),
-      )
-      return { ...withSessionFilters(parsed, filters), limit: WIDEST_PAGE }
-    },
+    // The kept keys are the whole selection: a page list's `search` chose its pages by their title now, not then.
+    restrict: (parsed, rows) => ({ ...parsed, search: undefined, kept: { of: options.of, keys: rows.map(options.key) } }),
   })
 }
 
-/** The numeric fields of a breakdown's and an entry page's rows. */
+/** The numeric fields of a breakdown's rows. */
 const SESSION_FIELDS = ['sessions', 'pageviews', 'bounce_rate', 'avg_session_duration'] as const
 
-/** A breakdown's hook: its rows by prefix (if it has one) and name. */
+/** A breakdown's hook: its rows by prefix ('' without one) and name. */
 export function breakdownCompare<Parsed extends InsightQuery, Planned extends InsightQuery>(name: Dimension): CompareHook<Parsed, Planned> {
-  const { column, prefix }: DimensionSpec = DIMENSIONS[name]
-  return attributeCompare({
-    column,
-    prefix,
-    key: (row) => [prefix ? engineValue(row.prefix) : '', engineValue(row.name)],
-    fields: SESSION_FIELDS,
-  })
+  const { prefix }: DimensionSpec = DIMENSIONS[name]
+  return keyedCompare({ of: name, key: (row) => [prefix ? engineValue(row.prefix) : '', engineValue(row.name)], fields: SESSION_FIELDS })
 }
 
-/** The entry pages' hook: sessions by entry origin and path. */
-export function entryCompare<Parsed extends InsightQuery, Planned extends InsightQuery>(): CompareHook<Parsed, Planned> {
-  return attributeCompare({
-    column: 'entry_path',
-    prefix: 'entry_origin',
-    key: (row) => [String(row.origin), String(row.path)],
-    fields: SESSION_FIELDS.filter((field) => field !== 'pageviews'),
-  })
-}
-
-/** A page list's hook (pages, exit pages): rows by origin and path, restricted to the kept pages. */
-export function pageCompare<Parsed extends InsightQuery & { keptPages?: PageKey[] }, Planned extends InsightQuery>(
-  fields: (query: Planned) => readonly string[],
+/** A page list's hook (pages, entry and exit pages): rows by origin and path. */
+export function pageCompare<Parsed extends InsightQuery, Planned extends InsightQuery>(
+  of: string,
+  fields: readonly string[],
 ): CompareHook<Parsed, Planned> {
-  return listCompare<Parsed, Planned>({
-    fields,
-    keyOf: (row) => JSON.stringify([row.origin, row.path]),
-    // The kept pages are the whole selection: `search` chose them by their title now, not by their title then.
-    restrict: (parsed, rows) => {
-      const { search: _search, ...request } = parsed as Parsed & { search?: string }
-      return { ...request, keptPages: rows.map((row) => ({ origin: String(row.origin), path: String(row.path) })) } as Parsed
-    },
-  })
-}
-
-/**
- * SQL: whether a page row's (origin, path) is one of the kept pages, bound as two arrays of one length; `and`
- * comes before it. Nothing without kept pages.
- */
-export function keptPagesCondition(kept: readonly PageKey[] | undefined, columns: { origin: string; path: string }, and: string): Fragment {
-  if (!kept) return { sql: '', params: {} }
-  return {
-    sql: `${and}has(arrayZip({keptOrigins:Array(String)}, {keptPaths:Array(String)}), (toString(${columns.origin}), ${columns.path}))`,
-    params: { keptOrigins: kept.map((page) => page.origin), keptPaths: kept.map((page) => page.path) },
-  }
+  return keyedCompare({ of, key: (row) => [String(row.origin), String(row.path)], fields })
 }
 
 /** The figures of `/metrics` and of each bucket of its series. */

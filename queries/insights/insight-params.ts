@@ -1,7 +1,7 @@
 // Parsing of the parameters the insights resources share (dates, timezone, filters, paging): every
 // problem of a request is collected into one 400.
 import { windowOrThrow } from '../core/request-window'
-import { COMPARE_PROPERTY, type CompareMode } from '../core/compare'
+import { COMPARE_PROPERTY, type CompareMode, type KeptKeys } from '../core/compare'
 import { INTERVALS, RANGES, bucketCount, type Interval, type Range, type Window } from '../core/dates'
 import { QueryError, invalid, type Issue } from '../core/errors'
 import { sortFilters, type Filter, type SortedFilters } from '../core/filters'
@@ -24,6 +24,8 @@ export interface InsightQuery {
   lookbackMs: number
   /** Compared with the window before (queries/core/compare.ts). */
   compare?: CompareMode
+  /** A compared question's keys: its rows are theirs only (queries/insights/insight-compare.ts). */
+  kept?: KeptKeys
 }
 
 /** Set by `widenForSessions`: where session and event rows are read from and to. */

@@ -1,9 +1,9 @@
 // The order and search of `/pages`: `sortBy` picks a column from a closed table (never from request
 // text), `sortOrder` its direction, `search` a bound substring of the page's path or title.
+import { keptKeysCondition } from '../core/compare'
 import { sqlOnly, type Fragment } from '../core/compiled'
 import type { Scope } from '../core/pipeline'
 import { compileSchema } from '../core/validate'
-import { keptPagesCondition, type PageKey } from './insight-compare'
 import { comparedSchema, parseWithOwnParams, type InsightQuery } from './insight-params'
 
 export const PAGE_SORTS = ['sessions', 'pageviews', 'bounce_rate', 'avg_duration'] as const
@@ -16,8 +16,6 @@ export interface PagesQuery extends InsightQuery {
   sortBy: PageSort
   sortOrder: SortOrder
   search?: string
-  /** A compared question's pages: the rows are these pages' only (queries/insights/insight-compare.ts). */
-  keptPages?: PageKey[]
 }
 
 const SEARCH_MAX_LENGTH = 200
@@ -90,7 +88,7 @@ export function pageOrder(query: PagesQuery): Fragment {
  * question the kept pages only; nothing without either.
  */
 export function pageSearch(query: PagesQuery): Fragment {
-  const kept = keptPagesCondition(query.keptPages, { origin: 'origin', path: 'path' }, '')
+  const kept = keptKeysCondition(query.kept, ['origin', 'path'], '')
   if (query.search === undefined) return kept.sql ? { sql: `\nWHERE ${kept.sql}`, params: kept.params } : sqlOnly('')
   const search =
     '(position(lowerUTF8(path), lowerUTF8({search:String})) > 0 OR position(lowerUTF8(latest_title), lowerUTF8({search:String})) > 0)'

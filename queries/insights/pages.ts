@@ -73,5 +73,5 @@ export const pages: Resource<PagesQuery, PlannedPages, Rows['insights/pages.sql'
     })
     return { body, hasMore }
   },
-  compare: pageCompare(() => ['sessions', 'pageviews', 'bounce_rate', 'avg_duration']),
+  compare: pageCompare('pages', ['sessions', 'pageviews', 'bounce_rate', 'avg_duration']),
 }

@@ -1,7 +1,7 @@
 // What the result cache knows a question by: a repeated identical request is answered from the cache without
 // compiling its statement again, and a request that differs in any parameter that changes its statement or its
 // shaping (limit, page, cursor, time zone, mode, a filter value, a funnel's steps, grouping or breakdown, a
-// chart's interval or segment) is never answered with another request's entry: it misses, and answers as fresh.
+// chart's interval or segment, a compare mode) is never answered with another request's entry: it misses, and answers as fresh.
 import assert from 'node:assert/strict'
 import request from 'supertest'
 import { pages } from '../../queries/insights/pages'
@@ -36,6 +36,8 @@ const CASES: Case[] = [
       timezone: { timezone: 'America/New_York' },
       filter: { filters: filter('DE') },
       'filter value': { filters: filter('FR') },
+      compare: { compare: 'previous' },
+      'compare mode': { compare: 'year' },
     },
   },
   {
@@ -46,6 +48,8 @@ const CASES: Case[] = [
       timezone: { timezone: 'UTC' },
       filter: { filters: filter('DE') },
       'filter value': { filters: filter('US') },
+      compare: { compare: 'previous' },
+      'compare mode': { compare: 'year' },
     },
   },
   {
@@ -66,6 +70,7 @@ const CASES: Case[] = [
       'grouped by': { groupBy: 'profile_id' },
       breakdown: { breakdown: 'country' },
       steps: { steps: ['screen_view', 'purchase'] },
+      compare: { compare: 'previous' },
     },
   },
   {

@@ -3,6 +3,7 @@
 // two breakdowns (one with a prefix), /events/names and /funnel. Every expected `previous` and `change` is
 // worked out by hand below; a key without data in the compared window has `previous: null`.
 import assert from 'node:assert/strict'
+import { compactionOptions, compactSessions } from '../../server/admin/compact'
 import type { RawEvent } from '../reference/model'
 import { request } from '../support/openapi-request'
 import { startWithEvents, type Harness } from '../support/harness'
@@ -65,12 +66,15 @@ describe('compare=previous|year on hand-checked sessions', function () {
   })
   after(() => h.close())
 
+  /** Each answer checked by hand above, by URL: the compacted days must answer the same. */
+  const checked = new Map<string, unknown>()
   const get = async (route: string, query: string, headers: Record<string, string> = { 'cache-control': 'no-cache' }) => {
     const url = `/insights/${PROJECT.id}/${route}?${query}`
     const res = await request(h.app)
       .get(url)
       .set({ ...auth, ...headers })
     assert.equal(res.status, 200, `${url}\n${JSON.stringify(res.body)}`)
+    checked.set(url, res.body)
     return res
   }
 
@@ -280,5 +284,37 @@ describe('compare=previous|year on hand-checked sessions', function () {
     }
     const res = await request(h.app).get(`/insights/${PROJECT.id}/sessions?compare=previous`).set(auth)
     assert.equal(res.status, 400, 'a route that does not compare refuses the parameter')
+  })
+
+  it('a batch answers each compared question as its GET does', async () => {
+    const params = { startDate: '2024-03-05', endDate: '2024-03-05', compare: 'previous' }
+    const requests = [
+      { id: 'country', route: 'country', params },
+      { id: 'metrics', route: 'metrics', params },
+      { id: 'exits', route: 'pages/entry_exit', params: { ...params, mode: 'exit' } },
+    ]
+    const res = await request(h.app)
+      .post(`/insights/${PROJECT.id}/batch`)
+      .set({ ...auth, 'cache-control': 'no-cache' })
+      .send({ requests })
+    assert.equal(res.status, 200, JSON.stringify(res.body))
+    const bodies = res.body.results.map((result: { status: number; body: unknown }) => [result.status, result.body])
+    assert.deepEqual(bodies, [
+      [200, checked.get(`/insights/${PROJECT.id}/country?${DAY}&compare=previous`)],
+      [200, checked.get(`/insights/${PROJECT.id}/metrics?${DAY}&compare=previous`)],
+      [200, checked.get(`/insights/${PROJECT.id}/pages/entry_exit?mode=exit&${DAY}&compare=previous`)],
+    ])
+  })
+
+  it('answers the same from compacted days (the session rollup, the combined rows)', async () => {
+    const report = await compactSessions(h.engine, { ...compactionOptions(h.config), now: NOW })
+    assert.ok(report.days > 0, JSON.stringify(report))
+    assert.ok(checked.size >= 10, 'the hand-checked answers ran first')
+    for (const [url, body] of checked) {
+      const res = await request(h.app)
+        .get(url)
+        .set({ ...auth, 'cache-control': 'no-cache' })
+      assert.deepEqual(res.body, body, url)
+    }
   })
 })

@@ -1,7 +1,7 @@
 // The compared window and `change`, worked by hand: `previous` in elapsed time, `year` in local calendar time
 // (29 February, DST changes in Berlin and New York), and round2 of the change, halves away from zero.
 import assert from 'node:assert/strict'
-import { changesOf, comparedWindow, compareRows, pointsChange, relativeChange } from '../../queries/core/compare'
+import { changesOf, comparedWindow, compareRows, keptKeysCondition, pointsChange, relativeChange } from '../../queries/core/compare'
 import { DateTime } from 'luxon'
 
 const window = (start: string, end: string) => ({ start: new Date(start), end: new Date(end) })
@@ -103,5 +103,29 @@ describe('compare: change', () => {
       },
       { name: null, sessions: 1, bounce_rate: 100, previous: null, change: { sessions: null, bounce_rate: null } },
     ])
+  })
+})
+
+describe('compare: the kept keys as SQL', () => {
+  it('binds one array per column and matches a pair as a pair', () => {
+    const kept = {
+      of: 'region',
+      keys: [
+        ['DE', 'BY'],
+        ['FR', ''],
+      ],
+    }
+    assert.deepEqual(keptKeysCondition(kept, ['prefix_value', 'name_value'], 'HAVING'), {
+      sql: 'HAVING (toString(prefix_value), toString(name_value)) IN arrayZip({kept0:Array(String)}, {kept1:Array(String)})',
+      params: { kept0: ['DE', 'FR'], kept1: ['BY', ''] },
+    })
+  })
+
+  it('matches one column against its array, and is nothing without kept keys', () => {
+    assert.deepEqual(keptKeysCondition({ of: 'events/names', keys: [['signup']] }, ['name'], 'HAVING'), {
+      sql: 'HAVING toString(name) IN {kept0:Array(String)}',
+      params: { kept0: ['signup'] },
+    })
+    assert.deepEqual(keptKeysCondition(undefined, ['name'], 'HAVING'), { sql: '', params: {} })
   })
 })
