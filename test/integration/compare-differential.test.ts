@@ -42,6 +42,30 @@ type Project = (typeof PROJECTS)[number]
 const DIMENSIONS = Object.keys(REGISTRY_DIMENSIONS)
 const NAMES = ['screen_view', 'add_to_cart', 'signup', 'purchase', 'session_start']
 
+/**
+ * New York, 12 March 2023 03:10 EDT (07:10Z): just after that night's skipped hour (02:00 to 03:00). A window
+ * starting at 02:30 on 12 March 2024 compares, a year before, from 03:30 (02:30 moved forward by the gap),
+ * which leaves this session out; from 03:00 it would count.
+ */
+const AFTER_GAP: RawEvent[] = [
+  {
+    id: '0a000000-0000-4000-8000-000000000001',
+    name: 'screen_view',
+    device_id: 'gap',
+    session_id: 'gap',
+    created_at: '2023-03-12T07:10:00.000Z',
+    path: '/',
+  },
+  {
+    id: '0a000000-0000-4000-8000-000000000002',
+    name: 'screen_view',
+    device_id: 'gap',
+    session_id: 'gap',
+    created_at: '2023-03-12T07:11:00.000Z',
+    path: '/docs',
+  },
+]
+
 type FilterSpec = { name: string; operator: string; value?: (string | number)[] }
 
 function randomFilter(random: Random): FilterSpec {
@@ -140,6 +164,7 @@ describe('compare: gateway vs reference model (randomized)', function () {
     for (const project of PROJECTS) {
       await createProject(h.engine, { id: project.id, timezone: project.timezone })
       const raw = project.spans.flatMap((span, index) => randomEvents(SEED + index * 1000 + span.sessions, span))
+      if (project.timezone === 'America/New_York') raw.push(...AFTER_GAP)
       events.set(project.id, raw)
       const shuffled = [...raw].sort(() => random.next() - 0.5)
       for (let b = 0; b < 3; b += 1) {
@@ -262,6 +287,31 @@ describe('compare: gateway vs reference model (randomized)', function () {
       missedThere += rows.filter((row) => row.previous !== null && !found.has(JSON.stringify([row.origin, row.path]))).length
     }
     assert.ok(missedThere > 0, 'some page compared has another title in the compared window')
+  })
+
+  it('moves a local time that does not exist a year before forward by the gap', async () => {
+    const project = PROJECTS[1]
+    const now = new Date('2024-04-15T12:00:00Z')
+    const inGap = { startDate: '2024-03-12T02:30:00-04:00', endDate: '2024-03-13', compare: 'year' }
+    for (const [resource, query] of [
+      ['metrics', { ...inGap, interval: 'hour' }],
+      ['pages', inGap],
+      ['country', inGap],
+    ] as const) {
+      await agree(project, resource, query, now, `now=${now.toISOString()} GET ${urlOf(project.id, resource, query)}`)
+    }
+    // From 03:00 a year before, the session after the gap counts.
+    const sessionsFrom = (startDate: string) =>
+      (
+        answerCompared({
+          events: events.get(project.id) as RawEvent[],
+          projectTimezone: project.timezone,
+          resource: 'metrics',
+          query: { ...inGap, startDate },
+          now,
+        }).body as { previous: { total_sessions: number } }
+      ).previous.total_sessions
+    assert.equal(sessionsFrom('2024-03-12T03:00:00-04:00'), sessionsFrom(inGap.startDate) + 1)
   })
 
   it('refuses an unknown compare, naming it', async () => {

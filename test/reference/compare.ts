@@ -5,7 +5,7 @@
 import { answerBehaviour } from './behaviour'
 import { answerDiscovery } from './discovery'
 import { answerInsights, defaultInterval, type ModelAnswer, type RawEvent, resolveWindow, type Window } from './model'
-import { isValidTimeZone, localWall, wallToInstant } from './time'
+import { isValidTimeZone, localWall, offsetAt, wallToInstant, wallToMs } from './time'
 
 export const COMPARE_MODES = ['previous', 'year'] as const
 export type CompareMode = (typeof COMPARE_MODES)[number]
@@ -26,11 +26,18 @@ type Row = Record<string, unknown>
 // ---------------------------------------------------------------------------------------------------
 // The compared window
 
-/** The instant whose wall clock in `tz` reads one calendar year before that of `t` (29 February -> 28). */
+/**
+ * The instant whose wall clock in `tz` reads one calendar year before that of `t` (29 February -> 28). A
+ * wall time that happens twice is the earlier; one that never happens (clocks turned forward over it) is
+ * read with the offset before the change, so it moves forward by the gap (02:30 in a skipped hour is 03:30),
+ * as RFC 5545 and most date libraries read it.
+ */
 function yearBefore(tz: string, t: number): number {
-  const w = localWall(tz, t)
-  const d = w.m === 2 && w.d === 29 ? 28 : w.d
-  return wallToInstant(tz, { ...w, y: w.y - 1, d })
+  const now = localWall(tz, t)
+  const wall = { ...now, y: now.y - 1, d: now.m === 2 && now.d === 29 ? 28 : now.d }
+  const placed = wallToInstant(tz, wall)
+  if (wallToMs(localWall(tz, placed)) === wallToMs(wall)) return placed
+  return wallToMs(wall) - offsetAt(tz, placed - 1)
 }
 
 export function comparedWindow(mode: CompareMode, w: Window, tz: string): Window {

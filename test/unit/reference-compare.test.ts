@@ -56,13 +56,13 @@ describe('reference model of compare', () => {
       ])
     })
 
-    it('year: a local time that does not exist is the end of the gap, an ambiguous one the earlier', () => {
+    it('year: a local time that does not exist moves forward by the gap, an ambiguous one is the earlier', () => {
       // 12 March 2024 02:30 EDT (06:30Z). On 12 March 2023 New York's clocks went from 02:00 to 03:00, so
-      // 02:30 did not exist: it is placed at the change, 03:00 EDT (07:00Z).
+      // 02:30 did not exist: read with the offset before the change (-05:00) it is 07:30Z, 03:30 EDT.
       // 4 November 2024 01:30 EST (06:30Z) -> 4 November 2023 01:30, still summer time (-04:00): the
       // change back was on 5 November 2023.
       assert.deepEqual(compared('year', 'America/New_York', '2024-03-12T06:30:00Z', '2024-11-04T06:30:00Z'), [
-        '2023-03-12T03:00:00.000-04:00',
+        '2023-03-12T03:30:00.000-04:00',
         '2023-11-04T01:30:00.000-04:00',
       ])
       // 3 November 2024 01:30 happens twice (EDT 05:30Z, then EST 06:30Z); 3 November 2023 01:30 once
