@@ -15,7 +15,7 @@ import { Random } from '../support/random'
 import { CHOICES, randomEvents } from '../support/random-events'
 
 const SEED = Number(process.env.QUARRY_DIFF_SEED ?? 20240401)
-const QUERIES = Number(process.env.QUARRY_COMPARE_QUERIES ?? 90)
+const QUERIES = Number(process.env.QUARRY_COMPARE_QUERIES ?? 60)
 const DAY = 86_400_000
 
 /** Each project's data: spans of days, each with its own sessions. */
