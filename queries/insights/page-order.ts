@@ -88,12 +88,13 @@ export function pageOrder(query: PagesQuery): Fragment {
  * question the kept pages only; nothing without either.
  */
 export function pageSearch(query: PagesQuery): Fragment {
-  const kept = keptKeysCondition(query.kept, ['origin', 'path'], '')
-  if (query.search === undefined) return kept.sql ? { sql: `\nWHERE ${kept.sql}`, params: kept.params } : sqlOnly('')
+  const columns = ['origin', 'path']
+  if (query.search === undefined) return keptKeysCondition(query.kept, columns, '\nWHERE')
   const search =
-    '(position(lowerUTF8(path), lowerUTF8({search:String})) > 0 OR position(lowerUTF8(latest_title), lowerUTF8({search:String})) > 0)'
+    'position(lowerUTF8(path), lowerUTF8({search:String})) > 0 OR position(lowerUTF8(latest_title), lowerUTF8({search:String})) > 0'
+  const kept = keptKeysCondition(query.kept, columns, ' AND')
   return {
-    sql: kept.sql ? `\nWHERE ${search} AND ${kept.sql}` : `\nWHERE ${search.slice(1, -1)}`,
+    sql: kept.sql ? `\nWHERE (${search})${kept.sql}` : `\nWHERE ${search}`,
     params: { search: query.search, ...kept.params },
   }
 }

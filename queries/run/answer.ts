@@ -91,6 +91,23 @@ function bothFresh(first: Freshness, second: Freshness): Freshness {
   return { hit: first.hit && second.hit, storedAt, maxAgeSeconds: Math.max(0, Math.floor((expiresAt - storedAt) / 1000)) }
 }
 
+/** The question with its statements' run facts reported as sums: a compared answer's request runs two. */
+function summingReports(question: Question): Question {
+  const report = question.report
+  if (!report) return question
+  const sums: RunFacts = {}
+  return {
+    ...question,
+    report(facts) {
+      for (const name of ['queryMs', 'readRows', 'readBytes'] as const) {
+        const value = facts[name]
+        if (value !== undefined) sums[name] = (sums[name] ?? 0) + value
+      }
+      report({ ...facts, ...sums })
+    },
+  }
+}
+
 /** Whether a request's window ended before the session lookback, so late data is its only change. */
 function isSettled(query: unknown, scope: Scope): boolean {
   const end = (query as { window?: { end?: Date } }).window?.end
@@ -134,15 +151,16 @@ export class Answers {
       question.report?.({ template: resource.name })
       return { kind: 'body', ...(await this.runNamed(resource, query, resource.compile(query), question)) }
     }
-    const main = await this.cachedBody(resource, query, question)
     const compare = resource.compare
     const asked = compare?.asked(query)
-    if (!compare || !asked?.compare) return { kind: 'body', ...main }
+    if (!compare || !asked?.compare) return { kind: 'body', ...(await this.cachedBody(resource, query, question)) }
+    const counted = summingReports(question)
+    const main = await this.cachedBody(resource, query, counted)
     // The compared question: the same request over the compared window, restricted to the keys the answer
     // kept, planned and run as any request (its own cache entry); none when the answer kept no key.
     const window = comparedWindow(asked.window, asked.timezone, asked.compare)
     const compared = compare.question({ parsed, planned: query, window, body: main.body })
-    const previous = compared === undefined ? undefined : await this.cachedBody(resource, resource.plan(compared), question)
+    const previous = compared === undefined ? undefined : await this.cachedBody(resource, resource.plan(compared), counted)
     return {
       kind: 'body',
       body: compare.merge(main.body, previous?.body, query),
