@@ -23,7 +23,8 @@ function keyedCompare<Parsed extends InsightQuery, Planned extends InsightQuery>
   return listCompare<Parsed, Planned>({
     fields: () => options.fields,
     keyOf: (row) => JSON.stringify(options.key(row)),
-    restrict: (parsed, rows) => ({ ...parsed, kept: { of: options.of, keys: rows.map(options.key) } }),
+    // The kept keys are the whole selection: a page list's `search` chose its pages by their title now, not then.
+    restrict: (parsed, rows) => ({ ...parsed, search: undefined, kept: { of: options.of, keys: rows.map(options.key) } }),
   })
 }
 
