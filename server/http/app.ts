@@ -18,6 +18,7 @@ import { Drain } from './drain'
 import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
 import { FailedAttempts } from './failed-attempts'
 import { PerClientSlots, clientRateLimit, concurrencyCap } from './limits'
+import { MCP_PATH, mcpHandlers, mcpMethodNotAllowed } from '../mcp/mcp-route'
 import type { Logger } from '../logger'
 import { endedStatus, type CutReason, type Metrics } from './metrics'
 import { buildOpenApi } from './openapi'
@@ -145,14 +146,13 @@ export function createApp(options: AppOptions): express.Express {
   app.use('/docs', docsRouter())
 
   app.use(drain.track)
-  const admitted = [
-    authenticate({
-      directory,
-      failures: new FailedAttempts({ limit: config.rateLimit.requests, windowMs: config.rateLimit.windowMs }),
-      onFailure: metrics?.authFailure,
-    }),
-    clientRateLimit({ ...config.rateLimit, store: options.rateLimitStore }),
-  ]
+  const authenticated = authenticate({
+    directory,
+    failures: new FailedAttempts({ limit: config.rateLimit.requests, windowMs: config.rateLimit.windowMs }),
+    onFailure: metrics?.authFailure,
+  })
+  const rateLimiter = clientRateLimit({ ...config.rateLimit, store: options.rateLimitStore })
+  const admitted = [authenticated, rateLimiter]
   const querySlots = new PerClientSlots(config.maxConcurrentQueries)
   const guards = [...admitted, concurrencyCap(config.maxConcurrentQueries, querySlots)]
   const streamSlots = new PerClientSlots(config.maxStreamsPerClient)
@@ -173,6 +173,24 @@ export function createApp(options: AppOptions): express.Express {
       logger,
     }),
   )
+
+  // The MCP tools: each call takes its own token and query slot, as the GET of the route it mirrors would.
+  app.post(
+    MCP_PATH,
+    authenticated,
+    ...mcpHandlers({
+      routes: ROUTES,
+      answers,
+      directory,
+      rateLimiter,
+      slots: querySlots,
+      maxConcurrentQueries: config.maxConcurrentQueries,
+      sessionLookbackMs: config.sessionLookbackHours * 3_600_000,
+      clock,
+      logger,
+    }),
+  )
+  app.all(MCP_PATH, mcpMethodNotAllowed)
 
   async function serve({ resource, projectFrom = 'path' }: Route, req: Request, res: Response) {
     const askedAt = performance.now()
