@@ -34,19 +34,28 @@ export function foldFilters(args: ToolArguments, attributes: Record<string, stri
   return JSON.stringify(leaves.length ? { and: [given, ...leaves] } : given)
 }
 
+/** A route's query string, as the gateway's query parser reads one: a value per name, a list where it repeats. */
+export type RouteQuery = Record<string, string | string[]>
+
+/** A value as a query string carries it: text as is, a list of texts repeated, anything else as its JSON text. */
+function queryValue(value: unknown): string | string[] {
+  if (typeof value === 'string') return value
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value
+  return JSON.stringify(value)
+}
+
 /**
  * A route's query string from a tool's arguments: each argument under its route name (`rename`, its own name
- * otherwise), those in `drop` left out, then `fixed` for whatever is still unset. Values travel as a query
- * string carries them: text as is, anything else (numbers, lists, JSON steps) as its JSON text.
+ * otherwise), those in `drop` left out, then `fixed` for whatever is still unset.
  */
 export function routeParams(
   args: ToolArguments,
   mapping: { rename?: Record<string, string>; drop?: readonly string[]; fixed?: Record<string, string> },
-): Record<string, string> {
-  const params: Record<string, string> = {}
+): RouteQuery {
+  const params: RouteQuery = {}
   for (const [argument, value] of Object.entries(args)) {
     if (value === undefined || mapping.drop?.includes(argument)) continue
-    params[mapping.rename?.[argument] ?? argument] = typeof value === 'string' ? value : JSON.stringify(value)
+    params[mapping.rename?.[argument] ?? argument] = queryValue(value)
   }
   return { ...mapping.fixed, ...params }
 }

@@ -1,7 +1,7 @@
 // The MCP tools in one table: each tool's name, inputs (JSON Schema) and the route it mirrors, by path, with how
 // its arguments become that route's query string. OpenPanel's analytics tools keep their names and inputs;
 // Quarry's own follow them. A tool whose route the routes table lacks is not offered (offeredTools).
-import { dateInputs, filtersInput, foldFilters, routeParams, withDefaultWindow, type ToolArguments } from './tool-inputs'
+import { dateInputs, filtersInput, foldFilters, routeParams, withDefaultWindow, type RouteQuery, type ToolArguments } from './tool-inputs'
 
 export interface ToolSpec {
   name: string
@@ -12,7 +12,7 @@ export interface ToolSpec {
   inputs: Record<string, object>
   required?: readonly string[]
   /** The route's query string from the arguments (without `projectId`). */
-  params(args: ToolArguments): Record<string, string>
+  params(args: ToolArguments): RouteQuery
 }
 
 const INSIGHTS = '/insights/:projectId'
