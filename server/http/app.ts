@@ -15,7 +15,7 @@ import type { Config } from '../config'
 import type { ApiClient, Directory } from './directory'
 import { docsRouter } from './docs'
 import { Drain } from './drain'
-import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
+import { createErrorHandler, errorAnswer, errorBody, notFoundHandler } from './error-handler'
 import { FailedAttempts } from './failed-attempts'
 import { PerClientSlots, clientRateLimit, concurrencyCap } from './limits'
 import { MCP_PATH, mcpHandlers, mcpMethodNotAllowed } from '../mcp/mcp-route'
@@ -181,13 +181,14 @@ export function createApp(options: AppOptions): express.Express {
     ...mcpHandlers({
       routes: ROUTES,
       answers,
-      directory,
       rateLimiter,
-      slots: querySlots,
+      takeSlot: (clientId, holder) => querySlots.take(clientId, holder),
       maxConcurrentQueries: config.maxConcurrentQueries,
+      authorizeProject: (client, query) => resolveQueryProject(directory, client, query),
+      errorBody: (error, { requestId, tool }) =>
+        errorAnswer(error, requestId, (fields) => logger.error('mcp tool call failed', { requestId, tool, ...fields })).body,
       sessionLookbackMs: config.sessionLookbackHours * 3_600_000,
       clock,
-      logger,
     }),
   )
   app.all(MCP_PATH, mcpMethodNotAllowed)

@@ -14,15 +14,21 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { QueryError, invalid } from '../../queries/core/errors'
+import type { Project } from '../../queries/core/pipeline'
 import type { Answers } from '../../queries/run/answer'
 import { compileSchema, schemaIssues, type Validator } from '../../queries/core/validate'
-import { resolveQueryProject } from '../http/auth'
-import type { ApiClient, Directory } from '../http/directory'
-import { errorAnswer } from '../http/error-handler'
-import type { PerClientSlots } from '../http/limits'
-import type { Logger } from '../logger'
+import type { ClientType } from '../client-types'
 import type { Route } from '../routes/routes'
 import { TOOLS, type ToolSpec } from './tools'
+
+/** The authenticated client of a request, as the HTTP app's authentication leaves it in `res.locals.client`. */
+interface CallingClient {
+  id: string
+  name: string
+  type: ClientType
+  /** A read client's one project. */
+  projectId: string
+}
 
 /** A tool the routes table can answer: its spec, its route, its arguments' validators (by client type). */
 export interface OfferedTool {
@@ -62,18 +68,24 @@ export function offeredTools(routes: Route[], tools: readonly ToolSpec[] = TOOLS
   })
 }
 
+/**
+ * What a call needs from the HTTP app, handed in by it (server/http/app.ts) so that this wing imports none of it:
+ * the REST routes' rate limiter, query slots, project authorization and error bodies.
+ */
 export interface McpServerOptions {
   tools: OfferedTool[]
   answers: Answers
-  directory: Directory
   /** The REST routes' rate limiter: each tool call takes one token from the same count. */
   rateLimiter: RequestHandler
-  /** The client's query slots, the same the REST routes' concurrency cap takes. */
-  slots: PerClientSlots
+  /** The client's query slots, the same the REST routes' concurrency cap takes: false when all are held. */
+  takeSlot(clientId: string, holder: EventEmitter): boolean
   maxConcurrentQueries: number
+  /** The project a call may read, as a route with its project in the query resolves it (`projectId`, or a read client's own). */
+  authorizeProject(client: CallingClient, query: Record<string, unknown>): Promise<Project>
+  /** The error body a route answers for `error` (a 5xx logged, never detailed). */
+  errorBody(error: unknown, context: { requestId: string; tool: string }): unknown
   sessionLookbackMs: number
   clock: () => Date
-  logger: Logger
 }
 
 /** Takes one rate-limit token for `req`'s client: the limiter's refusal (a QueryError), or nothing. */
@@ -87,7 +99,7 @@ const toText = (value: unknown): CallToolResult['content'] => [{ type: 'text', t
 
 /** The MCP server answering `req` (after authentication): tools/list and tools/call for its client. */
 export function createMcpServer(options: McpServerOptions, req: Request, res: Response): Server {
-  const client = res.locals.client as ApiClient
+  const client = res.locals.client as CallingClient
   const kind = client.type === 'root' ? 'root' : 'read'
   const tools = new Map(options.tools.map((tool) => [tool.spec.name, tool]))
   // Low-level `Server` rather than `McpServer`: the tools' inputs are JSON Schemas checked by the gateway's own
@@ -113,10 +125,7 @@ export function createMcpServer(options: McpServerOptions, req: Request, res: Re
     try {
       return await callTool(tool, request.params.arguments ?? {}, AbortSignal.any([res.locals.signal, extra.signal]), held)
     } catch (error) {
-      const { body } = errorAnswer(error, requestId, (fields) =>
-        options.logger.error('mcp tool call failed', { requestId, tool: tool.spec.name, ...fields }),
-      )
-      return { content: toText(body), isError: true }
+      return { content: toText(options.errorBody(error, { requestId, tool: tool.spec.name })), isError: true }
     } finally {
       held.emit('close')
     }
@@ -127,9 +136,9 @@ export function createMcpServer(options: McpServerOptions, req: Request, res: Re
     const askedAt = performance.now()
     const refused = await takeToken(options.rateLimiter, req, res)
     if (refused) throw refused
-    if (!options.slots.take(client.id, held))
+    if (!options.takeSlot(client.id, held))
       throw new QueryError('too_many_queries', `At most ${options.maxConcurrentQueries} queries at once per client`)
-    const project = await resolveQueryProject(options.directory, client, args.projectId === undefined ? {} : { projectId: args.projectId })
+    const project = await options.authorizeProject(client, args.projectId === undefined ? {} : { projectId: args.projectId })
     res.locals.projectId = project.id
     const issues = schemaIssues(tool.validators[kind], args)
     if (issues.length) throw invalid(issues)
