@@ -12,10 +12,21 @@ export const MAX_MCP_BYTES = 64 * 1024
 
 export type McpOptions = Omit<McpServerOptions, 'tools'> & { routes: Route[] }
 
-/** The handlers after authentication: the body, then the request's MCP server answering it. */
+/** Whether a JSON-RPC body holds a request other than a tool call (initialize, tools/list, ping), which notifications are not. */
+function asksBesidesTools(body: unknown): boolean {
+  const messages = [body].flat() as ({ method?: unknown; id?: unknown } | null)[]
+  return messages.some((message) => typeof message?.method === 'string' && message.id !== undefined && message.method !== 'tools/call')
+}
+
+/**
+ * The handlers after authentication: the body, its rate-limit token, then the request's MCP server answering it.
+ * A request besides tool calls takes one token here, as a REST request would; a tool call takes its own when it
+ * runs, so that a refused one is the tool's error result.
+ */
 export function mcpHandlers(options: McpOptions): RequestHandler[] {
   const { routes, ...rest } = options
   const serverOptions: McpServerOptions = { ...rest, tools: offeredTools(routes) }
+  const limit: RequestHandler = (req, res, next) => (asksBesidesTools(req.body) ? options.rateLimiter(req, res, next) : next())
   const answer: RequestHandler = async (req, res) => {
     res.locals.template = 'mcp'
     const server = createMcpServer(serverOptions, req, res)
@@ -27,7 +38,7 @@ export function mcpHandlers(options: McpOptions): RequestHandler[] {
     await server.connect(transport)
     await transport.handleRequest(req, res, req.body)
   }
-  return [express.json({ limit: MAX_MCP_BYTES }), answer]
+  return [express.json({ limit: MAX_MCP_BYTES }), limit, answer]
 }
 
 /** GET and DELETE /mcp: no sessions to stream or end. */

@@ -391,15 +391,16 @@ describe('POST /mcp with the MCP SDK client', function () {
     assert.equal(get.status, 405)
   })
 
-  it("takes one rate-limit token per tool call from the REST routes' count, and answers past it with a 429 body", async () => {
+  it("takes one rate-limit token per tool call and per other request from the REST routes' count, a refused call a 429 body", async () => {
     const app = createApp({
-      config: { ...h.config, rateLimit: { requests: 3, windowMs: 60_000 } },
+      config: { ...h.config, rateLimit: { requests: 5, windowMs: 60_000 } },
       runner: h.runner,
       directory: h.directory,
       logger: createLogger('error', true),
       clock: () => NOW,
     })
     const limited = await listen(app)
+    // initialize: one token (its notification none); tools/list: one; the GET: one; two calls: one each.
     const limitedClient = await connect(limited.url, auth)
     try {
       await limitedClient.listTools()
@@ -410,7 +411,14 @@ describe('POST /mcp with the MCP SDK client', function () {
       const refused = parsed(await call('list_event_names', { projectId: 'shop' }, limitedClient))
       assert.equal(refused.isError, true)
       assert.equal(refused.body.error, 'Too Many Requests')
+      assert.match(refused.body.message, /More than 5 requests/)
       assert.equal((await request(app).get('/insights/shop/events/names').set(auth)).status, 429)
+      const listed = await limitedClient.listTools().then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+      assert.ok(listed instanceof StreamableHTTPError, String(listed))
+      assert.equal(listed.code, 429)
     } finally {
       await limitedClient.close()
       await limited.close()
