@@ -310,6 +310,18 @@ describe('POST /mcp with the MCP SDK client', function () {
     }
   })
 
+  it("shares the route's result cache: a GET after the same tool call is a hit", async () => {
+    const window = { startDate: '2024-03-28', endDate: '2024-04-01' }
+    const { body } = parsed(await call('get_entry_exit_pages', { projectId: 'shop', ...window, mode: 'entry' }))
+    const rest = await request(h.app)
+      .get('/insights/shop/pages/entry_exit')
+      .query({ ...window, mode: 'entry', limit: '50' })
+      .set(auth)
+    assert.equal(rest.status, 200)
+    assert.equal(rest.headers['x-cache'], 'hit')
+    assert.deepEqual(rest.body, body)
+  })
+
   it('reads the last 30 days when a tool is given no dates, as OpenPanel does', async () => {
     const { body } = parsed(await call('get_funnel', { projectId: 'shop', steps: ['add_to_cart', 'purchase'] }))
     const query = { range: '30d', steps: ['add_to_cart', 'purchase'] }
