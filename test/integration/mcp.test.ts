@@ -82,6 +82,16 @@ const CASES: Case[] = [
     query: { ...WINDOW, limit: '5', filters: JSON.stringify([{ name: 'browser', operator: 'is', value: ['Chrome'] }]) },
   },
   {
+    tool: 'query_sessions',
+    args: { ...WINDOW, filters: MOBILE_OR_BUYER, browser: 'Safari' },
+    path: '/insights/shop/sessions',
+    query: {
+      ...WINDOW,
+      limit: '20',
+      filters: JSON.stringify({ and: [MOBILE_OR_BUYER, { name: 'browser', operator: 'is', value: ['Safari'] }] }),
+    },
+  },
+  {
     tool: 'get_entry_exit_pages',
     args: { ...WINDOW, mode: 'exit' },
     path: '/insights/shop/pages/entry_exit',
@@ -231,6 +241,42 @@ describe('MCP tools: which are offered', () => {
     for (const skipped of ['gsc_get_overview', 'list_dashboards', 'list_reports', 'get_report_data']) {
       assert.ok(!names.includes(skipped), skipped)
     }
+  })
+})
+
+describe("MCP tools: arguments as their route's query string", () => {
+  const sessions = TOOLS.find((tool) => tool.name === 'query_sessions') as (typeof TOOLS)[number]
+
+  it("ANDs OpenPanel's attribute arguments into the filters, flat or a tree", () => {
+    const chrome = { name: 'browser', operator: 'is', value: ['Chrome'] }
+    const german = { name: 'country', operator: 'is', value: ['DE'] }
+    assert.deepEqual(sessions.params({ browser: 'Chrome', country: 'DE' }), {
+      range: '30d',
+      limit: '20',
+      filters: JSON.stringify([german, chrome]),
+    })
+    assert.deepEqual(sessions.params({ filters: [german], browser: 'Chrome', limit: 3, ...WINDOW }), {
+      ...WINDOW,
+      limit: '3',
+      filters: JSON.stringify([german, chrome]),
+    })
+    assert.deepEqual(sessions.params({ filters: MOBILE_OR_BUYER, browser: 'Chrome', range: '7d' }), {
+      range: '7d',
+      limit: '20',
+      filters: JSON.stringify({ and: [MOBILE_OR_BUYER, chrome] }),
+    })
+  })
+
+  it('sends a list of names as repeated values, numbers as text and structured values as their JSON', () => {
+    const flow = TOOLS.find((tool) => tool.name === 'get_user_flow') as (typeof TOOLS)[number]
+    assert.deepEqual(flow.params({ startEvent: 'a', exclude: ['b', 'c'], steps: 3, ...WINDOW }), {
+      startEvent: 'a',
+      exclude: ['b', 'c'],
+      steps: '3',
+      ...WINDOW,
+    })
+    const chart = TOOLS.find((tool) => tool.name === 'get_chart') as (typeof TOOLS)[number]
+    assert.deepEqual(chart.params({ series: CHART_SERIES, previous: true }), { series: JSON.stringify(CHART_SERIES), previous: 'true' })
   })
 })
 
