@@ -479,6 +479,13 @@ describe('POST /mcp with the MCP SDK client', function () {
     }
   })
 
+  it('query_sessions ANDs an attribute with a filter tree: the 8 Safari sessions on mobile or with a purchase', async () => {
+    const { body } = parsed(await call('query_sessions', { projectId: 'shop', ...WINDOW, filters: MOBILE_OR_BUYER, browser: 'Safari' }))
+    const sessions = (Array.isArray(body) ? body : body.data) as { browser: string }[]
+    assert.equal(sessions.length, 8)
+    assert.ok(sessions.every((session) => session.browser === 'Safari'))
+  })
+
   // The cases of OpenPanel's packages/mcp/src/integration/tools.test.ts that apply here, on the golden shop
   // (numbers worked out by hand from fixtures/golden/shop.ndjson over WINDOW, Europe/Berlin).
   describe("OpenPanel's tool cases", () => {
