@@ -1,6 +1,7 @@
 // The Express app factory (no listen): ops endpoints, then every route of the routes table behind
 // drain -> auth -> rate limit -> concurrency cap -> project authorization -> the run stage's one entry
-// (queries/run/answer.ts), whose answer it writes: a JSON body, or a stream chunk by chunk.
+// (queries/run/answer.ts), whose answer it writes: a JSON body, or a stream chunk by chunk. POST /mcp asks the
+// same routes as MCP tools (server/mcp/), each call through the same guards.
 import crypto from 'node:crypto'
 import { once } from 'node:events'
 import express, { type Request, type Response } from 'express'
