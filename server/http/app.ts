@@ -1,6 +1,7 @@
 // The Express app factory (no listen): ops endpoints, then every route of the routes table behind
 // drain -> auth -> rate limit -> concurrency cap -> project authorization -> the run stage's one entry
-// (queries/run/answer.ts), whose answer it writes: a JSON body, or a stream chunk by chunk.
+// (queries/run/answer.ts), whose answer it writes: a JSON body, or a stream chunk by chunk. POST /mcp asks the
+// same routes as MCP tools (server/mcp/), each call through the same guards.
 import crypto from 'node:crypto'
 import { once } from 'node:events'
 import express, { type Request, type Response } from 'express'
@@ -15,10 +16,11 @@ import type { Config } from '../config'
 import type { ApiClient, Directory } from './directory'
 import { docsRouter } from './docs'
 import { Drain } from './drain'
-import { createErrorHandler, errorBody, notFoundHandler } from './error-handler'
+import { createErrorHandler, errorAnswer, errorBody, notFoundHandler } from './error-handler'
 import { nextPageLink, nextPageParams } from './next-page'
 import { FailedAttempts } from './failed-attempts'
 import { PerClientSlots, clientRateLimit, concurrencyCap } from './limits'
+import { MCP_PATH, mcpHandlers, mcpMethodNotAllowed } from '../mcp/mcp-route'
 import type { Logger } from '../logger'
 import { endedStatus, type CutReason, type Metrics } from './metrics'
 import { buildOpenApi } from './openapi'
@@ -138,14 +140,13 @@ export function createApp(options: AppOptions): express.Express {
   app.use('/docs', docsRouter())
 
   app.use(drain.track)
-  const admitted = [
-    authenticate({
-      directory,
-      failures: new FailedAttempts({ limit: config.rateLimit.requests, windowMs: config.rateLimit.windowMs }),
-      onFailure: metrics?.authFailure,
-    }),
-    clientRateLimit({ ...config.rateLimit, store: options.rateLimitStore }),
-  ]
+  const authenticated = authenticate({
+    directory,
+    failures: new FailedAttempts({ limit: config.rateLimit.requests, windowMs: config.rateLimit.windowMs }),
+    onFailure: metrics?.authFailure,
+  })
+  const rateLimiter = clientRateLimit({ ...config.rateLimit, store: options.rateLimitStore })
+  const admitted = [authenticated, rateLimiter]
   const querySlots = new PerClientSlots(config.maxConcurrentQueries)
   const guards = [...admitted, concurrencyCap(config.maxConcurrentQueries, querySlots)]
   const streamSlots = new PerClientSlots(config.maxStreamsPerClient)
@@ -166,6 +167,25 @@ export function createApp(options: AppOptions): express.Express {
       logger,
     }),
   )
+
+  // The MCP tools: each call takes its own token and query slot, as the GET of the route it mirrors would.
+  app.post(
+    MCP_PATH,
+    authenticated,
+    ...mcpHandlers({
+      routes: ROUTES,
+      answers,
+      rateLimiter,
+      takeSlot: (clientId, holder) => querySlots.take(clientId, holder),
+      maxConcurrentQueries: config.maxConcurrentQueries,
+      authorizeProject: (client, query) => resolveQueryProject(directory, client, query),
+      errorBody: (error, { requestId, tool }) =>
+        errorAnswer(error, requestId, (fields) => logger.error('mcp tool call failed', { requestId, tool, ...fields })).body,
+      sessionLookbackMs: config.sessionLookbackHours * 3_600_000,
+      clock,
+    }),
+  )
+  app.all(MCP_PATH, mcpMethodNotAllowed)
 
   async function serve({ resource, projectFrom = 'path' }: Route, req: Request, res: Response) {
     const askedAt = performance.now()

@@ -37,6 +37,8 @@ export function introduction(demoProjectId: string | undefined): string {
       '```',
     ].join('\n'),
     'Every operation below opens with its parameters filled with a worked example: **Try it out**, then **Execute**. Bad parameters answer 400 listing every problem.',
+    '## MCP',
+    "`POST /mcp` serves the same questions to agents as Model Context Protocol tools (Streamable HTTP, stateless): OpenPanel's analytics tools by their names and inputs, and Quarry's own (funnels with step filters, paths, filter trees, session pages, charts with formulas). Each tool is answered by the route it mirrors, with the same credentials (as headers), rate limit and caps; the tool list and a client configuration are in `docs/api/mcp.md`.",
     '## Read more',
     'In the repository: `docs/api/parameters.md` (date windows, intervals, paging), `docs/api/filters.md` (flat filters and filter trees), `docs/api/charts.md`, `docs/api/export.md`, `docs/api/errors.md`, and `docs/definitions.md` for the exact definition of every figure.',
   ].join('\n\n')
