@@ -470,8 +470,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Visitors of each cohort coming back in the periods after it */
+        /** Visitors active each week and again the week after (with detail=true: cohorts coming back in the periods after) */
         get: operations["insightsRetention"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/retention/cohort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Cohorts coming back in the weeks after, with a weighted average, in OpenPanel's shape */
+        get: operations["insightsRetentionCohort"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/user_flow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where sessions go after an event, as OpenPanel's sankey (Quarry's paths over event names) */
+        get: operations["insightsUserFlow"];
         put?: never;
         post?: never;
         delete?: never;
@@ -489,6 +523,125 @@ export interface paths {
         };
         /** Where sessions go: nodes per step (pages or events) and the links between them */
         get: operations["insightsPaths"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Profiles kept by the filters */
+        get: operations["insightsProfiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/profiles/{profileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A profile and its newest events */
+        get: operations["insightsProfilesByProfileId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/profiles/{profileId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A profile's sessions, newest first, as keyset pages */
+        get: operations["insightsProfilesByProfileIdSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/profiles/{profileId}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A profile's events and sessions in figures */
+        get: operations["insightsProfilesByProfileIdMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/groups/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The types of the groups */
+        get: operations["insightsGroupsTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Groups by type and search */
+        get: operations["insightsGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/groups/{groupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A group and its newest members */
+        get: operations["insightsGroupsByGroupId"];
         put?: never;
         post?: never;
         delete?: never;
@@ -523,6 +676,23 @@ export interface paths {
         };
         /** Raw events: JSON pages (keyset cursor or page) or a stream (ndjson, csv) */
         get: operations["exportEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/insights/{projectId}/table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sessions grouped by 1 to 3 dimensions, with the metrics asked, as flat rows */
+        get: operations["insightsTable"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1017,6 +1187,8 @@ export interface operations {
                 filters?: string;
                 /** @description Bucket of the series; by default `hour` up to 2 days, `day` up to 92 days, `week` up to 366 days, else `month`. */
                 interval?: "minute" | "hour" | "day" | "week" | "month";
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1055,6 +1227,35 @@ export interface operations {
                             views_per_session: number;
                             total_revenue: number;
                         };
+                        /** @description compare only: the same figures over the compared window */
+                        previous?: {
+                            /** @description Percent of sessions with one page view, two decimals */
+                            bounce_rate: number;
+                            unique_visitors: number;
+                            total_sessions: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                            total_screen_views: number;
+                            views_per_session: number;
+                            total_revenue: number;
+                        };
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            unique_visitors: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            total_sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            total_screen_views: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            views_per_session: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            total_revenue: number | null;
+                        };
                         series: {
                             /**
                              * Format: date-time
@@ -1070,6 +1271,40 @@ export interface operations {
                             total_screen_views: number;
                             views_per_session: number;
                             total_revenue: number;
+                            /** @description compare only: the compared window's bucket of the same rank; null past its last */
+                            previous?: {
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the bucket
+                                 */
+                                date: string;
+                                /** @description Percent of sessions with one page view, two decimals */
+                                bounce_rate: number;
+                                unique_visitors: number;
+                                total_sessions: number;
+                                /** @description Seconds */
+                                avg_session_duration: number;
+                                total_screen_views: number;
+                                views_per_session: number;
+                                total_revenue: number;
+                            } | null;
+                            /** @description Per figure, the change from `previous` (compare only) */
+                            change?: {
+                                /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                bounce_rate: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                unique_visitors: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                total_sessions: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                avg_session_duration: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                total_screen_views: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                views_per_session: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                total_revenue: number | null;
+                            };
                         }[];
                     };
                 };
@@ -1103,6 +1338,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
                 /** @description The measure rows are ordered by; ties by origin, then path. */
                 sortBy?: "sessions" | "pageviews" | "bounce_rate" | "avg_duration";
                 /** @description Direction of `sortBy`; rows without a value (null) come last either way. */
@@ -1147,6 +1384,26 @@ export interface operations {
                         bounce_rate: number | null;
                         /** @description Seconds to the next view; null when no view has one */
                         avg_duration: number | null;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            /** @description Percent; null when no session entered here */
+                            bounce_rate: number | null;
+                            /** @description Seconds to the next view; null when no view has one */
+                            avg_duration: number | null;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1177,8 +1434,10 @@ export interface operations {
                 filters?: string;
                 /** @description Rows per page. */
                 limit?: number;
-                /** @description The previous page's `meta.nextCursor` (opaque); the first page without it. */
+                /** @description The next page's cursor (opaque), as the `Link` header (or, with `detail=true`, `meta.nextCursor`) gives it; the first page without it. */
                 cursor?: string;
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1192,13 +1451,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of sessions, newest start first (ties by id, descending) */
+            /** @description One page of sessions, newest start first, under OpenPanel's names (OpenPanel's shape; the next page in `Link`); with detail=true, one page of sessions, newest start first (ties by id, descending) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Age: components["headers"]["Age"];
                     "X-Cache": components["headers"]["X-Cache"];
@@ -1206,6 +1466,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        id: string;
+                        profile_id: string;
+                        event_count: number;
+                        screen_view_count: number;
+                        entry_origin: string;
+                        entry_path: string;
+                        /** @description Origin of the last page view; null without page views */
+                        exit_origin: string | null;
+                        /** @description Path of the last page view; null without page views */
+                        exit_path: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Start, ISO 8601 with the offset of the request timezone
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description End, ISO 8601 with the offset of the request timezone
+                         */
+                        ended_at: string;
+                        /** @description End - start, milliseconds */
+                        duration: number;
+                        /** @description At most one page view */
+                        is_bounce: boolean;
+                        referrer: string;
+                        referrer_name: string;
+                        referrer_type: string;
+                        utm_source: string;
+                        utm_medium: string;
+                        utm_campaign: string;
+                        utm_term: string;
+                        utm_content: string;
+                        country: string;
+                        region: string;
+                        city: string;
+                        device: string;
+                        browser: string;
+                        os: string;
+                    }[] | {
                         meta: {
                             /** @description The `cursor` of the next page; null on the last one */
                             nextCursor: string | null;
@@ -1269,9 +1568,7 @@ export interface operations {
     };
     insightsPagesEntryExit: {
         parameters: {
-            query: {
-                /** @description `entry`: sessions by the page they entered on; `exit`: by the page of their last page view. */
-                mode: "entry" | "exit";
+            query?: {
                 /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
                 startDate?: string;
                 /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
@@ -1286,6 +1583,10 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
+                /** @description `entry` (the default, as OpenPanel's): sessions by the page they entered on; `exit`: by the page of their last page view. */
+                mode?: "entry" | "exit";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1324,6 +1625,28 @@ export interface operations {
                         avg_session_duration: number;
                         /** @description mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session's last page view */
                         exit_rate?: number;
+                        /** @description compare only: the same figures over the compared window (exit_rate with mode=exit only); null where this page has none there */
+                        previous?: {
+                            /** @description Sessions that entered (mode=entry) or left (mode=exit) on this page */
+                            sessions: number;
+                            /** @description Percent of those sessions with at most one page view */
+                            bounce_rate: number;
+                            /** @description Seconds, over those sessions */
+                            avg_session_duration: number;
+                            /** @description mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session's last page view */
+                            exit_rate?: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            exit_rate?: number | null;
+                        };
                     }[];
                 };
             };
@@ -1356,6 +1679,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1391,6 +1716,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1423,6 +1767,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1458,6 +1804,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1490,6 +1855,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1525,6 +1892,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1557,6 +1943,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1592,6 +1980,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1624,6 +2031,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1659,6 +2068,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1691,6 +2119,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1726,6 +2156,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1758,6 +2207,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1793,6 +2244,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1825,6 +2295,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1860,6 +2332,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1892,6 +2383,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1927,6 +2420,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -1959,6 +2471,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -1996,6 +2510,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -2028,6 +2561,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2065,6 +2600,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -2097,6 +2651,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2132,6 +2688,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -2164,6 +2739,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2199,6 +2776,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -2231,6 +2827,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2266,6 +2864,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -2298,6 +2915,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2333,6 +2952,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -2365,6 +3003,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2402,6 +3042,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -2434,6 +3093,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2469,6 +3130,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -2501,6 +3181,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2538,6 +3220,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -2566,10 +3267,14 @@ export interface operations {
                 timezone?: string;
                 /** @description Keeps the rows whose text contains this, ignoring case. */
                 search?: string;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
                 /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2583,7 +3288,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of event names, most events first, then the name */
+            /** @description One page of the window's event names, most events first (OpenPanel's shape); with detail=true, one page of event names, most events first, then the name */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2597,7 +3302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": string[] | {
                         name: string;
                         /** @description Events of the window with this name */
                         count: number;
@@ -2606,6 +3311,16 @@ export interface operations {
                          * @description The window's last event of this name, ISO 8601 with the offset of the request timezone
                          */
                         lastSeen: string;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            /** @description Events of the window with this name */
+                            count: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            count: number | null;
+                        };
                     }[];
                 };
             };
@@ -2636,10 +3351,14 @@ export interface operations {
                 search?: string;
                 /** @description Counts only events of this name (every name when absent). */
                 event?: string;
+                /** @description OpenPanel's name of `event`: either may be sent, or both when equal. */
+                eventName?: string;
                 /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2653,7 +3372,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of property keys, most events first, then the key */
+            /** @description The columns events are filtered by, and one page of the window's property keys, most events first (OpenPanel's shape); with detail=true, one page of property keys, most events first, then the key */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2668,6 +3387,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        columns: string[];
+                        properties: {
+                            /** @description The key, bare */
+                            property_key: string;
+                            /** @description The asked event name; null when none was asked (every name counted) */
+                            event_name: string | null;
+                            /** @description Events of the window carrying the key (Quarry) */
+                            count: number;
+                        }[];
+                    } | {
                         key: string;
                         /** @description Events of the window carrying this key (of the asked name, if any) */
                         count: number;
@@ -2703,10 +3432,16 @@ export interface operations {
                 search?: string;
                 /** @description Counts only events of this name (every name when absent). */
                 event?: string;
+                /** @description OpenPanel's name of `key`: either must be sent, or both when equal. */
+                propertyKey?: string;
+                /** @description OpenPanel's name of `event`: either may be sent, or both when equal. */
+                eventName?: string;
                 /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2720,7 +3455,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of values of the property, most events first, then the value */
+            /** @description One page of the property's values, most events first (OpenPanel's shape); with detail=true, one page of values of the property, most events first, then the value */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2735,6 +3470,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The asked event name; null when none was asked */
+                        event: string | null;
+                        /** @description The key, bare */
+                        property: string;
+                        values: string[];
+                        /** @description Events of the window holding each value, in the order of `values` (Quarry) */
+                        counts: number[];
+                    } | {
                         value: string;
                         /** @description Events of the window whose property holds this value (of the asked name, if any) */
                         count: number;
@@ -2776,6 +3519,8 @@ export interface operations {
                 breakdown?: string;
                 /** @description Breakdown values kept, by the sessions or visitors entering the funnel. */
                 breakdownLimit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2837,6 +3582,42 @@ export interface operations {
                             /** @description Percent, two decimals */
                             overallConversionRate: number;
                         }[];
+                        /** @description compare only: the same funnel over the compared window, without breakdown */
+                        previous?: {
+                            steps: {
+                                step: number;
+                                eventName: string;
+                                /** @description Groups (sessions or visitors) reaching this step */
+                                users: number;
+                                /** @description Percent, two decimals */
+                                conversionRateFromStart: number;
+                                /** @description Percent lost before the next step; null on the last step and where no group reached this one */
+                                dropoffPercent: number | null;
+                                isHighestDropoff: boolean;
+                            }[];
+                            totalUsers: number;
+                            completedUsers: number;
+                            /** @description Percent, two decimals */
+                            overallConversionRate: number;
+                        };
+                        /** @description compare only: per figure, the change from `previous` */
+                        change?: {
+                            steps: {
+                                step: number;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                users: number | null;
+                                /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                conversionRateFromStart: number | null;
+                                /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                dropoffPercent: number | null;
+                            }[];
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            totalUsers: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            completedUsers: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            overallConversionRate: number | null;
+                        };
                     };
                 };
             };
@@ -2859,22 +3640,24 @@ export interface operations {
                 startDate?: string;
                 /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
                 endDate?: string;
-                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
+                /** @description The window, when startDate is not given: 3m by default, 7d with detail=true. */
                 range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
                 /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
                 timezone?: string;
                 /** @description URL-encoded JSON: a flat array of filters, ANDed, read on both the cohort and the return events. */
                 filters?: string;
-                /** @description The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default. */
+                /** @description With `detail=true` only. The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default. */
                 startEvent?: string;
-                /** @description The step that counts as coming back (a name or a JSON step); any event by default. */
+                /** @description With `detail=true` only. The step that counts as coming back (a name or a JSON step); any event by default. */
                 returnEvent?: string;
-                /** @description The length of a cohort and of each period after it. */
+                /** @description With `detail=true` only. The length of a cohort and of each period after it. */
                 period?: "day" | "week" | "month";
-                /** @description Periods counted after each cohort. */
+                /** @description With `detail=true` only. Periods counted after each cohort. */
                 periods?: number;
-                /** @description `on`: back in that very period; `on_or_after`: back in it or any later one. */
+                /** @description With `detail=true` only. `on`: back in that very period; `on_or_after`: back in it or any later one. */
                 criteria?: "on" | "on_or_after";
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -2888,7 +3671,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Visitors of each cohort coming back in the periods after it, with the weighted average */
+            /** @description Per week (Monday) with a visitor active in the window, oldest first: its active visitors and those active again the week after (OpenPanel's shape); with detail=true, visitors of each cohort coming back in the periods after it, with the weighted average */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2902,6 +3685,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description The week's Monday midnight, ISO 8601 with the offset of the request timezone
+                         */
+                        date: string;
+                        /** @description Visitors with an event of the window in the week */
+                        active_users: number;
+                        /** @description Of them, those with an event in the week after */
+                        retained_users: number;
+                        /** @description 100 x retained_users / active_users, 2 decimals */
+                        retention: number;
+                    }[] | {
                         /** @enum {string} */
                         period: "day" | "week" | "month";
                         cohorts: {
@@ -2919,6 +3714,196 @@ export interface operations {
                             /** @description null for a period no cohort has reached yet */
                             percentages: (number | null)[];
                         };
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsRetentionCohort: {
+        parameters: {
+            query?: {
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
+                endDate?: string;
+                /** @description The window, when startDate is not given: 3m by default (OpenPanel's cohorts cover about 12 weeks). */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of filters, ANDed, read on both the cohort and the return events. */
+                filters?: string;
+                /** @description The step that places a visitor in a cohort: an event name or a JSON step `{ "name", "filters" }`; any event by default. */
+                startEvent?: string;
+                /** @description The step that counts as coming back (a name or a JSON step); any event by default. */
+                returnEvent?: string;
+                /** @description The length of a cohort and of each period after it: week by default, as OpenPanel's. */
+                period?: "day" | "week" | "month";
+                /** @description Periods counted after each cohort: 12 by default, as OpenPanel's. */
+                periods?: number;
+                /** @description `on`: back in that very period; `on_or_after` (the default, as OpenPanel's): back in it or any later one. */
+                criteria?: "on" | "on_or_after";
+                /** @description `true`: Quarry's richer answer instead of OpenPanel's shape on a path both answer (docs/openpanel.md, "When shapes collide"). */
+                detail?: boolean;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A weighted average, then each cohort with visitors, oldest first, values per period 0..periods (OpenPanel's shape); with detail=true, visitors of each cohort coming back in the periods after it, with the weighted average */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The cohort's first instant (ISO 8601), or `Weighted Average` */
+                        cohort_interval: string;
+                        /** @description The cohort's visitors (the average row: the mean cohort size, rounded) */
+                        sum: number;
+                        /** @description Visitors counted in each period; 0 in a period not begun yet */
+                        values: number[];
+                        /** @description values / sum, a fraction with 2 decimals */
+                        percentages: number[];
+                    }[] | {
+                        /** @enum {string} */
+                        period: "day" | "week" | "month";
+                        cohorts: {
+                            /**
+                             * Format: date-time
+                             * @description Start of the cohort period
+                             */
+                            date: string;
+                            size: number;
+                            /** @description Period 0 (the cohort) to `periods`; null where the period starts after now */
+                            values: (number | null)[];
+                            percentages: (number | null)[];
+                        }[];
+                        average: {
+                            /** @description null for a period no cohort has reached yet */
+                            percentages: (number | null)[];
+                        };
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsUserFlow: {
+        parameters: {
+            query: {
+                /** @description The event name each session's flow begins at (its first such event). */
+                startEvent: string;
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
+                endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
+                filters?: string;
+                /** @description `after`: the events after `startEvent`, the only mode answered (`before` and `between` are a 400). */
+                mode?: "after" | "before" | "between";
+                /** @description Events in a flow, `startEvent` first. */
+                steps?: number;
+                /** @description Nodes and links kept per step. */
+                limit?: number;
+                /** @description Taken by OpenPanel with `mode=between`; a 400 here. */
+                endEvent?: string;
+                /** @description Taken by OpenPanel to keep only some event names; a 400 here. */
+                include?: string;
+                /** @description Taken by OpenPanel to drop some event names; a 400 here. */
+                exclude?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions' flows from their first startEvent as a sankey (OpenPanel's shape) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        mode: "after";
+                        startEvent: string;
+                        /** @description Sessions with a flow (Quarry) */
+                        sessions: number;
+                        node_count: number;
+                        link_count: number;
+                        nodes: {
+                            /** @description `<label>::step<step>` */
+                            id: string;
+                            /** @description The event name */
+                            label: string;
+                            step: number;
+                            /** @description Sessions whose flow has this event at this step */
+                            value: number;
+                            /** @description 100 x value / sessions, 2 decimals */
+                            percentage: number;
+                            /** @description Of them, those whose flow ends there (Quarry) */
+                            exits: number;
+                        }[];
+                        links: {
+                            /** @description A node id */
+                            source: string;
+                            /** @description A node id of the next step */
+                            target: string;
+                            /** @description Sessions whose flow goes from source to target */
+                            value: number;
+                        }[];
                     };
                 };
             };
@@ -3002,6 +3987,581 @@ export interface operations {
                         meta?: {
                             warnings: string[];
                         };
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsProfiles: {
+        parameters: {
+            query?: {
+                /** @description Every whitespace-separated word (up to 5) is in the id, email, first, last or full name (case-insensitive) */
+                name?: string;
+                /** @description A case-insensitive part of the email */
+                email?: string;
+                /** @description The profile property "country" equals this */
+                country?: string;
+                /** @description The profile property "city" equals this */
+                city?: string;
+                /** @description The profile property "device" equals this */
+                device?: string;
+                /** @description The profile property "browser" equals this */
+                browser?: string;
+                /** @description No event in this many days before now */
+                inactiveDays?: number;
+                /** @description At least this many sessions */
+                minSessions?: number;
+                /** @description Has an event of this name */
+                performedEvent?: string;
+                /** @description URL-encoded JSON: `[{ "name", "operator", "value" }]` on `id`, `email`, `first_name`, `last_name` or `properties.<key>`, ANDed. */
+                filters?: string;
+                /** @description By creation time (ties by id) */
+                sortOrder?: "asc" | "desc";
+                /** @description Rows per page. */
+                limit?: number;
+                /** @description The `cursor` of the previous page's `Link: <...>; rel="next"` header (opaque keyset); the first page without it. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Profiles kept by the filters, by creation time (ties by id) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        first_name: string;
+                        last_name: string;
+                        email: string;
+                        avatar: string;
+                        properties: {
+                            [key: string]: string;
+                        };
+                        project_id: string;
+                        is_external: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        last_seen_at: string;
+                        groups: string[];
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsProfilesByProfileId: {
+        parameters: {
+            query?: {
+                /** @description How many of the newest events */
+                eventLimit?: number;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+                /** @description The profile's id. */
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile's newest version and its newest events, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        profile: {
+                            id: string;
+                            first_name: string;
+                            last_name: string;
+                            email: string;
+                            avatar: string;
+                            properties: {
+                                [key: string]: string;
+                            };
+                            project_id: string;
+                            is_external: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            last_seen_at: string;
+                            groups: string[];
+                        };
+                        recentEvents: {
+                            id: string;
+                            name: string;
+                            device_id: string;
+                            profile_id: string;
+                            session_id: string;
+                            project_id: string;
+                            path: string;
+                            origin: string;
+                            title: string;
+                            referrer: string;
+                            referrer_name: string;
+                            referrer_type: string;
+                            utm_source: string;
+                            utm_medium: string;
+                            utm_campaign: string;
+                            utm_term: string;
+                            utm_content: string;
+                            country: string;
+                            region: string;
+                            city: string;
+                            device: string;
+                            brand: string;
+                            model: string;
+                            browser: string;
+                            browser_version: string;
+                            os: string;
+                            os_version: string;
+                            sdk_name: string;
+                            sdk_version: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            created_at: string;
+                            latitude: number | null;
+                            longitude: number | null;
+                            duration: number;
+                            revenue: number;
+                            groups: string[];
+                            properties: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsProfilesByProfileIdSessions: {
+        parameters: {
+            query?: {
+                /** @description Rows per page. */
+                limit?: number;
+                /** @description The `cursor` of the previous page's `Link: <...>; rel="next"` header (opaque keyset); the first page without it. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+                /** @description The profile's id. */
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile's sessions, newest start first (ties by id, descending) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        profile_id: string;
+                        entry_path: string;
+                        entry_origin: string;
+                        exit_path: string;
+                        exit_origin: string;
+                        referrer: string;
+                        referrer_name: string;
+                        referrer_type: string;
+                        os: string;
+                        os_version: string;
+                        browser: string;
+                        browser_version: string;
+                        device: string;
+                        brand: string;
+                        model: string;
+                        country: string;
+                        region: string;
+                        city: string;
+                        project_id: string;
+                        device_id: string;
+                        utm_medium: string;
+                        utm_source: string;
+                        utm_campaign: string;
+                        utm_content: string;
+                        utm_term: string;
+                        event_count: number;
+                        screen_view_count: number;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        ended_at: string;
+                        is_bounce: boolean;
+                        /** @description Milliseconds from the first event to the last */
+                        duration: number;
+                        revenue: number;
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsProfilesByProfileIdMetrics: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+                /** @description The profile's id. */
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile's activity: its events and its sessions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        profileId: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        firstSeen: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        lastSeen: string | null;
+                        sessions: number;
+                        screenViews: number;
+                        totalEvents: number;
+                        conversionEvents: number;
+                        uniqueDaysActive: number;
+                        /** @description Mean duration of the sessions longer than 0, minutes */
+                        avgSessionDurationMin: number;
+                        /** @description 90th percentile (exact, inclusive) of the same durations, minutes */
+                        p90SessionDurationMin: number;
+                        avgEventsPerSession: number | null;
+                        avgTimeBetweenSessionsSec: number;
+                        bounceRate: number;
+                        revenue: number;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsGroupsTypes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The types of the project's groups, ascending */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        types: string[];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsGroups: {
+        parameters: {
+            query?: {
+                /** @description Only groups of this type */
+                type?: string;
+                /** @description Keeps the groups whose name or id contains this text, ignoring case. */
+                search?: string;
+                /** @description Rows per page. */
+                limit?: number;
+                /** @description The `cursor` of the previous page's `Link: <...>; rel="next"` header (opaque keyset); the first page without it. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Groups, newest created first (ties by id, descending) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        projectId: string;
+                        type: string;
+                        name: string;
+                        properties: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC
+                         */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    insightsGroupsByGroupId: {
+        parameters: {
+            query?: {
+                /** @description How many members, newest created first */
+                memberLimit?: number;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+                /** @description The group's id. */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group, how many profiles it has and the newest of them */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        group: {
+                            id: string;
+                            projectId: string;
+                            type: string;
+                            name: string;
+                            properties: {
+                                [key: string]: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            updatedAt: string;
+                        };
+                        member_count: number;
+                        members: {
+                            id: string;
+                            email: string;
+                            avatar: string;
+                            firstName: string;
+                            lastName: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            lastSeenAt: string;
+                            isExternal: boolean;
+                            projectId: string;
+                            groups: string[];
+                            properties: {
+                                [key: string]: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -3368,6 +4928,131 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    insightsTable: {
+        parameters: {
+            query: {
+                /** @description 1 to 3 distinct dimensions, a comma list or repeated: any breakdown attribute (`country`, `device`, `utm_source`, ...), `entry_path` or `exit_path`. */
+                dimensions: string | string[];
+                /** @description 1 to 8 distinct metrics, a comma list or repeated: `visitors`, `sessions`, `pageviews`, `bounce_rate`, `avg_session_duration`, `views_per_session`, `events`, `revenue`, `conversion_rate` (with `goal`). */
+                metrics: string | string[];
+                /** @description `YYYY-MM-DD` (midnight in `timezone`) or an ISO date-time with `Z` or an offset; overrides `range`. Alone, the window runs to now. */
+                startDate?: string;
+                /** @description `YYYY-MM-DD` (its whole day included) or an ISO date-time; needs `startDate`. */
+                endDate?: string;
+                /** @description A named window, computed in `timezone` (`7d` is today and the 6 days before); `startDate` overrides it. */
+                range?: "30min" | "lastHour" | "last24h" | "today" | "yesterday" | "7d" | "30d" | "3m" | "6m" | "12m" | "monthToDate" | "lastMonth" | "yearToDate" | "lastYear" | "custom";
+                /** @description IANA time zone the window, days and buckets are computed in; the project's by default. */
+                timezone?: string;
+                /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
+                filters?: string;
+                /** @description The 1-based page of `limit` rows; the `Link` header names the next one. */
+                cursor?: number;
+                /** @description Rows per page. */
+                limit?: number;
+                /** @description URL-encoded JSON: a `performed` leaf, `{ "performed": { "name", "filters" } }`. Required with `conversion_rate`, refused without it. */
+                goal?: string;
+                /** @description `metric:desc` or `metric:asc`, one of the metrics asked; default the first metric, descending. Ties by the dimension values, nulls last. */
+                orderBy?: string;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` while it still holds. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The project to read; a `read` client may read only its own. */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of flat rows: the dimensions asked, then the metrics asked, ordered by `orderBy` */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Age: components["headers"]["Age"];
+                    "X-Cache": components["headers"]["X-Cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The dimension value; null where it is empty */
+                        referrer?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        referrer_name?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        referrer_type?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        utm_source?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        utm_medium?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        utm_campaign?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        utm_term?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        utm_content?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        country?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        region?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        city?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        device?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        brand?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        model?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        browser?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        browser_version?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        os?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        os_version?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        entry_path?: string | null;
+                        /** @description The dimension value; null where it is empty */
+                        exit_path?: string | null;
+                        /** @description Distinct visitors (profile_id) of the row's sessions */
+                        visitors?: number;
+                        sessions?: number;
+                        /** @description The sessions' page views (those the filters count) */
+                        pageviews?: number;
+                        /** @description Percent of sessions with at most one page view, two decimals */
+                        bounce_rate?: number;
+                        /** @description Seconds, two decimals */
+                        avg_session_duration?: number;
+                        /** @description Two decimals */
+                        views_per_session?: number;
+                        /** @description The sessions' events */
+                        events?: number;
+                        /** @description The sessions' revenue (minor units) */
+                        revenue?: number;
+                        /** @description Percent of the row's visitors with one of the row's sessions that performed the goal, two decimals */
+                        conversion_rate?: number;
+                    }[];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     insightsOverview: {
         parameters: {
             query?: {
@@ -3383,6 +5068,8 @@ export interface operations {
                 filters?: string;
                 /** @description Bucket of the series: `hour`, `day` (default), `week` or `month`. */
                 interval?: "hour" | "day" | "week" | "month";
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -3436,6 +5123,40 @@ export interface operations {
                             total_screen_views: number;
                             views_per_session: number;
                             total_revenue: number;
+                            /** @description compare only: the compared window's bucket of the same rank; null past its last */
+                            previous?: {
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the bucket
+                                 */
+                                date: string;
+                                /** @description Percent of sessions with one page view, two decimals */
+                                bounce_rate: number;
+                                unique_visitors: number;
+                                total_sessions: number;
+                                /** @description Seconds */
+                                avg_session_duration: number;
+                                total_screen_views: number;
+                                views_per_session: number;
+                                total_revenue: number;
+                            } | null;
+                            /** @description Per figure, the change from `previous` (compare only) */
+                            change?: {
+                                /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                bounce_rate: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                unique_visitors: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                total_sessions: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                avg_session_duration: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                total_screen_views: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                views_per_session: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                total_revenue: number | null;
+                            };
                         }[];
                         /** @enum {string} */
                         interval: "hour" | "day" | "week" | "month";
@@ -3544,6 +5265,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page, 1 to 1000; 1000 by default (OpenPanel's), the `Link` header naming the next page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
                 /** @description The measure rows are ordered by; ties by origin, then path */
                 sortBy?: "sessions" | "pageviews" | "bounce_rate" | "avg_duration";
                 /** @description Direction of `sortBy`; rows without a value (null) come last either way */
@@ -3588,6 +5311,26 @@ export interface operations {
                         bounce_rate: number | null;
                         /** @description Seconds to the next view; null when no view has one */
                         avg_duration: number | null;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            /** @description Percent; null when no session entered here */
+                            bounce_rate: number | null;
+                            /** @description Seconds to the next view; null when no view has one */
+                            avg_duration: number | null;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -3698,6 +5441,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page, 1 to 1000; 1000 by default (OpenPanel's), the `Link` header naming the next page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
                 /** @description The session attribute rows are grouped by: referrer_name, referrer_type, referrer, utm_source, utm_medium, utm_campaign (`referrer_name` by default). */
                 breakdown?: "referrer_name" | "referrer_type" | "referrer" | "utm_source" | "utm_medium" | "utm_campaign";
             };
@@ -3735,6 +5480,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -3767,6 +5531,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page, 1 to 1000; 1000 by default (OpenPanel's), the `Link` header naming the next page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
                 /** @description The session attribute rows are grouped by: country, region, city (`country` by default). */
                 breakdown?: "country" | "region" | "city";
             };
@@ -3804,6 +5570,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     } | {
                         /** @description The country */
                         prefix: string | null;
@@ -3814,6 +5599,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     } | {
                         /** @description The country */
                         prefix: string | null;
@@ -3824,6 +5628,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     })[];
                 };
             };
@@ -3856,6 +5679,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page, 1 to 1000; 1000 by default (OpenPanel's), the `Link` header naming the next page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
                 /** @description The session attribute rows are grouped by: device, browser, os (`device` by default). */
                 breakdown?: "device" | "browser" | "os";
             };
@@ -3893,6 +5718,25 @@ export interface operations {
                         bounce_rate: number;
                         /** @description Seconds */
                         avg_session_duration: number;
+                        /** @description The same figures over the compared window; null where this row's key has none there */
+                        previous?: {
+                            sessions: number;
+                            pageviews: number;
+                            bounce_rate: number;
+                            /** @description Seconds */
+                            avg_session_duration: number;
+                        } | null;
+                        /** @description Per figure, the change from `previous` (compare only) */
+                        change?: {
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            sessions: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            pageviews: number | null;
+                            /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            bounce_rate: number | null;
+                            /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                            avg_session_duration: number | null;
+                        };
                     }[];
                 };
             };
@@ -4117,7 +5961,7 @@ export interface operations {
                          * @description The path under /insights/{projectId}/ of the question
                          * @enum {unknown}
                          */
-                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "paths" | "overview" | "active_users" | "pages/top" | "pages/performance" | "traffic/referrers" | "traffic/geo" | "traffic/devices" | "engagement";
+                        route: "live" | "metrics" | "pages" | "sessions" | "pages/entry_exit" | "referrer" | "referrer_name" | "referrer_type" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "country" | "region" | "city" | "device" | "brand" | "model" | "browser" | "browser_version" | "os" | "os_version" | "events/names" | "events/properties" | "events/property_values" | "funnel" | "retention" | "retention/cohort" | "user_flow" | "paths" | "profiles" | "profiles/:profileId" | "profiles/:profileId/sessions" | "profiles/:profileId/metrics" | "groups/types" | "groups" | "groups/:groupId" | "table" | "overview" | "active_users" | "pages/top" | "pages/performance" | "traffic/referrers" | "traffic/geo" | "traffic/devices" | "engagement" | "events";
                         /** @description The route's query parameters: text, or JSON values (filters, steps, goal) sent as their JSON text */
                         params?: {
                             [key: string]: string | number | boolean | unknown[] | Record<string, never>;
@@ -4159,6 +6003,35 @@ export interface operations {
                                     views_per_session: number;
                                     total_revenue: number;
                                 };
+                                /** @description compare only: the same figures over the compared window */
+                                previous?: {
+                                    /** @description Percent of sessions with one page view, two decimals */
+                                    bounce_rate: number;
+                                    unique_visitors: number;
+                                    total_sessions: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                    total_screen_views: number;
+                                    views_per_session: number;
+                                    total_revenue: number;
+                                };
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    unique_visitors: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    total_sessions: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_session_duration: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    total_screen_views: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    views_per_session: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    total_revenue: number | null;
+                                };
                                 series: {
                                     /**
                                      * Format: date-time
@@ -4174,6 +6047,40 @@ export interface operations {
                                     total_screen_views: number;
                                     views_per_session: number;
                                     total_revenue: number;
+                                    /** @description compare only: the compared window's bucket of the same rank; null past its last */
+                                    previous?: {
+                                        /**
+                                         * Format: date-time
+                                         * @description Start of the bucket
+                                         */
+                                        date: string;
+                                        /** @description Percent of sessions with one page view, two decimals */
+                                        bounce_rate: number;
+                                        unique_visitors: number;
+                                        total_sessions: number;
+                                        /** @description Seconds */
+                                        avg_session_duration: number;
+                                        total_screen_views: number;
+                                        views_per_session: number;
+                                        total_revenue: number;
+                                    } | null;
+                                    /** @description Per figure, the change from `previous` (compare only) */
+                                    change?: {
+                                        /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        bounce_rate: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        unique_visitors: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        total_sessions: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        avg_session_duration: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        total_screen_views: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        views_per_session: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        total_revenue: number | null;
+                                    };
                                 }[];
                             } | {
                                 /** @description The page's latest title */
@@ -4186,6 +6093,65 @@ export interface operations {
                                 bounce_rate: number | null;
                                 /** @description Seconds to the next view; null when no view has one */
                                 avg_duration: number | null;
+                                /** @description The same figures over the compared window; null where this row's key has none there */
+                                previous?: {
+                                    sessions: number;
+                                    pageviews: number;
+                                    /** @description Percent; null when no session entered here */
+                                    bounce_rate: number | null;
+                                    /** @description Seconds to the next view; null when no view has one */
+                                    avg_duration: number | null;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    sessions: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    pageviews: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_duration: number | null;
+                                };
+                            }[] | ({
+                                id: string;
+                                profile_id: string;
+                                event_count: number;
+                                screen_view_count: number;
+                                entry_origin: string;
+                                entry_path: string;
+                                /** @description Origin of the last page view; null without page views */
+                                exit_origin: string | null;
+                                /** @description Path of the last page view; null without page views */
+                                exit_path: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description Start, ISO 8601 with the offset of the request timezone
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End, ISO 8601 with the offset of the request timezone
+                                 */
+                                ended_at: string;
+                                /** @description End - start, milliseconds */
+                                duration: number;
+                                /** @description At most one page view */
+                                is_bounce: boolean;
+                                referrer: string;
+                                referrer_name: string;
+                                referrer_type: string;
+                                utm_source: string;
+                                utm_medium: string;
+                                utm_campaign: string;
+                                utm_term: string;
+                                utm_content: string;
+                                country: string;
+                                region: string;
+                                city: string;
+                                device: string;
+                                browser: string;
+                                os: string;
                             }[] | {
                                 meta: {
                                     /** @description The `cursor` of the next page; null on the last one */
@@ -4233,7 +6199,7 @@ export interface operations {
                                     browser: string;
                                     os: string;
                                 }[];
-                            } | {
+                            }) | {
                                 origin: string;
                                 path: string;
                                 /** @description Sessions that entered (mode=entry) or left (mode=exit) on this page */
@@ -4244,6 +6210,28 @@ export interface operations {
                                 avg_session_duration: number;
                                 /** @description mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session's last page view */
                                 exit_rate?: number;
+                                /** @description compare only: the same figures over the compared window (exit_rate with mode=exit only); null where this page has none there */
+                                previous?: {
+                                    /** @description Sessions that entered (mode=entry) or left (mode=exit) on this page */
+                                    sessions: number;
+                                    /** @description Percent of those sessions with at most one page view */
+                                    bounce_rate: number;
+                                    /** @description Seconds, over those sessions */
+                                    avg_session_duration: number;
+                                    /** @description mode=exit only: percent of the views of this page, in every session of the window kept by the filters, that were their session's last page view */
+                                    exit_rate?: number;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    sessions: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_session_duration: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    exit_rate?: number | null;
+                                };
                             }[] | {
                                 /** @description null where the attribute is empty */
                                 name: string | null;
@@ -4252,6 +6240,25 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
+                                /** @description The same figures over the compared window; null where this row's key has none there */
+                                previous?: {
+                                    sessions: number;
+                                    pageviews: number;
+                                    bounce_rate: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    sessions: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    pageviews: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_session_duration: number | null;
+                                };
                             }[] | {
                                 /** @description The country */
                                 prefix: string | null;
@@ -4262,6 +6269,25 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
+                                /** @description The same figures over the compared window; null where this row's key has none there */
+                                previous?: {
+                                    sessions: number;
+                                    pageviews: number;
+                                    bounce_rate: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    sessions: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    pageviews: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_session_duration: number | null;
+                                };
                             }[] | {
                                 /** @description The browser */
                                 prefix: string | null;
@@ -4272,6 +6298,25 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
+                                /** @description The same figures over the compared window; null where this row's key has none there */
+                                previous?: {
+                                    sessions: number;
+                                    pageviews: number;
+                                    bounce_rate: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    sessions: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    pageviews: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_session_duration: number | null;
+                                };
                             }[] | {
                                 /** @description The os */
                                 prefix: string | null;
@@ -4282,7 +6327,26 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
-                            }[] | {
+                                /** @description The same figures over the compared window; null where this row's key has none there */
+                                previous?: {
+                                    sessions: number;
+                                    pageviews: number;
+                                    bounce_rate: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    sessions: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    pageviews: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_session_duration: number | null;
+                                };
+                            }[] | (string[] | {
                                 name: string;
                                 /** @description Events of the window with this name */
                                 count: number;
@@ -4291,15 +6355,43 @@ export interface operations {
                                  * @description The window's last event of this name, ISO 8601 with the offset of the request timezone
                                  */
                                 lastSeen: string;
-                            }[] | {
+                                /** @description The same figures over the compared window; null where this row's key has none there */
+                                previous?: {
+                                    /** @description Events of the window with this name */
+                                    count: number;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    count: number | null;
+                                };
+                            }[]) | ({
+                                columns: string[];
+                                properties: {
+                                    /** @description The key, bare */
+                                    property_key: string;
+                                    /** @description The asked event name; null when none was asked (every name counted) */
+                                    event_name: string | null;
+                                    /** @description Events of the window carrying the key (Quarry) */
+                                    count: number;
+                                }[];
+                            } | {
                                 key: string;
                                 /** @description Events of the window carrying this key (of the asked name, if any) */
                                 count: number;
-                            }[] | {
+                            }[]) | ({
+                                /** @description The asked event name; null when none was asked */
+                                event: string | null;
+                                /** @description The key, bare */
+                                property: string;
+                                values: string[];
+                                /** @description Events of the window holding each value, in the order of `values` (Quarry) */
+                                counts: number[];
+                            } | {
                                 value: string;
                                 /** @description Events of the window whose property holds this value (of the asked name, if any) */
                                 count: number;
-                            }[] | {
+                            }[]) | {
                                 steps: {
                                     step: number;
                                     eventName: string;
@@ -4334,7 +6426,55 @@ export interface operations {
                                     /** @description Percent, two decimals */
                                     overallConversionRate: number;
                                 }[];
-                            } | {
+                                /** @description compare only: the same funnel over the compared window, without breakdown */
+                                previous?: {
+                                    steps: {
+                                        step: number;
+                                        eventName: string;
+                                        /** @description Groups (sessions or visitors) reaching this step */
+                                        users: number;
+                                        /** @description Percent, two decimals */
+                                        conversionRateFromStart: number;
+                                        /** @description Percent lost before the next step; null on the last step and where no group reached this one */
+                                        dropoffPercent: number | null;
+                                        isHighestDropoff: boolean;
+                                    }[];
+                                    totalUsers: number;
+                                    completedUsers: number;
+                                    /** @description Percent, two decimals */
+                                    overallConversionRate: number;
+                                };
+                                /** @description compare only: per figure, the change from `previous` */
+                                change?: {
+                                    steps: {
+                                        step: number;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        users: number | null;
+                                        /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        conversionRateFromStart: number | null;
+                                        /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        dropoffPercent: number | null;
+                                    }[];
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    totalUsers: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    completedUsers: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    overallConversionRate: number | null;
+                                };
+                            } | ({
+                                /**
+                                 * Format: date-time
+                                 * @description The week's Monday midnight, ISO 8601 with the offset of the request timezone
+                                 */
+                                date: string;
+                                /** @description Visitors with an event of the window in the week */
+                                active_users: number;
+                                /** @description Of them, those with an event in the week after */
+                                retained_users: number;
+                                /** @description 100 x retained_users / active_users, 2 decimals */
+                                retention: number;
+                            }[] | {
                                 /** @enum {string} */
                                 period: "day" | "week" | "month";
                                 cohorts: {
@@ -4352,6 +6492,62 @@ export interface operations {
                                     /** @description null for a period no cohort has reached yet */
                                     percentages: (number | null)[];
                                 };
+                            }) | ({
+                                /** @description The cohort's first instant (ISO 8601), or `Weighted Average` */
+                                cohort_interval: string;
+                                /** @description The cohort's visitors (the average row: the mean cohort size, rounded) */
+                                sum: number;
+                                /** @description Visitors counted in each period; 0 in a period not begun yet */
+                                values: number[];
+                                /** @description values / sum, a fraction with 2 decimals */
+                                percentages: number[];
+                            }[] | {
+                                /** @enum {string} */
+                                period: "day" | "week" | "month";
+                                cohorts: {
+                                    /**
+                                     * Format: date-time
+                                     * @description Start of the cohort period
+                                     */
+                                    date: string;
+                                    size: number;
+                                    /** @description Period 0 (the cohort) to `periods`; null where the period starts after now */
+                                    values: (number | null)[];
+                                    percentages: (number | null)[];
+                                }[];
+                                average: {
+                                    /** @description null for a period no cohort has reached yet */
+                                    percentages: (number | null)[];
+                                };
+                            }) | {
+                                /** @enum {string} */
+                                mode: "after";
+                                startEvent: string;
+                                /** @description Sessions with a flow (Quarry) */
+                                sessions: number;
+                                node_count: number;
+                                link_count: number;
+                                nodes: {
+                                    /** @description `<label>::step<step>` */
+                                    id: string;
+                                    /** @description The event name */
+                                    label: string;
+                                    step: number;
+                                    /** @description Sessions whose flow has this event at this step */
+                                    value: number;
+                                    /** @description 100 x value / sessions, 2 decimals */
+                                    percentage: number;
+                                    /** @description Of them, those whose flow ends there (Quarry) */
+                                    exits: number;
+                                }[];
+                                links: {
+                                    /** @description A node id */
+                                    source: string;
+                                    /** @description A node id of the next step */
+                                    target: string;
+                                    /** @description Sessions whose flow goes from source to target */
+                                    value: number;
+                                }[];
                             } | {
                                 /** @description Sequences (sessions with at least one node) */
                                 sessions: number;
@@ -4374,6 +6570,286 @@ export interface operations {
                                     warnings: string[];
                                 };
                             } | {
+                                id: string;
+                                first_name: string;
+                                last_name: string;
+                                email: string;
+                                avatar: string;
+                                properties: {
+                                    [key: string]: string;
+                                };
+                                project_id: string;
+                                is_external: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                last_seen_at: string;
+                                groups: string[];
+                            }[] | {
+                                profile: {
+                                    id: string;
+                                    first_name: string;
+                                    last_name: string;
+                                    email: string;
+                                    avatar: string;
+                                    properties: {
+                                        [key: string]: string;
+                                    };
+                                    project_id: string;
+                                    is_external: boolean;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    created_at: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    last_seen_at: string;
+                                    groups: string[];
+                                };
+                                recentEvents: {
+                                    id: string;
+                                    name: string;
+                                    device_id: string;
+                                    profile_id: string;
+                                    session_id: string;
+                                    project_id: string;
+                                    path: string;
+                                    origin: string;
+                                    title: string;
+                                    referrer: string;
+                                    referrer_name: string;
+                                    referrer_type: string;
+                                    utm_source: string;
+                                    utm_medium: string;
+                                    utm_campaign: string;
+                                    utm_term: string;
+                                    utm_content: string;
+                                    country: string;
+                                    region: string;
+                                    city: string;
+                                    device: string;
+                                    brand: string;
+                                    model: string;
+                                    browser: string;
+                                    browser_version: string;
+                                    os: string;
+                                    os_version: string;
+                                    sdk_name: string;
+                                    sdk_version: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    created_at: string;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    duration: number;
+                                    revenue: number;
+                                    groups: string[];
+                                    properties: {
+                                        [key: string]: string;
+                                    };
+                                }[];
+                            } | {
+                                id: string;
+                                profile_id: string;
+                                entry_path: string;
+                                entry_origin: string;
+                                exit_path: string;
+                                exit_origin: string;
+                                referrer: string;
+                                referrer_name: string;
+                                referrer_type: string;
+                                os: string;
+                                os_version: string;
+                                browser: string;
+                                browser_version: string;
+                                device: string;
+                                brand: string;
+                                model: string;
+                                country: string;
+                                region: string;
+                                city: string;
+                                project_id: string;
+                                device_id: string;
+                                utm_medium: string;
+                                utm_source: string;
+                                utm_campaign: string;
+                                utm_content: string;
+                                utm_term: string;
+                                event_count: number;
+                                screen_view_count: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                ended_at: string;
+                                is_bounce: boolean;
+                                /** @description Milliseconds from the first event to the last */
+                                duration: number;
+                                revenue: number;
+                            }[] | {
+                                profileId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                firstSeen: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                lastSeen: string | null;
+                                sessions: number;
+                                screenViews: number;
+                                totalEvents: number;
+                                conversionEvents: number;
+                                uniqueDaysActive: number;
+                                /** @description Mean duration of the sessions longer than 0, minutes */
+                                avgSessionDurationMin: number;
+                                /** @description 90th percentile (exact, inclusive) of the same durations, minutes */
+                                p90SessionDurationMin: number;
+                                avgEventsPerSession: number | null;
+                                avgTimeBetweenSessionsSec: number;
+                                bounceRate: number;
+                                revenue: number;
+                            } | {
+                                types: string[];
+                            } | {
+                                id: string;
+                                projectId: string;
+                                type: string;
+                                name: string;
+                                properties: {
+                                    [key: string]: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                updatedAt: string;
+                            }[] | {
+                                group: {
+                                    id: string;
+                                    projectId: string;
+                                    type: string;
+                                    name: string;
+                                    properties: {
+                                        [key: string]: string;
+                                    };
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    createdAt: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    updatedAt: string;
+                                };
+                                member_count: number;
+                                members: {
+                                    id: string;
+                                    email: string;
+                                    avatar: string;
+                                    firstName: string;
+                                    lastName: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    createdAt: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    lastSeenAt: string;
+                                    isExternal: boolean;
+                                    projectId: string;
+                                    groups: string[];
+                                    properties: {
+                                        [key: string]: string;
+                                    };
+                                }[];
+                            } | {
+                                /** @description The dimension value; null where it is empty */
+                                referrer?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                referrer_name?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                referrer_type?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                utm_source?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                utm_medium?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                utm_campaign?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                utm_term?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                utm_content?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                country?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                region?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                city?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                device?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                brand?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                model?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                browser?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                browser_version?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                os?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                os_version?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                entry_path?: string | null;
+                                /** @description The dimension value; null where it is empty */
+                                exit_path?: string | null;
+                                /** @description Distinct visitors (profile_id) of the row's sessions */
+                                visitors?: number;
+                                sessions?: number;
+                                /** @description The sessions' page views (those the filters count) */
+                                pageviews?: number;
+                                /** @description Percent of sessions with at most one page view, two decimals */
+                                bounce_rate?: number;
+                                /** @description Seconds, two decimals */
+                                avg_session_duration?: number;
+                                /** @description Two decimals */
+                                views_per_session?: number;
+                                /** @description The sessions' events */
+                                events?: number;
+                                /** @description The sessions' revenue (minor units) */
+                                revenue?: number;
+                                /** @description Percent of the row's visitors with one of the row's sessions that performed the goal, two decimals */
+                                conversion_rate?: number;
+                            }[] | {
                                 summary: {
                                     /** @description Percent of sessions with one page view, two decimals */
                                     bounce_rate: number;
@@ -4400,6 +6876,40 @@ export interface operations {
                                     total_screen_views: number;
                                     views_per_session: number;
                                     total_revenue: number;
+                                    /** @description compare only: the compared window's bucket of the same rank; null past its last */
+                                    previous?: {
+                                        /**
+                                         * Format: date-time
+                                         * @description Start of the bucket
+                                         */
+                                        date: string;
+                                        /** @description Percent of sessions with one page view, two decimals */
+                                        bounce_rate: number;
+                                        unique_visitors: number;
+                                        total_sessions: number;
+                                        /** @description Seconds */
+                                        avg_session_duration: number;
+                                        total_screen_views: number;
+                                        views_per_session: number;
+                                        total_revenue: number;
+                                    } | null;
+                                    /** @description Per figure, the change from `previous` (compare only) */
+                                    change?: {
+                                        /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        bounce_rate: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        unique_visitors: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        total_sessions: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        avg_session_duration: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        total_screen_views: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        views_per_session: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        total_revenue: number | null;
+                                    };
                                 }[];
                                 /** @enum {string} */
                                 interval: "hour" | "day" | "week" | "month";
@@ -4449,6 +6959,25 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
+                                /** @description The same figures over the compared window; null where this row's key has none there */
+                                previous?: {
+                                    sessions: number;
+                                    pageviews: number;
+                                    bounce_rate: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    sessions: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    pageviews: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_session_duration: number | null;
+                                };
                             } | {
                                 /** @description The country */
                                 prefix: string | null;
@@ -4459,6 +6988,25 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
+                                /** @description The same figures over the compared window; null where this row's key has none there */
+                                previous?: {
+                                    sessions: number;
+                                    pageviews: number;
+                                    bounce_rate: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    sessions: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    pageviews: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_session_duration: number | null;
+                                };
                             } | {
                                 /** @description The country */
                                 prefix: string | null;
@@ -4469,6 +7017,25 @@ export interface operations {
                                 bounce_rate: number;
                                 /** @description Seconds */
                                 avg_session_duration: number;
+                                /** @description The same figures over the compared window; null where this row's key has none there */
+                                previous?: {
+                                    sessions: number;
+                                    pageviews: number;
+                                    bounce_rate: number;
+                                    /** @description Seconds */
+                                    avg_session_duration: number;
+                                } | null;
+                                /** @description Per figure, the change from `previous` (compare only) */
+                                change?: {
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    sessions: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    pageviews: number | null;
+                                    /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    bounce_rate: number | null;
+                                    /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                    avg_session_duration: number | null;
+                                };
                             })[] | {
                                 summary: {
                                     total_identified_users: number;
@@ -4482,6 +7049,62 @@ export interface operations {
                                     days: number;
                                     users: number;
                                 }[];
+                            } | {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                device_id: string;
+                                profile_id: string;
+                                session_id: string;
+                                project_id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 with the offset of the request timezone
+                                 */
+                                created_at: string;
+                                path: string;
+                                duration: number;
+                                city: string;
+                                country: string;
+                                os: string;
+                                browser: string;
+                                /** @description includes=properties */
+                                properties: {
+                                    [key: string]: string;
+                                };
+                                region: string;
+                                latitude: number | null;
+                                longitude: number | null;
+                                device: string;
+                                brand: string;
+                                model: string;
+                                os_version: string;
+                                browser_version: string;
+                                referrer: string;
+                                referrer_name: string;
+                                referrer_type: string;
+                                utm_source: string;
+                                utm_medium: string;
+                                utm_campaign: string;
+                                utm_term: string;
+                                utm_content: string;
+                                sdk_name: string;
+                                sdk_version: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 with the offset of the request timezone
+                                 */
+                                imported_at: string | null;
+                                origin: string;
+                                title: string;
+                                /** @description includes=revenue: in minor units */
+                                revenue: number;
+                                /** @description includes=groups */
+                                groups: string[];
+                            }[];
+                            /** @description Only while another page follows: the parameters to change in the question's `params` for it (its GET's `Link`) */
+                            next?: {
+                                [key: string]: string;
                             };
                         }[];
                     };
