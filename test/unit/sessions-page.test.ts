@@ -27,7 +27,7 @@ describe('sessions list page', () => {
     const params = ['afterId', 'afterMs', 'end', 'firstDay', 'lastDay', 'projectId', 'rowsToRead', 'settledCompactions', 'start', 'tz']
     assert.deepEqual(Object.keys(compiled.params).sort(), params)
     assert.deepEqual(compiled.params.settledCompactions, ['1', '2'])
-    assert.equal(compiled.params.rowsToRead, 51)
+    assert.equal(compiled.params.rowsToRead, 21)
   })
 
   it('binds the read range too when a filter reads events, every day settled', () => {

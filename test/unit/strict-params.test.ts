@@ -67,6 +67,18 @@ describe('enum parameters name their values', () => {
   })
 
   it('names the values of a missing required one', () => {
-    assert.deepEqual(requestIssues(entryExit, {}), ['mode: "mode" is required, one of: entry, exit'])
+    const validator = compileSchema({
+      type: 'object',
+      required: ['mode'],
+      properties: { mode: { type: 'string', enum: ['entry', 'exit'] } },
+    })
+    assert.deepEqual(
+      schemaIssues(validator, {}).map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+      ['mode: "mode" is required, one of: entry, exit'],
+    )
+  })
+
+  it("takes OpenPanel's default mode on entry and exit pages, and names the values of a wrong one", () => {
+    assert.deepEqual(requestIssues(entryExit, { mode: 'exits' }), ['mode: "mode" must be one of: entry, exit'])
   })
 })
