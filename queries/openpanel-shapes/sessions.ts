@@ -2,6 +2,7 @@
 // ed7bdddb): a bare array of sessions named as OpenPanel's session rows name them, its keyset cursor in the
 // `Link` header. `detail=true` answers Quarry's `{ meta, data }` page of the same sessions.
 import { briefUnlessDetailed } from '../core/detail'
+import { withOpenPanelWindow } from '../openpanel/adapt'
 import { sessionsList } from '../insights/sessions-list'
 
 /** A session of Quarry's page (`data`), as the sessions route's detailed answer gives it. */
@@ -66,7 +67,16 @@ export function openPanelSession(session: ListedSession) {
   }
 }
 
-export const openPanelSessions = briefUnlessDetailed(sessionsList, (answer) => ({
+const briefOrDetailed = briefUnlessDetailed(sessionsList, (answer) => ({
   ...answer,
   body: (answer.body as { data: ListedSession[] }).data.map(openPanelSession),
 }))
+
+/**
+ * OpenPanel's sessions, or Quarry's page with `detail=true`. Asked in OpenPanel's shape with no dates, the window
+ * is OpenPanel's (`querySessionsCore` reads `resolveDateRange`: the last 30 days); Quarry's page keeps its own.
+ */
+export const openPanelSessions: typeof briefOrDetailed = {
+  ...briefOrDetailed,
+  parse: (raw, scope) => briefOrDetailed.parse(raw.detail === true || raw.detail === 'true' ? raw : withOpenPanelWindow(raw, scope), scope),
+}

@@ -41,6 +41,9 @@ function parseUserFlow(raw: Record<string, unknown>, scope: Scope): UserFlowQuer
       path: ['mode'],
       message: `"mode" ${typed.mode} is not answered: Quarry's user flow follows the events after startEvent (mode=after)`,
     })
+  // OpenPanel's own rule, listed with the rest so that a request fixed for it meets only the refusal above.
+  if (typed.mode === 'between' && raw.endEvent === undefined)
+    own.push({ path: ['endEvent'], message: '"endEvent" is required with mode=between' })
   for (const name of UNANSWERED)
     if (raw[name] !== undefined)
       own.push({ path: [name], message: `"${name}" is not answered: Quarry's user flow follows every event after startEvent` })
