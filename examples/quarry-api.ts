@@ -4949,6 +4949,8 @@ export interface operations {
                 cursor?: number;
                 /** @description Rows per page. */
                 limit?: number;
+                /** @description Compares with the window before: `previous` is the window of equal length just before, `year` the same local dates a year before. Each row (and `/metrics` and each bucket) gains `previous`, the same figures there (`null` for a key without data there), and `change`: percent for counts, sums and durations, points for rates. */
+                compare?: "previous" | "year";
                 /** @description URL-encoded JSON: a `performed` leaf, `{ "performed": { "name", "filters" } }`. Required with `conversion_rate`, refused without it. */
                 goal?: string;
                 /** @description `metric:desc` or `metric:asc`, one of the metrics asked; default the first metric, descending. Ties by the dimension values, nulls last. */
@@ -5038,6 +5040,47 @@ export interface operations {
                         revenue?: number;
                         /** @description Percent of the row's visitors with one of the row's sessions that performed the goal, two decimals */
                         conversion_rate?: number;
+                        /** @description With `compare`: the metrics asked over the compared window; null where this row's dimension values have none there */
+                        previous?: {
+                            /** @description Distinct visitors (profile_id) of the row's sessions */
+                            visitors?: number;
+                            sessions?: number;
+                            /** @description The sessions' page views (those the filters count) */
+                            pageviews?: number;
+                            /** @description Percent of sessions with at most one page view, two decimals */
+                            bounce_rate?: number;
+                            /** @description Seconds, two decimals */
+                            avg_session_duration?: number;
+                            /** @description Two decimals */
+                            views_per_session?: number;
+                            /** @description The sessions' events */
+                            events?: number;
+                            /** @description The sessions' revenue (minor units) */
+                            revenue?: number;
+                            /** @description Percent of the row's visitors with one of the row's sessions that performed the goal, two decimals */
+                            conversion_rate?: number;
+                        } | null;
+                        /** @description With `compare`: per metric asked, the change from `previous` (null where it has no value) */
+                        change?: {
+                            /** @description Percent change */
+                            visitors?: number | null;
+                            /** @description Percent change */
+                            sessions?: number | null;
+                            /** @description Percent change */
+                            pageviews?: number | null;
+                            /** @description Difference in points */
+                            bounce_rate?: number | null;
+                            /** @description Percent change */
+                            avg_session_duration?: number | null;
+                            /** @description Percent change */
+                            views_per_session?: number | null;
+                            /** @description Percent change */
+                            events?: number | null;
+                            /** @description Percent change */
+                            revenue?: number | null;
+                            /** @description Difference in points */
+                            conversion_rate?: number | null;
+                        };
                     }[];
                 };
             };
@@ -6849,6 +6892,47 @@ export interface operations {
                                 revenue?: number;
                                 /** @description Percent of the row's visitors with one of the row's sessions that performed the goal, two decimals */
                                 conversion_rate?: number;
+                                /** @description With `compare`: the metrics asked over the compared window; null where this row's dimension values have none there */
+                                previous?: {
+                                    /** @description Distinct visitors (profile_id) of the row's sessions */
+                                    visitors?: number;
+                                    sessions?: number;
+                                    /** @description The sessions' page views (those the filters count) */
+                                    pageviews?: number;
+                                    /** @description Percent of sessions with at most one page view, two decimals */
+                                    bounce_rate?: number;
+                                    /** @description Seconds, two decimals */
+                                    avg_session_duration?: number;
+                                    /** @description Two decimals */
+                                    views_per_session?: number;
+                                    /** @description The sessions' events */
+                                    events?: number;
+                                    /** @description The sessions' revenue (minor units) */
+                                    revenue?: number;
+                                    /** @description Percent of the row's visitors with one of the row's sessions that performed the goal, two decimals */
+                                    conversion_rate?: number;
+                                } | null;
+                                /** @description With `compare`: per metric asked, the change from `previous` (null where it has no value) */
+                                change?: {
+                                    /** @description Percent change */
+                                    visitors?: number | null;
+                                    /** @description Percent change */
+                                    sessions?: number | null;
+                                    /** @description Percent change */
+                                    pageviews?: number | null;
+                                    /** @description Difference in points */
+                                    bounce_rate?: number | null;
+                                    /** @description Percent change */
+                                    avg_session_duration?: number | null;
+                                    /** @description Percent change */
+                                    views_per_session?: number | null;
+                                    /** @description Percent change */
+                                    events?: number | null;
+                                    /** @description Percent change */
+                                    revenue?: number | null;
+                                    /** @description Difference in points */
+                                    conversion_rate?: number | null;
+                                };
                             }[] | {
                                 summary: {
                                     /** @description Percent of sessions with one page view, two decimals */

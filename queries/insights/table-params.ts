@@ -7,7 +7,7 @@ import type { Scope } from '../core/pipeline'
 import { DIMENSIONS, type SessionField } from '../core/registry'
 import { regexIssues } from '../core/regex-budget'
 import { compileSchema } from '../core/validate'
-import { pagedSchema, parseWithOwnParams, type InsightQuery } from './insight-params'
+import { comparedSchema, pagedSchema, parseWithOwnParams, type InsightQuery } from './insight-params'
 
 /** The dimensions a table groups by: every breakdown's column, and the entry and exit paths. */
 export const TABLE_DIMENSIONS = {
@@ -74,10 +74,10 @@ const ownProperties = {
 }
 
 export const tableSchema = {
-  ...pagedSchema,
+  ...comparedSchema,
   required: ['dimensions', 'metrics'],
   properties: {
-    ...pagedSchema.properties,
+    ...comparedSchema.properties,
     limit: { ...pagedSchema.properties.limit, default: TABLE_DEFAULT_LIMIT },
     ...ownProperties,
   },
@@ -185,5 +185,5 @@ function ownParams(raw: Record<string, unknown>) {
 /** Parses a table request: the shared params, its own, the default page size and the cap on skipped rows, in one 400. */
 export function parseTableParams(raw: Record<string, unknown>, scope: Scope): TableQuery {
   const withLimit = { ...raw, limit: raw.limit ?? String(TABLE_DEFAULT_LIMIT) }
-  return parseWithOwnParams(withLimit, scope, ownParams(withLimit))
+  return parseWithOwnParams(withLimit, scope, ownParams(withLimit), 'compared')
 }

@@ -1,4 +1,5 @@
 // The answer of `/table` for /openapi.json: flat rows whose properties are the dimensions and metrics asked.
+import { RATE_FIELDS } from '../core/compare'
 import type { RouteResponse } from '../core/responses'
 import { TABLE_DIMENSIONS, type TABLE_METRICS } from './table-params'
 
@@ -33,6 +34,24 @@ export const tableResponse: RouteResponse = {
           properties: {
             ...Object.fromEntries(Object.keys(TABLE_DIMENSIONS).map((name) => [name, dimensionValue])),
             ...metricValues,
+            previous: {
+              type: ['object', 'null'],
+              additionalProperties: false,
+              properties: metricValues,
+              description:
+                "With `compare`: the metrics asked over the compared window; null where this row's dimension values have none there",
+            },
+            change: {
+              type: 'object',
+              additionalProperties: false,
+              properties: Object.fromEntries(
+                Object.keys(metricValues).map((name) => [
+                  name,
+                  { type: ['number', 'null'], description: RATE_FIELDS.has(name) ? 'Difference in points' : 'Percent change' },
+                ]),
+              ),
+              description: 'With `compare`: per metric asked, the change from `previous` (null where it has no value)',
+            },
           },
         },
       },

@@ -1,5 +1,6 @@
 // The statement of `/table` (insights/table.sql): its dimension columns, the figures its metrics need and its
 // order, each from a closed table keyed by the request's names; the sessions come from the sessions wing.
+import { keptKeysCondition } from '../core/compare'
 import { compileInner, compileTemplate, mergeParams, sqlOnly, type CompiledQuery, type Fragment } from '../core/compiled'
 import type { Performed } from '../core/filter-tree'
 import { compileFilter } from '../core/filters'
@@ -9,6 +10,9 @@ import { performedWith } from '../sessions/session-sets'
 import { sessionSource } from '../sessions/source'
 import { eventJoin, windowSessions } from '../sessions/window-sessions'
 import type { PlannedInsight } from './insight-params'
+
+/** The dimension columns a compared question's kept tuples match, as many as dimensions asked. */
+const KEPT_COLUMNS = ['dimension_1', 'dimension_2', 'dimension_3'] as const
 import { TABLE_DIMENSIONS, type SortOrder, type TableMetric, type TableQuery } from './table-params'
 
 export type PlannedTable = TableQuery & PlannedInsight
@@ -108,5 +112,6 @@ export function compileTable(query: PlannedTable): CompiledQuery {
     views_join: join,
     session_events: sessionEvents(query, needs, params),
     table_order: tableOrder(query),
+    kept_keys: keptKeysCondition(query.kept, KEPT_COLUMNS.slice(0, query.dimensions.length), '\nHAVING'),
   })
 }

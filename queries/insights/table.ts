@@ -1,13 +1,14 @@
 // `GET /insights/:projectId/table`: the window's kept sessions grouped by 1 to 3 dimensions (session attributes,
 // the entry and exit paths), with 1 to 8 metrics each, ordered by one of them, as flat rows. A row's key is the
 // tuple of its dimension values (`tableRowKey`), by which compare (the previous window's rows) matches rows.
+import { listCompare } from '../core/compare'
 import type { Rows } from '../core/rows.generated'
 import { splitPage } from '../core/paging'
 import { planSteps, type Resource } from '../core/pipeline'
 import { percent, ratio } from '../core/rounding'
 import { sessionStatement } from '../sessions/source'
 import { decideFilters, widenForSessions } from './insight-params'
-import { parseTableParams, tableSchema, type TableDimension, type TableMetric, type TableQuery } from './table-params'
+import { parseTableParams, TABLE_METRICS, tableSchema, type TableDimension, type TableMetric, type TableQuery } from './table-params'
 import { compileTable, type PlannedTable } from './table-sql'
 
 type TableRow = Rows['insights/table.sql']
@@ -50,6 +51,18 @@ export const table: Resource<TableQuery, PlannedTable, TableRow> = {
   parse: parseTableParams,
   plan: planSteps(widenForSessions, decideFilters),
   ...sessionStatement(compileTable),
+  // A row's key is its dimension values (every field of a row that is not a metric, in the order asked).
+  compare: listCompare<TableQuery, PlannedTable>({
+    fields: (query) => query.metrics,
+    keyOf: (row) => JSON.stringify(Object.entries(row).filter(([name]) => !(TABLE_METRICS as readonly string[]).includes(name))),
+    restrict: (parsed, rows) => ({
+      ...parsed,
+      kept: {
+        of: 'table',
+        keys: rows.map((row) => parsed.dimensions.map((dimension) => (row[dimension] === null ? '' : String(row[dimension])))),
+      },
+    }),
+  }),
   shape(rawRows, query) {
     const { page, hasMore } = splitPage(rawRows, query)
     return { body: page.map((row) => answerRow(row, query)), hasMore }

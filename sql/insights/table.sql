@@ -9,7 +9,8 @@
 -- event_count, revenue_total, converted_visitors, each 0 when no metric asks for it) and the order come from
 -- closed tables (queries/insights/table-sql.ts); the sessions and the
 -- join of the event-field filters from the sessions wing (queries/sessions/window-sessions.ts), each session's
--- events, revenue and goal from `session_events` (insights/table-session-events.sql) when a metric needs them.
+-- events, revenue and goal from `session_events` (insights/table-session-events.sql) when a metric needs them;
+-- a compared question keeps only the tuples the answer kept (`kept_keys`, queries/core/compare.ts).
 /* @performed_with */SELECT/* @table_dimensions */
   count() AS session_count,
   toUInt64(sum(/* @views */)) AS view_count,
@@ -20,6 +21,6 @@ FROM
   /* @window_sessions */
 ) AS kept
 /* @views_join *//* @session_events */
-GROUP BY dimension_1, dimension_2, dimension_3
+GROUP BY dimension_1, dimension_2, dimension_3/* @kept_keys */
 ORDER BY /* @table_order */
 LIMIT {rowsToRead:UInt32} OFFSET {offset:UInt64}

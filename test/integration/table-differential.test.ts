@@ -6,7 +6,8 @@ import assert from 'node:assert/strict'
 import { createProject } from '../../server/admin/control'
 import { compactionOptions, compactSessions } from '../../server/admin/compact'
 import type { RawEvent } from '../reference/model'
-import { TABLE_DIMENSION_NAMES, TABLE_METRIC_NAMES, answerTable } from '../reference/table'
+import { answerCompared } from '../reference/compare'
+import { TABLE_DIMENSION_NAMES, TABLE_METRIC_NAMES, answerTable, type TableAnswer } from '../reference/table'
 import { insertRawEvents, rootHeaders, startHarness, type Harness } from '../support/harness'
 import { request } from '../support/openapi-request'
 import { Random } from '../support/random'
@@ -81,6 +82,7 @@ function randomRequest(random: Random, project: (typeof PROJECTS)[number]) {
   if (filters) query.filters = filters
   if (random.chance(0.8)) query.limit = String(random.int(1, 15))
   if (random.chance(0.5)) query.cursor = String(random.int(1, 3))
+  if (random.chance(0.3)) query.compare = random.pick(['previous', 'year'])
   return { query, now }
 }
 
@@ -119,7 +121,8 @@ describe('/table: gateway vs reference model (randomized)', function () {
       const { query, now } = randomRequest(random, project)
       const url = `/insights/${project.id}/table?${new URLSearchParams(query)}`
       const replay = `${stage} #${n}: now=${now.toISOString()} GET ${url}`
-      const expected = answerTable({ events: events.get(project.id) as RawEvent[], projectTimezone: project.timezone, query, now })
+      const asked = { events: events.get(project.id) as RawEvent[], projectTimezone: project.timezone, query, now }
+      const expected = (query.compare ? answerCompared({ ...asked, resource: 'table' }) : answerTable(asked)) as TableAnswer
       h.now = now
       const res = await request(h.app)
         .get(url)

@@ -5,6 +5,7 @@
 import { answerBehaviour } from './behaviour'
 import { answerDiscovery } from './discovery'
 import { answerInsights, defaultInterval, type ModelAnswer, type RawEvent, resolveWindow, type Window } from './model'
+import { answerTable } from './table'
 import { isValidTimeZone, localWall, offsetAt, wallToInstant, wallToMs } from './time'
 
 export const COMPARE_MODES = ['previous', 'year'] as const
@@ -103,7 +104,7 @@ export function withPrevious<T extends Row>(options: {
 export interface ComparedRequest {
   events: RawEvent[]
   projectTimezone: string
-  /** `metrics`, `pages`, `pages/entry_exit`, a breakdown, `events/names` or `funnel`. */
+  /** `metrics`, `pages`, `pages/entry_exit`, a breakdown, `events/names`, `funnel` or `table`. */
   resource: string
   /** The URL query, `compare` included; a repeated parameter is a list. */
   query: Record<string, string | string[]>
@@ -131,6 +132,10 @@ function listShape(resource: string, query: Record<string, string | string[]>): 
     return { keyOf: page, fields: query.mode === 'exit' ? [...fields, 'exit_rate'] : fields }
   }
   if (resource === 'events/names') return { keyOf: (row) => JSON.stringify(row.name), fields: ['count'] }
+  if (resource === 'table') {
+    const dimensions = String(query.dimensions).split(',')
+    return { keyOf: (row) => JSON.stringify(dimensions.map((name) => row[name])), fields: String(query.metrics).split(',') }
+  }
   return {
     keyOf: (row) => JSON.stringify([row.prefix ?? null, row.name]),
     fields: ['sessions', 'pageviews', 'bounce_rate', 'avg_session_duration'],
@@ -143,6 +148,7 @@ function ask(req: ComparedRequest, query: Record<string, string | string[]>): Mo
   if (req.resource === 'funnel') return { ...answerBehaviour({ ...common, resource: 'funnel', query }), next: false }
   const plain = query as Record<string, string>
   if (req.resource === 'events/names') return answerDiscovery({ ...common, resource: 'names', query: plain })
+  if (req.resource === 'table') return answerTable({ ...common, query: plain }) as ModelAnswer
   return answerInsights({ ...common, resource: req.resource, query: plain })
 }
 

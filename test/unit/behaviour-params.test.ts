@@ -131,7 +131,10 @@ describe('behaviour parameters', () => {
     ])
     const withBreakdown = prepare(funnel, { steps: ['screen_view', 'purchase'], breakdown: 'country' }, SHOP_SCOPE).compiled
     assert.equal(withBreakdown.template, 'behaviour.funnel_window')
-    assert.match(withBreakdown.sql, /argMinIf\(label, bitOr\(bitShiftLeft\(toUInt256\(at\), 128\), toUInt256\(toUInt128\(id\)\)\), bitTest\(mask, 0\) = 1\) AS value/)
+    assert.match(
+      withBreakdown.sql,
+      /argMinIf\(label, bitOr\(bitShiftLeft\(toUInt256\(at\), 128\), toUInt256\(toUInt128\(id\)\)\), bitTest\(mask, 0\) = 1\) AS value/,
+    )
   })
 
   it('reads retention returns up to the end of the period holding now, and no further than the last cohort needs', () => {
