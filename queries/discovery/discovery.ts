@@ -98,7 +98,8 @@ function parseDiscovery(validate: ReturnType<typeof compileSchema>, raw: Record<
   const { typed, issues } = checkedParams<RawParams>(validate, quarryNames(raw, taken, named))
   issues.push(...named)
   // A key named as filters name it (`properties.price`) is the bare key; `properties.` alone names none.
-  const key = typed.key === undefined ? '' : (propertyKeyOf(typed.key) ?? typed.key)
+  // A refused key (repeated, so an array) is in `issues` already; it is read as none.
+  const key = typeof typed.key === 'string' ? (propertyKeyOf(typed.key) ?? typed.key) : ''
   if (typed.key === 'properties.')
     issues.push({ path: ['key'], message: `"key" names no property: give it bare ("price") or as filters do ("properties.price")` })
   return {

@@ -151,7 +151,7 @@ export class Answers {
     }
     if (resource.alongside || resource.follow) {
       question.report?.({ template: resource.name })
-      return { kind: 'body', ...(await this.runNamed(resource, query, resource.compile(query), question)) }
+      return { kind: 'body', ...(await this.runNamed(resource, query, question)) }
     }
     const compare = resource.compare
     const asked = compare?.asked(query)
@@ -196,21 +196,39 @@ export class Answers {
   }
 
   /**
-   * A resource of several statements: `rows` and those `alongside` together, then those that `follow`
-   * from their rows, all under one time limit (the request's); not cached.
+   * A resource of several statements: `rows` (compiled with its settled check's days, when it has one) and
+   * those `alongside` together, then those that `follow` from their rows, all under one time limit (the
+   * request's); not cached.
    */
   private async runNamed<Planned, Returned extends Row>(
     resource: Resource<unknown, Planned, Returned>,
     query: Planned,
-    compiled: CompiledQuery,
     question: Question,
   ) {
     const runner = this.runner.forClient(question.clientId)
     const deadline = this.runner.requestDeadline()
+    const compiled = await this.compiledWithSettled(resource, query, question, deadline)
     const first = await runStatements(runner, { rows: compiled, ...resource.alongside?.(query) }, question.signal, deadline)
     const followed = resource.follow ? await runStatements(runner, resource.follow(query, first), question.signal, deadline) : {}
     const { rows, ...others } = { ...first, ...followed }
     return resource.shape(asDeclaredRows<Returned>(rows), query, others)
+  }
+
+  /** `compile`'s statement with the days its settled check settles (or reuses), as `explain` prints it; none without a check. */
+  private async compiledWithSettled<Planned>(
+    resource: Resource<unknown, Planned>,
+    query: Planned,
+    { signal, clientId, askedAt }: Question,
+    deadline: ReturnType<Runner['requestDeadline']>,
+  ): Promise<CompiledQuery> {
+    const check = resource.settledCheck?.(query)
+    if (!check) return resource.compile(query)
+    const kept = new KeptTurn()
+    try {
+      return resource.compile(query, await this.settledChecks.rows(check, { signal, clientId, askedAt, deadline, kept }))
+    } finally {
+      kept.end()
+    }
   }
 
   /**

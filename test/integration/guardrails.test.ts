@@ -79,6 +79,7 @@ describe('guardrails, migrations and ops', () => {
         'event_property_values',
         'event_property_values_mv',
         'events',
+        'groups',
         'page_rollup',
         'page_rollup_stage',
         'page_views_settled',

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict'
 import { funnel } from '../../queries/behaviour/funnel'
 import { exportEvents } from '../../queries/export/export-resource'
+import { eventPropertyValues } from '../../queries/discovery/discovery'
 import { entryExit } from '../../queries/insights/entry-exit'
 import { pages } from '../../queries/insights/pages'
 import { compileSchema, schemaIssues } from '../../queries/core/validate'
@@ -55,6 +56,16 @@ describe('strict numbers in query strings', () => {
     assert.deepEqual(schemaIssues(validator, { ratio: '.5' }), [
       { path: ['ratio'], message: '"ratio" must be a decimal number (digits, optionally a point and more digits)' },
     ])
+  })
+})
+
+describe('a repeated parameter', () => {
+  it('is a 400 naming it, not a crash, on property values (key=1e309&key=NaN)', () => {
+    const issues = requestIssues(eventPropertyValues, { key: ['1e309', 'NaN'], event: '' })
+    assert.ok(
+      issues.some((issue) => issue.startsWith('key:')),
+      issues.join('\n'),
+    )
   })
 })
 
