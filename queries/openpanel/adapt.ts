@@ -2,6 +2,7 @@
 // parameters onto a Quarry resource and reshapes its answer, so every number keeps one definition.
 import { DateTime } from 'luxon'
 import { RANGES, isValidTimezone } from '../core/dates'
+import type { CompareHook } from '../core/compare'
 import { QueryError, invalid, type Issue } from '../core/errors'
 import type { Answer, Resource, Row, Scope } from '../core/pipeline'
 import { compileSchema, schemaIssues } from '../core/validate'
@@ -28,7 +29,7 @@ export function withOpenPanelWindow(raw: Record<string, unknown>, scope: Scope):
 }
 
 /** An OpenPanel route over a Quarry resource: its own parameters, how they map onto the base's, and its shape. */
-export interface Adaptation<Planned> {
+export interface Adaptation<Planned, Parsed = unknown> {
   /** The route's resource name. */
   name: string
   /** OpenPanel's parameters of the route (with their defaults), checked here; every other one goes to the base. */
@@ -38,6 +39,11 @@ export interface Adaptation<Planned> {
   /** The base's query string from the request's (own parameters checked and defaulted). */
   toBase(own: Record<string, unknown>, rest: Record<string, unknown>, scope: Scope): Record<string, unknown>
   reshape(answer: Answer, query: Planned): Answer
+  /**
+   * How the route compares (`compare`), its merge given the reshaped bodies; without it the route does not
+   * take `compare`, whatever its base does.
+   */
+  compare?: CompareHook<Parsed, Planned>
 }
 
 /**
@@ -47,16 +53,18 @@ export interface Adaptation<Planned> {
  */
 export function adapt<Parsed, Planned, Returned extends Row>(
   base: Resource<Parsed, Planned, Returned>,
-  adaptation: Adaptation<Planned>,
+  adaptation: Adaptation<Planned, Parsed>,
 ): Resource<Parsed, Planned, Returned> {
   const baseSchema = base.schema as { properties: Record<string, object> }
-  const passes = adaptation.passes ?? Object.keys(baseSchema.properties)
+  const offered = adaptation.passes ?? Object.keys(baseSchema.properties)
+  const passes = adaptation.compare ? offered : offered.filter((key) => key !== 'compare')
   const passed = Object.fromEntries(Object.entries(baseSchema.properties).filter(([key]) => passes.includes(key)))
   const validator = compileSchema({ type: 'object', properties: adaptation.own })
   const names = Object.keys(adaptation.own)
   return {
     ...base,
     joins: undefined,
+    compare: adaptation.compare,
     name: adaptation.name,
     schema: { ...baseSchema, properties: { ...passed, ...adaptation.own } },
     parse(raw, scope) {

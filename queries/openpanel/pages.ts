@@ -18,6 +18,7 @@ export const topPages = adapt(pages, {
   own: { ...openpanelDateProperties, limit: pageLimit(TOP_PAGES_DEFAULT_LIMIT, 1000) },
   toBase: (own, rest, scope) => withOpenPanelWindow({ ...rest, ...own }, scope),
   reshape: (answer) => answer,
+  compare: pages.compare,
 })
 
 /**

@@ -15,14 +15,22 @@ const object = (properties: Record<string, object>) => ({
 })
 const count = { type: 'integer', minimum: 0 }
 
-const metricsBody = metricsResponse.content['application/json'].schema as { properties: { metrics: object; series: object } }
+type Figures = { properties: Record<string, object> }
+const metricsBody = metricsResponse.content['application/json'].schema as {
+  properties: { metrics: Figures; previous: object; change: object; series: object }
+}
+const { metrics: totals, previous, change } = metricsBody.properties
+
+/** `/metrics`' totals, with (`compare` only) their `previous` and `change` among them. */
+const summary = { ...totals, properties: { ...totals.properties, previous, change } }
 
 export const overviewResponse: RouteResponse = {
-  description: "The window's session metrics and revenue, and a zero-filled series (by day unless `interval` says otherwise)",
+  description:
+    "The window's session metrics and revenue, and a zero-filled series (by day unless `interval` says otherwise); with `compare`, `summary` and each point gain `previous` and `change`",
   cacheable: true,
   content: json(
     object({
-      summary: metricsBody.properties.metrics,
+      summary,
       series: metricsBody.properties.series,
       interval: { type: 'string', enum: ['hour', 'day', 'week', 'month'] },
       startDate: { ...instant, description: "The window's start" },
@@ -45,7 +53,7 @@ export const activeUsersResponse: RouteResponse = {
 
 export const topPagesResponse: RouteResponse = {
   ...pagesResponse,
-  description: 'Every page of the window (up to `limit`), most sessions first',
+  description: 'Every page of the window (up to `limit`), most sessions first; with `compare`, each gains `previous` and `change`',
 }
 
 const performedPage = object({
@@ -71,7 +79,7 @@ export function trafficResponse(route: TrafficRoute): RouteResponse {
   )
   const prefixed = TRAFFIC_BREAKDOWNS[route].some((name) => 'prefix' in DIMENSIONS[name])
   return {
-    description: `Sessions by the ${route} breakdown asked (\`breakdown\`), most sessions first`,
+    description: `Sessions by the ${route} breakdown asked (\`breakdown\`), most sessions first; with \`compare\`, each row gains \`previous\` and \`change\``,
     cacheable: true,
     paged: true,
     content: json({ type: 'array', items: prefixed ? { anyOf: rows } : rows[0] }),

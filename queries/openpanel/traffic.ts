@@ -1,5 +1,6 @@
 // `GET /insights/:projectId/traffic/{referrers,geo,devices}` (OpenPanel's): one breakdown of the session
-// attributes its `breakdown` names, answered by that breakdown's resource, as a bare array of its rows.
+// attributes its `breakdown` names, answered by that breakdown's resource, as a bare array of its rows
+// (compared as that breakdown compares).
 import { QueryError, invalid } from '../core/errors'
 import type { Resource } from '../core/pipeline'
 import type { Dimension } from '../core/registry'
@@ -32,6 +33,12 @@ function settledCheckOf(resource: Breakdown): NonNullable<Breakdown['settledChec
   return resource.settledCheck
 }
 
+/** A breakdown's compare hook: every breakdown compares (queries/insights/insight-compare.ts). */
+function compareOf(resource: Breakdown): NonNullable<Breakdown['compare']> {
+  if (!resource.compare) throw new Error(`breakdown ${resource.name} does not compare`)
+  return resource.compare
+}
+
 function trafficResource(route: TrafficRoute): Resource<TrafficQuery<BreakdownQuery>, TrafficQuery<PlannedBreakdown>> {
   const breakdowns = TRAFFIC_BREAKDOWNS[route]
   const breakdownProperty = { type: 'string', enum: breakdowns, default: breakdowns[0] }
@@ -62,6 +69,14 @@ function trafficResource(route: TrafficRoute): Resource<TrafficQuery<BreakdownQu
     settledCheck: (query) => settledCheckOf(resourceOf(query.breakdown))(query),
     compile: (query, settled) => resourceOf(query.breakdown).compile(query, settled),
     shape: (rows, query) => resourceOf(query.breakdown).shape(rows as Parameters<Breakdown['shape']>[0], query),
+    compare: {
+      asked: (query) => compareOf(resourceOf(query.breakdown)).asked(query),
+      question({ parsed, ...options }) {
+        const compared = compareOf(resourceOf(parsed.breakdown)).question({ parsed, ...options })
+        return compared && { ...compared, breakdown: parsed.breakdown }
+      },
+      merge: (body, previous, query) => compareOf(resourceOf(query.breakdown)).merge(body, previous, query),
+    },
   }
 }
 

@@ -1,7 +1,7 @@
 // Randomized differential test of OpenPanel's analytics routes: seeded random requests (OpenPanel's default
-// window or explicit ones, zones with DST and 45-minute offsets, every route's own parameters and a few
-// refused values) over random events, answered by the gateway and by the reference model
-// (test/reference/openpanel-routes.ts), must agree exactly. A failure prints the request to replay.
+// window or explicit ones, zones with DST and 45-minute offsets, every route's own parameters, `compare` on
+// the routes that take it, and a few refused values) over random events, answered by the gateway and by the
+// reference model (test/reference/openpanel-routes.ts), must agree exactly. A failure prints the request to replay.
 import assert from 'node:assert/strict'
 import { createProject } from '../../server/admin/control'
 import { answerOpenPanel, OPENPANEL_RESOURCES, type OpenPanelResource } from '../reference/openpanel-routes'
@@ -15,6 +15,8 @@ const SEED = Number(process.env.QUARRY_DIFF_SEED ?? 20240420)
 const QUERIES = Number(process.env.QUARRY_DIFF_QUERIES ?? 150)
 const PROJECT = { id: 'op-diff', timezone: 'Europe/Berlin', from: new Date('2024-02-10T00:00:00Z'), days: 50, sessions: 500 }
 const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kathmandu']
+/** The routes that take `compare` (over their base's compare, test/reference/compare.ts). */
+const COMPARED: readonly OpenPanelResource[] = ['overview', 'pages/top', 'traffic/referrers', 'traffic/geo', 'traffic/devices']
 const BREAKDOWNS: Record<string, string[]> = {
   'traffic/referrers': ['referrer_name', 'referrer_type', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign'],
   'traffic/geo': ['country', 'region', 'city'],
@@ -34,6 +36,7 @@ function randomRequest(random: Random): { resource: OpenPanelResource; query: Re
     query.range = random.pick(['7d', '30d', 'yesterday', 'today', 'lastMonth'])
   }
   if (random.chance(0.4)) query.timezone = random.pick(ZONES)
+  if (COMPARED.includes(resource) && random.chance(0.35)) query.compare = random.pick(['previous', 'previous', 'year', 'week'])
   switch (resource) {
     case 'overview':
       if (random.chance(0.6)) query.interval = random.pick(['hour', 'day', 'week', 'month', 'minute'])
@@ -92,7 +95,7 @@ describe("OpenPanel's analytics routes vs reference model (randomized)", functio
 
   it(`agrees on ${QUERIES} random requests (seed ${SEED})`, async () => {
     const random = new Random(SEED)
-    const counts: Record<string, number> = { invalid: 0 }
+    const counts: Record<string, number> = { invalid: 0, compared: 0 }
     for (let n = 0; n < QUERIES; n += 1) {
       const { resource, query, now } = randomRequest(random)
       const url = `/insights/${PROJECT.id}/${resource}?${new URLSearchParams(query)}`
@@ -108,9 +111,11 @@ describe("OpenPanel's analytics routes vs reference model (randomized)", functio
       assert.deepEqual(res.body, expected.body, replay)
       assert.equal(Boolean(res.headers.link), expected.next, `${replay} (Link header)`)
       counts[resource] = (counts[resource] ?? 0) + 1
+      if (query.compare) counts.compared += 1
     }
     // Every route answered, and some requests were refused.
     for (const resource of OPENPANEL_RESOURCES) assert.ok(counts[resource] > 0, `${resource}: ${JSON.stringify(counts)}`)
     assert.ok(counts.invalid > 0, JSON.stringify(counts))
+    assert.ok(counts.compared > 0, JSON.stringify(counts))
   })
 })

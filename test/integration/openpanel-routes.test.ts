@@ -196,6 +196,101 @@ describe("OpenPanel's analytics routes on its router fixture", function () {
     assert.deepEqual(refused.body.details.issues.map((issue: { path: string[] }) => issue.path[0]).sort(), ['breakdown', 'limit'])
   })
 
+  // compare=previous over 15-19 March: the window before is 10-14 March (Charlie's second session alone).
+  const COMPARED = 'startDate=2024-03-15&endDate=2024-03-19&compare=previous'
+  const NO_CHANGE = { sessions: null, pageviews: null, bounce_rate: null, avg_session_duration: null }
+
+  it('overview, compare: summary and each series point gain previous and change', async () => {
+    const { body } = await ok(`overview?${COMPARED}`)
+    const before = row({ bounce_rate: 100, unique_visitors: 1, total_sessions: 1, total_screen_views: 1, views_per_session: 1 })
+    assert.deepEqual(body.summary, {
+      ...row({ bounce_rate: 100, unique_visitors: 2, total_sessions: 2, avg_session_duration: 720, total_screen_views: 1 }),
+      views_per_session: 0.5,
+      total_revenue: 9900,
+      previous: before,
+      change: {
+        bounce_rate: 0,
+        unique_visitors: 100,
+        total_sessions: 100,
+        avg_session_duration: null,
+        total_screen_views: 0,
+        views_per_session: -50,
+        total_revenue: null,
+      },
+    })
+    assert.equal(body.startDate, '2024-03-15T00:00:00.000+00:00')
+    assert.equal(body.series.length, 5)
+    const nullChanges = { unique_visitors: null, total_sessions: null, avg_session_duration: null, total_screen_views: null }
+    // 15 March (Charlie's first session) beside 10 March (his second); 16 March, empty, beside 11 March, empty.
+    assert.deepEqual(body.series[0].previous, { date: '2024-03-10T00:00:00.000+00:00', ...before })
+    assert.deepEqual(body.series[0].change, {
+      ...nullChanges,
+      bounce_rate: 0,
+      unique_visitors: 0,
+      total_sessions: 0,
+      total_screen_views: 0,
+      views_per_session: 0,
+      total_revenue: null,
+    })
+    assert.deepEqual(body.series[1], {
+      date: '2024-03-16T00:00:00.000+00:00',
+      ...EMPTY,
+      previous: { date: '2024-03-11T00:00:00.000+00:00', ...EMPTY },
+      change: { ...nullChanges, bounce_rate: 0, views_per_session: null, total_revenue: null },
+    })
+    // 18 March (Alice's session, 240 s) beside 13 March, empty: the bounce rate gains 100 points.
+    assert.deepEqual(body.series[3].change, { ...nullChanges, bounce_rate: 100, views_per_session: null, total_revenue: null })
+  })
+
+  it('pages/top, compare: each page gains its figures over the window before', async () => {
+    // Charlie's first session entered on /, his second on /shop: a bounce rate there before, none now.
+    const figures = { sessions: 1, pageviews: 1, bounce_rate: null, avg_duration: null }
+    assert.deepEqual((await ok(`pages/top?${COMPARED}`)).body, [
+      {
+        ...SHOP,
+        ...figures,
+        previous: { ...figures, bounce_rate: 100 },
+        change: { sessions: 0, pageviews: 0, bounce_rate: null, avg_duration: null },
+      },
+    ])
+  })
+
+  it('traffic, compare: each row gains previous (null for a key without data before) and change', async () => {
+    const body = (await ok(`traffic/devices?breakdown=browser&${COMPARED}`)).body
+    const byName = Object.fromEntries(body.map((entry: { name: string }) => [entry.name, entry]))
+    assert.equal(body.length, 2)
+    assert.deepEqual(byName.Firefox, {
+      name: 'Firefox',
+      sessions: 1,
+      pageviews: 1,
+      bounce_rate: 100,
+      avg_session_duration: 1200,
+      previous: { sessions: 1, pageviews: 1, bounce_rate: 100, avg_session_duration: 0 },
+      change: { sessions: 0, pageviews: 0, bounce_rate: 0, avg_session_duration: null },
+    })
+    assert.deepEqual(byName.Chrome, {
+      name: 'Chrome',
+      sessions: 1,
+      pageviews: 0,
+      bounce_rate: 100,
+      avg_session_duration: 240,
+      previous: null,
+      change: NO_CHANGE,
+    })
+    // A year before the default window: no data at all.
+    assert.deepEqual((await ok('traffic/geo?breakdown=city&compare=year')).body, [
+      { prefix: 'US', name: null, ...ALL, previous: null, change: NO_CHANGE },
+    ])
+  })
+
+  it('compare: 400 for a mode it does not know, with the other problems', async () => {
+    for (const path of ['overview', 'pages/top', 'traffic/referrers']) {
+      const res = await get(`${path}?compare=week&range=forever`)
+      assert.equal(res.status, 400, path)
+      assert.deepEqual(res.body.details.issues.map((issue: { path: string[] }) => issue.path[0]).sort(), ['compare', 'range'], path)
+    }
+  })
+
   it('engagement: identified visitors by days since their last event', async () => {
     assert.deepEqual((await ok('engagement')).body, {
       summary: {

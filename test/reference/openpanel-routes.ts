@@ -1,6 +1,8 @@
 // The reference model of OpenPanel's analytics routes (docs/definitions.md, "OpenPanel's analytics routes"):
 // OpenPanel's parameters mapped onto the model's own answers (metrics, pages, breakdowns, export rows), and
-// rolling active users, engagement and page minutes computed here from the raw events. Independent of the gateway.
+// rolling active users, engagement and page minutes computed here from the raw events; `compare` by the
+// compare model's answer of the same base question (test/reference/compare.ts). Independent of the gateway.
+import { answerCompared } from './compare'
 import { exportRows } from './export'
 import { answerInsights, buildSessions, normalize, parseIntegerParam, resolveWindow, type ModelAnswer, type RawEvent } from './model'
 import { addDays, formatInstant, isValidTimeZone, localDate, type CivilDate } from './time'
@@ -59,23 +61,30 @@ export function answerOpenPanel(req: OpenPanelRequest): ModelAnswer {
   const insights = (resource: string, query: Record<string, string>) =>
     answerInsights({ events: req.events, projectTimezone: req.projectTimezone, resource, query, now: req.now })
   const query = withDefaultWindow(req.query, tz, now)
+  // The base route's answer, compared when the request asks `compare`.
+  const based = (resource: string, asked: Record<string, string>) =>
+    asked.compare === undefined
+      ? insights(resource, asked)
+      : answerCompared({ events: req.events, projectTimezone: req.projectTimezone, resource, query: asked, now: req.now })
   switch (req.resource) {
     case 'overview': {
       const interval = query.interval ?? 'day'
       if (!['hour', 'day', 'week', 'month'].includes(interval)) return BAD_REQUEST
-      const answer = insights('metrics', { ...query, interval })
+      const answer = based('metrics', { ...query, interval })
       if (answer.status !== 200) return answer
       const window = resolveWindow(query, tz, now) as { start: number; end: number }
-      const { metrics, series } = answer.body as { metrics: unknown; series: unknown }
+      const { metrics, previous, change, series } = answer.body as Record<string, object>
+      // Compared, `/metrics`' totals' `previous` and `change` go into `summary`.
+      const summary = query.compare === undefined ? metrics : { ...metrics, previous, change }
       return {
         status: 200,
-        body: { summary: metrics, series, interval, startDate: formatInstant(tz, window.start), endDate: formatInstant(tz, window.end) },
+        body: { summary, series, interval, startDate: formatInstant(tz, window.start), endDate: formatInstant(tz, window.end) },
         next: false,
       }
     }
     case 'pages/top': {
       const limit = limitOf(query, 1000, 1000)
-      return limit === null ? BAD_REQUEST : insights('pages', { ...query, limit: String(limit) })
+      return limit === null ? BAD_REQUEST : based('pages', { ...query, limit: String(limit) })
     }
     case 'pages/performance':
       return pagePerformance(req, query)
@@ -86,7 +95,7 @@ export function answerOpenPanel(req: OpenPanelRequest): ModelAnswer {
       const offered = TRAFFIC[req.resource]
       const limit = limitOf(rest, 1000, 1000)
       if (limit === null || (breakdown !== undefined && !offered.includes(breakdown))) return BAD_REQUEST
-      return insights(breakdown ?? offered[0], { ...rest, limit: String(limit) })
+      return based(breakdown ?? offered[0], { ...rest, limit: String(limit) })
     }
     case 'active_users':
       return activeUsers(req, query)
