@@ -49,7 +49,7 @@ function parseUserFlow(raw: Record<string, unknown>, scope: Scope): UserFlowQuer
   const own: Issue[] = []
   if (typed.mode === 'between' && raw.endEvent === undefined)
     own.push({ path: ['endEvent'], message: '"endEvent" is required with mode=between' })
-  if (typed.mode !== 'between' && raw.endEvent !== undefined)
+  if ((typed.mode === 'after' || typed.mode === 'before') && raw.endEvent !== undefined)
     own.push({ path: ['endEvent'], message: `"endEvent" is taken with mode=between only, not with mode=${typed.mode}` })
   const include = listOf(raw.include)
   const exclude = listOf(raw.exclude)

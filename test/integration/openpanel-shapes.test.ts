@@ -289,7 +289,7 @@ describe("OpenPanel's shapes where Quarry's answer shares the path", function ()
         'exclude',
       ])
       assert.deepEqual(await issuesOf('user_flow?startEvent=signup&mode=between&exclude=signup'), ['endEvent', 'exclude'])
-      assert.deepEqual(await issuesOf('user_flow?startEvent=signup&mode=sideways'), ['mode'])
+      assert.deepEqual(await issuesOf('user_flow?startEvent=signup&mode=sideways&endEvent=purchase'), ['mode'])
       assert.deepEqual(await issuesOf('user_flow?steps=1'), ['startEvent', 'steps'])
     })
   })
