@@ -3837,18 +3837,18 @@ export interface operations {
                 timezone?: string;
                 /** @description URL-encoded JSON: a flat array of `{ "name", "operator", "value" }` filters, ANDed, or a filter tree of `and`, `or`, `not`, session leaves and `performed` leaves (`docs/api/filters.md` in the repository). */
                 filters?: string;
-                /** @description `after`: the events after `startEvent`, the only mode answered (`before` and `between` are a 400). */
+                /** @description `after`: the events from `startEvent` on; `before`: the events up to it; `between`: from it to the first `endEvent` after it. */
                 mode?: "after" | "before" | "between";
-                /** @description Events in a flow, `startEvent` first. */
+                /** @description Events in a flow, `startEvent` first (last with `mode=before`). */
                 steps?: number;
                 /** @description Nodes and links kept per step. */
                 limit?: number;
-                /** @description Taken by OpenPanel with `mode=between`; a 400 here. */
+                /** @description The event name a flow ends at, with `mode=between` only. */
                 endEvent?: string;
-                /** @description Taken by OpenPanel to keep only some event names; a 400 here. */
-                include?: string;
-                /** @description Taken by OpenPanel to drop some event names; a 400 here. */
-                exclude?: string;
+                /** @description The only event names a flow holds, besides `startEvent` and `endEvent`; repeat it for several. */
+                include?: string | string[];
+                /** @description Event names a flow skips; repeat it for several. */
+                exclude?: string | string[];
             };
             header?: {
                 /** @description The `ETag` of an earlier answer: `304` while it still holds. */
@@ -3862,7 +3862,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The sessions' flows from their first startEvent as a sankey (OpenPanel's shape) */
+            /** @description The sessions' flows around their first startEvent as a sankey (OpenPanel's shape) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3877,8 +3877,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        mode: "after";
+                        mode: "after" | "before" | "between";
                         startEvent: string;
+                        /** @description With mode=between */
+                        endEvent?: string;
                         /** @description Sessions with a flow (Quarry) */
                         sessions: number;
                         node_count: number;
@@ -6564,8 +6566,10 @@ export interface operations {
                                 };
                             }) | {
                                 /** @enum {string} */
-                                mode: "after";
+                                mode: "after" | "before" | "between";
                                 startEvent: string;
+                                /** @description With mode=between */
+                                endEvent?: string;
                                 /** @description Sessions with a flow (Quarry) */
                                 sessions: number;
                                 node_count: number;

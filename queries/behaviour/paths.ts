@@ -34,6 +34,23 @@ export interface PathsQuery extends BehaviourBase {
   steps: number
   limit: number
   lookbackMs: number
+  /** OpenPanel's user flow cut (queries/openpanel-shapes/user-flow.ts); without it, mode after. */
+  flow?: Flow
+}
+
+export const FLOW_MODES = ['after', 'before', 'between'] as const
+export type FlowMode = (typeof FLOW_MODES)[number]
+
+/**
+ * How a sequence is cut around the start step: from it (after), up to it (before), or from it to the
+ * first node after it matching `end` (between); `include` keeps only the events of those names (and the
+ * start's and end's), `exclude` drops the events of those names, both before the sequence is cut.
+ */
+export interface Flow {
+  mode: FlowMode
+  end?: Step
+  include?: string[]
+  exclude?: string[]
 }
 
 /**
@@ -49,6 +66,7 @@ export interface SessionConditions {
 /** A paths question after its plan: its read range, its start step's condition (`start_...`) and its sessions' conditions. */
 export interface PlannedPaths extends PathsQuery, ReadRange {
   startCondition?: Fragment
+  endCondition?: Fragment
   sessions: SessionConditions
 }
 
@@ -69,13 +87,15 @@ function parsePaths(raw: Record<string, unknown>, scope: Scope): PathsQuery {
   return { ...checked, node: typed.node, start, steps: typed.steps, limit: typed.limit, lookbackMs: scope.sessionLookbackMs }
 }
 
+const EVERY_EVENT = '1'
+
 /** Which events are nodes, and their labels. */
 function nodeOf(kind: NodeKind): { event: string; label: string } {
   switch (kind) {
     case 'page':
       return { event: "name = 'screen_view'", label: 'path' }
     case 'event':
-      return { event: '1', label: 'name' }
+      return { event: EVERY_EVENT, label: 'name' }
     default:
       return assertNever(kind)
   }
@@ -99,7 +119,13 @@ function sessionConditions(query: PathsQuery): SessionConditions {
 /** Plan step: the start step's condition and the conditions the sessions pass, each compiled once. */
 function decidePathsConditions(query: PathsQuery & ReadRange): PlannedPaths {
   const startCondition = query.start ? compileSteps([{ prefix: 'start', step: query.start }], []).steps[0] : undefined
-  return { ...query, ...(startCondition ? { startCondition } : {}), sessions: sessionConditions(query) }
+  const endCondition = query.flow?.end ? compileSteps([{ prefix: 'end', step: query.flow.end }], []).steps[0] : undefined
+  return {
+    ...query,
+    ...(startCondition ? { startCondition } : {}),
+    ...(endCondition ? { endCondition } : {}),
+    sessions: sessionConditions(query),
+  }
 }
 
 export const paths: Resource<PathsQuery, PlannedPaths, Rows['behaviour/paths.sql']> = {
@@ -110,6 +136,7 @@ export const paths: Resource<PathsQuery, PlannedPaths, Rows['behaviour/paths.sql
   compile(query) {
     const node = nodeOf(query.node)
     const start = query.startCondition
+    const end = query.endCondition
     return compileTemplate(
       'behaviour/paths.sql',
       {
@@ -120,10 +147,11 @@ export const paths: Resource<PathsQuery, PlannedPaths, Rows['behaviour/paths.sql
         limit: query.limit,
       },
       {
-        node_event: sqlOnly(node.event),
+        node_event: nodeEvent(node.event, query),
         node_label: sqlOnly(node.label),
         start_match: start ? { sql: `toUInt8(${start.sql})`, params: start.params } : sqlOnly('toUInt8(0)'),
-        sequence_start: sqlOnly(start ? 'arrayFirstIndex(node -> bitAnd(node, 255) = 1, sorted)' : '1'),
+        end_match: end ? { sql: `toUInt8(${end.sql})`, params: end.params } : sqlOnly('toUInt8(0)'),
+        ...sequenceCut(start ? (query.flow?.mode ?? 'after') : undefined),
         attributes: sqlOnly(firstEventFields(query.sessions.attributes, undefined, '        ')),
         session_filters: {
           sql: query.sessions.conditions.map((condition) => `\n        AND ${condition}`).join(''),
@@ -146,6 +174,47 @@ export const paths: Resource<PathsQuery, PlannedPaths, Rows['behaviour/paths.sql
     const warnings = sessions === 0 && query.start ? [startWarning(query.start, query.node)] : []
     return { body: { sessions, steps, links, ...(warnings.length ? { meta: { warnings } } : {}) } }
   },
+}
+
+const START_INDEX = 'arrayFirstIndex(node -> bitAnd(node, 1) = 1, sorted)'
+const END_INDEX = 'arrayFirstIndex((node, i) -> i > start_index AND bitAnd(node, 2) = 2, sorted, arrayEnumerate(sorted))'
+
+/** The nodes a sequence keeps (`arraySlice` of the ordered labels) and, once repeats collapse, its steps. */
+function sequenceCut(mode: FlowMode | undefined): { sequence_range: Fragment; sequence_cut: Fragment } {
+  const first = sqlOnly('1, {steps:UInt8}')
+  switch (mode) {
+    case undefined:
+      return { sequence_range: sqlOnly('1'), sequence_cut: first }
+    case 'after':
+      return { sequence_range: sqlOnly(START_INDEX), sequence_cut: first }
+    case 'before':
+      return {
+        sequence_range: sqlOnly(`1, ${START_INDEX}`),
+        sequence_cut: sqlOnly('greatest(1, toInt64(length(collapsed)) - {steps:UInt8} + 1)'),
+      }
+    case 'between':
+      return {
+        sequence_range: sqlOnly(`${START_INDEX} AS start_index, if((${END_INDEX} AS end_index) = 0, 0, end_index - start_index + 1)`),
+        sequence_cut: first,
+      }
+    default:
+      return assertNever(mode)
+  }
+}
+
+/** Which events are nodes, narrowed by the flow's `include` (with the start's and end's names) and `exclude`. */
+function nodeEvent(event: string, query: PathsQuery): Fragment {
+  const include = query.flow?.include
+  const exclude = query.flow?.exclude
+  const kept = include && [...include, ...[query.start?.name, query.flow?.end?.name].filter((name) => name !== undefined)]
+  const narrowed = [
+    ...(kept ? ['name IN {flow_include:Array(String)}'] : []),
+    ...(exclude ? ['name NOT IN {flow_exclude:Array(String)}'] : []),
+  ]
+  return {
+    sql: narrowed.length ? [...(event === EVERY_EVENT ? [] : [event]), ...narrowed].join(' AND ') : event,
+    params: { ...(kept ? { flow_include: [...new Set(kept)] } : {}), ...(exclude ? { flow_exclude: exclude } : {}) },
+  }
 }
 
 /** Why no sequence began at `start`: a page view is the only node of `node=page`, so an event there never starts one. */

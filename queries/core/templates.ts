@@ -77,7 +77,10 @@ export const MARKERS = {
   series: 'the UNION ALL of chart series statements',
   session_bucket: 'the time bucket of a session start',
   session_filters: 'HAVING conditions on session attributes and event-filter matches',
-  sequence_start: "where a session's path begins: its first node, or its first node matching the start step (paths)",
+  sequence_range:
+    "the nodes of a session's path: all, from the first matching the start step, up to it, or from it to the next matching the end step (paths)",
+  sequence_cut: 'the nodes of a path kept after repeats collapse: the first `steps`, or the last `steps` up to the start step (paths)',
+  end_match: 'whether an event matches the end step, or 0 (paths, mode between)',
   settled_attributes: 'the session attributes a query reads, as columns of a combined session',
   views_with: "the WITH items the window's page views read, from the sessions wing (pages)",
   settled_pages: 'the stored page views of the settled days: page rows or their rollup (pages)',

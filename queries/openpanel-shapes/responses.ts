@@ -157,7 +157,7 @@ const userFlowNode = {
 }
 
 export const userFlowResponse = {
-  description: "The sessions' flows from their first startEvent as a sankey (OpenPanel's shape)",
+  description: "The sessions' flows around their first startEvent as a sankey (OpenPanel's shape)",
   cacheable: true,
   content: {
     'application/json': {
@@ -166,8 +166,9 @@ export const userFlowResponse = {
         additionalProperties: false,
         required: ['mode', 'startEvent', 'sessions', 'node_count', 'link_count', 'nodes', 'links'],
         properties: {
-          mode: { type: 'string', enum: ['after'] },
+          mode: { type: 'string', enum: ['after', 'before', 'between'] },
           startEvent: { type: 'string' },
+          endEvent: { type: 'string', description: 'With mode=between' },
           sessions: { type: 'integer', minimum: 0, description: 'Sessions with a flow (Quarry)' },
           node_count: { type: 'integer', minimum: 0 },
           link_count: { type: 'integer', minimum: 0 },

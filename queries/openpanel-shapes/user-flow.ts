@@ -1,17 +1,21 @@
 // `GET /insights/:projectId/user_flow` in OpenPanel's shape (`getUserFlowCore`, packages/db/src/services/
 // sankey.service.ts at ed7bdddb): a sankey of `nodes` and `links` with OpenPanel's parameters, computed
-// exactly by Quarry's paths over event names (queries/behaviour/paths.ts) from each session's first
-// `startEvent`. Only OpenPanel's default mode, `after`, is answered; `before`, `between`, `include` and
-// `exclude` are a 400 saying so (docs/openpanel.md).
+// exactly by Quarry's paths over event names (queries/behaviour/paths.ts) around each session's first
+// `startEvent`: the events after it (mode `after`), up to it (`before`), or from it to the first `endEvent`
+// after it (`between`), over the events `include` keeps and `exclude` does not drop (docs/definitions.md).
 import { QueryError, invalid, type Issue } from '../core/errors'
 import type { Resource, Scope } from '../core/pipeline'
 import { round2 } from '../core/rounding'
 import { checkedParams, compileSchema } from '../core/validate'
 import { dateProperties } from '../behaviour/behaviour-params'
-import { paths, pathsSchema, type PathsQuery, type PlannedPaths } from '../behaviour/paths'
+import { FLOW_MODES, paths, pathsSchema, type FlowMode, type PathsQuery, type PlannedPaths } from '../behaviour/paths'
 import type { Rows } from '../core/rows.generated'
 
-const MODES = ['after', 'before', 'between'] as const
+const eventName = { type: 'string', minLength: 1, maxLength: 200 }
+const names = (what: string) => ({
+  anyOf: [eventName, { type: 'array', items: eventName, minItems: 1, maxItems: 100 }],
+  description: `Event names the flow ${what}: one name, or the parameter repeated`,
+})
 
 export const userFlowSchema = {
   type: 'object',
@@ -21,33 +25,38 @@ export const userFlowSchema = {
     ...dateProperties,
     filters: pathsSchema.properties.filters,
     startEvent: { type: 'string', minLength: 1, maxLength: 200, description: 'The event name each flow begins at' },
-    mode: { type: 'string', enum: MODES, default: 'after', description: 'after: the events after startEvent (the only mode answered)' },
+    mode: {
+      type: 'string',
+      enum: FLOW_MODES,
+      default: 'after',
+      description: 'after: the events from startEvent on; before: the events up to startEvent; between: from startEvent to endEvent',
+    },
     steps: pathsSchema.properties.steps,
     limit: pathsSchema.properties.limit,
-    endEvent: { type: 'string', description: 'OpenPanel takes it with mode=between, which Quarry does not answer' },
-    include: { type: 'string', description: 'OpenPanel keeps only these event names; Quarry does not answer it' },
-    exclude: { type: 'string', description: 'OpenPanel drops these event names; Quarry does not answer it' },
+    endEvent: { ...eventName, description: 'The event name a flow ends at (mode=between, and only then)' },
+    include: names('keeps (with startEvent and endEvent)'),
+    exclude: names('drops (never startEvent or endEvent)'),
   },
 }
 const validate = compileSchema(userFlowSchema)
-const UNANSWERED = ['endEvent', 'include', 'exclude']
+
+const listOf = (value: unknown): string[] | undefined =>
+  value === undefined ? undefined : Array.isArray(value) ? value.map(String) : [String(value)]
 
 /** The request as Quarry's paths question over event names, or a 400 of every problem. */
 function parseUserFlow(raw: Record<string, unknown>, scope: Scope): UserFlowQuery {
-  const { typed, issues } = checkedParams<{ mode: string; startEvent?: string }>(validate, raw)
+  const { typed, issues } = checkedParams<{ mode: FlowMode; startEvent?: string; endEvent?: string }>(validate, raw)
   const own: Issue[] = []
-  if (typed.mode !== 'after' && MODES.includes(typed.mode as (typeof MODES)[number]))
-    own.push({
-      path: ['mode'],
-      message: `"mode" ${typed.mode} is not answered: Quarry's user flow follows the events after startEvent (mode=after)`,
-    })
-  // OpenPanel's own rule, listed with the rest so that a request fixed for it meets only the refusal above.
   if (typed.mode === 'between' && raw.endEvent === undefined)
     own.push({ path: ['endEvent'], message: '"endEvent" is required with mode=between' })
-  for (const name of UNANSWERED)
-    if (raw[name] !== undefined)
-      own.push({ path: [name], message: `"${name}" is not answered: Quarry's user flow follows every event after startEvent` })
-  const { startEvent, mode: _mode, endEvent: _end, include: _include, exclude: _exclude, ...rest } = raw
+  if ((typed.mode === 'after' || typed.mode === 'before') && raw.endEvent !== undefined)
+    own.push({ path: ['endEvent'], message: `"endEvent" is taken with mode=between only, not with mode=${typed.mode}` })
+  const include = listOf(raw.include)
+  const exclude = listOf(raw.exclude)
+  for (const name of ['startEvent', 'endEvent'] as const)
+    if (typeof raw[name] === 'string' && exclude?.includes(raw[name]))
+      own.push({ path: ['exclude'], message: `"exclude" names ${name} ${JSON.stringify(raw[name])}, so no flow could be followed` })
+  const { startEvent, mode: _mode, endEvent, include: _include, exclude: _exclude, ...rest } = raw
   let query: PathsQuery | undefined
   try {
     query = paths.parse({ ...rest, node: 'event', ...(typeof startEvent === 'string' ? { start: startEvent } : {}) }, scope)
@@ -59,10 +68,12 @@ function parseUserFlow(raw: Record<string, unknown>, scope: Scope): UserFlowQuer
   const reported = new Set(issues.map((issue) => JSON.stringify(issue)))
   const all = [...issues, ...own.filter((issue) => !reported.has(JSON.stringify(issue)))]
   if (all.length || !query) throw invalid(all)
-  return { ...query, startEvent: String(startEvent) }
+  const end = typeof endEvent === 'string' ? { name: endEvent, filters: [] } : undefined
+  const flow = { mode: typed.mode, ...(end ? { end } : {}), ...(include ? { include } : {}), ...(exclude ? { exclude } : {}) }
+  return { ...query, flow, startEvent: String(startEvent), ...(end ? { endEvent: end.name } : {}) }
 }
 
-type UserFlowQuery = PathsQuery & { startEvent: string }
+type UserFlowQuery = PathsQuery & { startEvent: string; endEvent?: string }
 
 interface PathsBody {
   sessions: number
@@ -73,7 +84,7 @@ interface PathsBody {
 const nodeId = (label: string, step: number) => `${label}::step${step}`
 
 /** Quarry's paths answer as OpenPanel's sankey: a node per label and step, a link per pair of consecutive steps. */
-export function sankeyOf(body: PathsBody, startEvent: string) {
+export function sankeyOf(body: PathsBody, query: Pick<UserFlowQuery, 'flow' | 'startEvent' | 'endEvent'>) {
   const nodes = body.steps.flatMap(({ step, nodes: stepNodes }) =>
     stepNodes.map((node) => ({
       id: nodeId(node.label, step),
@@ -89,19 +100,30 @@ export function sankeyOf(body: PathsBody, startEvent: string) {
     target: nodeId(link.target, link.step + 1),
     value: link.sessions,
   }))
-  return { mode: 'after', startEvent, sessions: body.sessions, node_count: nodes.length, link_count: links.length, nodes, links }
+  const { startEvent, endEvent } = query
+  const mode = query.flow?.mode ?? 'after'
+  return {
+    mode,
+    startEvent,
+    ...(endEvent !== undefined ? { endEvent } : {}),
+    sessions: body.sessions,
+    node_count: nodes.length,
+    link_count: links.length,
+    nodes,
+    links,
+  }
 }
 
-type PlannedUserFlow = PlannedPaths & { startEvent: string }
+type PlannedUserFlow = PlannedPaths & { startEvent: string; endEvent?: string }
 
 export const userFlow: Resource<UserFlowQuery, PlannedUserFlow, Rows['behaviour/paths.sql']> = {
   name: 'user_flow',
   schema: userFlowSchema,
   parse: parseUserFlow,
-  plan: (query) => ({ ...paths.plan(query), startEvent: query.startEvent }),
+  plan: (query) => ({ ...paths.plan(query), startEvent: query.startEvent, ...(query.endEvent ? { endEvent: query.endEvent } : {}) }),
   compile: (query) => paths.compile(query),
   shape(rows, query) {
     const answer = paths.shape(rows, query)
-    return { ...answer, body: sankeyOf(answer.body as PathsBody, query.startEvent) }
+    return { ...answer, body: sankeyOf(answer.body as PathsBody, query) }
   },
 }

@@ -384,14 +384,24 @@ const ROUTE_PARAMETERS: Record<string, Record<string, Partial<ParameterDoc>>> = 
       examples: { signup: { summary: 'From a signup', value: 'signup' } },
     },
     mode: {
-      description: '`after`: the events after `startEvent`, the only mode answered (`before` and `between` are a 400).',
+      description:
+        '`after`: the events from `startEvent` on; `before`: the events up to it; `between`: from it to the first `endEvent` after it.',
       examples: { after: { summary: 'After the event', value: 'after' } },
     },
-    steps: { description: 'Events in a flow, `startEvent` first.', examples: { five: { summary: '5 steps', value: 5 } } },
+    steps: {
+      description: 'Events in a flow, `startEvent` first (last with `mode=before`).',
+      examples: { five: { summary: '5 steps', value: 5 } },
+    },
     limit: { description: 'Nodes and links kept per step.', examples: { ten: { summary: '10 per step', value: 10 } } },
-    endEvent: { description: 'Taken by OpenPanel with `mode=between`; a 400 here.', examples: { none: notSent('Not sent') } },
-    include: { description: 'Taken by OpenPanel to keep only some event names; a 400 here.', examples: { none: notSent('Not sent') } },
-    exclude: { description: 'Taken by OpenPanel to drop some event names; a 400 here.', examples: { none: notSent('Not sent') } },
+    endEvent: {
+      description: 'The event name a flow ends at, with `mode=between` only.',
+      examples: { none: notSent('Not sent') },
+    },
+    include: {
+      description: 'The only event names a flow holds, besides `startEvent` and `endEvent`; repeat it for several.',
+      examples: { none: notSent('Not sent') },
+    },
+    exclude: { description: 'Event names a flow skips; repeat it for several.', examples: { none: notSent('Not sent') } },
   },
   '/insights/:projectId/paths': {
     node: {

@@ -103,6 +103,9 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
   { range: '12m', filters: EVENT_FILTERS },
   // OpenPanel's user flow.
   { startEvent: 'signup', steps: '4', limit: '3', range: '30d', filters: FILTER_TREE },
+  // OpenPanel's user flow up to startEvent, and from it to endEvent, over some event names.
+  { startEvent: 'signup', mode: 'before', steps: '3', exclude: 'add_to_cart' },
+  { startEvent: 'signup', mode: 'between', endEvent: 'purchase', include: 'add_to_cart', range: '30d' },
   {
     node: 'event',
     start: JSON.stringify({ name: 'signup', filters: [{ name: 'path', operator: 'contains', value: ['pricing'] }] }),

@@ -2,16 +2,18 @@
 -- @returns kind String, step UInt32, source String, target String, sessions UInt64, exits UInt64, total UInt64
 -- per kind ('node' or 'link') and step, the top `limit` rows: kind, step, source, target, sessions, exits, total (sequences in all)
 -- Each session that starts in the window and passes the filters gives a sequence: its node labels in
--- event order (created_at, then id), from its first node matching the start step when there is one,
--- consecutive repeats collapsed, cut to `steps`. Events are read a lookback before and after the window,
--- so a session's start and its events are whole. Sessions are grouped by session_key, their id's 128-bit
--- key, and events of one millisecond ordered by toUInt128(id), which orders ids as their text does (the
--- UUID type's comparison does not).
+-- event order (created_at, then id), from its first node matching the start step when there is one
+-- (mode after), or up to it (mode before), or from it to the first node after it matching the end step
+-- (mode between); consecutive repeats collapsed; cut to `steps` (the first ones, or the last ones before
+-- the start). Events are read a lookback before and after the window, so a session's start and its events
+-- are whole. Sessions are grouped by session_key, their id's 128-bit key, and events of one millisecond
+-- ordered by toUInt128(id), which orders ids as their text does (the UUID type's comparison does not).
 -- A session's nodes are kept as one UInt256 each, not as tuples holding a string: the milliseconds since
 -- readFrom from bit 192, the id from bit 64, the label's number in `labels` (every node label read) from
--- bit 8, and whether the node matches the start step in bit 0. Sorted as numbers they are in time order,
--- then id order, one event each. A year of a large project's sessions then fits the memory limit. Labels
--- stay numbers until the last step, which names them and orders ties by their text.
+-- bit 8, whether the node matches the start step in bit 0 and whether it matches the end step in bit 1.
+-- Sorted as numbers they are in time order, then id order, one event each. A year of a large project's
+-- sessions then fits the memory limit. Labels stay numbers until the last step, which names them and
+-- orders ties by their text.
 WITH (
   SELECT groupUniqArray(/* @node_label */)
   FROM events
@@ -30,8 +32,9 @@ FROM
     SELECT
       arraySort(nodes) AS sorted,
       arrayMap(node -> toUInt32(bitAnd(bitShiftRight(node, 8), 4294967295)), sorted) AS ordered,
-      arraySlice(ordered, /* @sequence_start */) AS from_start,
-      arraySlice(arrayFilter((label, i) -> i = 1 OR label != from_start[i - 1], from_start, arrayEnumerate(from_start)), 1, {steps:UInt8}) AS sequence
+      arraySlice(ordered, /* @sequence_range */) AS kept,
+      arrayFilter((label, i) -> i = 1 OR label != kept[i - 1], kept, arrayEnumerate(kept)) AS collapsed,
+      arraySlice(collapsed, /* @sequence_cut */) AS sequence
     FROM
     (
       SELECT
@@ -41,7 +44,8 @@ FROM
           bitShiftLeft(toUInt256(toUnixTimestamp64Milli(created_at) - toUnixTimestamp64Milli({readFrom:DateTime64(3, 'UTC')})), 192)
             + bitShiftLeft(toUInt256(toUInt128(id)), 64)
             + bitShiftLeft(toUInt256(transform(/* @node_label */, labels, range(1, length(labels) + 1), toUInt32(0))), 8)
-            + /* @start_match */,
+            + /* @start_match */
+            + 2 * /* @end_match */,
           /* @node_event */) AS nodes/* @attributes */
       FROM events
       WHERE project_id = {projectId:String}

@@ -72,10 +72,18 @@ function randomRequest(random: Random): { route: Route; query: Record<string, st
   if (route === 'sessions' && random.chance(0.8)) query.limit = String(random.int(1, 30))
   if (route === 'user_flow') {
     delete query.detail
-    if (random.chance(0.95)) query.startEvent = random.pick(['screen_view', 'session_start', ...CHOICES.customEvents])
+    const names = ['screen_view', 'session_start', ...CHOICES.customEvents]
+    if (random.chance(0.8)) query.mode = random.pick(['after', 'before', 'between', 'between'])
+    // Before a custom event or between a first event and a custom one, most flows hold several nodes.
+    const startNames = query.mode === 'before' ? CHOICES.customEvents : query.mode === 'between' ? ['screen_view', 'session_start'] : names
+    if (random.chance(0.95)) query.startEvent = random.pick(random.chance(0.8) ? startNames : names)
     if (random.chance(0.5)) query.steps = String(random.int(2, 6))
     if (random.chance(0.5)) query.limit = String(random.int(1, 5))
-    if (random.chance(0.3)) query.mode = random.pick(['after', 'after', 'between'])
+    // endEvent with between, now and then without it or with another mode (a 400).
+    if (random.chance(query.mode === 'between' ? 0.9 : 0.05))
+      query.endEvent = random.pick(random.chance(0.8) ? CHOICES.customEvents : names)
+    if (random.chance(0.2)) query.include = random.pick(names)
+    if (random.chance(0.2)) query.exclude = random.pick(names)
     const filters = randomFilters(random)
     if (filters) query.filters = filters
   }
@@ -130,7 +138,7 @@ describe("OpenPanel's shapes vs the reference model (randomized)", function () {
 
   it(`agrees on ${QUERIES} random requests (seed ${SEED})`, async () => {
     const random = new Random(SEED)
-    const seen = { ok: 0, refused: 0, series: 0, cohorts: 0, flows: 0 }
+    const seen = { ok: 0, refused: 0, series: 0, cohorts: 0, flows: 0, before: 0, between: 0 }
     for (let n = 0; n < QUERIES; n += 1) {
       const { route, query, now } = randomRequest(random)
       const url = `/insights/${PROJECT.id}/${route}?${new URLSearchParams(query)}`
@@ -148,11 +156,13 @@ describe("OpenPanel's shapes vs the reference model (randomized)", function () {
       if (route === 'retention' && query.detail !== 'true' && (res.body as unknown[]).length > 2) seen.series += 1
       if (route === 'retention/cohort' && query.detail !== 'true' && (res.body as unknown[]).length > 2) seen.cohorts += 1
       if (route === 'user_flow' && res.body.link_count > 0) seen.flows += 1
+      if (route === 'user_flow' && res.body.link_count > 0 && (query.mode === 'before' || query.mode === 'between')) seen[query.mode] += 1
     }
     assert.ok(seen.refused > 0 && seen.ok > QUERIES / 2, JSON.stringify(seen))
     assert.ok(
       seen.series > 5 && seen.cohorts > 5 && seen.flows > 5,
       `most series and cohort answers span several weeks: ${JSON.stringify(seen)}`,
     )
+    assert.ok(seen.before > 1 && seen.between > 1, `flows before and between startEvent are met: ${JSON.stringify(seen)}`)
   })
 })

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict'
 import { answerBehaviour } from '../reference/behaviour'
 import type { RawEvent } from '../reference/model'
 import { request } from '../support/openapi-request'
-import { startWithEvents, type Harness } from '../support/harness'
+import { createProject } from '../../server/admin/control'
+import { insertRawEvents, startWithEvents, type Harness } from '../support/harness'
 
 const PROJECT = { id: 'shop', timezone: 'UTC' }
 const NOW = new Date('2024-03-20T00:00:00Z')
@@ -282,14 +283,96 @@ describe("OpenPanel's shapes where Quarry's answer shares the path", function ()
       assert.deepEqual(views.body.nodes, [{ id: 'screen_view::step1', label: 'screen_view', step: 1, value: 3, percentage: 100, exits: 3 }])
       assert.deepEqual(views.body.links, [])
     })
-    it('refuses the modes and name lists it does not answer, and a missing startEvent, listing each', async () => {
-      assert.deepEqual(await issuesOf('user_flow?startEvent=signup&mode=between&endEvent=purchase&include=a&exclude=b'), [
+    it('refuses endEvent without between, between without endEvent, excluding the ends and a missing startEvent, listing each', async () => {
+      assert.deepEqual(await issuesOf('user_flow?startEvent=signup&mode=before&endEvent=purchase&exclude=signup&exclude=b'), [
         'endEvent',
         'exclude',
-        'include',
-        'mode',
       ])
+      assert.deepEqual(await issuesOf('user_flow?startEvent=signup&mode=between&exclude=signup'), ['endEvent', 'exclude'])
+      assert.deepEqual(await issuesOf('user_flow?startEvent=signup&mode=sideways&endEvent=purchase'), ['mode'])
       assert.deepEqual(await issuesOf('user_flow?steps=1'), ['startEvent', 'steps'])
+    })
+  })
+
+  // Five sessions of a project of their own, each a run of events a minute apart on the 5th of March.
+  describe('/user_flow before, between, include and exclude', () => {
+    const FLOWS = { id: 'flows', timezone: 'UTC' }
+    const RUNS: Record<string, string[]> = {
+      f1: ['view', 'search', 'search', 'signup', 'cart', 'purchase'],
+      f2: ['view', 'signup', 'view', 'purchase'],
+      f3: ['search', 'purchase', 'signup', 'cart'],
+      f4: ['signup'],
+      f5: ['view', 'cart'],
+    }
+    before(async () => {
+      await createProject(h.engine, FLOWS)
+      const events = Object.entries(RUNS).flatMap(([session, names], hour) =>
+        names.map((name, minute) => on5th(session, `p-${session}`, name, `1${hour}:0${minute}:00.000`, '/')),
+      )
+      await insertRawEvents(h.engine, events, FLOWS.id)
+    })
+    const flow = async (query: string) => {
+      const res = await request(h.app).get(`/insights/${FLOWS.id}/user_flow?${DAY}&${query}`).set(auth)
+      assert.equal(res.status, 200, JSON.stringify(res.body))
+      return res.body
+    }
+    const node = (label: string, step: number, value: number, percentage: number, exits: number) => ({
+      id: `${label}::step${step}`,
+      label,
+      step,
+      value,
+      percentage,
+      exits,
+    })
+    const link = (source: string, step: number, target: string, value: number) => ({
+      source: `${source}::step${step}`,
+      target: `${target}::step${step + 1}`,
+      value,
+    })
+
+    it('before: the last `steps` events up to the first startEvent, repeats in a row as one', async () => {
+      assert.deepEqual(await flow('startEvent=signup&mode=before&steps=3'), {
+        mode: 'before',
+        startEvent: 'signup',
+        sessions: 4,
+        node_count: 7,
+        link_count: 5,
+        nodes: [
+          node('view', 1, 2, 50, 0),
+          node('search', 1, 1, 25, 0),
+          node('signup', 1, 1, 25, 1),
+          node('purchase', 2, 1, 25, 0),
+          node('search', 2, 1, 25, 0),
+          node('signup', 2, 1, 25, 1),
+          node('signup', 3, 2, 50, 2),
+        ],
+        links: [
+          link('search', 1, 'purchase', 1),
+          link('view', 1, 'search', 1),
+          link('view', 1, 'signup', 1),
+          link('purchase', 2, 'signup', 1),
+          link('search', 2, 'signup', 1),
+        ],
+      })
+    })
+    it('between: from the first startEvent to the first endEvent after it; none when the end comes only before', async () => {
+      assert.deepEqual(await flow('startEvent=signup&mode=between&endEvent=purchase'), {
+        mode: 'between',
+        startEvent: 'signup',
+        endEvent: 'purchase',
+        sessions: 2,
+        node_count: 4,
+        link_count: 4,
+        nodes: [node('signup', 1, 2, 100, 0), node('cart', 2, 1, 50, 0), node('view', 2, 1, 50, 0), node('purchase', 3, 2, 100, 2)],
+        links: [link('signup', 1, 'cart', 1), link('signup', 1, 'view', 1), link('cart', 2, 'purchase', 1), link('view', 2, 'purchase', 1)],
+      })
+      const skipping = await flow('startEvent=signup&mode=between&endEvent=purchase&exclude=view')
+      assert.deepEqual(skipping.links, [link('signup', 1, 'cart', 1), link('signup', 1, 'purchase', 1), link('cart', 2, 'purchase', 1)])
+    })
+    it('include: only the named events, with startEvent, in the flow', async () => {
+      const kept = await flow('startEvent=signup&include=purchase')
+      assert.deepEqual(kept.nodes, [node('signup', 1, 4, 100, 2), node('purchase', 2, 2, 50, 2)])
+      assert.deepEqual(kept.links, [link('signup', 1, 'purchase', 2)])
     })
   })
 

@@ -374,7 +374,15 @@ function sessionKeptBy(s: Session, filters: Filter[] | TreeNode): boolean {
   return eventFilters.length === 0 || s.events.some((e) => eventFilters.every((f) => filterMatches(f, e)))
 }
 
-function paths(req: BehaviourRequest): unknown {
+/** OpenPanel's user flow cut of a paths sequence (test/reference/openpanel-shapes.ts): mode, end and name lists. */
+export interface PathsFlow {
+  mode: 'after' | 'before' | 'between'
+  end?: string
+  include?: string[]
+  exclude?: string[]
+}
+
+function paths(req: BehaviourRequest, flow?: PathsFlow): unknown {
   const q = req.query
   checkKnown(q, ['node', 'start', 'steps', 'limit'])
   const node = oneOf(single(q, 'node'), ['page', 'event'] as const)
@@ -389,15 +397,21 @@ function paths(req: BehaviourRequest): unknown {
   const sequences: string[][] = []
   for (const s of buildSessions(req.events.map(normalize)).values()) {
     if (s.start < w.start || s.start >= w.end || !sessionKeptBy(s, filters)) continue
-    let nodes = s.events.filter((e) => node === 'event' || e.name === 'screen_view')
+    const kept = flow?.include && [...flow.include, start?.name, flow.end]
+    let nodes = s.events.filter(
+      (e) => (node === 'event' || e.name === 'screen_view') && (!kept || kept.includes(e.name)) && !flow?.exclude?.includes(e.name),
+    )
     if (start) {
       const from = nodes.findIndex((e) => stepMatches(start, [], e))
       if (from === -1) continue
-      nodes = nodes.slice(from)
+      const to = nodes.findIndex((e, i) => i > from && e.name === flow?.end)
+      if (flow?.mode === 'between' && to === -1) continue
+      nodes = flow?.mode === 'before' ? nodes.slice(0, from + 1) : flow?.mode === 'between' ? nodes.slice(from, to + 1) : nodes.slice(from)
     }
     const labels = nodes.map((e) => (node === 'page' ? e.cols.path : e.name))
-    const collapsed = labels.filter((label, i) => i === 0 || label !== labels[i - 1]).slice(0, steps)
-    if (collapsed.length) sequences.push(collapsed)
+    const collapsed = labels.filter((label, i) => i === 0 || label !== labels[i - 1])
+    const cut = flow?.mode === 'before' ? collapsed.slice(Math.max(0, collapsed.length - steps)) : collapsed.slice(0, steps)
+    if (cut.length) sequences.push(cut)
   }
 
   const rank = <T extends { sessions: number }>(rows: T[], text: (row: T) => string[]) =>
@@ -447,6 +461,16 @@ function paths(req: BehaviourRequest): unknown {
 
 // ---------------------------------------------------------------------------------------------------
 // Entry point
+
+/** Paths cut as OpenPanel's user flow asks, or a 400. */
+export function answerPathsFlow(req: Omit<BehaviourRequest, 'resource'>, flow: PathsFlow): BehaviourAnswer {
+  try {
+    return { status: 200, body: paths({ ...req, resource: 'paths' }, flow) }
+  } catch (error) {
+    if (error instanceof Invalid) return BAD
+    throw error
+  }
+}
 
 export function answerBehaviour(req: BehaviourRequest): BehaviourAnswer {
   try {

@@ -5,6 +5,7 @@
 import {
   Invalid,
   answerBehaviour,
+  answerPathsFlow,
   checkKnown,
   eventColumnFilters,
   filtersParam,
@@ -216,17 +217,36 @@ interface ModelPaths {
   links: { step: number; source: string; target: string; sessions: number }[]
 }
 
+const flowName = (value: unknown) => typeof value === 'string' && value.length >= 1 && value.length <= 200
+
+/** A name list of `include` or `exclude`: one name or the parameter repeated; null when it is not one. */
+function flowNames(value: string | string[] | undefined): string[] | undefined | null {
+  if (value === undefined) return undefined
+  const names = Array.isArray(value) ? value : [value]
+  return names.length <= 100 && names.every(flowName) ? names : null
+}
+
 /**
- * `/user_flow` (mode `after`): Quarry's paths over event names from each session's first `startEvent`, as
- * OpenPanel's sankey: a node `<label>::step<k>` per label and step (value, percentage of the flows, exits)
- * and a link per pair of consecutive steps. `before`, `between`, `endEvent`, `include`, `exclude`: a 400.
+ * `/user_flow`: Quarry's paths over event names around each session's first `startEvent`, as OpenPanel's
+ * sankey: a node `<label>::step<k>` per label and step (value, percentage of the flows, exits) and a link
+ * per pair of consecutive steps. `mode`: after (from startEvent), before (up to it, the last `steps`),
+ * between (from it to the first `endEvent` after it); `include` and `exclude` narrow the events read.
  */
 export function userFlow(req: Omit<BehaviourRequest, 'resource'>): BehaviourAnswer {
-  const { startEvent, mode, ...rest } = req.query
-  if (startEvent === undefined || Array.isArray(startEvent) || startEvent.length < 1 || startEvent.length > 200) return BAD
-  if (mode !== undefined && mode !== 'after') return BAD
-  if (['endEvent', 'include', 'exclude', 'node', 'start'].some((name) => rest[name] !== undefined)) return BAD
-  const answer = answerBehaviour({ ...req, resource: 'paths', query: { ...rest, node: 'event', start: startEvent } })
+  const { startEvent, mode = 'after', endEvent, include, exclude, ...rest } = req.query
+  if (!flowName(startEvent)) return BAD
+  if (mode !== 'after' && mode !== 'before' && mode !== 'between') return BAD
+  if ((mode === 'between') !== (endEvent !== undefined) || (endEvent !== undefined && !flowName(endEvent))) return BAD
+  const [kept, dropped] = [flowNames(include), flowNames(exclude)]
+  if (kept === null || dropped === null || dropped?.some((name) => name === startEvent || name === endEvent)) return BAD
+  if (['node', 'start'].some((name) => rest[name] !== undefined)) return BAD
+  const flow = {
+    mode,
+    ...(typeof endEvent === 'string' ? { end: endEvent } : {}),
+    ...(kept ? { include: kept } : {}),
+    ...(dropped ? { exclude: dropped } : {}),
+  } as const
+  const answer = answerPathsFlow({ ...req, query: { ...rest, node: 'event', start: startEvent as string } }, flow)
   if (answer.status !== 200) return answer
   const body = answer.body as ModelPaths
   const nodes = body.steps.flatMap((step) =>
@@ -246,6 +266,15 @@ export function userFlow(req: Omit<BehaviourRequest, 'resource'>): BehaviourAnsw
   }))
   return {
     status: 200,
-    body: { mode: 'after', startEvent, sessions: body.sessions, node_count: nodes.length, link_count: links.length, nodes, links },
+    body: {
+      mode,
+      startEvent,
+      ...(endEvent !== undefined ? { endEvent } : {}),
+      sessions: body.sessions,
+      node_count: nodes.length,
+      link_count: links.length,
+      nodes,
+      links,
+    },
   }
 }
