@@ -5128,7 +5128,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The window's session metrics and revenue, and a zero-filled series (by day unless `interval` says otherwise) */
+            /** @description The window's session metrics and revenue, and a zero-filled series (by day unless `interval` says otherwise); with `compare`, `summary` and each point gain `previous` and `change` */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5152,6 +5152,35 @@ export interface operations {
                             total_screen_views: number;
                             views_per_session: number;
                             total_revenue: number;
+                            /** @description compare only: the same figures over the compared window */
+                            previous?: {
+                                /** @description Percent of sessions with one page view, two decimals */
+                                bounce_rate: number;
+                                unique_visitors: number;
+                                total_sessions: number;
+                                /** @description Seconds */
+                                avg_session_duration: number;
+                                total_screen_views: number;
+                                views_per_session: number;
+                                total_revenue: number;
+                            };
+                            /** @description Per figure, the change from `previous` (compare only) */
+                            change?: {
+                                /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                bounce_rate: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                unique_visitors: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                total_sessions: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                avg_session_duration: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                total_screen_views: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                views_per_session: number | null;
+                                /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                total_revenue: number | null;
+                            };
                         };
                         series: {
                             /**
@@ -5331,7 +5360,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every page of the window (up to `limit`), most sessions first */
+            /** @description Every page of the window (up to `limit`), most sessions first; with `compare`, each gains `previous` and `change` */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5503,7 +5532,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Sessions by the referrers breakdown asked (`breakdown`), most sessions first */
+            /** @description Sessions by the referrers breakdown asked (`breakdown`), most sessions first; with `compare`, each row gains `previous` and `change` */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5593,7 +5622,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Sessions by the geo breakdown asked (`breakdown`), most sessions first */
+            /** @description Sessions by the geo breakdown asked (`breakdown`), most sessions first; with `compare`, each row gains `previous` and `change` */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5741,7 +5770,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Sessions by the devices breakdown asked (`breakdown`), most sessions first */
+            /** @description Sessions by the devices breakdown asked (`breakdown`), most sessions first; with `compare`, each row gains `previous` and `change` */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6948,6 +6977,35 @@ export interface operations {
                                     total_screen_views: number;
                                     views_per_session: number;
                                     total_revenue: number;
+                                    /** @description compare only: the same figures over the compared window */
+                                    previous?: {
+                                        /** @description Percent of sessions with one page view, two decimals */
+                                        bounce_rate: number;
+                                        unique_visitors: number;
+                                        total_sessions: number;
+                                        /** @description Seconds */
+                                        avg_session_duration: number;
+                                        total_screen_views: number;
+                                        views_per_session: number;
+                                        total_revenue: number;
+                                    };
+                                    /** @description Per figure, the change from `previous` (compare only) */
+                                    change?: {
+                                        /** @description Difference in points, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        bounce_rate: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        unique_visitors: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        total_sessions: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        avg_session_duration: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        total_screen_views: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        views_per_session: number | null;
+                                        /** @description Percent change, two decimals; null where the change has no value: before was null (or, for a relative change, 0), or the figure is null */
+                                        total_revenue: number | null;
+                                    };
                                 };
                                 series: {
                                     /**
