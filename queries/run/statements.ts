@@ -48,15 +48,19 @@ export function statementsOf(
   }
   const check = resource.settledCheck?.(query)
   const compiled = resource.compile(query, check && settled)
+  const checkLabel =
+    'settled check (first, unless the same check ran since the data version last changed; see queries/run/settled-check.ts)'
   if (resource.alongside || resource.follow) {
+    const checked = check
+      ? [{ label: `${checkLabel}; ${settled ? `run here, ${settled.length} settled day(s)` : 'not run here'}`, compiled: check }]
+      : []
     return [
+      ...checked,
       ...Object.entries({ rows: compiled, ...resource.alongside?.(query) }).map(([label, named]) => ({ label, compiled: named })),
       ...followers(resource.follow?.(query, {}) ?? {}, 'for the rows of the page, once they are in'),
     ]
   }
   if (!check) return [{ label: resource.name, compiled }]
-  const checkLabel =
-    'settled check (first, unless the same check ran since the data version last changed; see queries/run/settled-check.ts)'
   if (!settled) {
     return [
       { label: `${checkLabel}; not run here`, compiled: check },

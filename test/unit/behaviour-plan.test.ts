@@ -76,7 +76,7 @@ describe('behaviour plans', () => {
       startCondition: planned('p0'),
       sessions: { conditions: [p1.sql], params: p1.params, attributes: [] },
     })
-    assert.match(compiled.sql, /\+ toUInt8\(p0 = \{p0:String\}\),/)
+    assert.match(compiled.sql, /\+ toUInt8\(p0 = \{p0:String\}\)\n/)
     assert.match(compiled.sql, /AND started_at < \{end:DateTime64\(3, 'UTC'\)\}\n\s+AND p1 = \{p1:String\}\n/)
     assert.ok(!('start_name' in compiled.params) && !('f0_v' in compiled.params), 'compile compiles no condition of its own')
   })
