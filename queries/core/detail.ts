@@ -42,6 +42,9 @@ function parseDetail<T>(raw: Record<string, unknown>, own: (rest: Record<string,
   return { detail: typed.detail, parsed: parsed as T }
 }
 
+/** Whether a raw query string asks Quarry's answer (`detail=true`), read before its parameters are checked. */
+export const asksDetail = (raw: Record<string, unknown>): boolean => raw.detail === true || raw.detail === 'true'
+
 export interface Detailed {
   detail: boolean
 }
@@ -137,7 +140,7 @@ export function eitherByDetail(options: {
     lane: brief.lane === detailed.lane ? brief.lane : undefined,
     parse(raw, scope) {
       // The resource whose parameters are checked: a `detail` that is not a boolean is reported with the brief one's issues.
-      const asked = raw.detail === true || raw.detail === 'true' ? detailed : brief
+      const asked = asksDetail(raw) ? detailed : brief
       const { detail, parsed } = parseDetail(raw, (rest) => asked.parse(rest, scope))
       return { detail, query: parsed }
     },

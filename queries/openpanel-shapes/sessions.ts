@@ -1,7 +1,7 @@
 // `/sessions` in OpenPanel's shape (`querySessionsCore`, packages/db/src/services/session.service.ts at
 // ed7bdddb): a bare array of sessions named as OpenPanel's session rows name them, its keyset cursor in the
 // `Link` header. `detail=true` answers Quarry's `{ meta, data }` page of the same sessions.
-import { briefUnlessDetailed } from '../core/detail'
+import { asksDetail, briefUnlessDetailed } from '../core/detail'
 import { withOpenPanelWindow } from '../openpanel/adapt'
 import { sessionsList } from '../insights/sessions-list'
 
@@ -78,5 +78,5 @@ const briefOrDetailed = briefUnlessDetailed(sessionsList, (answer) => ({
  */
 export const openPanelSessions: typeof briefOrDetailed = {
   ...briefOrDetailed,
-  parse: (raw, scope) => briefOrDetailed.parse(raw.detail === true || raw.detail === 'true' ? raw : withOpenPanelWindow(raw, scope), scope),
+  parse: (raw, scope) => briefOrDetailed.parse(asksDetail(raw) ? raw : withOpenPanelWindow(raw, scope), scope),
 }
