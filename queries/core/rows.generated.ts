@@ -265,6 +265,12 @@ export interface Rows {
     readonly key: string
     readonly event_count: number
   }
+  /** insights.events_property_pairs */
+  'insights/events-property-pairs.sql': {
+    readonly key: string
+    readonly name: string
+    readonly event_count: number
+  }
   /** insights.events_property_values */
   'insights/events-property-values.sql': {
     readonly value: string

@@ -201,6 +201,17 @@ export const eventProperties = discoveryResource({
   row: (row) => ({ key: `properties.${String(row.key)}`, count: Number(row.event_count) }),
 })
 
+/**
+ * The keys per event name, in key order (OpenPanel's key list, queries/openpanel-shapes/discovery.ts): bare keys,
+ * as OpenPanel names them.
+ */
+export const eventPropertyPairs = discoveryResource({
+  name: 'events/properties',
+  schema: schemaOf({ event, eventName }),
+  compile: (query) => discoveryStatement('events-property-pairs', query, { event: query.event }),
+  row: (row) => ({ property_key: String(row.key), event_name: String(row.name), count: Number(row.event_count) }),
+})
+
 export const eventPropertyValues = discoveryResource({
   name: 'events/property_values',
   schema: schemaOf({ key, event, propertyKey, eventName }, ['key']),

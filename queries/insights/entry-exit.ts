@@ -1,6 +1,7 @@
 // `GET /insights/:projectId/pages/entry_exit?mode=entry|exit`: the window's kept sessions per entry page
 // (the first event's origin and path) or exit page (the last page view's), with the exit rate of each exit
-// page: its exits over its views in the same sessions.
+// page: its exits over its views in the same sessions. OpenPanel's route, so OpenPanel's default window: the
+// 30 days before today when the request names none.
 import type { Rows } from '../core/rows.generated'
 import { compileInner, compileTemplate, sqlOnly, type CompiledQuery } from '../core/compiled'
 import { pageParams, splitPage } from '../core/paging'
@@ -13,6 +14,7 @@ import { performedWith } from '../sessions/session-sets'
 import { sessionSource, sessionStatement } from '../sessions/source'
 import { eventJoin, regroupedPagesJoin, regroupedSessions, sessionsWithPages, windowSessions } from '../sessions/window-sessions'
 import { keptKeysCondition } from '../core/compare'
+import { OPENPANEL_DEFAULT_DAYS, openpanelDateProperties, withOpenPanelWindow } from '../openpanel/adapt'
 import { KEY_COLUMNS, pageCompare } from './insight-compare'
 import {
   comparedSchema,
@@ -42,7 +44,17 @@ const modeProperties = {
   },
 }
 
-export const entryExitSchema = { ...comparedSchema, properties: { ...comparedSchema.properties, ...modeProperties } }
+export const entryExitSchema = {
+  ...comparedSchema,
+  properties: {
+    ...comparedSchema.properties,
+    range: {
+      ...openpanelDateProperties.range,
+      description: `Absent with no startDate: from the local day ${OPENPANEL_DEFAULT_DAYS} days before today (OpenPanel's default)`,
+    },
+    ...modeProperties,
+  },
+}
 
 const validateMode = compileSchema({ type: 'object', properties: modeProperties })
 
@@ -131,7 +143,7 @@ function pageSessions(page: { origin: string; path: string }, row: { session_cou
 export const entryExit: Resource<EntryExitQuery, PlannedEntryExit, EntryRow | ExitRow> = {
   name: 'pages/entry_exit',
   schema: entryExitSchema,
-  parse: (raw, scope) => parseWithOwnParams(raw, scope, MODE_PARAM, 'compared'),
+  parse: (raw, scope) => parseWithOwnParams(withOpenPanelWindow(raw, scope), scope, MODE_PARAM, 'compared'),
   plan: planSteps(widenForSessions, decideFilters, decideSessionReads),
   ...sessionStatement((query: PlannedEntryExit) => (query.mode === 'entry' ? compileEntries(query) : compileExits(query))),
   shape(rawRows, query) {

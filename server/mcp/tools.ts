@@ -50,30 +50,30 @@ const OPENPANEL_TOOLS: ToolSpec[] = [
   {
     name: 'list_event_names',
     description:
-      'Get the top 50 most common event names tracked in this project (last 30 days). Always call this before querying events if you are unsure of the exact event name.',
+      'Get the top 50 most common event names tracked in this project. Always call this before querying events if you are unsure of the exact event name.',
     route: `${INSIGHTS}/events/names`,
     inputs: {},
-    params: () => ({ range: '30d', limit: '50' }),
+    params: () => ({}),
   },
   {
     name: 'list_event_properties',
     description:
-      'List the property keys of events (last 30 days), optionally of one event name. Use this to discover what data is available before filtering (as properties.<key>) or breaking down.',
+      'List the property keys of events, a row per key and event name, optionally of one event name. Use this to discover what data is available before filtering (as properties.<key>) or breaking down.',
     route: `${INSIGHTS}/events/properties`,
     inputs: { eventName: text('Filter to a specific event name. Omit to list properties across all events.') },
-    params: (args) => routeParams(args, { rename: { eventName: 'event' }, fixed: { range: '30d', limit: '500' } }),
+    params: (args) => routeParams(args, { rename: { eventName: 'event' } }),
   },
   {
     name: 'get_event_property_values',
     description:
-      'Get the distinct values of one event property (last 30 days), to see what values exist before filtering (e.g. what plans exist in "plan").',
+      'Get the distinct values of one event property (the 200 with most events), to see what values exist before filtering (e.g. what plans exist in "plan").',
     route: `${INSIGHTS}/events/property_values`,
     inputs: {
       eventName: text('The event name to look up property values for (e.g. "subscription_created")'),
       propertyKey: text('The property key to get values for (e.g. "plan", "status")'),
     },
     required: ['eventName', 'propertyKey'],
-    params: (args) => routeParams(args, { rename: { eventName: 'event', propertyKey: 'key' }, fixed: { range: '30d', limit: '200' } }),
+    params: (args) => routeParams(args, { rename: { eventName: 'event', propertyKey: 'key' } }),
   },
   {
     name: 'query_events',

@@ -56,6 +56,8 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
   { range: '7d', limit: '5', filters: FILTERS },
   { mode: 'entry' },
   { mode: 'exit' },
+  // Quarry's 7 days, which the demo's settled days answer from the session rollup.
+  { mode: 'exit', range: '7d' },
   { mode: 'entry', range: '30d', filters: FILTERS },
   { mode: 'exit', range: '30d', limit: '5', filters: FILTERS },
   { range: '30d', filters: PAGE_FILTERS },
@@ -113,6 +115,8 @@ export const EXAMPLE_QUERIES: Record<string, string>[] = [
     filters: FILTERS,
   },
   { event: 'purchase', search: 'PRO', startDate: '2024-03-01T10:30:00+05:30', endDate: '2024-03-31', timezone: 'Asia/Kolkata' },
+  // Quarry's key list, ranked by events.
+  { event: 'purchase', startDate: '2024-03-01T10:30:00+05:30', endDate: '2024-03-31', timezone: 'Asia/Kolkata', detail: 'true' },
   { key: 'plan', event: 'signup', search: 'pr', range: '30min', limit: '5', cursor: '2' },
   { format: 'csv', includes: Object.keys(INCLUDES).join(','), filters: FILTERS },
   { format: 'csv', includes: 'geo,device', start: '2024-03-01' },

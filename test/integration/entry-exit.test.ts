@@ -1,8 +1,8 @@
 // `/pages/entry_exit` on hand-checked sessions: an exit on a page viewed twice, a last view tied in one
 // millisecond (the larger id exits), a session without page views (an entry page, no exit), and exit rates
-// over every view of the kept sessions, also when a filter narrows the views. The same answers from partial
-// rows, from compacted days (the rollup without filters, the combined rows with them), and from the
-// reference model.
+// over every view of the kept sessions, also when a filter narrows the views; OpenPanel's 30 days without a
+// window. The same answers from partial rows, from compacted days (the rollup without filters, the combined
+// rows with them), and from the reference model.
 import assert from 'node:assert/strict'
 import type { CompiledQuery } from '../../queries/core/compiled'
 import { compactionOptions, compactSessions } from '../../server/admin/compact'
@@ -74,6 +74,13 @@ const CASES: [string, unknown[]][] = [
   [`mode=exit&${DAY}&filters=${encodeURIComponent(JSON.stringify([{ name: 'name', operator: 'is', value: ['purchase'] }]))}`, []],
 ]
 
+/** No window: OpenPanel's, from the day 30 days before today (19 February), holds the 5 March sessions; 7 days do not. */
+const DEFAULT_WINDOW_CASES: [string, unknown[]][] = [
+  ['mode=exit', [row('/a', 2, 50, 60, 66.67), row('/b', 1, 0, 300, 33.33)]],
+  ['', [row('/a', 2, 50, 60), row('/b', 1, 0, 300), row('/x', 1, 100, 60)]],
+  ['mode=exit&range=7d', []],
+]
+
 describe('/pages/entry_exit on hand-checked sessions', function () {
   this.timeout(180_000)
   let h: Harness
@@ -85,8 +92,8 @@ describe('/pages/entry_exit on hand-checked sessions', function () {
   })
   after(() => h.close())
 
-  const agrees = async (stage: string, app = h.app) => {
-    for (const [query, rows] of CASES) {
+  const agrees = async (stage: string, app = h.app, cases = CASES) => {
+    for (const [query, rows] of cases) {
       const url = `/insights/${PROJECT.id}/pages/entry_exit?${query}`
       const model = answerInsights({
         events: EVENTS,
@@ -106,6 +113,8 @@ describe('/pages/entry_exit on hand-checked sessions', function () {
   }
 
   it('answers from partial rows', () => agrees('partial rows'))
+
+  it("reads OpenPanel's 30 days when the request names no window", () => agrees('default window', h.app, DEFAULT_WINDOW_CASES))
 
   it('answers from the compacted day', async () => {
     const report = await compactSessions(h.engine, { ...compactionOptions(h.config), now: NOW })

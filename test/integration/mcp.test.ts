@@ -61,19 +61,19 @@ const CASES: Case[] = [
     tool: 'list_event_names',
     args: {},
     path: '/insights/shop/events/names',
-    query: { range: '30d', limit: '50' },
+    query: {},
   },
   {
     tool: 'list_event_properties',
     args: { eventName: 'add_to_cart' },
     path: '/insights/shop/events/properties',
-    query: { event: 'add_to_cart', range: '30d', limit: '500' },
+    query: { event: 'add_to_cart' },
   },
   {
     tool: 'get_event_property_values',
     args: { eventName: 'add_to_cart', propertyKey: 'product' },
     path: '/insights/shop/events/property_values',
-    query: { event: 'add_to_cart', key: 'product', range: '30d', limit: '200' },
+    query: { event: 'add_to_cart', key: 'product' },
   },
   {
     tool: 'query_sessions',

@@ -14,7 +14,7 @@ import { Random } from '../support/random'
 import { CHOICES, randomEvents } from '../support/random-events'
 
 const SEED = Number(process.env.QUARRY_DIFF_SEED ?? 20241202)
-const QUERIES = Number(process.env.QUARRY_DIFF_QUERIES ?? 180)
+const QUERIES = Number(process.env.QUARRY_DIFF_QUERIES ?? 240)
 /** Ten weeks of sessions, so series and cohorts span many weeks, a clock change among them. */
 const PROJECT = { id: 'op-shapes', timezone: 'Europe/Berlin', from: new Date('2024-02-19T00:00:00Z'), days: 70, sessions: 700 }
 const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kathmandu']
@@ -47,7 +47,7 @@ function randomRequest(random: Random): { route: Route; query: Record<string, st
   if (random.chance(0.3)) query.range = random.pick(['7d', '30d', '3m', 'lastMonth', 'monthToDate'])
   else {
     const start = new Date(PROJECT.from.getTime() + random.int(-7, PROJECT.days) * 86_400_000)
-    const days = route.startsWith('retention') ? random.int(0, 60) : random.int(0, 6)
+    const days = route.startsWith('retention') || route === 'user_flow' ? random.int(0, 60) : random.int(0, 6)
     query.startDate = start.toISOString().slice(0, 10)
     query.endDate = new Date(Math.min(start.getTime() + days * 86_400_000, PROJECT.from.getTime() + span)).toISOString().slice(0, 10)
   }
@@ -64,6 +64,8 @@ function randomRequest(random: Random): { route: Route; query: Record<string, st
     if (random.chance(0.3)) query.returnEvent = random.pick(CHOICES.customEvents)
   }
   if (route.startsWith('events/')) {
+    // Now and then no window: OpenPanel's shape then reads the whole history, Quarry's its default days.
+    if (random.chance(0.2)) for (const name of ['range', 'startDate', 'endDate']) delete query[name]
     if (route !== 'events/names' && random.chance(0.5))
       query[random.pick(['event', 'eventName'])] = random.pick(['screen_view', ...CHOICES.customEvents])
     if (route === 'events/property_values') query[random.pick(['key', 'propertyKey'])] = random.pick(['price', 'plan'])
@@ -73,7 +75,7 @@ function randomRequest(random: Random): { route: Route; query: Record<string, st
   if (route === 'user_flow') {
     delete query.detail
     const names = ['screen_view', 'session_start', ...CHOICES.customEvents]
-    if (random.chance(0.8)) query.mode = random.pick(['after', 'before', 'between', 'between'])
+    if (random.chance(0.8)) query.mode = random.pick(['after', 'before', 'before', 'between', 'between'])
     // Before a custom event or between a first event and a custom one, most flows hold several nodes.
     const startNames = query.mode === 'before' ? CHOICES.customEvents : query.mode === 'between' ? ['screen_view', 'session_start'] : names
     if (random.chance(0.95)) query.startEvent = random.pick(random.chance(0.8) ? startNames : names)
@@ -138,7 +140,7 @@ describe("OpenPanel's shapes vs the reference model (randomized)", function () {
 
   it(`agrees on ${QUERIES} random requests (seed ${SEED})`, async () => {
     const random = new Random(SEED)
-    const seen = { ok: 0, refused: 0, series: 0, cohorts: 0, flows: 0, before: 0, between: 0 }
+    const seen = { ok: 0, refused: 0, series: 0, cohorts: 0, flows: 0, before: 0, between: 0, history: 0 }
     for (let n = 0; n < QUERIES; n += 1) {
       const { route, query, now } = randomRequest(random)
       const url = `/insights/${PROJECT.id}/${route}?${new URLSearchParams(query)}`
@@ -155,6 +157,7 @@ describe("OpenPanel's shapes vs the reference model (randomized)", function () {
       seen.ok += 1
       if (route === 'retention' && query.detail !== 'true' && (res.body as unknown[]).length > 2) seen.series += 1
       if (route === 'retention/cohort' && query.detail !== 'true' && (res.body as unknown[]).length > 2) seen.cohorts += 1
+      if (route.startsWith('events/') && query.detail !== 'true' && !query.startDate && !query.range) seen.history += 1
       if (route === 'user_flow' && res.body.link_count > 0) seen.flows += 1
       if (route === 'user_flow' && res.body.link_count > 0 && (query.mode === 'before' || query.mode === 'between')) seen[query.mode] += 1
     }
@@ -164,5 +167,6 @@ describe("OpenPanel's shapes vs the reference model (randomized)", function () {
       `most series and cohort answers span several weeks: ${JSON.stringify(seen)}`,
     )
     assert.ok(seen.before > 1 && seen.between > 1, `flows before and between startEvent are met: ${JSON.stringify(seen)}`)
+    assert.ok(seen.history > 3, `OpenPanel's lists over the whole history are met: ${JSON.stringify(seen)}`)
   })
 })

@@ -95,7 +95,7 @@ describe("OpenPanel's shapes where Quarry's answer shares the path", function ()
       }
     })
     it('shares the cached rows between the two shapes of one question', async () => {
-      const window = 'startDate=2024-03-04&endDate=2024-03-06'
+      const window = 'startDate=2024-03-04&endDate=2024-03-06&limit=10'
       const brief = await get(`events/names?${window}`)
       const detailed = await get(`events/names?${window}&detail=true`)
       assert.equal(brief.headers['x-cache'], 'miss')
@@ -108,15 +108,57 @@ describe("OpenPanel's shapes where Quarry's answer shares the path", function ()
     })
   })
 
+  describe("OpenPanel's defaults on the discovery routes", () => {
+    it('reads the whole history without a window, 7 days with detail=true', async () => {
+      // Today is 20 March: the 28 February and 5 March events are older than 7 days, the 12 and 19 March ones are not.
+      assert.deepEqual((await get('events/names')).body, ['screen_view', 'purchase', 'signup'])
+      assert.deepEqual((await get('events/names?detail=true')).body, [
+        { name: 'screen_view', count: 1, lastSeen: '2024-03-19T09:00:00.000+00:00' },
+      ])
+      assert.deepEqual((await get('events/property_values?key=plan')).body, { event: null, property: 'plan', values: ['pro'], counts: [2] })
+      assert.deepEqual((await get('events/properties?eventName=signup')).body.properties, [
+        { property_key: 'plan', event_name: 'signup', count: 1 },
+      ])
+      assert.deepEqual((await get('events/properties?detail=true')).body, [])
+    })
+    it("pages by OpenPanel's lengths: 50 names, 500 keys, 200 values; Quarry's 10 with detail=true", async () => {
+      const values = Array.from({ length: 205 }, (_, i) => `v${String(i).padStart(3, '0')}`)
+      const many = values.map((value, i) =>
+        event({
+          session: `m${i}`,
+          profile: 'dave',
+          name: `e${String(i).padStart(3, '0')}`,
+          at: '2024-01-10T09:00:00.000Z',
+          path: '/m',
+          properties: { [`k${String(i).padStart(3, '0')}`]: value, many: value },
+        }),
+      )
+      await createProject(h.engine, { id: 'many', timezone: 'UTC' })
+      await insertRawEvents(h.engine, many, 'many')
+      const lengths = async (path: string) => {
+        const res = await request(h.app).get(`/insights/many/${path}`).set(auth)
+        assert.equal(res.status, 200, JSON.stringify(res.body))
+        return { rows: [res.body, res.body.properties, res.body.values].find(Array.isArray)?.length, next: Boolean(res.headers.link) }
+      }
+      assert.deepEqual(await lengths('events/names'), { rows: 50, next: true })
+      assert.deepEqual(await lengths('events/property_values?key=many'), { rows: 200, next: true })
+      // 205 keys of their own and `many` on each of 205 names: 410 pairs.
+      assert.deepEqual(await lengths('events/properties'), { rows: 410, next: false })
+      assert.deepEqual(await lengths('events/names?startDate=2024-01-01&detail=true'), { rows: 10, next: true })
+    })
+  })
+
   describe('/events/properties', () => {
     it("answers OpenPanel's { columns, properties }, each key with its events", async () => {
       const res = await get(`events/properties?${DAY}`)
       assert.equal(res.status, 200)
       assert.ok(res.body.columns.includes('path') && res.body.columns.includes('country'), JSON.stringify(res.body.columns))
       assert.ok(!res.body.columns.includes('name'))
+      // A row per key and event name, by key: OpenPanel's list.
       assert.deepEqual(res.body.properties, [
-        { property_key: 'plan', event_name: null, count: 2 },
-        { property_key: 'price', event_name: null, count: 1 },
+        { property_key: 'plan', event_name: 'purchase', count: 1 },
+        { property_key: 'plan', event_name: 'signup', count: 1 },
+        { property_key: 'price', event_name: 'purchase', count: 1 },
       ])
     })
     it("takes OpenPanel's eventName beside event", async () => {

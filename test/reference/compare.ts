@@ -4,7 +4,7 @@
 
 import { answerBehaviour } from './behaviour'
 import { answerDiscovery } from './discovery'
-import { answerInsights, defaultInterval, type ModelAnswer, type RawEvent, resolveWindow, type Window } from './model'
+import { answerInsights, defaultInterval, type ModelAnswer, type RawEvent, resolveWindow, type Window, withOpenPanelWindow } from './model'
 import { answerTable } from './table'
 import { isValidTimeZone, localWall, offsetAt, wallToInstant, wallToMs } from './time'
 
@@ -179,7 +179,9 @@ export function answerCompared(req: ComparedRequest): ModelAnswer {
 
   const zone = query.timezone
   const tz = typeof zone === 'string' && isValidTimeZone(zone) ? zone : req.projectTimezone
-  const dates = Object.fromEntries(['startDate', 'endDate', 'range'].filter((key) => key in query).map((key) => [key, String(query[key])]))
+  const asked = Object.fromEntries(['startDate', 'endDate', 'range'].filter((key) => key in query).map((key) => [key, String(query[key])]))
+  // OpenPanel's entry and exit pages default to OpenPanel's window.
+  const dates = req.resource === 'pages/entry_exit' ? withOpenPanelWindow(asked, tz, req.now.getTime()) : asked
   const window = resolveWindow(dates, tz, req.now.getTime()) as Window
   const compared = comparedWindow(mode as CompareMode, window, tz)
   const then = {

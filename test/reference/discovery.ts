@@ -16,6 +16,8 @@ export interface DiscoveryRequest {
   /** The URL query, as strings. */
   query: Record<string, string>
   now: Date
+  /** `properties` only: a row per key and event name, by key then name (OpenPanel's key list), not per key by events. */
+  pairs?: boolean
 }
 
 const COMMON = ['startDate', 'endDate', 'range', 'timezone', 'search', 'cursor', 'limit']
@@ -78,13 +80,20 @@ export function answerDiscovery(req: DiscoveryRequest): ModelAnswer {
       : resource === 'properties'
         ? inWindow.flatMap((e) => Object.keys(e.properties).map((k) => ({ text: k, t: e.t })))
         : inWindow.filter((e) => Object.hasOwn(e.properties, key as string)).map((e) => ({ text: e.properties[key as string], t: e.t }))
-  const rows = tally(items)
-
   const needle = search.toLowerCase()
+  const from = (cursor - 1) * limit
+  if (req.pairs) {
+    const pairs = tally(inWindow.flatMap((e) => Object.keys(e.properties).map((k) => ({ text: JSON.stringify([k, e.name]), t: e.t }))))
+      .map((row) => ({ pair: JSON.parse(row.text) as [string, string], count: row.count }))
+      .filter(({ pair }) => pair[0].toLowerCase().includes(needle))
+      .sort((a, b) => compareBytes(a.pair[0], b.pair[0]) || compareBytes(a.pair[1], b.pair[1]))
+    const body = pairs.slice(from, from + limit).map(({ pair, count }) => ({ property_key: pair[0], event_name: pair[1], count }))
+    return { status: 200, body, next: pairs.length > from + limit }
+  }
+  const rows = tally(items)
   const ranked = rows
     .filter((row) => row.text.toLowerCase().includes(needle))
     .sort((a, b) => b.count - a.count || compareBytes(a.text, b.text))
-  const from = (cursor - 1) * limit
   const body = ranked.slice(from, from + limit).map((row) => {
     if (resource === 'names') return { name: row.text, count: row.count, lastSeen: formatInstant(tz, row.last) }
     if (resource === 'properties') return { key: `properties.${row.text}`, count: row.count }

@@ -343,6 +343,15 @@ export function parseQueryDate(text: string, tz: string, isEnd: boolean): number
   return wallToMs({ y, m: mo, d, h, mi, s, ms }) - offsetMs(z)
 }
 
+const pad2 = (n: number) => String(n).padStart(2, '0')
+
+/** OpenPanel's default window: with neither `startDate` nor `range`, the local day 30 days before today starts it. */
+export function withOpenPanelWindow<Q extends Record<string, unknown>>(query: Q, tz: string, now: number): Q {
+  if (query.startDate !== undefined || query.range !== undefined) return query
+  const start = addDays(localDate(tz, now), -30)
+  return { ...query, startDate: `${start.y}-${pad2(start.m)}-${pad2(start.d)}` }
+}
+
 export function resolveWindow(query: Record<string, string>, tz: string, now: number): Window | null {
   const range = query.range ?? '7d'
   if (!(RANGES as readonly string[]).includes(range)) return null
@@ -462,7 +471,8 @@ export function answerInsights(req: ModelRequest): ModelAnswer {
   // Every parameter is validated, whatever the others say.
   const tz = query.timezone ?? req.projectTimezone
   if (!isValidTimeZone(tz)) return BAD_REQUEST
-  const window = resolveWindow(query, tz, now)
+  // OpenPanel's route, so OpenPanel's default window.
+  const window = resolveWindow(resource === 'pages/entry_exit' ? withOpenPanelWindow(query, tz, now) : query, tz, now)
   const tree = query.filters !== undefined && isTreeText(query.filters) ? parseFilterTree(query.filters) : undefined
   const filters = query.filters === undefined ? [] : tree !== undefined ? (tree === null ? null : []) : parseFilters(query.filters)
   let interval: Interval | null = null

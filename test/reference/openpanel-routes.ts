@@ -4,7 +4,16 @@
 // compare model's answer of the same base question (test/reference/compare.ts). Independent of the gateway.
 import { answerCompared } from './compare'
 import { exportRows } from './export'
-import { answerInsights, buildSessions, normalize, parseIntegerParam, resolveWindow, type ModelAnswer, type RawEvent } from './model'
+import {
+  answerInsights,
+  buildSessions,
+  normalize,
+  parseIntegerParam,
+  resolveWindow,
+  withOpenPanelWindow,
+  type ModelAnswer,
+  type RawEvent,
+} from './model'
 import { addDays, formatInstant, isValidTimeZone, localDate, type CivilDate } from './time'
 
 export const OPENPANEL_RESOURCES = [
@@ -39,12 +48,6 @@ const TRAFFIC: Record<string, string[]> = {
 const pad = (n: number) => String(n).padStart(2, '0')
 const civilText = (c: CivilDate) => `${c.y}-${pad(c.m)}-${pad(c.d)}`
 
-/** With neither `startDate` nor `range`: the local day 30 days before today starts the window. */
-function withDefaultWindow(query: Record<string, string>, tz: string, now: number): Record<string, string> {
-  if (query.startDate !== undefined || query.range !== undefined) return query
-  return { ...query, startDate: civilText(addDays(localDate(tz, now), -30)) }
-}
-
 /** A limit within [1, most], `fallback` when absent; null when invalid. */
 function limitOf(query: Record<string, string>, fallback: number, most: number): number | null {
   if (query.limit === undefined) return fallback
@@ -60,7 +63,7 @@ export function answerOpenPanel(req: OpenPanelRequest): ModelAnswer {
   const now = req.now.getTime()
   const insights = (resource: string, query: Record<string, string>) =>
     answerInsights({ events: req.events, projectTimezone: req.projectTimezone, resource, query, now: req.now })
-  const query = withDefaultWindow(req.query, tz, now)
+  const query = withOpenPanelWindow(req.query, tz, now)
   // The base route's answer, compared when the request asks `compare`.
   const based = (resource: string, asked: Record<string, string>) =>
     asked.compare === undefined

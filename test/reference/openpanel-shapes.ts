@@ -131,12 +131,16 @@ export const EVENT_COLUMNS = [
   'os_version',
 ]
 
+/** How many rows OpenPanel's lists hold: names, keys (per event name) and values. */
+const OPENPANEL_LIMITS: Record<DiscoveryRequest['resource'], number> = { names: 50, properties: 500, property_values: 200 }
+
 /** OpenPanel's names of `event` and `key`. */
 const THEIRS: Record<string, string> = { eventName: 'event', propertyKey: 'key' }
 
 /**
  * The discovery routes in OpenPanel's shapes (or Quarry's rows with `detail=true`): OpenPanel's names are
- * Quarry's, both given must be equal, and a route takes only those of the parameters it takes.
+ * Quarry's, both given must be equal, and a route takes only those of the parameters it takes. OpenPanel's
+ * shape has OpenPanel's defaults, and its key list a row per key and event name, in key order.
  */
 export function discoveryShape(req: DiscoveryRequest): ModelAnswer {
   const { detail, ...rest } = req.query
@@ -149,21 +153,21 @@ export function discoveryShape(req: DiscoveryRequest): ModelAnswer {
     query[ours] = query[theirs]
     delete query[theirs]
   }
-  const answer = answerDiscovery({ ...req, query })
-  if (answer.status !== 200 || detail === 'true') return answer
+  if (detail === 'true') return answerDiscovery({ ...req, query })
+  // OpenPanel's defaults: every day since 1970-01-01 (the request's timezone), and its lists' lengths.
+  const defaults = {
+    limit: String(OPENPANEL_LIMITS[req.resource]),
+    ...((query.startDate ?? query.range) ? {} : { startDate: '1970-01-01' }),
+  }
+  const answer = answerDiscovery({ ...req, query: { ...defaults, ...query }, pairs: req.resource === 'properties' })
+  if (answer.status !== 200) return answer
   const rows = answer.body as Record<string, unknown>[]
   const bareKey = (key: string) => (key.startsWith('properties.') ? key.slice('properties.'.length) : key)
   switch (req.resource) {
     case 'names':
       return { ...answer, body: rows.map((row) => row.name) }
     case 'properties':
-      return {
-        ...answer,
-        body: {
-          columns: EVENT_COLUMNS,
-          properties: rows.map((row) => ({ property_key: bareKey(String(row.key)), event_name: query.event ?? null, count: row.count })),
-        },
-      }
+      return { ...answer, body: { columns: EVENT_COLUMNS, properties: rows } }
     default:
       return {
         ...answer,
