@@ -358,6 +358,11 @@ export interface Rows {
     readonly revenue_total: number
     readonly converted_visitors: number
   }
+  /** openpanel.active-users-long */
+  'openpanel/active-users-long.sql': {
+    readonly day: string
+    readonly users: number | string
+  }
   /** openpanel.active-users */
   'openpanel/active-users.sql': {
     readonly day: string

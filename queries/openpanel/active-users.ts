@@ -77,13 +77,17 @@ function daysOf(query: PlannedActiveUsers): string[] {
   return days
 }
 
+/** The most days read (the window's and the first one's trailing days) that one UInt64 per visitor holds. */
+const BITMASK_DAYS = 64
+
 export const activeUsers: Resource<ActiveUsersQuery, PlannedActiveUsers, Rows['openpanel/active-users.sql']> = {
   name: 'openpanel.active_users',
   schema,
   parse: parseActiveUsers,
   plan: planSteps(resolveDays),
   compile(query) {
-    return compileTemplate('openpanel/active-users.sql', {
+    const read = daysOf(query).length + query.days - 1
+    return compileTemplate(read <= BITMASK_DAYS ? 'openpanel/active-users.sql' : 'openpanel/active-users-long.sql', {
       projectId: query.projectId,
       tz: query.timezone,
       readFrom: toClickHouseTime(query.readFrom),

@@ -3,20 +3,27 @@
 -- one row per local day of the window that has an active visitor, in day order: day, users
 -- Rolling active users (docs/definitions.md, "OpenPanel's analytics routes"): for each local day d of the
 -- window, the distinct profile_id with an event on a local day in [d - days + 1, d], before the window's
--- end. Each local day's visitors are one exact set (`uniqExactState`), read once from the first trailing
--- day's start (`readFrom`); a day's answer merges the sets of its `days` days, so the events are grouped
--- once, by day, and never repeated per trailing day (docs/measurements.md, "OpenPanel's analytics routes").
-SELECT day, uniqExactMerge(visitors) AS users
+-- end. Taken when the days read, from the first trailing day (`readFrom`) to the last day, are at most 64
+-- (queries/openpanel/active-users.ts): each visitor's active days are one UInt64, bit i the i-th day read,
+-- so the events are grouped once, by visitor, into 8 bytes each; day k of the window counts the visitors
+-- with a bit in k .. k + days - 1. Longer reads: openpanel/active-users-long.sql (docs/measurements.md,
+-- "OpenPanel's analytics routes").
+SELECT {firstDay:Date} + k AS day, users
 FROM
 (
-  SELECT toDate(created_at, {tz:String}) AS active_day, uniqExactState(profile_id) AS visitors
-  FROM events
-  WHERE project_id = {projectId:String}
-    AND created_at >= {readFrom:DateTime64(3, 'UTC')}
-    AND created_at < {end:DateTime64(3, 'UTC')}
-  GROUP BY active_day
-) AS active
-ARRAY JOIN arrayMap(n -> active_day + n, range({days:UInt8})) AS day
-WHERE day >= {firstDay:Date} AND day <= {lastDay:Date}
-GROUP BY day
+  SELECT sumForEach(arrayMap(
+    k -> toUInt64(bitAnd(bitShiftRight(active, k), bitShiftLeft(toUInt64(1), {days:UInt8}) - 1) != 0),
+    range(toUInt8({lastDay:Date} - {firstDay:Date} + 1)))) AS per_day
+  FROM
+  (
+    SELECT groupBitOr(bitShiftLeft(toUInt64(1), toUInt8(toDate(created_at, {tz:String}) - ({firstDay:Date} - ({days:UInt8} - 1))))) AS active
+    FROM events
+    WHERE project_id = {projectId:String}
+      AND created_at >= {readFrom:DateTime64(3, 'UTC')}
+      AND created_at < {end:DateTime64(3, 'UTC')}
+    GROUP BY profile_id
+  )
+)
+ARRAY JOIN per_day AS users, range(length(per_day)) AS k
+WHERE users > 0
 ORDER BY day
