@@ -125,7 +125,7 @@ export const MARKERS = {
   goal: 'the condition an event matches to reach the goal (table)',
   people_after: 'which side of the keyset a page of profiles starts after: later or earlier, as the list is sorted (people)',
   people_order: 'the ORDER BY of a page of profiles: by creation time and id, ascending or descending (people)',
-  people_activity: "the conditions on a profile's events and sessions a profile list asks, each only when asked (people)",
+  people_conditions: "the conditions a profile list asks, on the profile's columns, events and sessions, each only when asked (people)",
   new_people: 'the staged profile or group versions an import writes (those the project does not hold yet)',
   listed_pages: "a `/pages` request's statement read to its last row (OpenPanel's page count)",
 } as const satisfies Record<string, string>

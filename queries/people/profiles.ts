@@ -105,30 +105,46 @@ function flatValues(filters: readonly ProfileFilter[]): { filterValues: string[]
   return { filterValues, filterFirsts, filterCounts }
 }
 
-/** The conditions on a profile's events and sessions that the query asks, and the params they read. */
-function activityConditions(query: ProfilesQuery): { fragment: Fragment; params: Params } {
+/**
+ * The conditions the query asks, and the params they read: on the profile's columns, its events and its
+ * sessions. One not asked is left out, not made to pass: it would still be evaluated on every profile.
+ */
+function askedConditions(query: ProfilesQuery): { fragment: Fragment; params: Params } {
   const asked: [string, Params][] = [
+    ...(query.email ? [['people/profiles-email.sql', { email: query.email }] as [string, Params]] : []),
+    ...(query.nameTokens.length ? [['people/profiles-name.sql', { nameTokens: query.nameTokens }] as [string, Params]] : []),
+    ...(query.properties.length
+      ? [
+          [
+            'people/profiles-properties.sql',
+            { propertyKeys: query.properties.map(([key]) => key), propertyValues: query.properties.map(([, value]) => value) },
+          ] as [string, Params],
+        ]
+      : []),
+    ...(query.filters.length
+      ? [
+          [
+            'people/profiles-filters.sql',
+            {
+              filterFields: query.filters.map((filter) => filter.name),
+              filterOperators: query.filters.map((filter) => filter.operator),
+              ...flatValues(query.filters),
+            },
+          ] as [string, Params],
+        ]
+      : []),
     ...(query.activeSince
       ? [['people/profiles-inactive.sql', { activeSince: toClickHouseTime(query.activeSince) }] as [string, Params]]
       : []),
     ...(query.minSessions ? [['people/profiles-min-sessions.sql', { minSessions: query.minSessions }] as [string, Params]] : []),
     ...(query.performedEvent ? [['people/profiles-performed.sql', { performedEvent: query.performedEvent }] as [string, Params]] : []),
   ]
-  const context = {
-    projectId: query.projectId,
-    ...mergeParams(
-      asked.map(([, params]) => params),
-      'profile conditions',
-    ),
-  }
-  const parts = asked.map(([file]) => compileInner(file, context).sql)
-  return {
-    fragment: sqlOnly(parts.join('\n  ')),
-    params: mergeParams(
-      asked.map(([, params]) => params),
-      'profile conditions',
-    ),
-  }
+  const params = mergeParams(
+    asked.map(([, own]) => own),
+    'profile conditions',
+  )
+  const parts = asked.map(([file]) => compileInner(file, { projectId: query.projectId, ...params }).sql)
+  return { fragment: sqlOnly(parts.map((part) => `\n    ${part.split('\n').join('\n    ')}`).join('')), params }
 }
 
 export const profiles: Resource<ProfilesQuery, ProfilesQuery, Rows['people/profiles.sql']> = {
@@ -163,25 +179,12 @@ export const profiles: Resource<ProfilesQuery, ProfilesQuery, Rows['people/profi
   plan: planSteps((query: ProfilesQuery) => query),
   compile(query) {
     const ascending = query.order === 'asc'
-    const activity = activityConditions(query)
+    const conditions = askedConditions(query)
     return compileTemplate(
       'people/profiles.sql',
+      { projectId: query.projectId, ...conditions.params, afterMs: query.after.ms, afterId: query.after.id, rows: query.limit + 1 },
       {
-        projectId: query.projectId,
-        email: query.email,
-        nameTokens: query.nameTokens,
-        propertyKeys: query.properties.map(([key]) => key),
-        propertyValues: query.properties.map(([, value]) => value),
-        filterFields: query.filters.map((filter) => filter.name),
-        filterOperators: query.filters.map((filter) => filter.operator),
-        ...flatValues(query.filters),
-        ...activity.params,
-        afterMs: query.after.ms,
-        afterId: query.after.id,
-        rows: query.limit + 1,
-      },
-      {
-        people_activity: activity.fragment,
+        people_conditions: conditions.fragment,
         // The order and the keyset's side come from these two closed choices.
         people_after: sqlOnly(`(created_ms, id) ${ascending ? '>' : '<'} ({afterMs:Int64}, {afterId:String})`),
         people_order: sqlOnly(ascending ? 'created_ms ASC, id ASC' : 'created_ms DESC, id DESC'),

@@ -10,7 +10,8 @@
 -- keep and FINAL reads, so the list reads FINAL (the whole project's profiles are read either way, and FINAL
 -- reads them without copying each version; the single reads take the same version with argMax, see
 -- profile.sql). Dates are formatted for the page's rows only.
--- The conditions on a profile's events and sessions (people/profiles-*.sql) are in the statement only when asked.
+-- The conditions (people/profiles-*.sql: on the profile's columns, its events and its sessions) are in the
+-- statement only when asked: an unasked one would still be evaluated on every profile (docs/measurements.md).
 SELECT
   id, first_name, last_name, email, avatar, properties, {projectId:String} AS project_id, is_external,
   concat(substring(formatDateTime(created, '%Y-%m-%dT%H:%i:%S.%f', 'UTC'), 1, 23), '+00:00') AS created_at,
@@ -25,35 +26,7 @@ FROM
     profiles.last_seen_at AS last_seen,
     toUnixTimestamp64Milli(profiles.created_at) AS created_ms
   FROM profiles FINAL
-  WHERE project_id = {projectId:String}
-    AND ({email:String} = '' OR positionCaseInsensitiveUTF8(email, {email:String}) > 0)
-    AND arrayAll(
-      token -> positionCaseInsensitiveUTF8(id, token) > 0
-        OR positionCaseInsensitiveUTF8(email, token) > 0
-        OR positionCaseInsensitiveUTF8(first_name, token) > 0
-        OR positionCaseInsensitiveUTF8(last_name, token) > 0
-        OR positionCaseInsensitiveUTF8(concat(first_name, ' ', last_name), token) > 0,
-      {nameTokens:Array(String)})
-    AND arrayAll((key, value) -> properties[key] = value, {propertyKeys:Array(String)}, {propertyValues:Array(String)})
-    -- Each filter on the text it reads (a property's value, '' when the key is absent, or a column's) and its
-    -- values (its slice of the flat list).
-    AND arrayAll(
-      (text, operator, values) -> multiIf(
-        operator = 'is', has(values, text),
-        operator = 'isNot', NOT has(values, text),
-        operator = 'contains', arrayExists(value -> positionCaseInsensitiveUTF8(text, value) > 0, values),
-        operator = 'doesNotContain', NOT arrayExists(value -> positionCaseInsensitiveUTF8(text, value) > 0, values),
-        operator = 'startsWith', arrayExists(value -> startsWith(lowerUTF8(text), lowerUTF8(value)), values),
-        operator = 'endsWith', arrayExists(value -> endsWith(lowerUTF8(text), lowerUTF8(value)), values),
-        operator = 'isNull', text = '',
-        text != ''),
-      arrayMap(
-        field -> if(startsWith(field, 'properties.'), properties[substring(field, 12)],
-          multiIf(field = 'email', email, field = 'first_name', first_name, field = 'last_name', last_name, id)),
-        {filterFields:Array(String)}),
-      {filterOperators:Array(String)},
-      arrayMap((first, count) -> arraySlice({filterValues:Array(String)}, first, count), {filterFirsts:Array(UInt32)}, {filterCounts:Array(UInt32)}))
-    /* @people_activity */
+  WHERE project_id = {projectId:String}/* @people_conditions */
     AND /* @people_after */
   ORDER BY /* @people_order */
   LIMIT {rows:UInt32}
