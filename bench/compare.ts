@@ -13,6 +13,7 @@ import type { CompiledQuery } from '../queries/core/compiled'
 import type { AnyResource, SettledRow } from '../queries/core/pipeline'
 import { loadConfig } from '../server/config'
 import { resolveRequest } from '../server/admin/explain'
+import { statementsOf } from '../queries/run/statements'
 import { answersWithOneStatement } from '../server/routes/routes'
 import { compareBehaviour } from './behaviour-compare'
 import { offsetExportSql } from './openpanel'
@@ -104,6 +105,26 @@ export async function compiledFor(url: string, gateway: ChildGateway): Promise<C
   if (!check) return resource.compile(query)
   const rows = (await gateway.statement(check.sql, check.params)) as unknown as SettledRow[]
   return resource.compile(query, rows)
+}
+
+/**
+ * The statements the gateway runs for a request URL, a route of several statements too: its settled check,
+ * which runs first, and then the statements that answer (given the check's rows), as explain lists them.
+ */
+export async function allStatementsFor(url: string, gateway: ChildGateway): Promise<{ check?: CompiledQuery; answering: CompiledQuery[] }> {
+  const resolved = await resolveRequest(url)
+  if (!resolved) throw new Error(`no route answers ${url}`)
+  const scope = {
+    project: { id: PROJECT, name: PROJECT, timezone: TIMEZONE },
+    now: NOW,
+    sessionLookbackMs: loadConfig({}).sessionLookbackHours * 3_600_000,
+  }
+  const resource = resolved.route.resource
+  const check = resource.settledCheck?.(resource.plan(resource.parse(resolved.query, scope)))
+  const settled = check && ((await gateway.statement(check.sql, check.params)) as unknown as SettledRow[])
+  const statements = statementsOf(resource, resolved.query, scope, false, settled)
+  const answering = statements.filter((statement) => !statement.label.startsWith('settled check')).map((statement) => statement.compiled)
+  return check ? { check, answering } : { answering }
 }
 
 /** The metrics statement's one exact count, which the baseline counts with `uniq`. */

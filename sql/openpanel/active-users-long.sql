@@ -3,7 +3,8 @@
 -- one row per local day of the window that has an active visitor, in day order: day, users
 -- Rolling active users as openpanel/active-users.sql counts them, when more than 64 days are read: each
 -- visitor's active days, each widened to the `days` days it counts on, as one array of distinct days, so
--- the events are grouped once, by visitor, and a day counts each visitor once without a set per day.
+-- the events are grouped once, by visitor (profile_key, as openpanel/active-users.sql groups them), and a
+-- day counts each visitor once without a set per day.
 SELECT day, count() AS users
 FROM
 (
@@ -14,7 +15,7 @@ FROM
   WHERE project_id = {projectId:String}
     AND created_at >= {readFrom:DateTime64(3, 'UTC')}
     AND created_at < {end:DateTime64(3, 'UTC')}
-  GROUP BY profile_id
+  GROUP BY profile_key
 )
 ARRAY JOIN counted_days AS day
 WHERE day >= {firstDay:Date} AND day <= {lastDay:Date}
