@@ -63,7 +63,7 @@ const funnelUrl = (span: Span) =>
 const filteredFunnelUrl = (span: Span) =>
   `/insights/${PROJECT}/funnel?startDate=${span.startDate}&endDate=${span.endDate}&${query({ steps: JSON.stringify(FILTERED_STEPS), breakdown: 'country' })}`
 const retentionUrl = (span: Span) =>
-  `/insights/${PROJECT}/retention?startDate=${span.startDate}&endDate=${span.endDate}&period=week&periods=${RETENTION_PERIODS}`
+  `/insights/${PROJECT}/retention?startDate=${span.startDate}&endDate=${span.endDate}&period=week&periods=${RETENTION_PERIODS}&detail=true`
 const pathsUrl = (span: Span) => `/insights/${PROJECT}/paths?startDate=${span.startDate}&endDate=${span.endDate}&steps=${PATH_STEPS}`
 
 /** A baseline: the statements OpenPanel runs for one question, in its order; the bench times them together. */

@@ -1,7 +1,6 @@
 // `GET /insights/:projectId/retention`: per cohort (the period of a visitor's first start event in the
 // window), how many visitors come back with a return event in each following period.
 import { DateTime } from 'luxon'
-import { bucketExpression } from '../core/buckets'
 import { compileTemplate, mergeParams, sqlOnly } from '../core/compiled'
 import { bucketCount, buckets } from '../core/dates'
 import { assertNever, invalid, type Issue } from '../core/errors'
@@ -107,6 +106,12 @@ function begunPeriods(from: Date, query: RetentionQuery): number {
   return k + 1
 }
 
+/** The engine's relative number of the period holding `column`, in the request's zone: days, Monday weeks or months. */
+function periodNumber(period: RetentionQuery['period'], column: string): string {
+  const unit = { day: 'Day', week: 'Week', month: 'Month' }[period]
+  return `toRelative${unit}Num(${column}, {tz:String})`
+}
+
 /** Whether a visitor's returns (bit k: a return event k periods after the cohort's) count for period k. */
 function returnTest(criteria: Criteria): string {
   switch (criteria) {
@@ -188,11 +193,10 @@ export const retention: Resource<RetentionQuery, PlannedRetention, Rows['behavio
         tz: query.timezone,
       },
       {
-        period_bucket: sqlOnly(bucketExpression(query.period, 'created_at')),
-        first_period: sqlOnly(bucketExpression(query.period, "{start:DateTime64(3, 'UTC')}")),
+        period_number: sqlOnly(periodNumber(query.period, 'created_at')),
+        first_period_number: sqlOnly(periodNumber(query.period, "{start:DateTime64(3, 'UTC')}")),
         return_words: sqlOnly(returnWords(words)),
         relative_returns: sqlOnly(relativeReturns(words)),
-        period_unit: sqlOnly(`'${query.period}'`),
         start_match: start,
         return_match: { sql: back.sql, params: mergeParams([back.params, query.conditions.filterParams], 'the retention steps') },
         return_test: sqlOnly(returnTest(query.criteria)),
@@ -200,9 +204,10 @@ export const retention: Resource<RetentionQuery, PlannedRetention, Rows['behavio
     )
   },
   shape(rawRows, query) {
-    const rows = new Map(rawRows.map((row) => [Number(row.cohort_start), row]))
-    const cohorts = buckets(query.window, query.period, query.timezone).map((bucket) => {
-      const row = rows.get(bucket.seconds)
+    // A row's cohort is its period's number: the index of its bucket.
+    const rows = new Map(rawRows.map((row) => [Number(row.cohort), row]))
+    const cohorts = buckets(query.window, query.period, query.timezone).map((bucket, index) => {
+      const row = rows.get(index)
       const size = Number(row?.size ?? 0)
       const begun = begunPeriods(bucket.start, query)
       const values = Array.from({ length: query.periods + 1 }, (_, k) => {

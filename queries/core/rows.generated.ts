@@ -130,7 +130,7 @@ export interface Rows {
   }
   /** behaviour.retention */
   'behaviour/retention.sql': {
-    readonly cohort_start: number
+    readonly cohort: number
     readonly size: number
     readonly returned: ReadonlyArray<number>
   }
