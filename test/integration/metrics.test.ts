@@ -147,14 +147,19 @@ describe('Prometheus metrics of a gateway over the embedded engine', () => {
     await request(app).get('/insights/mproj/events/property_values?range=7d&key=plan').set(auth).expect(200)
     await request(app).get('/insights/mproj/events/property_values?range=7d').set(auth).expect(400)
     const { families } = await scrape()
-    for (const resource of ['names', 'properties', 'property_values']) {
+    // OpenPanel's key list (the default shape of /events/properties) is a row per key and event name.
+    for (const [resource, template] of [
+      ['names', 'names'],
+      ['properties', 'property_pairs'],
+      ['property_values', 'property_values'],
+    ]) {
       assert.equal(
         sampleValue(families, 'quarry_http_requests_total', { route: `/insights/:projectId/events/${resource}`, status: '200' }),
         1,
         resource,
       )
       assert.equal(
-        sampleValue(families, 'quarry_statement_duration_seconds_count', { template: `insights.events_${resource}`, outcome: 'ok' }),
+        sampleValue(families, 'quarry_statement_duration_seconds_count', { template: `insights.events_${template}`, outcome: 'ok' }),
         1,
         resource,
       )
