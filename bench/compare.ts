@@ -76,17 +76,19 @@ export async function interleaved(tasks: (() => Promise<unknown>)[]): Promise<nu
   return (await interleavedSamples(tasks)).map(median)
 }
 
+/** The bench project at the bench's clock, as a request of the bench client sees it. */
+const benchScope = () => ({
+  project: { id: PROJECT, name: PROJECT, timezone: TIMEZONE },
+  now: NOW,
+  sessionLookbackMs: loadConfig({}).sessionLookbackHours * 3_600_000,
+})
+
 /** A request URL's resource and planned query, resolved by the gateway's own router (as `explain`). */
 export async function plannedFor(url: string): Promise<{ resource: AnyResource; query: unknown }> {
   const resolved = await resolveRequest(url)
   if (!resolved || !answersWithOneStatement(resolved.route)) throw new Error(`not a resource route: ${url}`)
-  const scope = {
-    project: { id: PROJECT, name: PROJECT, timezone: TIMEZONE },
-    now: NOW,
-    sessionLookbackMs: loadConfig({}).sessionLookbackHours * 3_600_000,
-  }
   const resource = resolved.route.resource
-  return { resource, query: resource.plan(resource.parse(resolved.query, scope)) }
+  return { resource, query: resource.plan(resource.parse(resolved.query, benchScope())) }
 }
 
 /** The settled check a request URL's session question runs first (none for other questions). */
@@ -114,11 +116,7 @@ export async function compiledFor(url: string, gateway: ChildGateway): Promise<C
 export async function allStatementsFor(url: string, gateway: ChildGateway): Promise<{ check?: CompiledQuery; answering: CompiledQuery[] }> {
   const resolved = await resolveRequest(url)
   if (!resolved) throw new Error(`no route answers ${url}`)
-  const scope = {
-    project: { id: PROJECT, name: PROJECT, timezone: TIMEZONE },
-    now: NOW,
-    sessionLookbackMs: loadConfig({}).sessionLookbackHours * 3_600_000,
-  }
+  const scope = benchScope()
   const resource = resolved.route.resource
   const check = resource.settledCheck?.(resource.plan(resource.parse(resolved.query, scope)))
   const settled = check && ((await gateway.statement(check.sql, check.params)) as unknown as SettledRow[])

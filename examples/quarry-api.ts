@@ -4155,9 +4155,9 @@ export interface operations {
                             id: string;
                             name: string;
                             device_id: string;
-                            profile_id: string;
                             session_id: string;
                             project_id: string;
+                            profile_id: string;
                             path: string;
                             origin: string;
                             title: string;
@@ -6695,9 +6695,9 @@ export interface operations {
                                     id: string;
                                     name: string;
                                     device_id: string;
-                                    profile_id: string;
                                     session_id: string;
                                     project_id: string;
+                                    profile_id: string;
                                     path: string;
                                     origin: string;
                                     title: string;

@@ -74,6 +74,37 @@ export const SESSION_ONLY_ATTRIBUTES: readonly SessionAttribute[] = (Object.keys
 /** A session field's column in a combined or regrouped session's row (queries/sessions/): `s_<field>`. */
 export const sessionColumn = (field: SessionField): string => `s_${field}`
 
+/**
+ * The text columns of `events` an event may carry or leave empty, beside its id, name, device, session and
+ * project: what an import row may name, and what an answered event shows.
+ */
+export const EVENT_TEXT_COLUMNS = [
+  'profile_id',
+  'path',
+  'origin',
+  'title',
+  'referrer',
+  'referrer_name',
+  'referrer_type',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'country',
+  'region',
+  'city',
+  'device',
+  'brand',
+  'model',
+  'browser',
+  'browser_version',
+  'os',
+  'os_version',
+  'sdk_name',
+  'sdk_version',
+] as const
+
 /** Event fields filterable by name (plus `properties.<key>`), columns of `events`. */
 export const EVENT_FIELDS = { name: 'name', path: 'path', origin: 'origin', title: 'title' } as const satisfies Record<string, string>
 export type EventField = keyof typeof EVENT_FIELDS

@@ -1,5 +1,6 @@
 // The people routes' answers as JSON Schemas (/openapi.json, and the tests hold real answers to them).
 import { nullable, type RouteResponse, text } from '../core/responses'
+import { EVENT_TEXT_COLUMNS } from '../core/registry'
 
 const json = (schema: object): RouteResponse['content'] => ({ 'application/json': { schema } })
 const object = (properties: Record<string, object>) => ({
@@ -67,37 +68,7 @@ const session = object({
   revenue: { type: 'integer' },
 })
 
-const EVENT_TEXTS = [
-  'id',
-  'name',
-  'device_id',
-  'profile_id',
-  'session_id',
-  'project_id',
-  'path',
-  'origin',
-  'title',
-  'referrer',
-  'referrer_name',
-  'referrer_type',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'country',
-  'region',
-  'city',
-  'device',
-  'brand',
-  'model',
-  'browser',
-  'browser_version',
-  'os',
-  'os_version',
-  'sdk_name',
-  'sdk_version',
-]
+const EVENT_TEXTS = ['id', 'name', 'device_id', 'session_id', 'project_id', ...EVENT_TEXT_COLUMNS]
 const event = object({
   ...Object.fromEntries(EVENT_TEXTS.map((name) => [name, text])),
   created_at: utc,

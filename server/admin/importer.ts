@@ -7,38 +7,12 @@ import { compileInner, compileTemplate, sqlOnly, type Params } from '../../queri
 import { FIRST_YEAR, LAST_YEAR } from '../../queries/core/dates'
 import { toClickHouseTime } from '../../queries/core/pipeline'
 import { partialRowColumns, partialRowSelect } from '../../queries/sessions/session-fields'
+import { EVENT_TEXT_COLUMNS } from '../../queries/core/registry'
 import { compileSchema, schemaIssues } from '../../queries/core/validate'
 import type { Engine } from '../engine'
 import { ControlError, findProject } from './control'
 import { toSnakeKeys } from './event-keys'
 import { readLines } from './line-reader'
-
-const TEXT_COLUMNS = [
-  'profile_id',
-  'path',
-  'origin',
-  'title',
-  'referrer',
-  'referrer_name',
-  'referrer_type',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'country',
-  'region',
-  'city',
-  'device',
-  'brand',
-  'model',
-  'browser',
-  'browser_version',
-  'os',
-  'os_version',
-  'sdk_name',
-  'sdk_version',
-] as const
 
 const eventSchema = {
   type: 'object',
@@ -51,7 +25,7 @@ const eventSchema = {
     device_id: { type: 'string', minLength: 1 },
     session_id: { type: 'string', minLength: 1 },
     created_at: { type: 'string', format: 'date-time' },
-    ...Object.fromEntries(TEXT_COLUMNS.map((column) => [column, { type: 'string' }])),
+    ...Object.fromEntries(EVENT_TEXT_COLUMNS.map((column) => [column, { type: 'string' }])),
     latitude: { type: ['number', 'null'], minimum: -90, maximum: 90 },
     longitude: { type: ['number', 'null'], minimum: -180, maximum: 180 },
     duration: { type: 'integer', minimum: 0, maximum: 4294967295 },

@@ -74,12 +74,6 @@ export function answerDiscovery(req: DiscoveryRequest): ModelAnswer {
   const inWindow = req.events
     .map(normalize)
     .filter((e) => e.t >= window.start && e.t < window.end && (event === undefined || e.name === event))
-  const items =
-    resource === 'names'
-      ? inWindow.map((e) => ({ text: e.name, t: e.t }))
-      : resource === 'properties'
-        ? inWindow.flatMap((e) => Object.keys(e.properties).map((k) => ({ text: k, t: e.t })))
-        : inWindow.filter((e) => Object.hasOwn(e.properties, key as string)).map((e) => ({ text: e.properties[key as string], t: e.t }))
   const needle = search.toLowerCase()
   const from = (cursor - 1) * limit
   if (req.pairs) {
@@ -90,6 +84,12 @@ export function answerDiscovery(req: DiscoveryRequest): ModelAnswer {
     const body = pairs.slice(from, from + limit).map(({ pair, count }) => ({ property_key: pair[0], event_name: pair[1], count }))
     return { status: 200, body, next: pairs.length > from + limit }
   }
+  const items =
+    resource === 'names'
+      ? inWindow.map((e) => ({ text: e.name, t: e.t }))
+      : resource === 'properties'
+        ? inWindow.flatMap((e) => Object.keys(e.properties).map((k) => ({ text: k, t: e.t })))
+        : inWindow.filter((e) => Object.hasOwn(e.properties, key as string)).map((e) => ({ text: e.properties[key as string], t: e.t }))
   const rows = tally(items)
   const ranked = rows
     .filter((row) => row.text.toLowerCase().includes(needle))
